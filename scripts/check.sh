@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test command: host unit tests (plain and ASan/UBSan builds), then the
+# kselftests inside a VM running Debian's kernel with tracebuf loaded.  Ends
+# with exactly one line "N passed, N failed, N skipped"; exits non-zero if
+# anything failed.  Expects `make all ksrc` (or `make stage`) to have run.
+#
+# Usage: scripts/check.sh [--host-only | --vm-only]
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+
+do_host=1
+do_vm=1
+case "${1:-}" in
+--host-only) do_vm=0 ;;
+--vm-only) do_host=0 ;;
+"") ;;
+*) echo "usage: $0 [--host-only | --vm-only]" >&2; exit 2 ;;
+esac
+
+results="$top/build/results"
+rm -rf "$results"
+mkdir -p "$results"
+
+# run_host_tests DIR SUITE: run every test binary in DIR, keep TAP and rc.
+run_host_tests() {
+	local dir=$1 suite=$2 t name
+	mkdir -p "$results/$suite"
+	for t in "$dir"/*; do
+		[ -x "$t" ] && [ -f "$t" ] || continue
+		name=$(basename "$t")
+		echo "# ---- $suite/$name"
+		(cd "$top/userspace/tests" && timeout 600 "$t") >"$results/$suite/$name.tap" 2>&1
+		echo $? >"$results/$suite/$name.rc"
+		grep -E '^(not )?ok ' "$results/$suite/$name.tap"
+	done
+}
+
+# A check that is not a TAP binary (the VM itself) as a one-test suite.
+pseudo_result() {	# SUITE NAME OK(0/1) [WHY]
+	mkdir -p "$results/$1"
+	if [ "$3" = 1 ]; then
+		printf 'TAP version 13\n1..1\nok 1 %s\n' "$2" >"$results/$1/$2.tap"
+		echo 0 >"$results/$1/$2.rc"
+	else
+		printf 'TAP version 13\n1..1\nnot ok 1 %s # %s\n' "$2" "${4:-}" >"$results/$1/$2.tap"
+		echo 1 >"$results/$1/$2.rc"
+	fi
+}
+
+if [ $do_host = 1 ]; then
+	run_host_tests "$top/build/userspace/tests" host
+	echo "# building host tests with ASan and UBSan"
+	if make -s -C userspace O="$top/build/userspace-asan" SANITIZE=1 \
+		KSFT="$top/build/ksrc/tools/testing/selftests" tests >"$results/asan-build.log" 2>&1; then
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			run_host_tests "$top/build/userspace-asan/tests" host-asan
+	else
+		cat "$results/asan-build.log"
+		pseudo_result host-asan build 0 "sanitizer build failed"
+	fi
+fi
+
+if [ $do_vm = 1 ]; then
+	echo "# ---- VM: selftests in $(scripts/kver.sh) under qemu"
+	scripts/vm-run -o "$results/vm-out" -- /selftests/run.sh
+	rc=$?
+	mkdir -p "$results/vm"
+	if [ -d "$results/vm-out/results" ]; then
+		cp "$results/vm-out/results"/* "$results/vm/" 2>/dev/null
+	fi
+	case $rc in
+	0) pseudo_result vm kernel_log_clean 1 ;;
+	124) pseudo_result vm guest_finished 0 "timeout" ;;
+	125) pseudo_result vm kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
+	*) pseudo_result vm guest_finished 0 "vm-run exit $rc" ;;
+	esac
+fi
+
+# Add up: ok / not ok lines per binary; a binary that exited non-zero
+# without a failing line, or reported fewer results than its plan, counts
+# the difference as failures.
+summary=$(
+for tap in "$results"/*/*.tap; do
+	[ -f "$tap" ] || continue
+	rc=$(cat "${tap%.tap}.rc" 2>/dev/null || echo 1)
+	awk -v rc="$rc" -v name="${tap#"$results"/}" '
+		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0 }
+		/^ok / { if ($0 ~ /# SKIP/) skip++; else pass++ }
+		/^not ok / { if ($0 ~ /# SKIP/) skip++; else fail++ }
+		END {
+			n = pass + fail + skip
+			if (plan > n) { fail += plan - n; print "# " name ": " plan - n " result(s) missing" > "/dev/stderr" }
+			if (rc != 0 && fail == 0) { fail = 1; print "# " name ": exited " rc " without a failing result" > "/dev/stderr" }
+			printf "%d %d %d\n", pass, fail, skip
+		}' "$tap"
+done | awk '{ p += $1; f += $2; s += $3 } END { printf "%d %d %d\n", p, f, s }'
+)
+read -r passed failed skipped <<<"$summary"
+
+if [ "$failed" != 0 ]; then
+	echo "# failed:"
+	grep -H '^not ok' "$results"/*/*.tap 2>/dev/null | sed "s|$results/||; s/^/#   /"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

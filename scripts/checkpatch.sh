@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.pl --strict over the kernel-style code (driver/, uapi/), using
+# the copy extracted from Debian's linux-source tarball.  Fails on errors;
+# warnings and checks are printed for the author to judge.
+
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cp="$top/build/ksrc/scripts/checkpatch.pl"
+[ -x "$cp" ] || "$top/scripts/kernel-src-extract.sh" "$top/build/ksrc"
+cd "$top"
+mkdir -p build
+run() {	# run EXTRA_IGNORES FILES...
+	ign=$1
+	shift
+	perl "$cp" --no-tree --strict --terse --show-types --summary-file \
+		--ignore "FILE_PATH_CHANGES,SPDX_LICENSE_TAG$ign" -f "$@"
+}
+{
+	run "" driver/*.c driver/*.h
+	# BIT() does not exist for userspace: uapi headers spell out shifts.
+	run ",BIT_MACRO" uapi/linux/*.h
+} | tee build/checkpatch.log
+! grep -q ': ERROR:' build/checkpatch.log

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every tracebuf selftest in the guest.  Each test's TAP output goes to
+# the console and to /out/results/NAME.tap, its exit code to NAME.rc, for
+# scripts/check.sh to add up on the host.  Optional arguments name the
+# tests to run (default: all, module_test first since it reloads tracebuf).
+
+dir=$(dirname "$0")
+results=/out/results
+mkdir -p "$results"
+
+if [ $# -gt 0 ]; then
+	tests="$*"
+else
+	tests="module_test $(cd "$dir" && ls *_test | grep -v '^module_test$')"
+fi
+
+for t in $tests; do
+	echo "# ---- $t"
+	"$dir/$t" >"$results/$t.tap" 2>&1
+	echo $? >"$results/$t.rc"
+	cat "$results/$t.tap"
+	# Every test must leave the module loaded for the next one.
+	[ -e /dev/tracebuf ] || insmod /lib/tracebuf/tracebuf.ko
+done
+exit 0

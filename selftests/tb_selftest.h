@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the tracebuf selftests. */
+#ifndef TB_SELFTEST_H
+#define TB_SELFTEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define TB_DEV		"/dev/tracebuf"
+#define TB_FDR_DEV	"/dev/tracebuf_fdr"
+#define TB_MODULE	"/lib/tracebuf/tracebuf.ko"
+
+/* Load or unload the module with the raw syscalls, for exact errnos. */
+static inline int tb_module_load(void)
+{
+	int fd = open(TB_MODULE, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static inline int tb_module_unload(void)
+{
+	return syscall(SYS_delete_module, "tracebuf", O_NONBLOCK) ? -errno : 0;
+}
+
+/*
+ * Drop CAP_SYS_ADMIN and CAP_PERFMON but stay root, so that only the
+ * driver's capability check, not the node's file mode, can refuse an open.
+ */
+static inline int tb_drop_trace_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+	int i;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	for (i = 0; i < 2; i++) {
+		__u32 mask = 0;
+
+		if (CAP_SYS_ADMIN / 32 == i)
+			mask |= 1U << (CAP_SYS_ADMIN % 32);
+		if (CAP_PERFMON / 32 == i)
+			mask |= 1U << (CAP_PERFMON % 32);
+		data[i].effective &= ~mask;
+		data[i].permitted &= ~mask;
+		data[i].inheritable &= ~mask;
+	}
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+/* Drop every privilege: run the rest of a forked child as nobody. */
+static inline int tb_drop_privileges(void)
+{
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		return -errno;
+	return 0;
+}
+
+#endif /* TB_SELFTEST_H */

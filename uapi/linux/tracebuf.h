@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * tracebuf: XScale trace buffer device and kernel XRay FDR flight recorder.
+ *
+ * This header is the whole user ABI of the tracebuf module.  It covers two
+ * character devices:
+ *
+ *   /dev/tracebuf      the Intel XScale trace buffer (hardware or emulated)
+ *   /dev/tracebuf_fdr  the per-CPU kernel flight data recorder (XRay FDR v5)
+ *
+ * Versioning: every ioctl argument is a struct whose size is encoded in the
+ * ioctl number.  The driver accepts any size for a known command number and
+ * direction: input structs are read with copy_struct_from_user() (unknown
+ * trailing bytes must be zero, else E2BIG), output structs are copied out up
+ * to the caller's size.  Adding a field at the end of a struct is therefore
+ * compatible both ways.  All structs consist of __u32/__u64 fields only, are
+ * free of implicit padding and are identical for 32- and 64-bit callers.
+ *
+ * See Documentation/ioctl.rst for the reference and the errors returned.
+ */
+#ifndef _UAPI_LINUX_TRACEBUF_H
+#define _UAPI_LINUX_TRACEBUF_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define TRACEBUF_IOC_MAGIC	0xB8
+
+/* ABI version reported by TRACEBUF_IOC_STATUS and TRACEBUF_FDR_IOC_STATS. */
+#define TRACEBUF_ABI_VERSION	1
+
+/* ------------------------------------------------------------------------ */
+/* /dev/tracebuf: the XScale trace buffer                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Trace modes; values equal the DCSR.M bit of the hardware. */
+#define TRACEBUF_MODE_WRAP	0	/* wrap-around: overwrite the oldest */
+#define TRACEBUF_MODE_FILL_ONCE	1	/* stop when full, signal "full" */
+
+/* Backends, as reported in tracebuf_status.backend. */
+#define TRACEBUF_BACKEND_EMULATED	0
+#define TRACEBUF_BACKEND_XSCALE		1
+
+/* tracebuf_status.flags */
+#define TRACEBUF_STATUS_ENABLED		(1U << 0) /* capture is on */
+#define TRACEBUF_STATUS_FULL		(1U << 1) /* fill-once buffer is full */
+#define TRACEBUF_STATUS_WRAPPED		(1U << 2) /* wrap buffer overwrote data */
+#define TRACEBUF_STATUS_COUNTS		(1U << 3) /* instruction counts are real */
+#define TRACEBUF_STATUS_CHAINED		(1U << 4) /* chained capture is armed */
+
+/*
+ * Kernel event sources for the emulated backend (tracebuf_sources.mask).
+ * Each maps a kernel event onto the message the hardware would record:
+ */
+#define TRACEBUF_SRC_SYSCALL	(1U << 0) /* syscall entry: SWI exception */
+#define TRACEBUF_SRC_IRQ	(1U << 1) /* hard IRQ: IRQ exception */
+#define TRACEBUF_SRC_FAULT	(1U << 2) /* page fault: data abort */
+#define TRACEBUF_SRC_RET_USER	(1U << 3) /* syscall return: indirect branch */
+#define TRACEBUF_SRC_SWITCH	(1U << 4) /* context switch: indirect branch */
+#define TRACEBUF_SRC_ALL	0x1fU
+
+/* tracebuf_sources.cpu: feed from every CPU. */
+#define TRACEBUF_CPU_ALL	0xffffffffU
+
+/**
+ * struct tracebuf_status - state of the trace buffer (TRACEBUF_IOC_STATUS)
+ * @abi_version:	TRACEBUF_ABI_VERSION
+ * @backend:		TRACEBUF_BACKEND_*
+ * @mode:		TRACEBUF_MODE_*
+ * @flags:		TRACEBUF_STATUS_*
+ * @buf_size:		size of the buffer in bytes (256 on hardware)
+ * @sources:		TRACEBUF_SRC_* currently feeding the buffer
+ * @bytes_written:	bytes written into the buffer since the last clear
+ * @messages_dropped:	messages not recorded: fill-once buffer full, or a
+ *			writer could not get the buffer (NMI while busy)
+ * @chain_saved:	buffers saved by chained capture since it was armed
+ * @chain_lost:		full buffers lost because the chain queue was full
+ * @chain_queued:	buffers waiting in the chain queue now
+ * @chain_depth:	capacity of the chain queue (0: chaining off)
+ */
+struct tracebuf_status {
+	__u32 abi_version;
+	__u32 backend;
+	__u32 mode;
+	__u32 flags;
+	__u32 buf_size;
+	__u32 sources;
+	__u64 bytes_written;
+	__u64 messages_dropped;
+	__u64 chain_saved;
+	__u64 chain_lost;
+	__u32 chain_queued;
+	__u32 chain_depth;
+};
+
+/**
+ * struct tracebuf_chkpt - the checkpoint registers
+ * @chkpt0:	CHKPT0: target of the newest checkpointed entry
+ * @chkpt1:	CHKPT1: target of the previous checkpointed entry
+ */
+struct tracebuf_chkpt {
+	__u32 chkpt0;
+	__u32 chkpt1;
+};
+
+/**
+ * struct tracebuf_sources - kernel events that feed the emulated buffer
+ * @mask:	TRACEBUF_SRC_* (0 turns the kernel feed off)
+ * @cpu:	CPU whose events are recorded, or TRACEBUF_CPU_ALL
+ */
+struct tracebuf_sources {
+	__u32 mask;
+	__u32 cpu;
+};
+
+/**
+ * struct tracebuf_chain - chained fill-once capture (OpenOCD "fill n")
+ * @depth:	queue capacity in buffers, 1..TRACEBUF_CHAIN_MAX; 0 disarms
+ * @reserved:	must be zero
+ */
+struct tracebuf_chain {
+	__u32 depth;
+	__u32 reserved;
+};
+
+#define TRACEBUF_CHAIN_MAX	1024
+
+/**
+ * struct tracebuf_snapshot_req - atomic snapshot (TRACEBUF_IOC_SNAPSHOT)
+ * @buf:	user pointer (as __u64) receiving a struct tracebuf_record
+ *		header followed by the buffer bytes, oldest first
+ * @len:	size of @buf; at least sizeof(struct tracebuf_record) +
+ *		status.buf_size, else ENOSPC
+ * @flags:	TRACEBUF_SNAP_CLEAR to clear the buffer after copying
+ */
+struct tracebuf_snapshot_req {
+	__u64 buf;
+	__u32 len;
+	__u32 flags;
+};
+
+#define TRACEBUF_SNAP_CLEAR	(1U << 0)
+
+/*
+ * struct tracebuf_record - header of a saved buffer
+ *
+ * The snapshot ioctl and chained capture (read() while chaining is armed)
+ * produce records: this header followed by @buf_size bytes of trace data,
+ * oldest byte first.  It is also the on-disk format of snapshot and chain
+ * files.  All fields little-endian on disk.  The magic "TB" cannot start a
+ * raw trace: 0x54 is an exception on the unused vector and 0x42 a reset,
+ * neither of which the hardware ever records.
+ */
+#define TRACEBUF_RECORD_MAGIC	0x52554254U	/* "TBUR" read little-endian */
+#define TRACEBUF_RECORD_VERSION	1
+
+#define TRACEBUF_RECORD_FULL	(1U << 0) /* fill-once buffer was full */
+#define TRACEBUF_RECORD_WRAPPED	(1U << 1) /* wrap buffer overwrote data */
+#define TRACEBUF_RECORD_COUNTS	(1U << 2) /* instruction counts are real */
+#define TRACEBUF_RECORD_FILL	(1U << 3) /* captured in fill-once mode */
+
+struct tracebuf_record {
+	__u32 magic;
+	__u16 version;
+	__u16 hdr_size;		/* sizeof(struct tracebuf_record) */
+	__u32 chkpt0;
+	__u32 chkpt1;
+	__u32 flags;		/* TRACEBUF_RECORD_* */
+	__u32 buf_size;
+	__u64 seq;		/* chain sequence number, from 0 */
+	__u64 lost_before;	/* buffers lost between this and the previous */
+};
+
+#define TRACEBUF_IOC_STATUS	_IOR(TRACEBUF_IOC_MAGIC, 0x01, struct tracebuf_status)
+#define TRACEBUF_IOC_GET_MODE	_IOR(TRACEBUF_IOC_MAGIC, 0x02, __u32)
+#define TRACEBUF_IOC_SET_MODE	_IOW(TRACEBUF_IOC_MAGIC, 0x03, __u32)
+#define TRACEBUF_IOC_ENABLE	_IO(TRACEBUF_IOC_MAGIC, 0x04)
+#define TRACEBUF_IOC_DISABLE	_IO(TRACEBUF_IOC_MAGIC, 0x05)
+#define TRACEBUF_IOC_GET_CHKPT	_IOR(TRACEBUF_IOC_MAGIC, 0x06, struct tracebuf_chkpt)
+#define TRACEBUF_IOC_SET_CHKPT	_IOW(TRACEBUF_IOC_MAGIC, 0x07, struct tracebuf_chkpt)
+#define TRACEBUF_IOC_CLEAR	_IO(TRACEBUF_IOC_MAGIC, 0x08)
+#define TRACEBUF_IOC_GET_SOURCES _IOR(TRACEBUF_IOC_MAGIC, 0x09, struct tracebuf_sources)
+#define TRACEBUF_IOC_SET_SOURCES _IOW(TRACEBUF_IOC_MAGIC, 0x0a, struct tracebuf_sources)
+#define TRACEBUF_IOC_SNAPSHOT	_IOW(TRACEBUF_IOC_MAGIC, 0x0b, struct tracebuf_snapshot_req)
+#define TRACEBUF_IOC_SET_CHAIN	_IOW(TRACEBUF_IOC_MAGIC, 0x0c, struct tracebuf_chain)
+
+/*
+ * write() to /dev/tracebuf injects events into the emulated backend.  A
+ * write is a whole number of these 16-byte records; it is validated as a
+ * whole before any record is applied, so a malformed write (short record,
+ * unknown kind, bad vector, non-zero reserved field) fails with EINVAL and
+ * leaves the buffer exactly as it was.
+ */
+#define TRACEBUF_EV_EXCEPTION	1	/* @arg = vector number 1..7 */
+#define TRACEBUF_EV_BRANCH	2	/* direct branch, @arg = target */
+#define TRACEBUF_EV_INDIRECT	3	/* indirect branch, @arg = target */
+
+/* Vector numbers: bits 4:2 of the exception vector offset. */
+#define TRACEBUF_VEC_RESET	0	/* never recorded by the hardware */
+#define TRACEBUF_VEC_UNDEF	1
+#define TRACEBUF_VEC_SWI	2
+#define TRACEBUF_VEC_PABORT	3
+#define TRACEBUF_VEC_DABORT	4
+#define TRACEBUF_VEC_UNUSED	5	/* never recorded by the hardware */
+#define TRACEBUF_VEC_IRQ	6
+#define TRACEBUF_VEC_FIQ	7
+
+/**
+ * struct tracebuf_event - one injected event
+ * @kind:	TRACEBUF_EV_*
+ * @arg:	vector (exception) or target address (branches)
+ * @icount:	instructions executed since the previous event, not
+ *		counting the branch itself; produces roll-over messages
+ *		exactly as the hardware does
+ * @reserved:	must be zero
+ */
+struct tracebuf_event {
+	__u32 kind;
+	__u32 arg;
+	__u32 icount;
+	__u32 reserved;
+};
+
+/* ------------------------------------------------------------------------ */
+/* /dev/tracebuf_fdr: the kernel flight data recorder                       */
+/* ------------------------------------------------------------------------ */
+
+/* Event classes (tracebuf_fdr_config.classes). */
+#define TRACEBUF_FDR_SYSCALL	(1U << 0) /* raw_syscalls sys_enter/exit */
+#define TRACEBUF_FDR_IRQ	(1U << 1) /* irq_handler_entry/exit */
+#define TRACEBUF_FDR_SOFTIRQ	(1U << 2) /* softirq_entry/exit */
+#define TRACEBUF_FDR_WORKQUEUE	(1U << 3) /* workqueue_execute_start/end */
+#define TRACEBUF_FDR_FAULT	(1U << 4) /* page_fault_user/kernel */
+#define TRACEBUF_FDR_SCHED	(1U << 5) /* sched_switch, fork, exit */
+#define TRACEBUF_FDR_MARKER	(1U << 6) /* user markers written to the fd */
+#define TRACEBUF_FDR_ALL	0x7fU
+
+/* Recording modes. */
+#define TRACEBUF_FDR_MODE_FLIGHT	0 /* overwrite oldest, snapshot on demand */
+#define TRACEBUF_FDR_MODE_STREAM	1 /* consume as produced, drop when full */
+
+/*
+ * Function ids: 28 bits, the top 4 are the id space (class), the low 24 the
+ * key within it.  Documentation/fdr.rst lists the keys of each space.
+ */
+#define TRACEBUF_FDR_ID_SPACE_SHIFT	24
+#define TRACEBUF_FDR_ID_KEY_MASK	0xffffffU
+#define TRACEBUF_FDR_ID(space, key) \
+	(((space) << TRACEBUF_FDR_ID_SPACE_SHIFT) | ((key) & TRACEBUF_FDR_ID_KEY_MASK))
+#define TRACEBUF_FDR_SPACE_SYSCALL	1 /* key: syscall number */
+#define TRACEBUF_FDR_SPACE_IRQ		2 /* key: IRQ number */
+#define TRACEBUF_FDR_SPACE_SOFTIRQ	3 /* key: softirq vector */
+#define TRACEBUF_FDR_SPACE_WORK		4 /* key: index in the work-function table */
+#define TRACEBUF_FDR_SPACE_FAULT	5 /* key: 0 user, 1 kernel */
+#define TRACEBUF_FDR_SPACE_TASK		6 /* key: 0 fork, 1 exit */
+
+/**
+ * struct tracebuf_fdr_config - capture configuration (TRACEBUF_FDR_IOC_CONFIG)
+ * @classes:	TRACEBUF_FDR_* event classes to record
+ * @mode:	TRACEBUF_FDR_MODE_*
+ * @buf_size:	bytes per CPU, a power of two from 64 KiB to 64 MiB; 0 keeps
+ *		the current size
+ * @nr_args:	syscall arguments recorded as CallArgument records, 0..6
+ * @wakeup:	streaming mode: bytes committed on a CPU before poll() and
+ *		blocked reads wake up; 0 means the default (a quarter buffer)
+ * @reserved:	must be zero
+ *
+ * Only while stopped (EBUSY otherwise).
+ */
+struct tracebuf_fdr_config {
+	__u32 classes;
+	__u32 mode;
+	__u32 buf_size;
+	__u32 nr_args;
+	__u32 wakeup;
+	__u32 reserved;
+};
+
+/**
+ * struct tracebuf_fdr_stats - exact per-CPU and total counters
+ * @abi_version:	TRACEBUF_ABI_VERSION
+ * @running:		1 while capturing
+ * @nr_cpus:		entries in the per-CPU array @cpus points to
+ * @cpu_size:		sizeof(struct tracebuf_fdr_cpu_stats) the caller uses
+ * @cpus:		user pointer (as __u64) to an array of @nr_cpus entries,
+ *			or 0 for totals only; on return @nr_cpus holds the
+ *			number of possible CPUs
+ * @written:		records written, all CPUs
+ * @dropped:		records dropped (streaming buffer full, or nested
+ *			writer in NMI while the CPU was busy)
+ * @overwritten:	records overwritten in flight-recorder mode
+ * @bytes:		bytes committed
+ */
+struct tracebuf_fdr_stats {
+	__u32 abi_version;
+	__u32 running;
+	__u32 nr_cpus;
+	__u32 cpu_size;
+	__u64 cpus;
+	__u64 written;
+	__u64 dropped;
+	__u64 overwritten;
+	__u64 bytes;
+};
+
+struct tracebuf_fdr_cpu_stats {
+	__u64 written;
+	__u64 dropped;
+	__u64 overwritten;
+	__u64 bytes;
+};
+
+#define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
+#define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
+#define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
+#define TRACEBUF_FDR_IOC_STOP	_IO(TRACEBUF_IOC_MAGIC, 0x43)
+#define TRACEBUF_FDR_IOC_SNAPSHOT _IO(TRACEBUF_IOC_MAGIC, 0x44)
+#define TRACEBUF_FDR_IOC_STATS	_IOWR(TRACEBUF_IOC_MAGIC, 0x45, struct tracebuf_fdr_stats)
+
+#endif /* _UAPI_LINUX_TRACEBUF_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line helpers shared by the tools; see tb_cli.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_cli.h"
+
+static const char *prog = "tracebuf";
+
+void tb_cli_init(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0)
+		prog = slash ? slash + 1 : argv0;
+}
+
+const char *tb_prog(void)
+{
+	return prog;
+}
+
+static void vwarn(int err, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void tb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(0, fmt, ap);
+	va_end(ap);
+}
+
+void tb_warn_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(err, fmt, ap);
+	va_end(ap);
+}
+
+void tb_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(0, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void tb_die_errno(int code, const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(err, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void tb_print_version(void)
+{
+	printf("%s (tracebuf) %s\n", prog, TB_VERSION);
+}
+
+static int parse_u64_suffix(const char *s, uint64_t min, uint64_t max,
+			    uint64_t *out, int allow_suffix)
+{
+	unsigned long long v;
+	uint64_t mult = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s)
+		return -EINVAL;
+	if (allow_suffix && *end) {
+		switch (*end) {
+		case 'k': case 'K': mult = 1ULL << 10; break;
+		case 'm': case 'M': mult = 1ULL << 20; break;
+		case 'g': case 'G': mult = 1ULL << 30; break;
+		default: return -EINVAL;
+		}
+		end++;
+	}
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	v *= mult;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int tb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return parse_u64_suffix(s, min, max, out, 0);
+}
+
+int tb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return parse_u64_suffix(s, min, max, out, 1);
+}
+
+int tb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int ret = tb_parse_u64(s, min, max, &v);
+
+	if (!ret)
+		*out = (uint32_t)v;
+	return ret;
+}
+
+FILE *tb_open_input(const char *path)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	f = fopen(path, "rb");
+	if (!f)
+		tb_die_errno(TB_EXIT_FAIL, "cannot open '%s'", path);
+	return f;
+}
+
+FILE *tb_open_output(const char *path)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "wb");
+	if (!f)
+		tb_die_errno(TB_EXIT_FAIL, "cannot create '%s'", path);
+	return f;
+}
+
+void tb_close_output(FILE *f, const char *path)
+{
+	if (fflush(f) || ferror(f))
+		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	if (f != stdout && fclose(f))
+		tb_die_errno(TB_EXIT_FAIL, "error closing '%s'", path);
+}
