@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/security.h>
 
+#include "tb_probes.h"
 #include "tracebuf.h"
 
 int tb_open_allowed(void)
@@ -28,16 +29,24 @@ static int __init tracebuf_init(void)
 {
 	int ret;
 
-	ret = tb_dev_init();
+	ret = tb_probes_init();
 	if (ret)
 		return ret;
+	ret = tb_dev_init();
+	if (ret)
+		goto err_probes;
 	pr_info("loaded\n");
 	return 0;
+
+err_probes:
+	tb_probes_exit();
+	return ret;
 }
 
 static void __exit tracebuf_exit(void)
 {
 	tb_dev_exit();
+	tb_probes_exit();
 	pr_info("unloaded\n");
 }
 

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probe layer: one probe per tracepoint, fanned out to consumers.
+ *
+ * Out-of-tree modules cannot use register_trace_<name>(): the per-event
+ * __tracepoint_<name> symbols are not exported.  So the tracepoints are
+ * found once, at load, by walking for_each_kernel_tracepoint() for their
+ * names, and probes are registered on the struct tracepoint directly.
+ * Nothing checks a probe's type on that path, so each probe is also passed
+ * to the header's check_trace_callback_type_<name>(), which fails to
+ * compile when the kernel's prototype differs from ours.
+ *
+ * State: tb_probes_lock (a mutex) serialises attach and detach, which are
+ * the only writers of the consumer table, the consumer masks and the
+ * registered set.  Probes read a slot and its mask locklessly: a stale
+ * read delivers an event to a consumer that is being attached or detached,
+ * which is harmless because the consumer exists until detach has waited
+ * for every running probe (tracepoint_synchronize_unregister()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/interrupt.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+
+#include <trace/events/irq.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+#include <trace/events/workqueue.h>
+#ifdef CONFIG_X86
+#include <asm/trace/exceptions.h>
+#endif
+
+#include "tb_probes.h"
+
+#define TB_MAX_CONSUMERS	4
+
+static struct tb_consumer *tb_consumers[TB_MAX_CONSUMERS];
+static DEFINE_MUTEX(tb_probes_lock);
+
+static __always_inline void tb_dispatch(const struct tb_event *ev)
+{
+	u32 bit = TB_EVMASK(ev->type);
+	int i;
+
+	for (i = 0; i < TB_MAX_CONSUMERS; i++) {
+		struct tb_consumer *c = READ_ONCE(tb_consumers[i]);
+
+		if (c && (READ_ONCE(c->mask) & bit))
+			c->event(ev);
+	}
+}
+
+/* ------------------------------------------------------------- the probes */
+
+static void tb_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct tb_event ev = { .type = TB_EV_SYS_ENTER };
+
+	ev.sys_enter.regs = regs;
+	ev.sys_enter.id = id;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct tb_event ev = { .type = TB_EV_SYS_EXIT };
+
+	ev.sys_exit.regs = regs;
+	ev.sys_exit.ret = ret;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	struct tb_event ev = { .type = TB_EV_IRQ_ENTRY };
+
+	ev.irq.irq = irq;
+	ev.irq.action = action;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_irq_exit(void *data, int irq, struct irqaction *action,
+			      int ret)
+{
+	struct tb_event ev = { .type = TB_EV_IRQ_EXIT };
+
+	ev.irq.irq = irq;
+	ev.irq.action = action;
+	ev.irq.ret = ret;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_softirq_entry(void *data, unsigned int vec_nr)
+{
+	struct tb_event ev = { .type = TB_EV_SOFTIRQ_ENTRY };
+
+	ev.softirq.vec = vec_nr;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_softirq_exit(void *data, unsigned int vec_nr)
+{
+	struct tb_event ev = { .type = TB_EV_SOFTIRQ_EXIT };
+
+	ev.softirq.vec = vec_nr;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_work_start(void *data, struct work_struct *work)
+{
+	struct tb_event ev = { .type = TB_EV_WORK_START };
+
+	ev.work.work = work;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_work_end(void *data, struct work_struct *work,
+			      work_func_t function)
+{
+	struct tb_event ev = { .type = TB_EV_WORK_END };
+
+	ev.work.work = work;
+	ev.work.function = function;
+	tb_dispatch(&ev);
+}
+
+#ifdef CONFIG_X86
+static void tb_probe_fault(enum tb_event_type type, unsigned long address,
+			   struct pt_regs *regs, unsigned long error_code)
+{
+	struct tb_event ev = { .type = type };
+
+	ev.fault.address = address;
+	ev.fault.regs = regs;
+	ev.fault.error_code = error_code;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_fault_user(void *data, unsigned long address,
+				struct pt_regs *regs, unsigned long error_code)
+{
+	tb_probe_fault(TB_EV_FAULT_USER, address, regs, error_code);
+}
+
+static void tb_probe_fault_kernel(void *data, unsigned long address,
+				  struct pt_regs *regs, unsigned long error_code)
+{
+	tb_probe_fault(TB_EV_FAULT_KERNEL, address, regs, error_code);
+}
+#endif
+
+static void tb_probe_sched_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	struct tb_event ev = { .type = TB_EV_SCHED_SWITCH };
+
+	ev.sched_switch.preempt = preempt;
+	ev.sched_switch.prev = prev;
+	ev.sched_switch.next = next;
+	ev.sched_switch.prev_state = prev_state;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
+{
+	struct tb_event ev = { .type = TB_EV_FORK };
+
+	ev.fork.parent = parent;
+	ev.fork.child = child;
+	tb_dispatch(&ev);
+}
+
+static void tb_probe_exit(void *data, struct task_struct *p)
+{
+	struct tb_event ev = { .type = TB_EV_EXIT };
+
+	ev.exit.task = p;
+	tb_dispatch(&ev);
+}
+
+/* ----------------------------------------------------- the tracepoint table */
+
+struct tb_tracepoint {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;	/* NULL: not in this kernel */
+	bool registered;
+};
+
+static struct tb_tracepoint tb_tps[TB_EV_NR] = {
+	[TB_EV_SYS_ENTER]	= { "sys_enter", tb_probe_sys_enter },
+	[TB_EV_SYS_EXIT]	= { "sys_exit", tb_probe_sys_exit },
+	[TB_EV_IRQ_ENTRY]	= { "irq_handler_entry", tb_probe_irq_entry },
+	[TB_EV_IRQ_EXIT]	= { "irq_handler_exit", tb_probe_irq_exit },
+	[TB_EV_SOFTIRQ_ENTRY]	= { "softirq_entry", tb_probe_softirq_entry },
+	[TB_EV_SOFTIRQ_EXIT]	= { "softirq_exit", tb_probe_softirq_exit },
+	[TB_EV_WORK_START]	= { "workqueue_execute_start", tb_probe_work_start },
+	[TB_EV_WORK_END]	= { "workqueue_execute_end", tb_probe_work_end },
+#ifdef CONFIG_X86
+	[TB_EV_FAULT_USER]	= { "page_fault_user", tb_probe_fault_user },
+	[TB_EV_FAULT_KERNEL]	= { "page_fault_kernel", tb_probe_fault_kernel },
+#else
+	[TB_EV_FAULT_USER]	= { "page_fault_user", NULL },
+	[TB_EV_FAULT_KERNEL]	= { "page_fault_kernel", NULL },
+#endif
+	[TB_EV_SCHED_SWITCH]	= { "sched_switch", tb_probe_sched_switch },
+	[TB_EV_FORK]		= { "sched_process_fork", tb_probe_fork },
+	[TB_EV_EXIT]		= { "sched_process_exit", tb_probe_exit },
+};
+
+/* Never called: the kernel's prototypes must accept our probes. */
+static void __maybe_unused tb_probes_check_types(void)
+{
+	check_trace_callback_type_sys_enter(tb_probe_sys_enter);
+	check_trace_callback_type_sys_exit(tb_probe_sys_exit);
+	check_trace_callback_type_irq_handler_entry(tb_probe_irq_entry);
+	check_trace_callback_type_irq_handler_exit(tb_probe_irq_exit);
+	check_trace_callback_type_softirq_entry(tb_probe_softirq_entry);
+	check_trace_callback_type_softirq_exit(tb_probe_softirq_exit);
+	check_trace_callback_type_workqueue_execute_start(tb_probe_work_start);
+	check_trace_callback_type_workqueue_execute_end(tb_probe_work_end);
+#ifdef CONFIG_X86
+	check_trace_callback_type_page_fault_user(tb_probe_fault_user);
+	check_trace_callback_type_page_fault_kernel(tb_probe_fault_kernel);
+#endif
+	check_trace_callback_type_sched_switch(tb_probe_sched_switch);
+	check_trace_callback_type_sched_process_fork(tb_probe_fork);
+	check_trace_callback_type_sched_process_exit(tb_probe_exit);
+}
+
+static void tb_probes_find(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < TB_EV_NR; i++) {
+		if (tb_tps[i].probe && !tb_tps[i].tp &&
+		    !strcmp(tp->name, tb_tps[i].name))
+			tb_tps[i].tp = tp;
+	}
+}
+
+u32 tb_probes_available(void)
+{
+	u32 mask = 0;
+	int i;
+
+	for (i = 0; i < TB_EV_NR; i++)
+		if (tb_tps[i].tp)
+			mask |= TB_EVMASK(i);
+	return mask;
+}
+
+/* Events some consumer other than @skip wants.  Caller holds the lock. */
+static u32 tb_wanted_except(const struct tb_consumer *skip)
+{
+	u32 mask = 0;
+	int i;
+
+	for (i = 0; i < TB_MAX_CONSUMERS; i++)
+		if (tb_consumers[i] && tb_consumers[i] != skip)
+			mask |= tb_consumers[i]->mask;
+	return mask;
+}
+
+static int tb_tp_register(int ev)
+{
+	struct tb_tracepoint *t = &tb_tps[ev];
+	int ret;
+
+	ret = tracepoint_probe_register(t->tp, t->probe, NULL);
+	if (ret) {
+		pr_err("cannot register a probe on %s: %d\n", t->name, ret);
+		return ret;
+	}
+	t->registered = true;
+	return 0;
+}
+
+static void tb_tp_unregister(int ev)
+{
+	struct tb_tracepoint *t = &tb_tps[ev];
+
+	WARN_ON_ONCE(tracepoint_probe_unregister(t->tp, t->probe, NULL));
+	t->registered = false;
+}
+
+/* Register or unregister so that exactly @mask is registered. */
+static int tb_probes_sync(u32 mask)
+{
+	u32 added = 0;
+	int ev, ret;
+
+	for (ev = 0; ev < TB_EV_NR; ev++) {
+		if (!(mask & TB_EVMASK(ev)) || tb_tps[ev].registered)
+			continue;
+		ret = tb_tp_register(ev);
+		if (ret)
+			goto undo;
+		added |= TB_EVMASK(ev);
+	}
+	for (ev = 0; ev < TB_EV_NR; ev++)
+		if (!(mask & TB_EVMASK(ev)) && tb_tps[ev].registered)
+			tb_tp_unregister(ev);
+	return 0;
+
+undo:
+	for (ev = 0; ev < TB_EV_NR; ev++)
+		if (added & TB_EVMASK(ev))
+			tb_tp_unregister(ev);
+	return ret;
+}
+
+static int tb_slot_of(const struct tb_consumer *c)
+{
+	int i;
+
+	for (i = 0; i < TB_MAX_CONSUMERS; i++)
+		if (tb_consumers[i] == c)
+			return i;
+	return -1;
+}
+
+int tb_probes_attach(struct tb_consumer *c, u32 mask)
+{
+	u32 others, dropped;
+	int slot, ret = 0;
+
+	if (mask & ~TB_EVMASK_ALL)
+		return -EINVAL;
+	if (mask & ~tb_probes_available())
+		return -ENOENT;
+
+	mutex_lock(&tb_probes_lock);
+	slot = tb_slot_of(c);
+	if (slot < 0) {
+		slot = tb_slot_of(NULL);
+		if (slot < 0) {
+			ret = -EBUSY;
+			goto out;
+		}
+		c->mask = 0;
+	}
+	others = tb_wanted_except(c);
+	/* Register what becomes needed before the consumer can see it. */
+	ret = tb_probes_sync(others | c->mask | mask);
+	if (ret)
+		goto out;
+	dropped = c->mask & ~mask;
+	WRITE_ONCE(c->mask, mask);
+	WRITE_ONCE(tb_consumers[slot], c);
+	tb_probes_sync(others | mask);
+	if (dropped)
+		tracepoint_synchronize_unregister();
+out:
+	mutex_unlock(&tb_probes_lock);
+	return ret;
+}
+
+void tb_probes_detach(struct tb_consumer *c)
+{
+	int slot;
+
+	mutex_lock(&tb_probes_lock);
+	slot = tb_slot_of(c);
+	if (slot >= 0) {
+		WRITE_ONCE(c->mask, 0);
+		tb_probes_sync(tb_wanted_except(c));
+		/* Every probe that might still see c has returned after this. */
+		tracepoint_synchronize_unregister();
+		WRITE_ONCE(tb_consumers[slot], NULL);
+	}
+	mutex_unlock(&tb_probes_lock);
+}
+
+int tb_probes_init(void)
+{
+	u32 missing;
+	int i;
+
+	for_each_kernel_tracepoint(tb_probes_find, NULL);
+	missing = TB_EVMASK_ALL & ~tb_probes_available();
+	for (i = 0; i < TB_EV_NR; i++)
+		if (missing & TB_EVMASK(i))
+			pr_info("tracepoint %s not available: its events are off\n",
+				tb_tps[i].name);
+	return 0;
+}
+
+void tb_probes_exit(void)
+{
+	int i;
+
+	mutex_lock(&tb_probes_lock);
+	for (i = 0; i < TB_MAX_CONSUMERS; i++)
+		WARN_ON_ONCE(tb_consumers[i]);
+	tb_probes_sync(0);
+	mutex_unlock(&tb_probes_lock);
+	tracepoint_synchronize_unregister();
+}

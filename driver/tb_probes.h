@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The probe layer: the only place that registers tracepoint probes.  It
+ * finds the core kernel tracepoints by name, checks every probe's signature
+ * at compile time, and fans each event out to the consumers (the FDR ring,
+ * the emulated trace buffer) that asked for it.
+ *
+ * A tracepoint is registered while at least one consumer wants its event and
+ * unregistered when none does.  tb_probes_attach() and tb_probes_detach()
+ * sleep; the consumer's callback runs in probe context: preemption off,
+ * possibly in hard IRQ or NMI (page faults), never allowed to sleep, take a
+ * sleeping lock or wake a task.
+ */
+#ifndef _TB_PROBES_H
+#define _TB_PROBES_H
+
+#include <linux/bits.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+struct irqaction;
+struct pt_regs;
+struct task_struct;
+
+enum tb_event_type {
+	TB_EV_SYS_ENTER,	/* raw_syscalls:sys_enter */
+	TB_EV_SYS_EXIT,		/* raw_syscalls:sys_exit */
+	TB_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
+	TB_EV_IRQ_EXIT,		/* irq:irq_handler_exit */
+	TB_EV_SOFTIRQ_ENTRY,	/* irq:softirq_entry */
+	TB_EV_SOFTIRQ_EXIT,	/* irq:softirq_exit */
+	TB_EV_WORK_START,	/* workqueue:workqueue_execute_start */
+	TB_EV_WORK_END,		/* workqueue:workqueue_execute_end */
+	TB_EV_FAULT_USER,	/* exceptions:page_fault_user (x86) */
+	TB_EV_FAULT_KERNEL,	/* exceptions:page_fault_kernel (x86) */
+	TB_EV_SCHED_SWITCH,	/* sched:sched_switch */
+	TB_EV_FORK,		/* sched:sched_process_fork */
+	TB_EV_EXIT,		/* sched:sched_process_exit */
+	TB_EV_NR
+};
+
+#define TB_EVMASK(type)		BIT(type)
+#define TB_EVMASK_ALL		(BIT(TB_EV_NR) - 1)
+
+/*
+ * One event, as the tracepoint gave it.  Built on the probe's stack and
+ * valid only during the callback.
+ */
+struct tb_event {
+	enum tb_event_type type;
+	union {
+		struct {
+			struct pt_regs *regs;
+			long id;
+		} sys_enter;
+		struct {
+			struct pt_regs *regs;
+			long ret;
+		} sys_exit;
+		struct {
+			int irq;
+			struct irqaction *action;
+			int ret;	/* exit only */
+		} irq;
+		struct {
+			unsigned int vec;
+		} softirq;
+		struct {
+			struct work_struct *work;
+			work_func_t function;	/* end only */
+		} work;
+		struct {
+			unsigned long address;
+			struct pt_regs *regs;
+			unsigned long error_code;
+		} fault;
+		struct {
+			bool preempt;
+			struct task_struct *prev;
+			struct task_struct *next;
+			unsigned int prev_state;
+		} sched_switch;
+		struct {
+			struct task_struct *parent;
+			struct task_struct *child;
+		} fork;
+		struct {
+			struct task_struct *task;
+		} exit;
+	};
+};
+
+/**
+ * struct tb_consumer - a user of kernel events
+ * @name:	for messages
+ * @event:	called for every event in @mask; probe context (see above)
+ * @mask:	TB_EVMASK() bits currently delivered; owned by the probe layer
+ */
+struct tb_consumer {
+	const char *name;
+	void (*event)(const struct tb_event *ev);
+	u32 mask;
+};
+
+/*
+ * Deliver the events in @mask to @c from now on, replacing any earlier mask.
+ * Registers the tracepoints that become needed.  -ENOENT if one of them
+ * does not exist in this kernel (e.g. page faults outside x86); then nothing
+ * changed.  Events that @c no longer wants have stopped reaching it when
+ * this returns.
+ */
+int tb_probes_attach(struct tb_consumer *c, u32 mask);
+
+/*
+ * Stop all events to @c.  When this returns, no callback of @c runs or will
+ * run, so @c's data can be freed.
+ */
+void tb_probes_detach(struct tb_consumer *c);
+
+/* Which events this kernel has tracepoints for (TB_EVMASK bits). */
+u32 tb_probes_available(void);
+
+int tb_probes_init(void);
+void tb_probes_exit(void);
+
+#endif /* _TB_PROBES_H */
