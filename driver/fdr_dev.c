@@ -49,6 +49,7 @@ static struct tracebuf_fdr_config fdr_cfg = {
 	.mode		= TRACEBUF_FDR_MODE_FLIGHT,
 	.buf_size	= TRACEBUF_FDR_BUF_DEFAULT,
 };
+
 static bool fdr_running;	/* written under fdr_lock */
 static bool fdr_markers;	/* running with TRACEBUF_FDR_MARKER */
 static u64 fdr_gen;		/* capture number: START and CONFIG count */

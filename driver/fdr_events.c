@@ -68,6 +68,13 @@ static void fdr_sys_enter(struct pt_regs *regs, long nr)
 	fdr_write_func(ID(SYSCALL, fdr_syscall_key(nr)), FDR_F_ENTER, n, args);
 }
 
+static void fdr_sys_exit(struct pt_regs *regs)
+{
+	long nr = syscall_get_nr(current, regs);
+
+	fdr_write_func(ID(SYSCALL, fdr_syscall_key(nr)), FDR_F_EXIT, 0, NULL);
+}
+
 static void fdr_event(const struct tb_event *ev)
 {
 	if (READ_ONCE(fdr_probe_nop))
@@ -78,9 +85,7 @@ static void fdr_event(const struct tb_event *ev)
 		fdr_sys_enter(ev->sys_enter.regs, ev->sys_enter.id);
 		break;
 	case TB_EV_SYS_EXIT:
-		fdr_write_func(ID(SYSCALL, fdr_syscall_key(syscall_get_nr(current,
-						ev->sys_exit.regs))),
-			       FDR_F_EXIT, 0, NULL);
+		fdr_sys_exit(ev->sys_exit.regs);
 		break;
 	case TB_EV_IRQ_ENTRY:
 		fdr_names_irq_seen(ev->irq.irq, ev->irq.action->name);

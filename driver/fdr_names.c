@@ -30,7 +30,7 @@
 #include "fdr.h"
 
 #define FDR_WORK_BITS		10
-#define FDR_WORK_SLOTS		(1U << FDR_WORK_BITS)
+#define FDR_WORK_SLOTS		BIT(FDR_WORK_BITS)
 #define FDR_IRQ_NAMES		1024
 #define FDR_IRQ_NAME_LEN	32
 

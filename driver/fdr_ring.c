@@ -174,6 +174,7 @@ static bool fdr_next_page(struct fdr_cpu *c)
 	u64 next = c->head + 1;
 
 	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
+		/* Pairs with the reader's release: its copy is done. */
 		if (next - smp_load_acquire(&c->tail) >= FDR_NR_PAGES)
 			return false;
 	} else if (next - c->tail >= FDR_NR_PAGES) {
@@ -663,6 +664,7 @@ void fdr_stream_release(const void *owner)
 			continue;
 		c->rd_off = 0;
 		c->rd_owner = NULL;
+		/* Pairs with fdr_next_page(): the page is free for reuse. */
 		smp_store_release(&c->tail, c->tail + 1);
 	}
 }
@@ -679,6 +681,7 @@ bool fdr_stream_ready(void)
 		/* A page another file is halfway through is not ours. */
 		if (READ_ONCE(c->rd_owner))
 			continue;
+		/* Pairs with fdr_next_page()'s release of a closed page. */
 		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
 		    READ_ONCE(c->len) >= fdr_wakeup)
 			return true;
