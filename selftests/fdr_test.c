@@ -692,7 +692,7 @@ TEST(cpu_hotplug)
 {
 	struct cpu_seen s = { 0 };
 	char err[128];
-	size_t len;
+	size_t len = 0;
 	uint8_t *buf;
 	int fd, i;
 
@@ -732,6 +732,72 @@ TEST(cpu_hotplug)
 	free(buf);
 	close(fd);
 	unpin();
+}
+
+/* Hammer every entry point from several threads: no oops, no hang. */
+static volatile int chaos_stop;
+
+static void *chaos(void *arg)
+{
+	unsigned int seed = (unsigned int)(uintptr_t)arg;
+	int fd = open(TB_FDR_DEV, O_RDWR | O_NONBLOCK);
+	char buf[8192];
+
+	if (fd < 0)
+		return NULL;
+	while (!chaos_stop) {
+		struct tracebuf_fdr_stats st;
+		struct tracebuf_fdr_names n = { 0 };
+
+		switch (rand_r(&seed) % 9) {
+		case 0:
+			ioctl(fd, TRACEBUF_FDR_IOC_START);
+			break;
+		case 1:
+			ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+			break;
+		case 2:
+			fdr_config(fd, TRACEBUF_FDR_ALL, rand_r(&seed) % 2,
+				   (64 << 10) << (rand_r(&seed) % 3), rand_r(&seed) % 7);
+			break;
+		case 3:
+			ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT);
+			break;
+		case 4:
+		case 5:
+			read(fd, buf, rand_r(&seed) % 2 ? sizeof(buf) : 7);
+			break;
+		case 6:
+			fdr_stats(fd, &st);
+			break;
+		case 7:
+			ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n);
+			break;
+		default:
+			write(fd, "chaos", 5);
+			syscall(SYS_getppid);
+			break;
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+TEST(concurrent_chaos)
+{
+	pthread_t th[6];
+	int i, fd;
+
+	chaos_stop = 0;
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, chaos, (void *)(uintptr_t)(i + 1)));
+	usleep(3000000);
+	chaos_stop = 1;
+	for (i = 0; i < 6; i++)
+		pthread_join(th[i], NULL);
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	close(fd);
 }
 
 /* ------------------------------------------------------------ bad args */
