@@ -339,7 +339,8 @@ TEST(marker_limits)
 
 struct nest_seen {
 	int depth[65536];	/* per tid (mod): open IRQ/softirq frames */
-	int underflow, irq, softirq, getppid;
+	int underflow, irq, softirq, getppid, back_in_time;
+	uint64_t last_t;
 	pid_t tid;
 };
 
@@ -351,6 +352,12 @@ static void nest_cb(const struct fdr_rec *r, void *arg)
 
 	if (r->kind != FDR_R_FUNC)
 		return;
+	/* The loop's task stays on CPU 1: its times only go forward. */
+	if (r->tid == s->tid) {
+		if (r->t < s->last_t)
+			s->back_in_time++;
+		s->last_t = r->t;
+	}
 	if (r->tid == s->tid && r->id == ID(SYSCALL, SYS_getppid) && r->type == 0)
 		s->getppid++;
 	if (space != TRACEBUF_FDR_SPACE_IRQ && space != TRACEBUF_FDR_SPACE_SOFTIRQ)
@@ -415,6 +422,7 @@ TEST(nesting_stress)
 	       nest.irq, nest.softirq, len);
 	EXPECT_EQ(loops, nest.getppid);
 	EXPECT_EQ(0, nest.underflow);
+	EXPECT_EQ(0, nest.back_in_time);
 	EXPECT_LT(0, nest.irq + nest.softirq);
 	free(buf);
 	close(fd);
