@@ -39,7 +39,7 @@ run() {	# NAME CMD...: ok if CMD exits 0; its stderr as diagnostics
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..12"
 [ "$(cat "$dir/record.rc" 2>/dev/null)" = 0 ] && [ -s "$trace" ]
 tap $((! $?)) "tracebuf-record produced a trace"
 run "llvm-xray fdr-dump -verify" "$xray" fdr-dump -verify "$trace"
@@ -72,4 +72,7 @@ if grep -q "^$(printf '%x' "$getppid_id") syscall getppid$" "$trace.names" 2>/de
 else
 	tap 0 "names file names getppid"
 fi
+# cat /dev/tracebuf_fdr (flight mode, every class, while running).
+run "cat of the device: fdr-dump -verify" "$xray" fdr-dump -verify "$dir/cat.fdr"
+run "cat of the device: convert -f yaml" "$xray" convert -f yaml "$dir/cat.fdr" -o "$tmp/cat.yaml"
 exit $((fails > 0))

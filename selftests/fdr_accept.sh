@@ -11,3 +11,10 @@ tracebuf-record -o "$out/trace.fdr" -e syscall,irq,softirq,sched -- \
 	/selftests/fdr_workload 2000 >"$out/record.log" 2>&1
 echo $? >"$out/record.rc"
 cat "$out/record.log"
+
+# The device read directly: a flight-recorder snapshot taken by cat while
+# capture runs must already be a valid FDR file.
+tracebuf-record --start -m flight -e all
+/selftests/fdr_workload 200 >/dev/null
+cat /dev/tracebuf_fdr >"$out/cat.fdr"
+tracebuf-record --stop

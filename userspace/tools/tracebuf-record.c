@@ -67,6 +67,9 @@ static void usage(FILE *f)
 "                        (by default they are left out: llvm-xray stack\n"
 "                        and account reject them)\n"
 "  -q, --quiet           no summary\n"
+"      --start           only configure and start recording, then exit\n"
+"                        (read later with cat " DEFAULT_DEV ")\n"
+"      --stop            only stop recording and print the counters\n"
 "  -h, --help            this text\n"
 "  -V, --version         version\n"
 "\n"
@@ -457,6 +460,20 @@ static void write_names(int fd, const char *path)
 
 /* ------------------------------------------------------------ main */
 
+static int print_stats(int fd)
+{
+	struct tracebuf_fdr_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st))
+		tb_die_errno(TB_EXIT_FAIL, "stats");
+	printf("recorder: written %llu, dropped %llu, overwritten %llu, "
+	       "%llu bytes committed\n",
+	       (unsigned long long)st.written, (unsigned long long)st.dropped,
+	       (unsigned long long)st.overwritten, (unsigned long long)st.bytes);
+	return TB_EXIT_OK;
+}
+
 static pid_t start_command(char **argv, int *go_fd)
 {
 	int pfd[2];
@@ -507,6 +524,8 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "start", no_argument, NULL, 'S' },
+		{ "stop", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tracebuf_fdr_config cfg = {
@@ -522,7 +541,7 @@ int main(int argc, char **argv)
 	struct buf raw = { 0 }, tidy = { 0 };
 	struct task_stack *stack;
 	uint64_t removed = 0;
-	int keep_raw = 0;
+	int keep_raw = 0, control = 0;
 	uint64_t v, bytes_out;
 	double duration = 0, t0;
 	int opt, fd, go_fd = -1, status = 0, quiet = 0;
@@ -583,6 +602,12 @@ int main(int argc, char **argv)
 		case 'V':
 			tb_print_version();
 			return TB_EXIT_OK;
+		case 'S':
+			control = 'S';
+			break;
+		case 'T':
+			control = 'T';
+			break;
 		default:
 			usage(stderr);
 			return TB_EXIT_USAGE;
@@ -601,8 +626,15 @@ int main(int argc, char **argv)
 		tb_die_errno(TB_EXIT_FAIL, "%s", dev);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
+	if (control == 'T')
+		return print_stats(fd);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg))
 		tb_die_errno(TB_EXIT_FAIL, "configure");
+	if (control == 'S') {
+		if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+			tb_die_errno(TB_EXIT_FAIL, "start");
+		return TB_EXIT_OK;
+	}
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
