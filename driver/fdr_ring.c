@@ -257,7 +257,8 @@ static u8 *fdr_reserve(struct fdr_cpu *c, struct task_struct *tsk, u32 len,
 			need += FDR_LOST_SIZE;
 		if (c->len + need <= fdr_page_size)
 			break;
-		if (!fdr_next_page(c))
+		/* Cannot happen (pages >= 4 KiB): never spin on an empty page. */
+		if (unlikely(!c->len) || !fdr_next_page(c))
 			return NULL;
 	}
 	if (open) {

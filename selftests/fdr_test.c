@@ -583,7 +583,7 @@ TEST(stream_blocking_reader)
 	struct pollfd pfd;
 	pthread_t th;
 	char err[128];
-	int fd, rfd, i, total = 20000;
+	int fd, rfd, i, total = 20000 + 200;
 
 	fd = fdr_open_stopped();
 	ASSERT_LE(0, fd);
@@ -594,11 +594,13 @@ TEST(stream_blocking_reader)
 	pfd.fd = rfd;
 	pfd.events = POLLIN;
 	EXPECT_EQ(0, poll(&pfd, 1, 0));		/* nothing committed yet */
+	write_markers(fd, 200);			/* 9600 bytes > wakeup */
+	EXPECT_EQ(1, poll(&pfd, 1, 1000));
 	close(rfd);
 	a.fd = open(TB_FDR_DEV, O_RDONLY);
 	ASSERT_LE(0, a.fd);
 	ASSERT_EQ(0, pthread_create(&th, NULL, stream_reader, &a));
-	for (i = 0; i < total; i += 100) {
+	for (i = 200; i < total; i += 100) {
 		write_markers_from(fd, i, 100);
 		usleep(1000);
 	}
