@@ -198,6 +198,7 @@ TEST(syscall_bytes_exact)
 
 struct class_seen {
 	int space_enter[8], space_exit[8];
+	int tty_irq, tty_enter, tty_exit;
 	int marker_ok;
 	int fork_child, exit_child;
 	pid_t child;
@@ -222,6 +223,8 @@ static void class_cb(const struct fdr_rec *r, void *arg)
 		s->space_exit[space]++;
 	else
 		s->space_enter[space]++;
+	if (s->tty_irq >= 0 && r->id == ID(IRQ, s->tty_irq))
+		r->type == 1 ? s->tty_exit++ : s->tty_enter++;
 	if (r->id == ID(TASK, 0) && r->nargs == 1 && r->args[0] == (uint64_t)s->child)
 		s->fork_child++;
 	if (r->id == ID(TASK, 1) && r->nargs == 1 && r->args[0] == (uint64_t)s->child &&
@@ -230,6 +233,39 @@ static void class_cb(const struct fdr_rec *r, void *arg)
 	if (r->id == ID(FAULT, 0) && r->nargs == 1 && r->args[0] >= s->lo &&
 	    r->args[0] < s->hi && r->tid == gettid())
 		s->faults_in_range++;
+}
+
+/* IRQ number of a device in /proc/interrupts, or -1. */
+static int irq_of(const char *dev)
+{
+	char line[512];
+	int irq = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *end = line + strcspn(line, "\n");
+
+		*end = 0;
+		if (end - line > (long)strlen(dev) &&
+		    !strcmp(end - strlen(dev), dev) && sscanf(line, " %d:", &irq) == 1)
+			break;
+		irq = -1;
+	}
+	fclose(f);
+	return irq;
+}
+
+/* Work items on every CPU: vmstat's refresh runs schedule_on_each_cpu(). */
+static void make_work(void)
+{
+	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+
+	if (fd >= 0) {
+		write(fd, "1\n", 2);
+		close(fd);
+	}
 }
 
 static void make_irqs(void)
@@ -259,8 +295,11 @@ TEST(all_classes)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_ALL, TRACEBUF_FDR_MODE_FLIGHT,
 				4 << 20, 1));
+	s.tty_irq = irq_of("ttyS0");
+	ASSERT_LE(0, s.tty_irq);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	make_irqs();
+	make_work();
 	EXPECT_EQ(11, write(fd, "hello world", 11));
 	s.child = fork();
 	ASSERT_LE(0, s.child);
@@ -287,7 +326,11 @@ TEST(all_classes)
 	EXPECT_EQ(1, s.fork_child);
 	EXPECT_EQ(1, s.exit_child);
 	EXPECT_EQ(16, s.faults_in_range);
-	TH_LOG("work events: %d", s.space_enter[TRACEBUF_FDR_SPACE_WORK]);
+	EXPECT_LT(0, s.tty_enter);
+	EXPECT_EQ(s.tty_enter, s.tty_exit);
+	EXPECT_LE(2, s.space_enter[TRACEBUF_FDR_SPACE_WORK]);
+	EXPECT_EQ(s.space_enter[TRACEBUF_FDR_SPACE_WORK],
+		  s.space_exit[TRACEBUF_FDR_SPACE_WORK]);
 	free(buf);
 	munmap(mem, 16 << 12);
 
@@ -299,9 +342,9 @@ TEST(all_classes)
 	n.len = n.size;
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n));
 	EXPECT_NE(NULL, strstr(names, "3000001 softirq TIMER\n"));
-	EXPECT_NE(NULL, strstr(names, " irq ttyS0\n"));
-	if (s.space_enter[TRACEBUF_FDR_SPACE_WORK])
-		EXPECT_NE(NULL, strstr(names, " work "));
+	snprintf(err, sizeof(err), "%x irq ttyS0\n", ID(IRQ, s.tty_irq));
+	EXPECT_NE(NULL, strstr(names, err));
+	EXPECT_NE(NULL, strstr(names, " work refresh_vm_stats\n")) TH_LOG("%s", names);
 	free(names);
 	close(fd);
 }
@@ -333,6 +376,67 @@ TEST(marker_limits)
 	EXPECT_EQ(EFAULT, errno);
 	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
 	close(fd);
+}
+
+/* Context switches: every switch starts a block for the next task. */
+struct switch_seen {
+	pid_t a, b;
+	int blocks_a, blocks_b, last_block;
+};
+
+static void switch_cb(const struct fdr_rec *r, void *arg)
+{
+	struct switch_seen *s = arg;
+
+	if (r->kind != FDR_R_FUNC || (int)r->block == s->last_block)
+		return;
+	s->last_block = r->block;
+	if (r->tid == s->a)
+		s->blocks_a++;
+	else if (r->tid == s->b)
+		s->blocks_b++;
+}
+
+TEST(sched_switch_blocks)
+{
+	struct switch_seen s = { .last_block = -1 };
+	int ping[2], pong[2], fd, i;
+	char err[128], c = 0;
+	size_t len = 0;
+	uint8_t *buf;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, pipe(ping));
+	ASSERT_EQ(0, pipe(pong));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_SCHED,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	s.b = fork();
+	ASSERT_LE(0, s.b);
+	if (s.b == 0) {
+		for (i = 0; i < 100; i++)
+			if (read(ping[0], &c, 1) != 1 || write(pong[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	s.a = gettid();
+	/* Both on CPU 0: each round trip is two context switches. */
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(1, write(ping[1], &c, 1));
+		ASSERT_EQ(1, read(pong[0], &c, 1));
+	}
+	waitpid(s.b, NULL, 0);
+	buf = capture_read(fd, &len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LE(1, fdr_check(buf, len, switch_cb, &s, err, sizeof(err))) TH_LOG("%s", err);
+	TH_LOG("blocks with records: parent %d, child %d", s.blocks_a, s.blocks_b);
+	EXPECT_LE(100, s.blocks_a);
+	EXPECT_LE(100, s.blocks_b);
+	free(buf);
+	close(fd);
+	unpin();
 }
 
 /* ------------------------------------------------------------ nesting */
@@ -630,7 +734,7 @@ TEST(start_stop_cycles)
 
 	fd = fdr_open_stopped();
 	ASSERT_LE(0, fd);
-	for (i = 0; i < 12; i++) {
+	for (i = 0; i < 6; i++) {
 		uint32_t mode = i & 1 ? TRACEBUF_FDR_MODE_STREAM :
 				TRACEBUF_FDR_MODE_FLIGHT;
 
@@ -751,6 +855,7 @@ static void *chaos(void *arg)
 {
 	unsigned int seed = (unsigned int)(uintptr_t)arg;
 	int fd = open(TB_FDR_DEV, O_RDWR | O_NONBLOCK);
+	unsigned int toggles = 0;
 	char buf[8192];
 
 	if (fd < 0)
@@ -759,16 +864,23 @@ static void *chaos(void *arg)
 		struct tracebuf_fdr_stats st;
 		struct tracebuf_fdr_names n = { 0 };
 
+		/*
+		 * Only thread 1 starts and stops, a few times a second: each
+		 * start/stop live-patches kernel text, and multi-threaded
+		 * TCG can livelock a vCPU on text patched under it (seen
+		 * with plain ftrace event toggling, without this module).
+		 */
 		switch (rand_r(&seed) % 9) {
 		case 0:
-			ioctl(fd, TRACEBUF_FDR_IOC_START);
-			break;
 		case 1:
-			ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-			break;
 		case 2:
-			fdr_config(fd, TRACEBUF_FDR_ALL, rand_r(&seed) % 2,
-				   (64 << 10) << (rand_r(&seed) % 3), rand_r(&seed) % 7);
+			if (arg == (void *)1 && !(++toggles & 15))
+				ioctl(fd, toggles & 16 ? TRACEBUF_FDR_IOC_START :
+					  TRACEBUF_FDR_IOC_STOP);
+			else	/* EBUSY while running */
+				fdr_config(fd, TRACEBUF_FDR_ALL, rand_r(&seed) % 2,
+					   (64 << 10) << (rand_r(&seed) % 3),
+					   rand_r(&seed) % 7);
 			break;
 		case 3:
 			ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT);
