@@ -32,6 +32,8 @@ scripts/vm-run -o "$out" -s "$top/build/demo-guest.sh"
 
 # ---- FDR section (host): account of the syscalls with the real llvm-xray.
 if [ -s "$out/fdr/trace.fdr" ]; then
+	llvm-xray convert -f trace_event "$out/fdr/trace.fdr" -o "$out/fdr/trace.json" &&
+		echo "== fdr: $out/fdr/trace.json (trace_event, for Perfetto / chrome://tracing)"
 	echo "== fdr: llvm-xray account (ids: see $out/fdr/trace.fdr.names)"
 	llvm-xray account -k -s sum -r dsc -top 15 "$out/fdr/trace.fdr" 2>/dev/null |
 		awk -v names="$out/fdr/trace.fdr.names" '
