@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 #include "tb_selftest.h"
@@ -720,6 +721,107 @@ TEST(stream_blocking_reader)
 	free(a.buf);
 	close(a.fd);
 	close(fd);
+}
+
+/* A block open for more than 2^32 ns needs a TSCWrap before its next delta. */
+struct wrap_seen {
+	int n;
+	unsigned int block[2];
+	uint64_t t[2];
+};
+
+static void wrap_cb(const struct fdr_rec *r, void *arg)
+{
+	struct wrap_seen *s = arg;
+
+	if (r->kind == FDR_R_CUSTOM && r->size == 4 && !memcmp(r->data, "wrap", 4) &&
+	    s->n < 2) {
+		s->block[s->n] = r->block;
+		s->t[s->n++] = r->t;
+	}
+}
+
+static void write_sysctl(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(val, f);
+		fclose(f);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+TEST(tsc_wrap)
+{
+	struct wrap_seen s;
+	char err[128];
+	size_t len = 0;
+	uint8_t *buf;
+	int fd, try;
+	uint64_t t0;
+
+	struct sched_param sp = { .sched_priority = 99 };
+	char rt_runtime[32] = "";
+	FILE *f;
+
+	/*
+	 * SCHED_FIFO without RT throttling, and without the soft-lockup
+	 * watchdog's stopper work (every 4 s): nothing switches us out.
+	 */
+	f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r+");
+	if (f) {
+		if (!fgets(rt_runtime, sizeof(rt_runtime), f))
+			rt_runtime[0] = 0;
+		rewind(f);
+		fprintf(f, "-1\n");
+		fclose(f);
+	}
+	write_sysctl("/proc/sys/kernel/soft_watchdog", "0\n");
+	ASSERT_EQ(0, pin_cpu(1));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &sp));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	for (try = 0; try < 3; try++) {
+		ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+					TRACEBUF_FDR_MODE_FLIGHT, 64 << 10, 0));
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+		ASSERT_EQ(4, write(fd, "wrap", 4));
+		/* Spin without syscalls, so the block stays open. */
+		t0 = now_ns();
+		while (now_ns() - t0 < 4400000000ULL)
+			;
+		ASSERT_EQ(4, write(fd, "wrap", 4));
+		buf = capture_read(fd, &len);
+		ASSERT_NE(NULL, buf);
+		memset(&s, 0, sizeof(s));
+		ASSERT_LE(1, fdr_check(buf, len, wrap_cb, &s, err, sizeof(err))) TH_LOG("%s", err);
+		free(buf);
+		ASSERT_EQ(2, s.n);
+		if (s.block[0] == s.block[1])
+			break;
+		TH_LOG("switched out while spinning (blocks %u %u), again",
+		       s.block[0], s.block[1]);
+	}
+	close(fd);
+	sp.sched_priority = 0;
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	unpin();
+	write_sysctl("/proc/sys/kernel/soft_watchdog", "1\n");
+	if (rt_runtime[0])
+		write_sysctl("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime);
+	if (try == 3)
+		SKIP(return, "the spinning task was always switched out");
+	EXPECT_LE(1, fdr_tsc_wraps);
+	EXPECT_LE(4400000000ULL, s.t[1] - s.t[0]);
+	EXPECT_GT(5400000000ULL, s.t[1] - s.t[0]);
 }
 
 /* ------------------------------------------------------------ control */

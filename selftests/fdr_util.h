@@ -51,6 +51,9 @@ struct fdr_rec {
 
 typedef void (*fdr_rec_cb)(const struct fdr_rec *r, void *arg);
 
+/* TSCWrap records seen by the last fdr_check(). */
+static int fdr_tsc_wraps;
+
 /*
  * Check a whole stream and report every function record (with its
  * arguments) and custom event.  Returns the number of blocks, or -1 with
@@ -64,6 +67,7 @@ static inline int fdr_check(const uint8_t *buf, size_t len, fdr_rec_cb cb,
 	size_t pos = 32;
 	int blocks = 0, have_pend = 0;
 
+	fdr_tsc_wraps = 0;
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 	if (len < 32)
 		FAIL("short header");
@@ -139,6 +143,7 @@ static inline int fdr_check(const uint8_t *buf, size_t len, fdr_rec_cb cb,
 				have_pend = 0;
 				if (fdr_le64(r + 1) < t)
 					FAIL("TSCWrap back in time at %zu", p);
+				fdr_tsc_wraps++;
 				t = fdr_le64(r + 1);
 				p += 16;
 				break;
