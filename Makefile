@@ -52,7 +52,7 @@ ksrc: setup
 module: setup
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-userspace: setup
+userspace: ksrc
 	$(MAKE) -C userspace O=$(BUILD)/userspace KSFT=$(KSFT)
 
 selftests: ksrc
