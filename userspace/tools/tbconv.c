@@ -15,6 +15,7 @@
 #include "fdr_reader.h"
 #include "fdr_writer.h"
 #include "name_map.h"
+#include "tb_bytes.h"
 #include "tb_cli.h"
 #include "tb_hash.h"
 #include "tb_input.h"
@@ -208,8 +209,19 @@ static int xt_buf(void *ctx, const struct tb_buf *b,
 		const struct tb_xs_msg *m = &msgs[i];
 		unsigned int tp = xt_tracepoint(x, xt_addr(m));
 
+		uint64_t addr = xt_addr(m);
+		uint8_t regs[ARM_REG_SIZE] = { 0 };
+
 		x->icount += m->kind == TB_XS_RESERVED ? 0 : m->count;
+		/*
+		 * gdb's ARM unwinder needs registers to step between frames:
+		 * give it pc (r15) and a plausible cpsr (SVC mode), the
+		 * rest read as zero.
+		 */
+		tb_put32(regs + 15 * 4, (uint32_t)addr);
+		tb_put32(regs + ARM_REG_SIZE - 4, 0xd3);
 		tb_tfile_frame_begin(x->w, tp);
+		tb_tfile_frame_regs(x->w, regs);
 		tb_tfile_frame_tsv(x->w, XT_KIND, m->kind);
 		tb_tfile_frame_tsv(x->w, XT_COUNT, m->count);
 		tb_tfile_frame_tsv(x->w, XT_VECTOR,
@@ -339,17 +351,20 @@ static void fdr_text(FILE *in, FILE *out)
 		data_error(&err);
 }
 
-/* fdr-tfile: one frame per function record or event. */
+/*
+ * fdr-tfile: one frame per function record or event.  Arguments are
+ * $param0..5: gdb's tdump treats any "$arg..." name as "all arguments".
+ */
 enum { FT_TSC = 1, FT_CPU, FT_TID, FT_PID, FT_FID, FT_TYPE, FT_NARGS,
        FT_ARG0 };
 #define FT_MAX_ARGS	6
 static const char *const ft_names[] = {
 	NULL, "tsc", "cpu", "tid", "pid", "fid", "type", "nargs",
-	"arg0", "arg1", "arg2", "arg3", "arg4", "arg5",
+	"param0", "param1", "param2", "param3", "param4", "param5",
 };
 static const char *const ft_cmds[] = {
 	"collect $tsc, $cpu, $tid, $pid, $fid, $type",
-	"collect $nargs, $arg0, $arg1, $arg2, $arg3, $arg4, $arg5",
+	"collect $nargs, $param0, $param1, $param2, $param3, $param4, $param5",
 };
 
 struct fdr_tf_ctx {
