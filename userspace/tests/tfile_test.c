@@ -130,7 +130,7 @@ TEST(writer_reader_roundtrip)
 	EXPECT_EQ(2, info.tsvs);
 	EXPECT_EQ(0x3d0, info.reg_size);
 	for (i = 0; i < 12; i++) {
-		EXPECT_EQ(1 + i % 3, c.tp[i]);
+		EXPECT_EQ(1U + i % 3, c.tp[i]);
 		EXPECT_EQ(i, c.v[i][0]);
 		EXPECT_EQ(i * i - 100, c.v[i][1]);
 	}

@@ -435,7 +435,7 @@ TEST(input_chain)
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(1, tb_in_next(&in, &b));
 		EXPECT_TRUE(b.has_hdr);
-		EXPECT_EQ(i, b.hdr.seq);
+		EXPECT_EQ((uint64_t)i, b.hdr.seq);
 		EXPECT_EQ(512, b.hdr.buf_size);
 		EXPECT_EQ(0x1000, b.hdr.chkpt0);
 		EXPECT_EQ((uint64_t)i * 552, b.offset);
