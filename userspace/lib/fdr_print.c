@@ -1,8 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
 /* FDR record text printer; see fdr_print.h. */
 #include <inttypes.h>
+#include <string.h>
 
 #include "fdr_print.h"
+
+/* Decimal digits of @v ending at @end; returns the first digit. */
+static char *utoa_end(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/*
+ * Function records are nearly all of a trace: format them by hand, which
+ * is several times faster than fprintf.
+ */
+static void print_function(FILE *out, const struct tb_fdr_record *r)
+{
+	static const char *const ftype[] = {
+		[TB_FDR_ENTER] = "<Function Enter: #",
+		[TB_FDR_EXIT] = "<Function Exit: #",
+		[TB_FDR_TAIL_EXIT] = "<Function Tail Exit: #",
+		[TB_FDR_ENTER_ARGS] = "<Function Enter With Arg: #",
+	};
+	char line[96], num[24], *p = line, *d;
+	const char *t = ftype[r->func_type & 3];
+	size_t n = strlen(t);
+
+	memcpy(p, t, n);
+	p += n;
+	d = utoa_end(num + sizeof(num), r->func_id);
+	n = (size_t)(num + sizeof(num) - d);
+	memcpy(p, d, n);
+	p += n;
+	memcpy(p, " delta = +", 10);
+	p += 10;
+	d = utoa_end(num + sizeof(num), r->delta);
+	n = (size_t)(num + sizeof(num) - d);
+	memcpy(p, d, n);
+	p += n;
+	*p++ = '>';
+	*p++ = '\n';
+	fwrite_unlocked(line, 1, (size_t)(p - line), out);
+}
 
 static void payload(FILE *out, const struct tb_fdr_record *r)
 {
@@ -12,17 +56,9 @@ static void payload(FILE *out, const struct tb_fdr_record *r)
 
 void tb_fdr_print(FILE *out, const struct tb_fdr_record *r)
 {
-	static const char *const ftype[] = {
-		[TB_FDR_ENTER] = "Function Enter",
-		[TB_FDR_EXIT] = "Function Exit",
-		[TB_FDR_TAIL_EXIT] = "Function Tail Exit",
-		[TB_FDR_ENTER_ARGS] = "Function Enter With Arg",
-	};
-
 	switch (r->kind) {
 	case TB_FDR_FUNCTION:
-		fprintf(out, "<%s: #%" PRIu32 " delta = +%" PRIu32 ">\n",
-			ftype[r->func_type & 3], r->func_id, r->delta);
+		print_function(out, r);
 		return;
 	case TB_FDR_BUFFER_EXTENTS:
 		fprintf(out, "<Buffer: size = %" PRIu64 " bytes>\n", r->value);

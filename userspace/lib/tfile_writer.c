@@ -2,6 +2,7 @@
 /* GDB trace file writer; see tfile_writer.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,8 @@ struct tsv_def {
 struct tb_tfile_writer {
 	FILE *out;
 	FILE *spool;		/* frames, copied behind the definitions */
+	bool direct;		/* frames go straight to out */
+	uint64_t declared;	/* frame count given to start_frames */
 	char *arch;
 	unsigned int reg_size;
 	struct tp_def *tps;
@@ -56,8 +59,7 @@ struct tb_tfile_writer *tb_tfile_create(FILE *out, const char *arch,
 	w->out = out;
 	w->reg_size = reg_size ? reg_size : 1;
 	w->arch = strdup(arch);
-	w->spool = tmpfile();
-	if (!w->arch || !w->spool) {
+	if (!w->arch) {
 		tb_tfile_abort(w);
 		return NULL;
 	}
@@ -131,22 +133,29 @@ int tb_tfile_tracepoint(struct tb_tfile_writer *w, unsigned int num,
 	return 0;
 }
 
-static uint8_t *fspace(struct tb_tfile_writer *w, size_t n)
+static uint8_t *fgrow(struct tb_tfile_writer *w, size_t n)
 {
-	if (w->flen + n > w->fcap) {
-		size_t cap = w->fcap ? w->fcap : 256;
-		uint8_t *p;
+	size_t cap = w->fcap ? w->fcap : 256;
+	uint8_t *p;
 
-		while (cap < w->flen + n)
-			cap *= 2;
-		p = realloc(w->frame, cap);
-		if (!p) {
-			fail(w, ENOMEM);
-			return NULL;
-		}
-		w->frame = p;
-		w->fcap = cap;
+	while (cap < w->flen + n)
+		cap *= 2;
+	p = realloc(w->frame, cap);
+	if (!p) {
+		fail(w, ENOMEM);
+		return NULL;
 	}
+	w->frame = p;
+	w->fcap = cap;
+	w->flen += n;
+	return w->frame + w->flen - n;
+}
+
+/* Room for @n bytes in the frame being built; hot, hence inline. */
+static inline uint8_t *fspace(struct tb_tfile_writer *w, size_t n)
+{
+	if (__builtin_expect(w->flen + n > w->fcap, 0))
+		return fgrow(w, n);
 	w->flen += n;
 	return w->frame + w->flen - n;
 }
@@ -210,7 +219,13 @@ int tb_tfile_frame_end(struct tb_tfile_writer *w)
 	if (w->flen - 6 > UINT32_MAX)
 		return fail(w, EFBIG);
 	tb_put32(w->frame + 2, (uint32_t)(w->flen - 6));
-	if (fwrite(w->frame, 1, w->flen, w->spool) != w->flen)
+	if (!w->direct && !w->spool) {
+		w->spool = tmpfile();
+		if (!w->spool)
+			return fail(w, errno ? errno : EIO);
+	}
+	if (fwrite_unlocked(w->frame, 1, w->flen,
+			    w->direct ? w->out : w->spool) != w->flen)
 		return fail(w, errno ? errno : EIO);
 	w->frames++;
 	return 0;
@@ -248,7 +263,8 @@ static void definitions(struct tb_tfile_writer *w)
 	fputs("tdesc </target>\n", f);
 	fprintf(f, "status 0;tstop::0;tframes:%" PRIx64 ";tcreated:%" PRIx64
 		";tfree:0;tsize:0;circular:0;disconn:0\n",
-		w->frames, w->frames);
+		w->direct ? w->declared : w->frames,
+		w->direct ? w->declared : w->frames);
 	for (i = 0; i < w->ntsv; i++) {
 		const struct tsv_def *t = &w->tsvs[i];
 
@@ -274,6 +290,16 @@ static void definitions(struct tb_tfile_writer *w)
 	fputc('\n', f);
 }
 
+int tb_tfile_start_frames(struct tb_tfile_writer *w, uint64_t frames)
+{
+	if (w->frames || w->direct)
+		return fail(w, EINVAL);
+	w->direct = true;
+	w->declared = frames;
+	definitions(w);
+	return -w->error;
+}
+
 int tb_tfile_finish(struct tb_tfile_writer *w)
 {
 	static const uint8_t end[4];
@@ -281,8 +307,16 @@ int tb_tfile_finish(struct tb_tfile_writer *w)
 	size_t n;
 	int ret;
 
-	if (!w->error) {
+	if (w->direct && w->frames != w->declared)
+		fail(w, EINVAL);
+	if (!w->error && !w->direct) {
 		definitions(w);
+		if (!w->spool)
+			w->spool = tmpfile();
+		if (!w->spool)
+			fail(w, errno ? errno : EIO);
+	}
+	if (!w->error && !w->direct) {
 		rewind(w->spool);
 		while ((n = fread(buf, 1, sizeof(buf), w->spool)) > 0) {
 			if (fwrite(buf, 1, n, w->out) != n) {
@@ -292,6 +326,8 @@ int tb_tfile_finish(struct tb_tfile_writer *w)
 		}
 		if (ferror(w->spool))
 			fail(w, EIO);
+	}
+	if (!w->error) {
 		/* Tracepoint number 0 ends the frames. */
 		if (fwrite(end, 1, sizeof(end), w->out) != sizeof(end) ||
 		    fflush(w->out))

@@ -34,6 +34,13 @@ int tb_tfile_tsv(struct tb_tfile_writer *w, unsigned int num,
 int tb_tfile_tracepoint(struct tb_tfile_writer *w, unsigned int num,
 			uint64_t addr, const char *name,
 			const char *const *cmds, unsigned int ncmds);
+/*
+ * Optional fast path: a caller that knows every tracepoint and the frame
+ * count before the first frame (two passes over a seekable input) calls
+ * this first; the definitions are written at once and frames go straight
+ * to the output, with no spool to copy.  Exactly @frames must follow.
+ */
+int tb_tfile_start_frames(struct tb_tfile_writer *w, uint64_t frames);
 int tb_tfile_frame_begin(struct tb_tfile_writer *w, unsigned int tp);
 int tb_tfile_frame_regs(struct tb_tfile_writer *w, const void *regs);
 int tb_tfile_frame_mem(struct tb_tfile_writer *w, uint64_t addr,

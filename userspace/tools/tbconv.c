@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fdr_print.h"
 #include "fdr_reader.h"
@@ -371,6 +372,8 @@ struct fdr_tf_ctx {
 	struct tb_tfile_writer *w;
 	struct tb_name_map names;
 	struct tb_hash tps;	/* function id + 1 -> tracepoint */
+	uint32_t last_fid;	/* one-entry cache in front of tps */
+	unsigned int last_tp;
 	unsigned int ntp;
 	unsigned int custom_tp;
 	/* A function record waits for its CallArgument records. */
@@ -383,12 +386,18 @@ struct fdr_tf_ctx {
 
 static unsigned int ft_tracepoint(struct fdr_tf_ctx *c, uint32_t fid)
 {
-	unsigned int tp = tb_hash_get(&c->tps, (uint64_t)fid + 1);
+	unsigned int tp;
 	const char *name;
 	char buf[64];
 
-	if (tp)
+	if (c->last_tp && c->last_fid == fid)
+		return c->last_tp;
+	tp = tb_hash_get(&c->tps, (uint64_t)fid + 1);
+	if (tp) {
+		c->last_fid = fid;
+		c->last_tp = tp;
 		return tp;
+	}
 	if (c->ntp == TB_TFILE_MAX_TP)
 		tb_die(TB_EXIT_DATA, "more than %d distinct function ids",
 		       TB_TFILE_MAX_TP);
@@ -436,20 +445,24 @@ static void ft_flush(struct fdr_tf_ctx *c)
 		write_error(EIO);
 }
 
+static void ft_custom_tp(struct fdr_tf_ctx *c)
+{
+	if (c->custom_tp)
+		return;
+	if (c->ntp == TB_TFILE_MAX_TP)
+		tb_die(TB_EXIT_DATA, "too many tracepoints");
+	c->custom_tp = ++c->ntp;
+	if (tb_tfile_tracepoint(c->w, c->custom_tp, FDR_TP_CUSTOM_ADDR,
+				"custom event", ft_cmds, 2))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+}
+
 static void ft_event(struct fdr_tf_ctx *c, const struct tb_fdr_record *r)
 {
 	uint64_t addr = FDR_PAYLOAD_ADDR;
 	size_t done = 0;
 
-	if (!c->custom_tp) {
-		if (c->ntp == TB_TFILE_MAX_TP)
-			tb_die(TB_EXIT_DATA, "too many tracepoints");
-		c->custom_tp = ++c->ntp;
-		if (tb_tfile_tracepoint(c->w, c->custom_tp,
-					FDR_TP_CUSTOM_ADDR, "custom event",
-					ft_cmds, 2))
-			tb_die(TB_EXIT_FAIL, "out of memory");
-	}
+	ft_custom_tp(c);
 	tb_tfile_frame_begin(c->w, c->custom_tp);
 	/* Type: 4 custom, 5 typed (after the function record types). */
 	ft_common(c, r, r->kind == TB_FDR_CUSTOM ? 4 : 5);
@@ -507,6 +520,29 @@ static void load_names(struct tb_name_map *m)
 	fclose(f);
 }
 
+/* Pass one of a seekable input: tracepoints and frame count. */
+static int ft_scan(void *ctx, const struct tb_fdr_record *r)
+{
+	struct fdr_tf_ctx *c = ctx;
+
+	if (r->kind == TB_FDR_FUNCTION) {
+		ft_tracepoint(c, r->func_id);
+		c->n++;
+	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
+		ft_custom_tp(c);
+		c->n++;
+	}
+	return 0;
+}
+
+static bool seekable(FILE *f)
+{
+	struct stat st;
+
+	return !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	       ftello(f) == 0;
+}
+
 static void fdr_tfile(FILE *in, FILE *out)
 {
 	struct fdr_tf_ctx c = { 0 };
@@ -520,6 +556,20 @@ static void fdr_tfile(FILE *in, FILE *out)
 		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
 	for (i = FT_TSC; i < FT_ARG0 + FT_MAX_ARGS; i++)
 		tb_tfile_tsv(c.w, i, ft_names[i], 0);
+	/*
+	 * A regular file is read twice: the first pass finds every
+	 * tracepoint and the frame count, so that frames can be written
+	 * straight behind the definitions instead of through a spool.
+	 */
+	if (seekable(in)) {
+		if (tb_fdr_read(in, NULL, ft_scan, &c, NULL, &err)) {
+			tb_tfile_abort(c.w);
+			data_error(&err);
+		}
+		if (tb_tfile_start_frames(c.w, c.n) || fseeko(in, 0, SEEK_SET))
+			tb_die_errno(TB_EXIT_FAIL, "rewinding '%s'", opt.in);
+		c.n = 0;
+	}
 	if (tb_fdr_read(in, NULL, ft_visit_rec, &c, NULL, &err)) {
 		tb_tfile_abort(c.w);
 		data_error(&err);
@@ -625,7 +675,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
-	static char outbuf[1 << 16];
+	static char outbuf[1 << 20];
 	FILE *in, *out;
 	unsigned int i;
 	int c;

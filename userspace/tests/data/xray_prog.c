@@ -4,7 +4,7 @@
  * the host tests and scripts/bench-convert.sh read.  Built with
  *   clang -O1 -fxray-instrument -fxray-modes=xray-fdr
  *         -fxray-instruction-threshold=1 -pthread
- * Usage: xray_prog [ITERATIONS [THREADS]]
+ * Usage: xray_prog [ITERATIONS [THREADS [FDR-CONFIG]]]
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 		nthreads = atoi(argv[2]);
 	if (nthreads < 1 || nthreads > 16)
 		nthreads = 3;
-	__xray_log_init_mode("xray-fdr",
+	__xray_log_init_mode("xray-fdr", argc > 3 ? argv[3] :
 			     "buffer_size=16384:buffer_max=64:func_duration_threshold_us=0");
 	__xray_patch();
 	for (i = 0; i < nthreads; i++)
