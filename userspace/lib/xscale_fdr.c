@@ -6,13 +6,18 @@
 #include "tb_bytes.h"
 #include "xscale_fdr.h"
 
-/* Custom event payload opening each block. */
+/*
+ * Custom event payload opening each block.  The "lead" is the bytes
+ * before the first decoded message: unwritten zeros, then possibly a
+ * dropped fragment.  Its leading zeros are only counted, the rest is kept.
+ */
 #define HDR_OFF_MAGIC	0
 #define HDR_OFF_VER	4	/* u16 1 */
 #define HDR_OFF_FLAGS	6	/* u16: bit0 = buffer had a record header */
 #define HDR_OFF_LEAD	8	/* u32 bytes before the first message */
-#define HDR_OFF_REC	12	/* 40-byte struct tracebuf_record */
-#define HDR_SIZE	52	/* then the lead bytes */
+#define HDR_OFF_ZEROS	12	/* u32 of them zero, at the start */
+#define HDR_OFF_REC	16	/* 40-byte struct tracebuf_record */
+#define HDR_SIZE	56	/* then lead - zeros bytes */
 
 const char *tb_xsf_id_name(uint32_t id)
 {
@@ -55,19 +60,24 @@ int tb_xsf_write_buffer(struct tb_fdr_writer *w, const struct tb_buf *b,
 			const struct tb_xs_msg *msgs,
 			const struct tb_xs_result *res, uint64_t *tsc)
 {
-	size_t plen = HDR_SIZE + res->start;
-	uint8_t *p = malloc(plen);
-	size_t i;
+	uint32_t zeros = 0;
+	size_t plen, i;
+	uint8_t *p;
 	int ret;
 
+	while (zeros < res->start && !b->data[zeros])
+		zeros++;
+	plen = HDR_SIZE + res->start - zeros;
+	p = malloc(plen);
 	if (!p)
 		return -1;
 	tb_put32(p + HDR_OFF_MAGIC, TB_XSF_MAGIC);
 	tb_put16(p + HDR_OFF_VER, 1);
 	tb_put16(p + HDR_OFF_FLAGS, b->has_hdr ? 1 : 0);
 	tb_put32(p + HDR_OFF_LEAD, res->start);
+	tb_put32(p + HDR_OFF_ZEROS, zeros);
 	tb_record_format(&b->hdr, p + HDR_OFF_REC);
-	memcpy(p + HDR_SIZE, b->data, res->start);
+	memcpy(p + HDR_SIZE, b->data + zeros, res->start - zeros);
 	ret = tb_fdr_begin(w, TB_XSF_PID, TB_XSF_TID, 0, *tsc, 0, 0);
 	if (!ret)
 		ret = tb_fdr_custom(w, *tsc, p, (int32_t)plen);
@@ -143,7 +153,7 @@ static int finish_buf(struct tb_xsf_reader *x, uint64_t off)
 
 static int start_buf(struct tb_xsf_reader *x, const struct tb_fdr_record *r)
 {
-	uint32_t lead;
+	uint32_t lead, zeros;
 	uint8_t *p;
 
 	if (r->size < HDR_SIZE || tb_get32(r->data) != TB_XSF_MAGIC ||
@@ -166,7 +176,9 @@ static int start_buf(struct tb_xsf_reader *x, const struct tb_fdr_record *r)
 	}
 	x->has_hdr = tb_get16(r->data + HDR_OFF_FLAGS) & 1;
 	lead = tb_get32(r->data + HDR_OFF_LEAD);
-	if (lead > x->hdr.buf_size || (int64_t)lead != r->size - HDR_SIZE) {
+	zeros = tb_get32(r->data + HDR_OFF_ZEROS);
+	if (lead > x->hdr.buf_size || zeros > lead ||
+	    (int64_t)(lead - zeros) != r->size - HDR_SIZE) {
 		tb_seterr(x->err, r->offset, "bad TBXS lead length %u", lead);
 		return -1;
 	}
@@ -176,7 +188,8 @@ static int start_buf(struct tb_xsf_reader *x, const struct tb_fdr_record *r)
 		return -1;
 	}
 	x->data = p;
-	memcpy(x->data, r->data + HDR_SIZE, lead);
+	memset(x->data, 0, zeros);
+	memcpy(x->data + zeros, r->data + HDR_SIZE, lead - zeros);
 	x->len = lead;
 	x->in_buf = true;
 	x->have_pending = false;

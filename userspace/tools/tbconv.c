@@ -55,6 +55,7 @@ static void usage(FILE *f)
 		"  xscale-tfile  trace buffer -> GDB trace file (arm)\n"
 		"  xscale-fdr    trace buffer -> XRay FDR v5 (lossless mapping)\n"
 		"  fdr-xscale    FDR made by xscale-fdr -> chain file\n"
+		"  xscale-names  \"ID NAME\" map of the xscale-fdr function ids\n"
 		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
 		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
 		"  tfile-text    GDB trace file -> text\n"
@@ -651,6 +652,15 @@ static void map_elf(FILE *in, FILE *out)
 		write_error(-ret);
 }
 
+/* Names of the XScale mapping's pseudo-functions, for map-elf. */
+static void xscale_names(FILE *in, FILE *out)
+{
+	uint32_t id;
+
+	for (id = 1; id <= TB_XSF_NR_IDS; id++)
+		fprintf(out, "%u %s\n", id, tb_xsf_id_name(id));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(FILE *in, FILE *out);
@@ -659,6 +669,7 @@ static const struct {
 	{ "xscale-tfile", xscale_tfile },
 	{ "xscale-fdr", xscale_fdr },
 	{ "fdr-xscale", fdr_xscale },
+	{ "xscale-names", xscale_names },
 	{ "fdr-text", fdr_text },
 	{ "fdr-tfile", fdr_tfile },
 	{ "tfile-text", tfile_text },
