@@ -2,7 +2,7 @@
 /*
  * Helpers for host tests: scratch directories, running the real readers
  * (gdb, llvm-xray) and capturing their output, and finding our tools.
- * Header-only because every tests/*.c file is its own test binary.
+ * Header-only because each test source file is its own test binary.
  */
 #ifndef TB_TEST_UTIL_H
 #define TB_TEST_UTIL_H
@@ -112,7 +112,7 @@ static inline int tu_write(const char *path, const void *p, size_t n)
  */
 static inline const char *tu_tool(const char *name)
 {
-	static char path[4][1024];
+	static char path[4][2200];
 	static int next;
 	char self[1024], *p = path[next++ & 3];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -127,13 +127,13 @@ static inline const char *tu_tool(const char *name)
 	slash = strrchr(self, '/');
 	if (slash)
 		*slash = 0;
-	snprintf(p, 1024, "%s/%s", self, name);
+	snprintf(p, 2200, "%s/%s", self, name);
 	if (!access(p, X_OK))
 		return p;
 	slash = strrchr(self, '/');
 	if (slash)
 		*slash = 0;
-	snprintf(p, 1024, "%s/userspace/%s", self, name);
+	snprintf(p, 2200, "%s/userspace/%s", self, name);
 	return p;
 }
 

@@ -335,6 +335,18 @@ TEST(fdr_tfile_in_gdb)
 	EXPECT_NE(NULL, strstr(out, "111 'o'"));
 	EXPECT_EQ(3, tu_count(out, "tracepoint     keep y"));
 	free(out);
+
+	/* With the ELF map of the same names as executable, gdb names them. */
+	out = tu_run(&st, "%s map-elf %s %s/m.elf && gdb -batch -nx %s/m.elf "
+		     "-ex 'target tfile %s' -ex 'info tracepoints' "
+		     "-ex 'tfind start' -ex 'info symbol $pc'",
+		     tu_tool("tbconv"), map, dir, dir, tf);
+	EXPECT_NE(NULL, strstr(out, "0x0000000000400000 <main>")) {
+		TH_LOG("%.1500s", out);
+	}
+	EXPECT_NE(NULL, strstr(out, "0x0000000000400010 <work>"));
+	EXPECT_NE(NULL, strstr(out, "main in section .text"));
+	free(out);
 	tu_rmdir(dir);
 	free(dir);
 }
