@@ -48,10 +48,11 @@ void tb_xs_print_buffer(FILE *out, unsigned long index,
 			break;
 		case TB_XS_BRANCH:
 		case TB_XS_INDIRECT:
-			fprintf(out, " count=%-2u", m->count);
 			if (m->target_known)
-				fprintf(out, " target=0x%08" PRIx32,
-					m->target);
+				fprintf(out, " count=%-2u target=0x%08" PRIx32,
+					m->count, m->target);
+			else
+				fprintf(out, " count=%u", m->count);
 			break;
 		case TB_XS_ROLLOVER:
 			fprintf(out, " count=16");

@@ -61,7 +61,8 @@ static void usage(FILE *f)
 		"  tfile-text    GDB trace file -> text\n"
 		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
 		"Options:\n"
-		"  -s, --size=BYTES  size of a raw trace buffer dump (default 256)\n"
+		"  -s, --size=BYTES  size of a raw trace buffer dump (default 256,\n"
+		"                    K/M suffixes)\n"
 		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
 		"                    instruction (default %llu)\n"
 		"  -m, --map=FILE    fdr-tfile: \"ID NAME\" lines naming function ids\n"
@@ -687,6 +688,7 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	static char outbuf[1 << 20];
+	uint64_t size;
 	FILE *in, *out;
 	unsigned int i;
 	int c;
@@ -696,13 +698,12 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (tb_parse_size(optarg, TB_XS_MIN_SIZE,
-					  TB_XS_MAX_SIZE, &opt.clock) ||
-			    !tb_xs_size_ok(opt.clock))
+					  TB_XS_MAX_SIZE, &size) ||
+			    !tb_xs_size_ok(size))
 				tb_die(TB_EXIT_USAGE,
 				       "--size: a power of two from 256 to %u expected",
 				       TB_XS_MAX_SIZE);
-			opt.size = (uint32_t)opt.clock;
-			opt.clock = TB_XSF_DEFAULT_CLOCK;
+			opt.size = (uint32_t)size;
 			break;
 		case 'c':
 			if (tb_parse_u64(optarg, 1, UINT64_MAX, &opt.clock))

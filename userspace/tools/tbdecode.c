@@ -19,7 +19,8 @@ static void usage(FILE *f)
 		"Usage: %s [OPTIONS] [FILE|-]\n"
 		"Decode XScale trace buffers: a raw dump, a snapshot record or a\n"
 		"chain file (detected by the \"TBUR\" record magic).\n\n"
-		"  -s, --size=BYTES  size of a raw dump (power of two, default 256)\n"
+		"  -s, --size=BYTES  size of a raw dump (power of two, default 256,\n"
+		"                    K/M suffixes)\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
 		"Exit status: 0 ok (suspect traces are reported in the output),\n"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	uint32_t size = TB_XS_MIN_SIZE;
+	uint64_t size64;
 	const char *path = "-";
 	struct tb_xs_msg *msgs = NULL;
 	size_t cap = 0;
@@ -47,11 +49,13 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (tb_parse_u32(optarg, TB_XS_MIN_SIZE, TB_XS_MAX_SIZE,
-					 &size) || !tb_xs_size_ok(size))
+			if (tb_parse_size(optarg, TB_XS_MIN_SIZE,
+					  TB_XS_MAX_SIZE, &size64) ||
+			    !tb_xs_size_ok(size64))
 				tb_die(TB_EXIT_USAGE,
 				       "--size: a power of two from 256 to %u expected",
 				       TB_XS_MAX_SIZE);
+			size = (uint32_t)size64;
 			break;
 		case 'h':
 			usage(stdout);
