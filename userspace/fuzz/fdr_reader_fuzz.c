@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* libFuzzer target: the FDR reader, the text printer and the XScale
- * mapping reader over arbitrary bytes. */
+/*
+ * libFuzzer target: the FDR reader, the text printer and the XScale
+ * mapping reader over arbitrary bytes.
+ */
 #include <stdio.h>
 
 #include "fdr_print.h"
@@ -32,9 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 	tb_fdr_read_mem(data, size, NULL, print, NULL, NULL, &err);
 	tb_xsf_reader_init(&x, &err, emit, NULL);
-	if (!tb_fdr_read_mem(data, size, NULL, tb_xsf_visit, &x, NULL, &err))
-		tb_xsf_reader_finish(&x);
-	else
-		tb_xsf_reader_finish(&x);
+	tb_fdr_read_mem(data, size, NULL, tb_xsf_visit, &x, NULL, &err);
+	tb_xsf_reader_finish(&x);
 	return 0;
 }

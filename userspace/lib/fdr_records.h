@@ -18,8 +18,10 @@
 #define TB_FDR_TYPE_FDR		1
 #define TB_FDR_VERSION_MIN	1
 #define TB_FDR_VERSION_MAX	5
-/* Largest custom/typed event payload we accept (the runtime's own limit
- * is one buffer); keeps the reader's memory bounded. */
+/*
+ * Largest custom/typed event payload we accept (the runtime's own limit
+ * is one buffer); keeps the reader's memory bounded.
+ */
 #define TB_FDR_MAX_PAYLOAD	(16U << 20)
 
 #define TB_FDR_FLAG_CONSTANT_TSC	(1U << 0)
@@ -75,8 +77,8 @@ struct tb_fdr_record {
 	uint32_t delta;
 
 	/* metadata fields */
-	uint64_t value;		/* tsc (cpu, wrap, custom v1-4), arg, extent,
-				 * wall seconds */
+	/* tsc (cpu, wrap, custom v1-4), argument, extent, wall seconds */
+	uint64_t value;
 	uint32_t micros;	/* wallclock */
 	int32_t size;		/* custom/typed payload size */
 	int32_t event_delta;	/* custom v5, typed */

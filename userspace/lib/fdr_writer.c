@@ -106,17 +106,21 @@ static int preamble(struct tb_fdr_writer *w)
 	uint8_t *p;
 
 	w->len = 0;
-	if (!(p = meta(w, TB_FDR_NEW_BUFFER)))
+	p = meta(w, TB_FDR_NEW_BUFFER);
+	if (!p)
 		return -w->error;
 	tb_put32(p, (uint32_t)w->tid);
-	if (!(p = meta(w, TB_FDR_WALLCLOCK)))
+	p = meta(w, TB_FDR_WALLCLOCK);
+	if (!p)
 		return -w->error;
 	tb_put64(p, w->wall_sec);
 	tb_put32(p + 8, w->wall_usec);
-	if (!(p = meta(w, TB_FDR_PID)))
+	p = meta(w, TB_FDR_PID);
+	if (!p)
 		return -w->error;
 	tb_put32(p, (uint32_t)w->pid);
-	if (!(p = meta(w, TB_FDR_NEW_CPU)))
+	p = meta(w, TB_FDR_NEW_CPU);
+	if (!p)
 		return -w->error;
 	tb_put16(p, w->cpu);
 	tb_put64(p + 2, w->tsc);
@@ -176,7 +180,8 @@ static int delta(struct tb_fdr_writer *w, uint64_t tsc, uint64_t max,
 	uint8_t *p;
 
 	if (tsc < w->tsc || tsc - w->tsc > max) {
-		if (!(p = meta(w, TB_FDR_TSC_WRAP)))
+		p = meta(w, TB_FDR_TSC_WRAP);
+		if (!p)
 			return -w->error;
 		tb_put64(p, tsc);
 		w->tsc = tsc;
@@ -190,7 +195,10 @@ int tb_fdr_new_cpu(struct tb_fdr_writer *w, uint16_t cpu, uint64_t tsc)
 {
 	uint8_t *p;
 
-	if (reserve(w, TB_FDR_META_SIZE) || !(p = meta(w, TB_FDR_NEW_CPU)))
+	if (reserve(w, TB_FDR_META_SIZE))
+		return -w->error;
+	p = meta(w, TB_FDR_NEW_CPU);
+	if (!p)
 		return -w->error;
 	tb_put16(p, cpu);
 	tb_put64(p + 2, tsc);
@@ -220,7 +228,8 @@ int tb_fdr_function(struct tb_fdr_writer *w, unsigned int type,
 		return -w->error;
 	tb_fdr_put_func(p, type, func_id, d);
 	for (i = 0; i < nargs; i++) {
-		if (!(p = meta(w, TB_FDR_CALL_ARG)))
+		p = meta(w, TB_FDR_CALL_ARG);
+		if (!p)
 			return -w->error;
 		tb_put64(p, args[i]);
 	}
@@ -236,7 +245,10 @@ static int event(struct tb_fdr_writer *w, unsigned int kind, uint64_t tsc,
 	if (size <= 0 || (uint32_t)size > TB_FDR_MAX_PAYLOAD)
 		return fail(w, EINVAL);
 	if (reserve(w, 2 * TB_FDR_META_SIZE + (size_t)size) ||
-	    delta(w, tsc, INT32_MAX, &d) || !(p = meta(w, kind)))
+	    delta(w, tsc, INT32_MAX, &d))
+		return -w->error;
+	p = meta(w, kind);
+	if (!p)
 		return -w->error;
 	tb_put32(p, (uint32_t)size);
 	tb_put32(p + 4, d);
@@ -259,6 +271,21 @@ int tb_fdr_typed(struct tb_fdr_writer *w, uint64_t tsc, uint16_t type,
 		 const void *data, int32_t size)
 {
 	return event(w, TB_FDR_TYPED, tsc, type, data, size);
+}
+
+int tb_fdr_append(struct tb_fdr_writer *w, const void *records, size_t len,
+		  uint64_t tsc)
+{
+	uint8_t *p;
+
+	if (reserve(w, len))
+		return -w->error;
+	p = room(w, len);
+	if (!p)
+		return -w->error;
+	memcpy(p, records, len);
+	w->tsc = tsc;
+	return 0;
 }
 
 int tb_fdr_write_block(struct tb_fdr_writer *w, const void *records,

@@ -53,6 +53,14 @@ int tb_fdr_custom(struct tb_fdr_writer *w, uint64_t tsc, const void *data,
 int tb_fdr_typed(struct tb_fdr_writer *w, uint64_t tsc, uint16_t type,
 		 const void *data, int32_t size);
 int tb_fdr_end(struct tb_fdr_writer *w);
+/*
+ * Pre-formed records appended to the open block as they are (the caller
+ * owns their deltas; the writer's TSC base becomes @tsc, the time after
+ * them).  A collector re-ordering per-CPU data uses this or, for whole
+ * blocks, tb_fdr_write_block().
+ */
+int tb_fdr_append(struct tb_fdr_writer *w, const void *records, size_t len,
+		  uint64_t tsc);
 /* A complete pre-formed block (NewBuffer ... records), without extents. */
 int tb_fdr_write_block(struct tb_fdr_writer *w, const void *records,
 		       size_t len);

@@ -178,38 +178,59 @@ TEST(fdr_versions_1_to_5_match_llvm)
 	free(dir);
 }
 
-/* Each case edits a valid v5 (or other version) file. */
+/* Each case edits a valid version 5 file. */
 static void case_edit(struct fb *f, unsigned int i)
 {
+	uint8_t *custom_size = f->b + 32 + 5 * 16 + 8 + 16 + 8 + 1;
+
 	switch (i) {
-	case 0: f->n = 20; break;			/* short header */
-	case 1: tb_put16(f->b, 6); break;		/* version */
-	case 2: tb_put16(f->b, 0); break;
-	case 3: tb_put16(f->b + 2, 2); break;		/* type */
-	case 4: f->b[32 + 16] = 11 << 1 | 1; break;	/* unknown kind */
-	case 5: f->b[32 + 16] = 1 << 1 | 1; break;	/* EndOfBuffer v5 */
-	case 6: f->n -= 3; break;			/* truncated record */
-	case 7: tb_put64(f->b + 33, 1000); break;	/* extent too long:
-							 * body is shorter,
-							 * ok (EOF) */
-	case 8: tb_put64(f->b + 33, 40); break;		/* over-read */
-	case 9: f->b[32 + 32] = 2 << 1 | 1; break;	/* CPU before wall */
-	case 10: tb_put32(f->b + 32 + 5 * 16, 7 << 1 | 0); break;
-							/* func type 7 */
-	case 11: /* CallArgument right after NewCPUId */
+	case 0:		/* short header */
+		f->n = 20;
+		break;
+	case 1:		/* versions */
+		tb_put16(f->b, 6);
+		break;
+	case 2:
+		tb_put16(f->b, 0);
+		break;
+	case 3:		/* type */
+		tb_put16(f->b + 2, 2);
+		break;
+	case 4:		/* unknown kind */
+		f->b[32 + 16] = 11 << 1 | 1;
+		break;
+	case 5:		/* EndOfBuffer in v5 */
+		f->b[32 + 16] = 1 << 1 | 1;
+		break;
+	case 6:		/* truncated record */
+		f->n -= 3;
+		break;
+	case 7:		/* extent longer than the file: EOF ends it, fine */
+		tb_put64(f->b + 33, 1000);
+		break;
+	case 8:		/* records cross the extent */
+		tb_put64(f->b + 33, 40);
+		break;
+	case 9:		/* NewCPUId where WallClockTime belongs */
+		f->b[32 + 32] = 2 << 1 | 1;
+		break;
+	case 10:	/* function record type 7 */
+		tb_put32(f->b + 32 + 5 * 16, 7 << 1 | 0);
+		break;
+	case 11:	/* CallArgument right after NewCPUId */
 		f->b[32 + 5 * 16] = 6 << 1 | 1;
 		break;
-	case 12: /* payload size negative / oversized */
-		tb_put32(f->b + 32 + 5 * 16 + 8 + 16 + 8 + 1, 0xffffffff);
+	case 12:	/* payload size negative / oversized */
+		tb_put32(custom_size, 0xffffffff);
 		break;
 	case 13:
-		tb_put32(f->b + 32 + 5 * 16 + 8 + 16 + 8 + 1, 1 << 30);
+		tb_put32(custom_size, 1 << 30);
 		break;
-	case 14: /* block ends right after WallClockTime */
+	case 14:	/* block ends right after WallClockTime */
 		tb_put64(f->b + 33, 32);
 		f->n = 32 + 16 + 32;
 		break;
-	case 15: /* trailing garbage after the last extent */
+	case 15:	/* trailing garbage after the last extent */
 		f->b[f->n++] = 0x42;
 		break;
 	}

@@ -132,6 +132,54 @@ TEST(writer_reader_roundtrip)
 	free(dir);
 }
 
+/*
+ * The collector path: blocks formed elsewhere (per-CPU buffers) written
+ * out of band, and pre-formed records appended to an open block.
+ */
+TEST(preformed_blocks_and_records)
+{
+	struct tb_fdr_header h = { .cycle_frequency = 1000000 };
+	uint8_t blk[5 * 16 + 2 * 8], recs[16];
+	struct tb_fdr_writer w;
+	struct counts c = { 0 };
+	struct tb_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 0));
+	/* Thread 2's block, formed by hand: preamble, enter, exit. */
+	tb_fdr_put_meta(blk, TB_FDR_NEW_BUFFER);
+	blk[1] = 2;
+	tb_fdr_put_meta(blk + 16, TB_FDR_WALLCLOCK);
+	tb_fdr_put_meta(blk + 32, TB_FDR_PID);
+	blk[33] = 9;
+	tb_fdr_put_meta(blk + 48, TB_FDR_NEW_CPU);
+	blk[51] = 100;				/* tsc 100 */
+	tb_fdr_put_meta(blk + 64, TB_FDR_TSC_WRAP);
+	blk[65] = 200;				/* tsc 200 */
+	tb_fdr_put_func(blk + 80, TB_FDR_ENTER, 3, 5);
+	tb_fdr_put_func(blk + 88, TB_FDR_EXIT, 3, 7);
+	ASSERT_EQ(0, tb_fdr_write_block(&w, blk, sizeof(blk)));
+	/* Thread 1: writer-made block with appended records. */
+	ASSERT_EQ(0, tb_fdr_begin(&w, 9, 1, 0, 1000, 0, 0));
+	tb_fdr_put_func(recs, TB_FDR_ENTER, 4, 10);
+	tb_fdr_put_func(recs + 8, TB_FDR_EXIT, 4, 10);
+	ASSERT_EQ(0, tb_fdr_append(&w, recs, sizeof(recs), 1020));
+	ASSERT_EQ(0, tb_fdr_function(&w, TB_FDR_ENTER, 5, 1030, NULL, 0));
+	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
+	fclose(f);
+	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, count_visit, &c, NULL,
+				     &err)) {
+		TH_LOG("%s", err.msg);
+	}
+	EXPECT_EQ(5, c.kinds[TB_FDR_FUNCTION]);
+	EXPECT_EQ(2, c.kinds[TB_FDR_BUFFER_EXTENTS]);
+	/* 205 + 212 + 1010 + 1020 + 1030 */
+	EXPECT_EQ(3477, c.tsc_sum);
+	free(buf);
+}
+
 /* llvm-xray accepts our files with every command formats.md lists. */
 static void check_llvm_accepts(struct __test_metadata *_metadata,
 			       const char *path, const char *map)

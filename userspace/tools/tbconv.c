@@ -86,11 +86,11 @@ static void write_error(int err)
 
 /* ---- trace buffer input, shared by the xscale-* conversions ---- */
 
-typedef int (*buf_fn)(void *ctx, const struct tb_buf *b,
-		      const struct tb_xs_msg *msgs,
-		      const struct tb_xs_result *res);
-
-static void for_each_buffer(FILE *in, buf_fn fn, void *ctx)
+static void for_each_buffer(FILE *in,
+			    int (*fn)(void *ctx, const struct tb_buf *b,
+				      const struct tb_xs_msg *msgs,
+				      const struct tb_xs_result *res),
+			    void *ctx)
 {
 	struct tb_xs_msg *msgs = NULL;
 	size_t cap = 0;
@@ -150,8 +150,10 @@ static void xscale_text(FILE *in, FILE *out)
 }
 
 /* xscale-tfile: one frame per message, one tracepoint per address. */
-enum { XT_KIND = 1, XT_COUNT, XT_VECTOR, XT_CHKPT, XT_TARGET, XT_OFFSET,
-       XT_BUFFER, XT_ICOUNT };
+enum {
+	XT_KIND = 1, XT_COUNT, XT_VECTOR, XT_CHKPT, XT_TARGET, XT_OFFSET,
+	XT_BUFFER, XT_ICOUNT,
+};
 static const char *const xt_names[] = {
 	NULL, "kind", "count", "vector", "chkpt", "target", "offset",
 	"buffer", "icount",
@@ -358,8 +360,10 @@ static void fdr_text(FILE *in, FILE *out)
  * fdr-tfile: one frame per function record or event.  Arguments are
  * $param0..5: gdb's tdump treats any "$arg..." name as "all arguments".
  */
-enum { FT_TSC = 1, FT_CPU, FT_TID, FT_PID, FT_FID, FT_TYPE, FT_NARGS,
-       FT_ARG0 };
+enum {
+	FT_TSC = 1, FT_CPU, FT_TID, FT_PID, FT_FID, FT_TYPE, FT_NARGS,
+	FT_ARG0,
+};
 #define FT_MAX_ARGS	6
 static const char *const ft_names[] = {
 	NULL, "tsc", "cpu", "tid", "pid", "fid", "type", "nargs",
