@@ -350,6 +350,23 @@ TEST(compiler_rt_trace)
 	EXPECT_LT(4 * 300 * 6UL, c.kinds[TB_FDR_FUNCTION]);
 	free(out);
 	compare_dump(_metadata, path);
+
+	/* The same trace as a GDB trace file: a frame per function record. */
+	if (tu_have("gdb")) {
+		char want[64];
+
+		out = tu_run(&st, "%s fdr-tfile %s %s/t.tf && gdb -batch -nx "
+			     "-ex 'target tfile %s/t.tf' -ex tstatus "
+			     "-ex 'tfind start' -ex 'p $tid'",
+			     tu_tool("tbconv"), path, dir, dir);
+		EXPECT_EQ(0, st);
+		snprintf(want, sizeof(want), "Collected %lu trace frames.",
+			 c.kinds[TB_FDR_FUNCTION]);
+		EXPECT_NE(NULL, strstr(out, want)) {
+			TH_LOG("%.1000s", out);
+		}
+		free(out);
+	}
 	tu_rmdir(dir);
 	free(dir);
 }
