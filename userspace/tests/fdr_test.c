@@ -366,6 +366,22 @@ TEST(compiler_rt_trace)
 			TH_LOG("%.1000s", out);
 		}
 		free(out);
+		/* Names from the program's own map, via llvm-xray extract. */
+		out = tu_run(&st, "llvm-xray extract -s %s/prog | sed -n "
+			     "'s/.*id: \\([0-9]*\\),.*kind: function-enter,"
+			     ".*function-name: \\([^,]*\\),.*/\\1 \\2/p' "
+			     "> %s/names && %s fdr-tfile -m %s/names %s %s/n.tf "
+			     "&& %s map-elf %s/names %s/n.elf && gdb -batch -nx "
+			     "%s/n.elf -ex 'target tfile %s/n.tf' "
+			     "-ex 'info tracepoints'", dir, dir,
+			     tu_tool("tbconv"), dir, path, dir,
+			     tu_tool("tbconv"), dir, dir, dir, dir);
+		EXPECT_EQ(0, st);
+		EXPECT_NE(NULL, strstr(out, "<worker>")) {
+			TH_LOG("%.1000s", out);
+		}
+		EXPECT_NE(NULL, strstr(out, "<leaf>"));
+		free(out);
 	}
 	tu_rmdir(dir);
 	free(dir);
