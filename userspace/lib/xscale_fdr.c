@@ -257,6 +257,7 @@ static int msg_exit(struct tb_xsf_reader *x, const struct tb_fdr_record *r)
 			m.raw = 0xd0;
 		m.raw |= (uint8_t)ticks;
 	}
+	/* Only "5 bytes or 1" matters to the encoder. */
 	m.kind = (id == TB_XSF_INDIRECT || id == TB_XSF_INDIRECT_CHK) ?
 		 TB_XS_INDIRECT : TB_XS_BRANCH;
 	m.target = x->pending_target;

@@ -32,7 +32,7 @@
 #define FDR_TP_CUSTOM_ADDR	0x3ff000ULL	/* custom / typed events */
 #define FDR_PAYLOAD_ADDR	0x10000000ULL	/* where payloads appear */
 #define ARM_REG_SIZE		168		/* gdb's default ARM g packet */
-#define X86_64_REG_SIZE		0x3d0		/* as gdb's own tsave writes */
+#define X86_64_REG_SIZE		0x970		/* gdb 13 tsave, x86-64 Linux */
 
 static struct {
 	uint32_t size;
