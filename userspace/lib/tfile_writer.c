@@ -212,6 +212,22 @@ int tb_tfile_frame_tsv(struct tb_tfile_writer *w, unsigned int num,
 	return 0;
 }
 
+int tb_tfile_frame_tsvs(struct tb_tfile_writer *w, unsigned int first,
+			const int64_t *values, unsigned int n)
+{
+	uint8_t *p = fspace(w, 13 * (size_t)n);
+	unsigned int i;
+
+	if (!p)
+		return -w->error;
+	for (i = 0; i < n; i++, p += 13) {
+		p[0] = 'V';
+		tb_put32(p + 1, first + i);
+		tb_put64(p + 5, (uint64_t)values[i]);
+	}
+	return 0;
+}
+
 int tb_tfile_frame_end(struct tb_tfile_writer *w)
 {
 	if (w->error)

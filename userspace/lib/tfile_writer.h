@@ -47,6 +47,9 @@ int tb_tfile_frame_mem(struct tb_tfile_writer *w, uint64_t addr,
 		       const void *data, uint16_t len);
 int tb_tfile_frame_tsv(struct tb_tfile_writer *w, unsigned int num,
 		       int64_t value);
+/* @n variables numbered @first, @first + 1, ...: one call per frame. */
+int tb_tfile_frame_tsvs(struct tb_tfile_writer *w, unsigned int first,
+			const int64_t *values, unsigned int n);
 int tb_tfile_frame_end(struct tb_tfile_writer *w);
 /* Write everything out and free the writer; 0 or -errno. */
 int tb_tfile_finish(struct tb_tfile_writer *w);

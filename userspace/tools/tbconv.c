@@ -216,6 +216,7 @@ static int xt_buf(void *ctx, const struct tb_buf *b,
 
 		uint64_t addr = xt_addr(m);
 		uint8_t regs[ARM_REG_SIZE] = { 0 };
+		int64_t v[XT_ICOUNT];
 
 		x->icount += m->kind == TB_XS_RESERVED ? 0 : m->count;
 		/*
@@ -227,16 +228,15 @@ static int xt_buf(void *ctx, const struct tb_buf *b,
 		tb_put32(regs + ARM_REG_SIZE - 4, 0xd3);
 		tb_tfile_frame_begin(x->w, tp);
 		tb_tfile_frame_regs(x->w, regs);
-		tb_tfile_frame_tsv(x->w, XT_KIND, m->kind);
-		tb_tfile_frame_tsv(x->w, XT_COUNT, m->count);
-		tb_tfile_frame_tsv(x->w, XT_VECTOR,
-				   m->kind == TB_XS_EXCEPTION ? m->vector : -1);
-		tb_tfile_frame_tsv(x->w, XT_CHKPT, m->checkpointed);
-		tb_tfile_frame_tsv(x->w, XT_TARGET,
-				   m->target_known ? (int64_t)m->target : -1);
-		tb_tfile_frame_tsv(x->w, XT_OFFSET, m->offset);
-		tb_tfile_frame_tsv(x->w, XT_BUFFER, x->buffer);
-		tb_tfile_frame_tsv(x->w, XT_ICOUNT, (int64_t)x->icount);
+		v[XT_KIND - 1] = m->kind;
+		v[XT_COUNT - 1] = m->count;
+		v[XT_VECTOR - 1] = m->kind == TB_XS_EXCEPTION ? m->vector : -1;
+		v[XT_CHKPT - 1] = m->checkpointed;
+		v[XT_TARGET - 1] = m->target_known ? (int64_t)m->target : -1;
+		v[XT_OFFSET - 1] = m->offset;
+		v[XT_BUFFER - 1] = (int64_t)x->buffer;
+		v[XT_ICOUNT - 1] = (int64_t)x->icount;
+		tb_tfile_frame_tsvs(x->w, XT_KIND, v, XT_ICOUNT);
 		if (tb_tfile_frame_end(x->w))
 			return -1;
 	}
@@ -365,6 +365,7 @@ enum {
 	FT_ARG0,
 };
 #define FT_MAX_ARGS	6
+#define FT_SMALL_IDS	65536
 static const char *const ft_names[] = {
 	NULL, "tsc", "cpu", "tid", "pid", "fid", "type", "nargs",
 	"param0", "param1", "param2", "param3", "param4", "param5",
@@ -378,8 +379,7 @@ struct fdr_tf_ctx {
 	struct tb_tfile_writer *w;
 	struct tb_name_map names;
 	struct tb_hash tps;	/* function id + 1 -> tracepoint */
-	uint32_t last_fid;	/* one-entry cache in front of tps */
-	unsigned int last_tp;
+	uint16_t small[FT_SMALL_IDS];	/* the same for small ids, faster */
 	unsigned int ntp;
 	unsigned int custom_tp;
 	/* A function record waits for its CallArgument records. */
@@ -396,19 +396,18 @@ static unsigned int ft_tracepoint(struct fdr_tf_ctx *c, uint32_t fid)
 	const char *name;
 	char buf[64];
 
-	if (c->last_tp && c->last_fid == fid)
-		return c->last_tp;
+	if (fid < FT_SMALL_IDS && c->small[fid])
+		return c->small[fid];
 	tp = tb_hash_get(&c->tps, (uint64_t)fid + 1);
-	if (tp) {
-		c->last_fid = fid;
-		c->last_tp = tp;
+	if (tp)
 		return tp;
-	}
 	if (c->ntp == TB_TFILE_MAX_TP)
 		tb_die(TB_EXIT_DATA, "more than %d distinct function ids",
 		       TB_TFILE_MAX_TP);
 	tp = ++c->ntp;
-	if (tb_hash_put(&c->tps, (uint64_t)fid + 1, tp))
+	if (fid < FT_SMALL_IDS)
+		c->small[fid] = (uint16_t)tp;
+	else if (tb_hash_put(&c->tps, (uint64_t)fid + 1, tp))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	name = tb_name_map_find(&c->names, fid);
 	if (!name) {
@@ -423,30 +422,38 @@ static unsigned int ft_tracepoint(struct fdr_tf_ctx *c, uint32_t fid)
 	return tp;
 }
 
-static void ft_common(struct fdr_tf_ctx *c, const struct tb_fdr_record *r,
-		      int64_t type)
+/*
+ * The variables of a frame, $tsc to $nargs and the arguments, are
+ * numbered consecutively so they go out in one call.
+ */
+static void ft_vars(struct fdr_tf_ctx *c, const struct tb_fdr_record *r,
+		    int64_t fid, int64_t type, int64_t nargs,
+		    const uint64_t *args)
 {
-	tb_tfile_frame_tsv(c->w, FT_TSC, (int64_t)r->tsc);
-	tb_tfile_frame_tsv(c->w, FT_CPU, r->cpu);
-	tb_tfile_frame_tsv(c->w, FT_TID, r->tid);
-	tb_tfile_frame_tsv(c->w, FT_PID, r->pid);
-	tb_tfile_frame_tsv(c->w, FT_TYPE, type);
+	int64_t v[FT_ARG0 - 1 + FT_MAX_ARGS];
+	unsigned int i, n = FT_ARG0 - 1;
+
+	v[FT_TSC - 1] = (int64_t)r->tsc;
+	v[FT_CPU - 1] = r->cpu;
+	v[FT_TID - 1] = r->tid;
+	v[FT_PID - 1] = r->pid;
+	v[FT_FID - 1] = fid;
+	v[FT_TYPE - 1] = type;
+	v[FT_NARGS - 1] = nargs;
+	for (i = 0; args && i < (unsigned int)nargs; i++)
+		v[n++] = (int64_t)args[i];
+	tb_tfile_frame_tsvs(c->w, FT_TSC, v, n);
 }
 
 static void ft_flush(struct fdr_tf_ctx *c)
 {
 	const struct tb_fdr_record *r = &c->rec;
-	unsigned int i;
 
 	if (!c->pending)
 		return;
 	c->pending = false;
 	tb_tfile_frame_begin(c->w, ft_tracepoint(c, r->func_id));
-	ft_common(c, r, r->func_type);
-	tb_tfile_frame_tsv(c->w, FT_FID, r->func_id);
-	tb_tfile_frame_tsv(c->w, FT_NARGS, c->nargs);
-	for (i = 0; i < c->nargs; i++)
-		tb_tfile_frame_tsv(c->w, FT_ARG0 + i, (int64_t)c->args[i]);
+	ft_vars(c, r, r->func_id, r->func_type, c->nargs, c->args);
 	if (tb_tfile_frame_end(c->w))
 		write_error(EIO);
 }
@@ -471,10 +478,8 @@ static void ft_event(struct fdr_tf_ctx *c, const struct tb_fdr_record *r)
 	ft_custom_tp(c);
 	tb_tfile_frame_begin(c->w, c->custom_tp);
 	/* Type: 4 custom, 5 typed (after the function record types). */
-	ft_common(c, r, r->kind == TB_FDR_CUSTOM ? 4 : 5);
-	tb_tfile_frame_tsv(c->w, FT_FID, r->kind == TB_FDR_TYPED ?
-			   r->event_type : 0);
-	tb_tfile_frame_tsv(c->w, FT_NARGS, r->size);
+	ft_vars(c, r, r->kind == TB_FDR_TYPED ? r->event_type : 0,
+		r->kind == TB_FDR_CUSTOM ? 4 : 5, r->size, NULL);
 	while (done < (size_t)r->size) {
 		size_t n = (size_t)r->size - done;
 
@@ -551,7 +556,7 @@ static bool seekable(FILE *f)
 
 static void fdr_tfile(FILE *in, FILE *out)
 {
-	struct fdr_tf_ctx c = { 0 };
+	static struct fdr_tf_ctx c;	/* large: not on the stack */
 	struct tb_error err = { 0 };
 	unsigned int i;
 	int ret;
