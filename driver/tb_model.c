@@ -91,14 +91,20 @@ static void tb_arm_at_wpos(struct tb_model *m)
 		m->armed = true;
 }
 
-static void tb_put_byte(struct tb_model *m, u8 b)
+/* Store @b at the write position; the caller has done the arming. */
+static void tb_store_byte(struct tb_model *m, u8 b)
 {
-	tb_arm_at_wpos(m);
 	m->buf[m->wpos & (m->size - 1)] = b;
 	m->wpos++;
 	if (m->mode == TRACEBUF_MODE_WRAP)
 		m->wpos &= m->size - 1;
 	m->bytes_written++;
+}
+
+static void tb_put_byte(struct tb_model *m, u8 b)
+{
+	tb_arm_at_wpos(m);
+	tb_store_byte(m, b);
 }
 
 static u32 tb_room(const struct tb_model *m)
@@ -176,8 +182,8 @@ enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev)
 		msg = TB_MSG_DIRECT | count;
 		break;
 	}
+	tb_arm_at_wpos(m);
 	if (ev->kind != TRACEBUF_EV_EXCEPTION) {
-		tb_arm_at_wpos(m);
 		if (m->armed) {
 			msg |= TB_MSG_CHKPT;
 			m->chkpt[1] = m->chkpt[0];
@@ -185,7 +191,7 @@ enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev)
 			m->armed = false;
 		}
 	}
-	tb_put_byte(m, msg);
+	tb_store_byte(m, msg);
 	ev->icount = 0;
 	if (m->mode == TRACEBUF_MODE_FILL_ONCE && m->wpos == m->size)
 		m->full = true;
