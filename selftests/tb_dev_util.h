@@ -123,3 +123,33 @@ static inline int tb_memdiff(const uint8_t *a, const uint8_t *b, size_t n)
 }
 
 #endif /* TB_DEV_UTIL_H */
+
+#ifndef TB_DEV_UTIL_EXTRA
+#define TB_DEV_UTIL_EXTRA
+/* Load the module with a parameter string; 0 or -errno. */
+static inline int tb_module_load_params(const char *params)
+{
+	int fd = open(TB_MODULE, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* Wait for devtmpfs to add (@present) or remove the node. */
+static inline int tb_wait_node(int present)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if ((access(TB_DEV, F_OK) == 0) == present)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+#endif
