@@ -18,6 +18,8 @@
  * @name:	for messages
  * @id:		TRACEBUF_BACKEND_*
  * @buf_size:	bytes in the buffer, fixed after init
+ * @snapshot_clears: the buffer cannot be read without clearing it (the
+ *		hardware): snapshots without TRACEBUF_SNAP_CLEAR are refused
  * @exit:	stop capture and free everything
  * @status:	fill every field of @st it knows (st is zeroed)
  * @set_mode:	TRACEBUF_MODE_*; -EBUSY while enabled or chained
@@ -41,6 +43,7 @@ struct tb_backend {
 	const char *name;
 	u32 id;
 	u32 buf_size;
+	bool snapshot_clears;
 	void (*exit)(void);
 	void (*status)(struct tracebuf_status *st);
 	int (*set_mode)(u32 mode);

@@ -292,6 +292,8 @@ static long tb_ioctl_snapshot(unsigned int cmd, unsigned long arg)
 		return ret;
 	if (req.flags & ~TRACEBUF_SNAP_CLEAR)
 		return -EINVAL;
+	if (tb_be->snapshot_clears && !(req.flags & TRACEBUF_SNAP_CLEAR))
+		return -EOPNOTSUPP;
 	if (req.len < tb_rec_size())
 		return -ENOSPC;
 	ubuf = u64_to_user_ptr(req.buf);
