@@ -202,7 +202,7 @@ static void tb_feed_counters_stop(void)
 
 int tb_feed_set(const struct tracebuf_sources *src)
 {
-	u32 mask;
+	u32 mask, old_cpu;
 	int ret = 0;
 
 	if (src->mask & ~TRACEBUF_SRC_ALL)
@@ -227,9 +227,11 @@ int tb_feed_set(const struct tracebuf_sources *src)
 	}
 	if (!tb_feed_on)
 		tb_feed_counters_start();
+	old_cpu = tb_feed_cpu_sel;
 	WRITE_ONCE(tb_feed_cpu_sel, src->cpu);
 	ret = tb_probes_attach(&tb_feed_consumer, mask);
 	if (ret) {
+		WRITE_ONCE(tb_feed_cpu_sel, old_cpu);
 		if (!tb_feed_on)
 			tb_feed_counters_stop();
 		goto out;

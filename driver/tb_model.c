@@ -119,7 +119,7 @@ static u32 tb_room(const struct tb_model *m)
 static bool tb_put_rollovers(struct tb_model *m, struct tracebuf_event *ev)
 {
 	u32 n = ev->icount / TB_ROLLOVER_INSNS;
-	u32 i, todo;
+	u32 i, todo, run;
 
 	if (m->mode == TRACEBUF_MODE_WRAP && n > m->size) {
 		/*
@@ -135,8 +135,19 @@ static bool tb_put_rollovers(struct tb_model *m, struct tracebuf_event *ev)
 		n = m->size;
 	}
 	todo = min(n, tb_room(m));
-	for (i = 0; i < todo; i++)
-		tb_put_byte(m, TB_MSG_ROLLOVER);
+	for (i = 0; i < todo; i += run) {
+		u32 idx = m->wpos & (m->size - 1);
+		u32 half = m->size / 2;
+
+		/* A run of 0xFF up to the next half boundary: one memset. */
+		run = min(todo - i, half - (idx & (half - 1)));
+		tb_arm_at_wpos(m);
+		memset(m->buf + idx, TB_MSG_ROLLOVER, run);
+		m->wpos += run;
+		if (m->mode == TRACEBUF_MODE_WRAP)
+			m->wpos &= m->size - 1;
+		m->bytes_written += run;
+	}
 	ev->icount -= todo * TB_ROLLOVER_INSNS;
 	return todo == n;
 }
