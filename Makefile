@@ -54,7 +54,7 @@ ksrc: setup
 module: setup
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-userspace: setup
+userspace: ksrc
 	$(MAKE) -C userspace O=$(BUILD)/userspace KSFT=$(KSFT)
 
 selftests: ksrc
@@ -93,7 +93,7 @@ xscale-check: setup
 	@scripts/xscale-compile-check.sh
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) CONFIG_MODULE_SIG_ALL= modules_install
 	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
 	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)/etc/udev/rules.d/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
