@@ -22,7 +22,7 @@ echo "== /dev/tracebuf: kernel events into the emulated XScale trace buffer"
 tracebufctl disable
 tracebufctl mode wrap
 tracebufctl clear
-tracebufctl sources syscall,irq,fault,ret,switch --cpu all
+tracebufctl sources syscall,irq,fault,ret-user,switch --cpu all
 tracebufctl enable
 # Workload: syscalls, page faults, context switches, serial IRQs.
 i=0
@@ -54,7 +54,7 @@ tracebufctl snapshot -c /out/tracebuf-injected.rec
 hexdump -C /out/tracebuf-injected.rec | tail -n 3
 
 echo "== /dev/tracebuf: chained fill-once capture of 5 buffers"
-tracebufctl sources syscall,ret --cpu all
+tracebufctl sources syscall,ret-user --cpu all
 ( i=0; while [ $i -lt 300 ]; do cat /proc/self/stat >/dev/null; i=$((i + 1)); done ) &
 tracebufctl chain -n 5 -q 16 /out/tracebuf-chain.rec
 wait

@@ -42,7 +42,7 @@ static void usage(FILE *f)
 "  sources [LIST] [--cpu N|all]\n"
 "                         show or set the kernel event feed; LIST is\n"
 "                         none, all or a comma list of syscall, irq,\n"
-"                         fault, ret, switch\n"
+"                         fault, ret-user (or ret), switch\n"
 "  snapshot [-c] [FILE]   write a record (header + buffer) atomically;\n"
 "                         -c clears the buffer after copying\n"
 "  read [FILE]            read the raw buffer once (clears it)\n"
@@ -79,7 +79,7 @@ static void get_status(int fd, struct tracebuf_status *st)
 }
 
 static const char *const src_names[] = {
-	"syscall", "irq", "fault", "ret", "switch",
+	"syscall", "irq", "fault", "ret-user", "switch",
 };
 
 #define NSRC (sizeof(src_names) / sizeof(src_names[0]))
@@ -202,6 +202,8 @@ static uint32_t parse_sources(const char *list)
 		for (i = 0; i < NSRC; i++)
 			if (!strcmp(tok, src_names[i]))
 				break;
+		if (!strcmp(tok, "ret"))	/* short for ret-user */
+			i = 3;
 		if (i == NSRC)
 			tb_die(TB_EXIT_USAGE, "unknown source '%s'", tok);
 		mask |= 1U << i;
