@@ -548,4 +548,49 @@ TEST_F(api, chain_reader_thread_keeps_up)
 	free(ev);
 }
 
+/*
+ * Hostile arguments: every command number of our type with every
+ * direction, odd sizes, NULL, unmapped, and valid buffers of random
+ * bytes; random writes.  Only errors or success are acceptable; the
+ * kernel log check of the VM runner catches anything worse.
+ */
+TEST_F(api, hostile_ioctls_and_writes)
+{
+	static const unsigned int sizes[] = { 0, 1, 4, 7, 8, 16, 24, 64, 65, 4096 };
+	static uint8_t junk[8192];
+	const unsigned int dirs[] = { _IOC_NONE, _IOC_READ, _IOC_WRITE,
+				      _IOC_READ | _IOC_WRITE };
+	unsigned int nr, d, sz, a, i;
+	struct tracebuf_status st;
+
+	srand(1234);
+	for (nr = 0; nr < 0x48; nr++)
+		for (d = 0; d < 4; d++)
+			for (sz = 0; sz < sizeof(sizes) / sizeof(sizes[0]); sz++)
+				for (a = 0; a < 3; a++) {
+					unsigned long cmd = _IOC(dirs[d], TRACEBUF_IOC_MAGIC,
+								 nr, sizes[sz]);
+					void *arg = a == 0 ? NULL :
+						    a == 1 ? (void *)bad_addr : junk;
+
+					for (i = 0; i < sizeof(junk); i++)
+						junk[i] = rand() & 0xff;
+					/* Keep it from sleeping in a chained read. */
+					if (nr == _IOC_NR(TRACEBUF_IOC_SET_CHAIN) && a == 2)
+						junk[0] = 0;
+					ioctl(self->fd, cmd, arg);
+				}
+	for (i = 0; i < 200; i++) {
+		size_t len = rand() % 200;
+
+		for (a = 0; a < len; a++)
+			junk[a] = rand() % 4 == 0 ? rand() & 0xff : 0;
+		if (write(self->fd, junk, len) < 0)
+			EXPECT_TRUE(errno == EINVAL || errno == EBUSY);
+	}
+	ASSERT_EQ(0, tb_reset(self->fd, TRACEBUF_MODE_WRAP, 1));
+	ASSERT_EQ(0, tb_status(self->fd, &st));
+	EXPECT_EQ(0, st.bytes_written);
+}
+
 TEST_HARNESS_MAIN
