@@ -304,11 +304,19 @@ static const struct tb_backend tb_xs_backend = {
 	.readable	= tb_xs_readable,
 };
 
-/* Intel (implementer 0x69) XScale cores have the CP14 trace buffer. */
+/*
+ * XScale core generations 1 and 2 (PXA2xx, IXP4xx, 80200...): Intel
+ * implementer, ARMv5TE (architecture field 5), core generation in bits
+ * 15:13.  This excludes the Intel StrongARM SA-1110 (ARMv4) and the
+ * XScale3 cores, whose trace buffer we have no documentation for.
+ */
 static bool tb_xs_present(void)
 {
+	u32 id = read_cpuid_id();
+	u32 gen = (id >> 13) & 7;
+
 	return read_cpuid_implementor() == ARM_CPU_IMP_INTEL &&
-	       (read_cpuid_id() & 0xe000) != 0;
+	       ((id >> 16) & 0xf) == 5 && (gen == 1 || gen == 2);
 }
 
 const struct tb_backend *tb_xscale_init(void)
