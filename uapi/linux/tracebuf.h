@@ -236,6 +236,15 @@ struct tracebuf_event {
 /* /dev/tracebuf_fdr: the kernel flight data recorder                       */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * read() returns an LLVM XRay FDR version 5 file: a 32-byte header, then
+ * blocks (BufferExtents, NewBuffer, WallClockTime, PIDEntry, NewCPUId,
+ * records), each block holding one task's events on one CPU.  Timestamps
+ * are local_clock() nanoseconds (header cycle_frequency 1000000000).  See
+ * Documentation/fdr.rst for the stream and Documentation/ioctl-fdr.rst for
+ * the ioctls.
+ */
+
 /* Event classes (tracebuf_fdr_config.classes). */
 #define TRACEBUF_FDR_SYSCALL	(1U << 0) /* raw_syscalls sys_enter/exit */
 #define TRACEBUF_FDR_IRQ	(1U << 1) /* irq_handler_entry/exit */
@@ -250,6 +259,16 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_MODE_FLIGHT	0 /* overwrite oldest, snapshot on demand */
 #define TRACEBUF_FDR_MODE_STREAM	1 /* consume as produced, drop when full */
 
+/* Limits of tracebuf_fdr_config. */
+#define TRACEBUF_FDR_BUF_MIN		(64U << 10)
+#define TRACEBUF_FDR_BUF_MAX		(64U << 20)
+#define TRACEBUF_FDR_BUF_DEFAULT	(1U << 20)
+#define TRACEBUF_FDR_PAGES		16 /* sub-buffers per CPU buffer */
+#define TRACEBUF_FDR_ARGS_MAX		6
+
+/* Largest user marker: a longer write() fails with EMSGSIZE. */
+#define TRACEBUF_FDR_MARKER_MAX		1024
+
 /*
  * Function ids: 28 bits, the top 4 are the id space (class), the low 24 the
  * key within it.  Documentation/fdr.rst lists the keys of each space.
@@ -258,25 +277,35 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_ID_KEY_MASK	0xffffffU
 #define TRACEBUF_FDR_ID(space, key) \
 	(((space) << TRACEBUF_FDR_ID_SPACE_SHIFT) | ((key) & TRACEBUF_FDR_ID_KEY_MASK))
+#define TRACEBUF_FDR_ID_SPACE(id)	(((id) >> TRACEBUF_FDR_ID_SPACE_SHIFT) & 0xf)
+#define TRACEBUF_FDR_ID_KEY(id)		((id) & TRACEBUF_FDR_ID_KEY_MASK)
 #define TRACEBUF_FDR_SPACE_SYSCALL	1 /* key: syscall number */
 #define TRACEBUF_FDR_SPACE_IRQ		2 /* key: IRQ number */
 #define TRACEBUF_FDR_SPACE_SOFTIRQ	3 /* key: softirq vector */
 #define TRACEBUF_FDR_SPACE_WORK		4 /* key: index in the work-function table */
 #define TRACEBUF_FDR_SPACE_FAULT	5 /* key: 0 user, 1 kernel */
 #define TRACEBUF_FDR_SPACE_TASK		6 /* key: 0 fork, 1 exit */
+/* Key for values that do not fit (negative syscall number, full table). */
+#define TRACEBUF_FDR_KEY_OTHER		TRACEBUF_FDR_ID_KEY_MASK
+
+/*
+ * Tid of the idle task of CPU n in NewBuffer records: idle tasks all have
+ * pid 0, but each runs on one CPU only, so each gets its own thread.
+ */
+#define TRACEBUF_FDR_IDLE_TID(cpu)	(0x40000000 + (cpu))
 
 /**
  * struct tracebuf_fdr_config - capture configuration (TRACEBUF_FDR_IOC_CONFIG)
  * @classes:	TRACEBUF_FDR_* event classes to record
  * @mode:	TRACEBUF_FDR_MODE_*
- * @buf_size:	bytes per CPU, a power of two from 64 KiB to 64 MiB; 0 keeps
- *		the current size
+ * @buf_size:	bytes per CPU, a power of two from TRACEBUF_FDR_BUF_MIN to
+ *		TRACEBUF_FDR_BUF_MAX; 0 keeps the current size
  * @nr_args:	syscall arguments recorded as CallArgument records, 0..6
  * @wakeup:	streaming mode: bytes committed on a CPU before poll() and
  *		blocked reads wake up; 0 means the default (a quarter buffer)
  * @reserved:	must be zero
  *
- * Only while stopped (EBUSY otherwise).
+ * Only while stopped (EBUSY otherwise).  Discards the recorded data.
  */
 struct tracebuf_fdr_config {
 	__u32 classes;
@@ -295,12 +324,18 @@ struct tracebuf_fdr_config {
  * @cpu_size:		sizeof(struct tracebuf_fdr_cpu_stats) the caller uses
  * @cpus:		user pointer (as __u64) to an array of @nr_cpus entries,
  *			or 0 for totals only; on return @nr_cpus holds the
- *			number of possible CPUs
- * @written:		records written, all CPUs
- * @dropped:		records dropped (streaming buffer full, or nested
- *			writer in NMI while the CPU was busy)
- * @overwritten:	records overwritten in flight-recorder mode
- * @bytes:		bytes committed
+ *			number of possible CPUs (nr_cpu_ids) and the first
+ *			min(in, out) entries are filled
+ * @written:		events recorded, all CPUs (a function record with its
+ *			arguments or a marker is one event; the recorder's own
+ *			block headers and loss reports are not counted)
+ * @dropped:		events not recorded: streaming buffer full, snapshot
+ *			in progress on that CPU, or a nested writer (NMI)
+ *			while the CPU was writing
+ * @overwritten:	recorded events overwritten in flight-recorder mode
+ * @bytes:		bytes committed, block headers included
+ *
+ * Counters are reset by TRACEBUF_FDR_IOC_START and by a configuration.
  */
 struct tracebuf_fdr_stats {
 	__u32 abi_version;
@@ -321,11 +356,29 @@ struct tracebuf_fdr_cpu_stats {
 	__u64 bytes;
 };
 
+/**
+ * struct tracebuf_fdr_names - id-to-name table (TRACEBUF_FDR_IOC_NAMES)
+ * @buf:	user pointer (as __u64) receiving text, or 0 to ask the size
+ * @len:	size of @buf
+ * @size:	on return: size of the whole text; if larger than @len only
+ *		the first @len bytes were copied, retry with a larger buffer
+ *
+ * The text has one line per known id: "<id in hex> <space> <name>\n", for
+ * example "2000004 irq ttyS0".  Syscall names are not listed: syscall
+ * numbers are ABI, tools name them from the UAPI headers.
+ */
+struct tracebuf_fdr_names {
+	__u64 buf;
+	__u32 len;
+	__u32 size;
+};
+
 #define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
 #define TRACEBUF_FDR_IOC_STOP	_IO(TRACEBUF_IOC_MAGIC, 0x43)
 #define TRACEBUF_FDR_IOC_SNAPSHOT _IO(TRACEBUF_IOC_MAGIC, 0x44)
 #define TRACEBUF_FDR_IOC_STATS	_IOWR(TRACEBUF_IOC_MAGIC, 0x45, struct tracebuf_fdr_stats)
+#define TRACEBUF_FDR_IOC_NAMES	_IOWR(TRACEBUF_IOC_MAGIC, 0x46, struct tracebuf_fdr_names)
 
 #endif /* _UAPI_LINUX_TRACEBUF_H */
