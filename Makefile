@@ -22,7 +22,7 @@ VMFLAGS ?=
 MAKEFLAGS += --no-print-directory
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
-	check-vm demo bench checkpatch install uninstall clean help
+	check-vm demo bench checkpatch xscale-check install uninstall clean help
 
 all: module userspace selftests
 
@@ -39,6 +39,8 @@ help:
 	@echo "  demo           capture and convert traces in the VM"
 	@echo "  bench          benchmarks (see Documentation/performance.rst)"
 	@echo "  checkpatch     checkpatch.pl --strict on driver/ and uapi/"
+	@echo "  xscale-check   compile the module for ARM XScale (pxa_defconfig);"
+	@echo "                 about 1 min the first time, seconds after"
 	@echo "  install        module, tools and udev rule (DESTDIR, PREFIX)"
 	@echo "  clean"
 	@echo "Variables: KVER=<release> to pick the kernel, CMD, VMFLAGS."
@@ -52,7 +54,7 @@ ksrc: setup
 module: setup
 	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
-userspace: setup
+userspace: ksrc
 	$(MAKE) -C userspace O=$(BUILD)/userspace KSFT=$(KSFT)
 
 selftests: ksrc
@@ -87,8 +89,11 @@ bench: stage
 checkpatch: ksrc
 	@scripts/checkpatch.sh
 
+xscale-check: setup
+	@scripts/xscale-compile-check.sh
+
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) CONFIG_MODULE_SIG_ALL= modules_install
 	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
 	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)/etc/udev/rules.d/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h

@@ -67,7 +67,7 @@ fi
 
 if [ $do_vm = 1 ]; then
 	echo "# ---- VM: selftests in $(scripts/kver.sh) under qemu"
-	scripts/vm-run -o "$results/vm-out" -- /selftests/run.sh
+	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
 	mkdir -p "$results/vm"
 	if [ -d "$results/vm-out/results" ]; then

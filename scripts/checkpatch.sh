@@ -14,12 +14,14 @@ mkdir -p build
 run() {	# run EXTRA_IGNORES FILES...
 	ign=$1
 	shift
-	perl "$cp" --no-tree --strict --terse --show-types --summary-file \
+	perl "$cp" --no-tree --strict --show-types \
 		--ignore "FILE_PATH_CHANGES,SPDX_LICENSE_TAG$ign" -f "$@"
 }
 {
 	run "" driver/*.c driver/*.h
+	# Userspace follows the kernel style too.
+	run "" userspace/lib/*.c userspace/lib/*.h userspace/tools/*.c
 	# BIT() does not exist for userspace: uapi headers spell out shifts.
 	run ",BIT_MACRO" uapi/linux/*.h
 } | tee build/checkpatch.log
-! grep -q ': ERROR:' build/checkpatch.log
+! grep -qE 'total: [1-9][0-9]* errors' build/checkpatch.log

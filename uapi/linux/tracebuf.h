@@ -115,8 +115,12 @@ struct tracebuf_sources {
 
 /**
  * struct tracebuf_chain - chained fill-once capture (OpenOCD "fill n")
- * @depth:	queue capacity in buffers, 1..TRACEBUF_CHAIN_MAX; 0 disarms
+ * @depth:	queue capacity in buffers, 1..TRACEBUF_CHAIN_MAX and at most
+ *		8 MiB of records; 0 disarms (queued records are dropped)
  * @reserved:	must be zero
+ *
+ * Needs fill-once mode and capture disabled; arming clears the buffer.
+ * While armed, read() returns whole records (header + buf_size bytes).
  */
 struct tracebuf_chain {
 	__u32 depth;
@@ -131,7 +135,9 @@ struct tracebuf_chain {
  *		header followed by the buffer bytes, oldest first
  * @len:	size of @buf; at least sizeof(struct tracebuf_record) +
  *		status.buf_size, else ENOSPC
- * @flags:	TRACEBUF_SNAP_CLEAR to clear the buffer after copying
+ * @flags:	TRACEBUF_SNAP_CLEAR to clear the buffer after copying; the
+ *		hardware backend cannot read without clearing and requires
+ *		it (EOPNOTSUPP otherwise)
  */
 struct tracebuf_snapshot_req {
 	__u64 buf;
@@ -147,9 +153,13 @@ struct tracebuf_snapshot_req {
  * The snapshot ioctl and chained capture (read() while chaining is armed)
  * produce records: this header followed by @buf_size bytes of trace data,
  * oldest byte first.  It is also the on-disk format of snapshot and chain
- * files.  All fields little-endian on disk.  The magic "TB" cannot start a
- * raw trace: 0x54 is an exception on the unused vector and 0x42 a reset,
- * neither of which the hardware ever records.
+ * files.  The kernel fills it in CPU byte order; files are little-endian
+ * (tracebufctl converts).  The first magic byte 0x54 would be an exception
+ * on the unused vector, which the hardware never records, so an unwrapped
+ * raw trace never starts with it; after a wrap the oldest bytes can be
+ * address bytes of any value, so readers also check version and hdr_size.
+ * seq and lost_before are 0 in snapshots; in chained records every full
+ * buffer, saved or lost, takes the next seq.
  */
 #define TRACEBUF_RECORD_MAGIC	0x52554254U	/* "TBUR" read little-endian */
 #define TRACEBUF_RECORD_VERSION	1
@@ -189,9 +199,10 @@ struct tracebuf_record {
  * write is a whole number of these 16-byte records; it is validated as a
  * whole before any record is applied, so a malformed write (short record,
  * unknown kind, bad vector, non-zero reserved field) fails with EINVAL and
- * leaves the buffer exactly as it was.
+ * leaves the buffer exactly as it was.  At most 1 MiB per write; capture
+ * must be enabled (EBUSY).  Emulated backend only (EOPNOTSUPP).
  */
-#define TRACEBUF_EV_EXCEPTION	1	/* @arg = vector number 1..7 */
+#define TRACEBUF_EV_EXCEPTION	1	/* @arg = vector 1-4, 6 or 7 */
 #define TRACEBUF_EV_BRANCH	2	/* direct branch, @arg = target */
 #define TRACEBUF_EV_INDIRECT	3	/* indirect branch, @arg = target */
 

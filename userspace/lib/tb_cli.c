@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tb_cli.h"
 
@@ -94,10 +96,20 @@ static int parse_u64_suffix(const char *s, uint64_t min, uint64_t max,
 		return -EINVAL;
 	if (allow_suffix && *end) {
 		switch (*end) {
-		case 'k': case 'K': mult = 1ULL << 10; break;
-		case 'm': case 'M': mult = 1ULL << 20; break;
-		case 'g': case 'G': mult = 1ULL << 30; break;
-		default: return -EINVAL;
+		case 'k':
+		case 'K':
+			mult = 1ULL << 10;
+			break;
+		case 'm':
+		case 'M':
+			mult = 1ULL << 20;
+			break;
+		case 'g':
+		case 'G':
+			mult = 1ULL << 30;
+			break;
+		default:
+			return -EINVAL;
 		}
 		end++;
 	}
@@ -162,4 +174,34 @@ void tb_close_output(FILE *f, const char *path)
 		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	if (f != stdout && fclose(f))
 		tb_die_errno(TB_EXIT_FAIL, "error closing '%s'", path);
+}
+
+static int progress_tty = -1;
+static time_t progress_last;
+static int progress_shown;
+
+void tb_progress(uint64_t bytes)
+{
+	time_t now;
+
+	if (progress_tty < 0) {
+		progress_tty = isatty(STDERR_FILENO);
+		progress_last = time(NULL);
+	}
+	if (!progress_tty)
+		return;
+	now = time(NULL);
+	if (now == progress_last)
+		return;
+	progress_last = now;
+	progress_shown = 1;
+	fprintf(stderr, "\r%s: %llu MiB", prog,
+		(unsigned long long)(bytes >> 20));
+}
+
+void tb_progress_done(void)
+{
+	if (progress_shown)
+		fputc('\n', stderr);
+	progress_shown = 0;
 }
