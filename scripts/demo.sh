@@ -84,12 +84,9 @@ scripts/vm-run -o "$out" -s "$top/build/demo-guest.sh"
 if [ -s "$out/fdr/trace.fdr" ]; then
 	llvm-xray convert -f trace_event "$out/fdr/trace.fdr" -o "$out/fdr/trace.json" &&
 		echo "== fdr: $out/fdr/trace.json (trace_event, for Perfetto / chrome://tracing)"
-	echo "== fdr: llvm-xray account (ids: see $out/fdr/trace.fdr.names)"
-	llvm-xray account -k -s sum -r dsc -top 15 "$out/fdr/trace.fdr" 2>/dev/null |
-		awk -v names="$out/fdr/trace.fdr.names" '
-			BEGIN { while ((getline l < names) > 0) { split(l, f, " "); n[f[1]] = f[2] " " f[3] } }
-			$1 ~ /^[0-9]+$/ { h = sprintf("%x", $1); print $0 "  " (h in n ? n[h] : "") ; next }
-			{ print }'
+	echo "== fdr: llvm-xray account -m $out/fdr/trace.fdr.map (names from the ELF map)"
+	llvm-xray account -k -m "$out/fdr/trace.fdr.map" -s sum -r dsc -top 15 \
+		"$out/fdr/trace.fdr" 2>/dev/null
 fi
 # ---- end of FDR section (host)
 echo "demo: results in $out"

@@ -27,14 +27,18 @@
 
 #include <linux/tracebuf.h>
 
+#include "name_map.h"
 #include "tb_cli.h"
+#include "xray_map.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DEFAULT_DEV	"/dev/tracebuf_fdr"
 #define DEFAULT_OUT	"trace.fdr"
 #define HDR_SIZE	32
 #define BLOCK_HDR	80
 
+/* volatile sig_atomic_t: what C requires for a flag set by a handler. */
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -42,17 +46,21 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTIONS] [--] [COMMAND [ARG...]]\n"
 "\n"
 "Record kernel events with /dev/tracebuf_fdr into an XRay FDR file.\n"
 "Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM.\n"
+"Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
+"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, by\n"
+"tbconv fdr-tfile).  Function ids in FILE are dense (1..N); FILE.names\n"
+"gives each one's kernel id.\n"
 "\n"
 "Options:\n"
 "  -o, --output FILE     trace file (default " DEFAULT_OUT ")\n"
-"  -n, --names FILE      id-to-name file (default: FILE.names)\n"
+"  -n, --names FILE      names file (default: FILE.names)\n"
 "  -e, --events LIST     classes, comma separated: syscall, irq, softirq,\n"
 "                        workqueue, fault, sched, marker, all\n"
 "                        (default syscall,irq,softirq,sched)\n"
@@ -63,9 +71,10 @@ static void usage(FILE *f)
 "  -a, --args N          syscall arguments to record, 0..6 (default 0)\n"
 "  -d, --duration SECS   stop after SECS seconds\n"
 "  -D, --device PATH     device (default " DEFAULT_DEV ")\n"
-"  -r, --raw             keep exits whose entry is not in the capture\n"
-"                        (by default they are left out: llvm-xray stack\n"
-"                        and account reject them)\n"
+"  -r, --raw             write the device's blocks unchanged: kernel\n"
+"                        function ids, and exits whose entry is not in\n"
+"                        the capture (llvm-xray stack/account reject them)\n"
+"  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
 "  -q, --quiet           no summary\n"
 "      --start           only configure and start recording, then exit\n"
 "                        (read later with cat " DEFAULT_DEV ")\n"
@@ -101,10 +110,10 @@ static int parse_classes(const char *s, uint32_t *out)
 		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(class_names) / sizeof(class_names[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(class_names); i++)
 			if (!strcmp(tok, class_names[i].name))
 				break;
-		if (i == sizeof(class_names) / sizeof(class_names[0])) {
+		if (i == ARRAY_SIZE(class_names)) {
 			free(copy);
 			return -1;
 		}
@@ -284,6 +293,73 @@ static size_t order_blocks(const struct buf *raw, struct block **out)
 	return n;
 }
 
+/* ------------------------------------------------------------ ids */
+
+/*
+ * The kernel's ids (space << 24 | key) are far above what an ELF
+ * instrumentation map can name (llvm-xray numbers sled functions 1..N
+ * without gaps), so the written trace numbers the functions it uses
+ * densely, 1..N in kernel-id order.  The names file and the map say which
+ * kernel id each one is.
+ */
+struct ids {
+	uint32_t *v;		/* kernel ids, sorted, unique */
+	size_t n, cap;
+};
+
+static void ids_collect(struct ids *ids, const uint8_t *p, size_t len)
+{
+	size_t pos = BLOCK_HDR;
+
+	while (pos < len) {
+		if (!(p[pos] & 1)) {
+			if (ids->n == ids->cap) {
+				ids->cap = ids->cap ? ids->cap * 2 : 256;
+				ids->v = realloc(ids->v, ids->cap * sizeof(*ids->v));
+				if (!ids->v)
+					tb_die(TB_EXIT_FAIL, "out of memory");
+			}
+			ids->v[ids->n++] = le32(p + pos) >> 4;
+			pos += 8;
+		} else if ((p[pos] >> 1) == 5) {
+			pos += 16 + le32(p + pos + 1);
+		} else {
+			pos += 16;
+		}
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ids_finish(struct ids *ids)
+{
+	size_t i, j = 0;
+
+	if (!ids->n)
+		return;
+	qsort(ids->v, ids->n, sizeof(*ids->v), cmp_u32);
+	for (i = 1; i < ids->n; i++)
+		if (ids->v[i] != ids->v[j])
+			ids->v[++j] = ids->v[i];
+	ids->n = j + 1;
+}
+
+/* Dense id (1..n) of a kernel id, or the kernel id itself if unknown. */
+static uint32_t ids_dense(const struct ids *ids, uint32_t kid)
+{
+	const uint32_t *r;
+
+	if (!ids)
+		return kid;
+	r = bsearch(&kid, ids->v, ids->n, sizeof(*ids->v), cmp_u32);
+	return r ? (uint32_t)(r - ids->v) + 1 : kid;
+}
+
 /* ------------------------------------------------------------ tidy */
 
 static void put_le32(uint8_t *p, uint32_t v)
@@ -316,7 +392,7 @@ struct task_stack {
  * time delta is folded into the next record.  Returns records left out.
  */
 static uint64_t tidy_block(const uint8_t *in, size_t len, struct task_stack *st,
-			   struct buf *o)
+			   const struct ids *ids, struct buf *o)
 {
 	uint64_t t, base, removed = 0;
 	size_t start = o->len, pos = BLOCK_HDR;
@@ -332,7 +408,8 @@ static uint64_t tidy_block(const uint8_t *in, size_t len, struct task_stack *st,
 	buf_reserve(o, len + 64);
 	memcpy(o->p + o->len, in, BLOCK_HDR);
 	o->len += BLOCK_HDR;
-	t = base = le64(in + 67);
+	t = le64(in + 67);
+	base = t;
 
 #define EMIT_DELTA(rec, field) do {					\
 		if (t - base > UINT32_MAX) {				\
@@ -375,7 +452,8 @@ static uint64_t tidy_block(const uint8_t *in, size_t len, struct task_stack *st,
 			keep_args = keep;
 			if (keep) {
 				buf_reserve(o, 8);
-				memcpy(o->p + o->len, r, 8);
+				put_le32(o->p + o->len,
+					 ids_dense(ids, id) << 4 | (w & 0xf));
 				EMIT_DELTA(o->p + o->len, 4);
 				o->len += 8;
 			}
@@ -393,7 +471,8 @@ static uint64_t tidy_block(const uint8_t *in, size_t len, struct task_stack *st,
 			case 3:	/* TSCWrap */
 			case 2:	/* NewCPUId */
 				rl = 16;
-				t = base = le64(r + ((r[0] >> 1) == 3 ? 1 : 3));
+				t = le64(r + ((r[0] >> 1) == 3 ? 1 : 3));
+				base = t;
 				buf_reserve(o, rl);
 				memcpy(o->p + o->len, r, rl);
 				o->len += rl;
@@ -429,33 +508,132 @@ static uint64_t tidy_block(const uint8_t *in, size_t len, struct task_stack *st,
  * The names file: "<id hex> <name>" per line, syscall names from the
  * build-time table and the driver's list for everything else.
  */
-static void write_names(int fd, const char *path)
+/* Append the kernel's id list ("hex space name" lines) to @m by kernel id. */
+static void kernel_names(int fd, struct tb_name_map *m)
 {
 	struct tracebuf_fdr_names n;
-	char *text = NULL;
-	uint32_t key;
-	FILE *f;
+	char *text, *line, *save = NULL;
 
-	f = tb_open_output(path);
-	for (key = 0; key < sizeof(syscall_names) / sizeof(syscall_names[0]); key++)
-		if (syscall_names[key])
-			fprintf(f, "%x syscall %s\n",
-				TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, key),
-				syscall_names[key]);
 	memset(&n, 0, sizeof(n));
-	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n) == 0 && n.size) {
-		text = malloc(n.size);
-		if (text) {
-			n.buf = (uintptr_t)text;
-			n.len = n.size;
-			if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n) == 0)
-				fwrite(text, 1, n.len < n.size ? n.len : n.size, f);
-		}
-	} else {
+	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n) || !n.size) {
 		tb_warn_errno("names ioctl");
+		return;
+	}
+	text = calloc(1, n.size + 1);
+	if (!text)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	n.buf = (uintptr_t)text;
+	n.len = n.size;
+	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n)) {
+		tb_warn_errno("names ioctl");
+		free(text);
+		return;
+	}
+	text[n.len < n.size ? n.len : n.size] = 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char space[16], name[256], sym[300], *c;
+		unsigned int id;
+
+		if (sscanf(line, "%x %15s %255[^\n]", &id, space, name) != 3)
+			continue;
+		for (c = name; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+		snprintf(sym, sizeof(sym), "%s_%s", space, name);
+		if (!strcmp(space, "irq"))
+			snprintf(sym, sizeof(sym), "irq_%u_%s",
+				 TRACEBUF_FDR_ID_KEY(id), name);
+		if (tb_name_map_add(m, id, sym))
+			tb_die(TB_EXIT_FAIL, "out of memory");
 	}
 	free(text);
+}
+
+/* Name of kernel id @kid: from @known, the syscall table, or generic. */
+static void id_name(const struct tb_name_map *known, uint32_t kid, char *out,
+		    size_t size)
+{
+	uint32_t space = TRACEBUF_FDR_ID_SPACE(kid), key = TRACEBUF_FDR_ID_KEY(kid);
+	const char *n = tb_name_map_find(known, kid);
+
+	if (n)
+		snprintf(out, size, "%s", n);
+	else if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
+		 key < ARRAY_SIZE(syscall_names) &&
+		 syscall_names[key])
+		snprintf(out, size, "sys_%s", syscall_names[key]);
+	else if (space == TRACEBUF_FDR_SPACE_SYSCALL)
+		snprintf(out, size, "sys_%s%u", key & 0x800000 ? "compat_" : "",
+			 key & 0x7fffff);
+	else
+		snprintf(out, size, "fdr_%#x", kid);
+}
+
+/*
+ * The names file ("ID NAME", the format tbconv --map reads) and the ELF
+ * instrumentation map for llvm-xray -m, both by the ids in the trace.
+ */
+static void write_names(int fd, const char *path, const char *map_path,
+			const struct ids *ids)
+{
+	struct tb_name_map known = { 0 }, dense = { 0 };
+	struct tb_error err;
+	char name[320];
+	size_t i;
+	FILE *f;
+
+	kernel_names(fd, &known);
+	if (tb_name_map_finish(&known, &err))
+		tb_die(TB_EXIT_FAIL, "kernel names: duplicate id");
+	f = tb_open_output(path);
+	fprintf(f, "# tracebuf-record: function ids of the trace (dense, 1..N)\n");
+	fprintf(f, "# ID NAME, then the kernel id (space << 24 | key) as a comment\n");
+	for (i = 0; ids && i < ids->n; i++) {
+		id_name(&known, ids->v[i], name, sizeof(name));
+		fprintf(f, "%zu %s\n# kernel id %#x\n", i + 1, name, ids->v[i]);
+		if (tb_name_map_add(&dense, i + 1, name))
+			tb_die(TB_EXIT_FAIL, "out of memory");
+	}
 	tb_close_output(f, path);
+	if (ids && map_path) {
+		if (tb_name_map_finish(&dense, &err))
+			tb_die(TB_EXIT_FAIL, "names: duplicate id");
+		f = tb_open_output(map_path);
+		if (tb_xray_map_write(f, &dense))
+			tb_die(TB_EXIT_FAIL, "%s: cannot write the map", map_path);
+		tb_close_output(f, map_path);
+	}
+	tb_name_map_free(&known);
+	tb_name_map_free(&dense);
+}
+
+/* A GDB trace file through tbconv fdr-tfile, if tbconv is installed. */
+static int write_tfile(const char *argv0, const char *trace, const char *names,
+		       const char *out)
+{
+	char tbconv[4096];
+	const char *slash = strrchr(argv0, '/');
+	int status;
+	pid_t pid;
+
+	if (slash)
+		snprintf(tbconv, sizeof(tbconv), "%.*stbconv",
+			 (int)(slash - argv0 + 1), argv0);
+	else
+		snprintf(tbconv, sizeof(tbconv), "tbconv");
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execlp(tbconv, "tbconv", "-m", names, "fdr-tfile", trace, out,
+		       (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
 }
 
 /* ------------------------------------------------------------ main */
@@ -467,8 +645,7 @@ static int print_stats(int fd)
 	memset(&st, 0, sizeof(st));
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
-	printf("recorder: written %llu, dropped %llu, overwritten %llu, "
-	       "%llu bytes committed\n",
+	printf("recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
 	       (unsigned long long)st.written, (unsigned long long)st.dropped,
 	       (unsigned long long)st.overwritten, (unsigned long long)st.bytes);
 	return TB_EXIT_OK;
@@ -521,6 +698,7 @@ int main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "raw", no_argument, NULL, 'r' },
+		{ "no-tfile", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -540,18 +718,20 @@ int main(int argc, char **argv)
 	struct block *blocks;
 	struct buf raw = { 0 }, tidy = { 0 };
 	struct task_stack *stack;
+	struct ids ids = { 0 };
 	uint64_t removed = 0;
 	int keep_raw = 0, control = 0;
 	uint64_t v, bytes_out;
 	double duration = 0, t0;
 	int opt, fd, go_fd = -1, status = 0, quiet = 0;
 	size_t nblocks, i;
-	char *names_buf = NULL;
+	char *names_buf = NULL, *map_path = NULL, *tfile_path = NULL;
+	int no_tfile = 0;
 	pid_t child = 0;
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:rqhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:rNqhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -593,11 +773,14 @@ int main(int argc, char **argv)
 		case 'r':
 			keep_raw = 1;
 			break;
+		case 'N':
+			no_tfile = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return TB_EXIT_OK;
 		case 'V':
 			tb_print_version();
@@ -609,17 +792,20 @@ int main(int argc, char **argv)
 			control = 'T';
 			break;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return TB_EXIT_USAGE;
 		}
 	}
-	if (!names) {
-		names_buf = malloc(strlen(out) + 7);
-		if (!names_buf)
-			tb_die(TB_EXIT_FAIL, "out of memory");
-		sprintf(names_buf, "%s.names", out);
+	names_buf = malloc(strlen(out) + 7);
+	map_path = malloc(strlen(out) + 5);
+	tfile_path = malloc(strlen(out) + 7);
+	if (!names_buf || !map_path || !tfile_path)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	sprintf(names_buf, "%s.names", out);
+	sprintf(map_path, "%s.map", out);
+	sprintf(tfile_path, "%s.tfile", out);
+	if (!names)
 		names = names_buf;
-	}
 
 	fd = open(dev, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -687,6 +873,9 @@ int main(int argc, char **argv)
 
 	nblocks = order_blocks(&raw, &blocks);
 	memset(&counts, 0, sizeof(counts));
+	for (i = 0; i < nblocks; i++)
+		ids_collect(&ids, raw.p + blocks[i].off, blocks[i].len);
+	ids_finish(&ids);
 	stack = calloc(1, sizeof(*stack));
 	if (!stack)
 		tb_die(TB_EXIT_FAIL, "out of memory");
@@ -702,7 +891,7 @@ int main(int argc, char **argv)
 			memcpy(tidy.p + tidy.len, b, blocks[i].len);
 			tidy.len += blocks[i].len;
 		} else {
-			removed += tidy_block(b, blocks[i].len, stack, &tidy);
+			removed += tidy_block(b, blocks[i].len, stack, &ids, &tidy);
 		}
 	}
 	f = tb_open_output(out);
@@ -710,14 +899,16 @@ int main(int argc, char **argv)
 		tb_die_errno(TB_EXIT_FAIL, "%s", out);
 	tb_close_output(f, out);
 	bytes_out = tidy.len;
-	write_names(fd, names);
+	write_names(fd, names, keep_raw ? NULL : map_path, keep_raw ? NULL : &ids);
+	if (!keep_raw && !no_tfile &&
+	    write_tfile(argv[0], out, names, tfile_path))
+		tb_warn("%s: not written (tbconv fdr-tfile failed)", tfile_path);
 	close(fd);
 
 	if (!quiet) {
 		printf("%s: %zu blocks, %llu bytes\n", out, nblocks,
 		       (unsigned long long)bytes_out);
-		printf("events: syscall %llu, irq %llu, softirq %llu, work %llu, "
-		       "fault %llu, task %llu, marker %llu\n",
+		printf("events: syscall %llu, irq %llu, softirq %llu, work %llu, fault %llu, task %llu, marker %llu\n",
 		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_SYSCALL],
 		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_IRQ],
 		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_SOFTIRQ],
@@ -725,17 +916,19 @@ int main(int argc, char **argv)
 		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_FAULT],
 		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_TASK],
 		       (unsigned long long)counts.markers);
-		printf("recorder: written %llu, dropped %llu, overwritten %llu, "
-		       "%llu bytes committed\n",
+		printf("recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
 		       (unsigned long long)st.written,
 		       (unsigned long long)st.dropped,
 		       (unsigned long long)st.overwritten,
 		       (unsigned long long)st.bytes);
 		if (removed)
-			printf("left out %llu exits whose entry precedes the capture "
-			       "or was lost (-r keeps them)\n",
+			printf("left out %llu exits whose entry precedes the capture or was lost (-r keeps them)\n",
 			       (unsigned long long)removed);
-		printf("names: %s (text: \"<id hex> <space> <name>\")\n", names);
+		if (keep_raw)
+			printf("names: %s (kernel ids; no map or tfile with -r)\n", names);
+		else
+			printf("names: %s, map: %s (llvm-xray -m), tfile: %s\n",
+			       names, map_path, no_tfile ? "-" : tfile_path);
 		if (optind < argc && WIFEXITED(status) && WEXITSTATUS(status))
 			printf("command exited with status %d\n",
 			       WEXITSTATUS(status));
@@ -745,5 +938,8 @@ int main(int argc, char **argv)
 	free(tidy.p);
 	free(stack);
 	free(names_buf);
+	free(map_path);
+	free(tfile_path);
+	free(ids.v);
 	return TB_EXIT_OK;
 }
