@@ -63,9 +63,16 @@ tracebufctl mode wrap
 ls -l /out/tracebuf-*
 
 if command -v tbdecode >/dev/null 2>&1; then
-	echo "== decoding"
-	tbdecode /out/tracebuf-kernel.rec >/out/tracebuf-kernel.txt || true
-	tbdecode /out/tracebuf-injected.rec >/out/tracebuf-injected.txt || true
+	echo "== /dev/tracebuf: decoded with tbdecode"
+	for f in kernel injected chain; do
+		tbdecode /out/tracebuf-$f.rec >/out/tracebuf-$f.txt ||
+			echo "tbdecode $f: exit $?"
+	done
+	tbdecode -s 256 /out/tracebuf-kernel.raw >/out/tracebuf-kernel-raw.txt ||
+		echo "tbdecode raw: exit $?"
+	cat /out/tracebuf-injected.txt
+	echo "(kernel trace, first lines)"
+	head -n 15 /out/tracebuf-kernel.txt
 fi
 GUEST
 
