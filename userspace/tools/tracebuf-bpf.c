@@ -1,0 +1,946 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf-bpf: record the kernel FDR recorder's events with BPF programs
+ * instead of the tracebuf module, and write the same XRay FDR v5 file:
+ * the same function ids (uapi/linux/tracebuf.h) and one block per task run
+ * on a CPU.  Needs no module, only a kernel with BTF.
+ *
+ * See Documentation/bpf-collector.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <linux/types.h>
+#include <linux/tracebuf.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "tb_cli.h"
+#include "tracebuf_bpf.h"
+#include "tracebuf.skel.h"
+
+/* Classes this collector can record (no user markers: there is no fd). */
+#define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
+
+static const struct {
+	const char *name;
+	__u32 mask;
+	__u32 space;	/* FDR id space counted under this class */
+} classes[] = {
+	{ "syscall",	TRACEBUF_FDR_SYSCALL,	TRACEBUF_FDR_SPACE_SYSCALL },
+	{ "irq",	TRACEBUF_FDR_IRQ,	TRACEBUF_FDR_SPACE_IRQ },
+	{ "softirq",	TRACEBUF_FDR_SOFTIRQ,	TRACEBUF_FDR_SPACE_SOFTIRQ },
+	{ "workqueue",	TRACEBUF_FDR_WORKQUEUE,	TRACEBUF_FDR_SPACE_WORK },
+	{ "fault",	TRACEBUF_FDR_FAULT,	TRACEBUF_FDR_SPACE_FAULT },
+	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
+};
+#define NR_CLASSES	(sizeof(classes) / sizeof(classes[0]))
+
+struct options {
+	uint32_t classes;
+	uint32_t nr_args;
+	uint64_t duration;	/* seconds, 0 = until the command ends or a signal */
+	uint64_t rb_size;
+	uint64_t wakeup;
+	const char *output;
+	const char *stats_json;
+	bool quiet;
+	bool verbose;
+	char **cmd;
+};
+
+/* ------------------------------------------------------------------ */
+/* FDR v5 writer                                                       */
+/*                                                                     */
+/* Minimal and local until the shared writer in userspace/lib lands:   */
+/* it only emits the records this collector needs.                     */
+/* ------------------------------------------------------------------ */
+
+#define FDR_VERSION		5
+#define FDR_TYPE		1
+#define FDR_CONSTANT_TSC	(1U << 0)
+#define FDR_NONSTOP_TSC		(1U << 1)
+#define FDR_MD_NEW_BUFFER	0
+#define FDR_MD_NEW_CPU		2
+#define FDR_MD_TSC_WRAP		3
+#define FDR_MD_WALLCLOCK	4
+#define FDR_MD_CALL_ARG		6
+#define FDR_MD_EXTENTS		7
+#define FDR_MD_PID		9
+#define FDR_FN_ENTER		0
+#define FDR_FN_EXIT		1
+#define FDR_FN_ENTER_ARGS	3
+
+/* A block being built: one task's run on one CPU. */
+struct stream {
+	bool open;
+	bool pending;		/* a switch named the next task, no block yet */
+	__u32 tid, tgid;
+	__u64 base;		/* pending block's start (the switch time) */
+	__u64 last;		/* absolute time of the last record */
+	__u64 start;		/* block start, the key blocks are sorted by */
+	unsigned char *buf;
+	size_t len, cap;
+};
+
+/* A finished block in the spill file. */
+struct block_ref {
+	__u64 start;
+	__u64 seq;		/* tie breaker: keeps a stable order */
+	__u64 off;
+	__u64 len;
+};
+
+/*
+ * Open calls of one thread, to drop exits whose entry was never recorded:
+ * calls in flight when tracing started, and a fork child's return from
+ * clone.  `llvm-xray stack` rejects a trace with such an exit.  Each idle
+ * task (tid 0) is per CPU, so the key includes the CPU for tid 0.
+ */
+#define STACK_DEPTH	32
+#define THREAD_BUCKETS	1024
+
+struct thread {
+	struct thread *next;
+	__u32 tid, cpu;
+	int depth;
+	__u32 ids[STACK_DEPTH];
+};
+
+struct collector {
+	struct options *opt;
+	struct stream *streams;
+	int nr_cpus;
+	FILE *spill;		/* finished blocks, in completion order */
+	__u64 spill_len;
+	struct block_ref *blocks;
+	size_t nr_blocks, cap_blocks;
+	__u64 *workfns;		/* WORK key = index of the function here */
+	size_t nr_workfns, cap_workfns;
+	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	struct thread *threads[THREAD_BUCKETS];
+	/* statistics */
+	__u64 records;
+	__u64 events;
+	__u64 per_class[NR_CLASSES];
+	__u64 switches;
+	__u64 clamped;		/* records older than their predecessor */
+	__u64 unmatched;	/* exits without a recorded entry, dropped */
+	__u64 bad;		/* malformed records (never expected) */
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static unsigned char *stream_room(struct stream *s, size_t n)
+{
+	unsigned char *p;
+
+	if (s->len + n > s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4096;
+		while (s->cap < s->len + n)
+			s->cap *= 2;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	p = s->buf + s->len;
+	s->len += n;
+	return p;
+}
+
+static void put_le(unsigned char *p, __u64 v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = v >> (8 * i);
+}
+
+/* A 16-byte metadata record; @a and @b at byte offsets 1 and 1+@alen. */
+static void md_fill(unsigned char *p, int kind, __u64 a, int alen, __u64 b,
+		    int blen)
+{
+	memset(p, 0, 16);
+	p[0] = (kind << 1) | 1;
+	put_le(p + 1, a, alen);
+	put_le(p + 1 + alen, b, blen);
+}
+
+static void put_md(struct stream *s, int kind, __u64 a, int alen, __u64 b,
+		   int blen)
+{
+	md_fill(stream_room(s, 16), kind, a, alen, b, blen);
+}
+
+static void put_fn(struct stream *s, __u32 id, int type, __u32 delta)
+{
+	unsigned char *p = stream_room(s, 8);
+
+	put_le(p, (id << 4) | (type << 1), 4);
+	put_le(p + 4, delta, 4);
+}
+
+static struct thread *thread_get(struct collector *c, __u32 tid, __u32 cpu)
+{
+	__u32 key_cpu = tid ? 0 : cpu;
+	struct thread **head = &c->threads[(tid ^ key_cpu) % THREAD_BUCKETS];
+	struct thread *t;
+
+	for (t = *head; t; t = t->next)
+		if (t->tid == tid && t->cpu == key_cpu)
+			return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	t->tid = tid;
+	t->cpu = key_cpu;
+	t->next = *head;
+	*head = t;
+	return t;
+}
+
+/* Whether the record is to be written; keeps the thread's call stack. */
+static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
+			 __u32 id)
+{
+	struct thread *t;
+
+	if (e->kind == TB_BPF_POINT)
+		return true;
+	t = thread_get(c, e->tid, e->cpu);
+	if (e->kind == TB_BPF_ENTER) {
+		if (t->depth == STACK_DEPTH) {
+			c->unmatched++;
+			return false;
+		}
+		t->ids[t->depth++] = id;
+		return true;
+	}
+	if (t->depth && t->ids[t->depth - 1] == id) {
+		t->depth--;
+		return true;
+	}
+	c->unmatched++;
+	return false;
+}
+
+/*
+ * @base is the time the task started running here (NewCPUId), @first the
+ * time of the block's first record: blocks are sorted by @first, so that
+ * the file's first record is its earliest, as `llvm-xray account` needs.
+ */
+static void stream_open(struct collector *c, struct stream *s, int cpu,
+			__u32 tid, __u32 tgid, __u64 base, __u64 first)
+{
+	__u64 wall = base + c->realtime_off;
+
+	s->open = true;
+	s->tid = tid;
+	s->tgid = tgid;
+	s->start = first;
+	s->last = base;
+	s->len = 0;
+	put_md(s, FDR_MD_NEW_BUFFER, tid, 4, 0, 0);
+	put_md(s, FDR_MD_WALLCLOCK, wall / 1000000000, 8,
+	       wall % 1000000000 / 1000, 4);
+	put_md(s, FDR_MD_PID, tgid, 4, 0, 0);
+	put_md(s, FDR_MD_NEW_CPU, cpu, 2, base, 8);
+}
+
+static void stream_close(struct collector *c, struct stream *s)
+{
+	unsigned char ext[16];
+	struct block_ref *b;
+
+	if (!s->open)
+		return;
+	s->open = false;
+	md_fill(ext, FDR_MD_EXTENTS, s->len, 8, 0, 0);
+	if (fwrite(ext, 16, 1, c->spill) != 1 ||
+	    fwrite(s->buf, s->len, 1, c->spill) != 1)
+		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
+	if (c->nr_blocks == c->cap_blocks) {
+		c->cap_blocks = c->cap_blocks ? c->cap_blocks * 2 : 256;
+		c->blocks = xrealloc(c->blocks,
+				     c->cap_blocks * sizeof(*c->blocks));
+	}
+	b = &c->blocks[c->nr_blocks];
+	b->start = s->start;
+	b->seq = c->nr_blocks++;
+	b->off = c->spill_len;
+	b->len = 16 + s->len;
+	c->spill_len += b->len;
+}
+
+/*
+ * Advance the stream to @ts and return the 32-bit delta for the next
+ * function record.  Records of one CPU can arrive slightly out of order
+ * when a program interrupted another one on that CPU; they are clamped to
+ * the previous time so that the thread's time never runs backwards.
+ */
+static __u32 stream_advance(struct collector *c, struct stream *s, __u64 ts)
+{
+	__u64 delta;
+
+	if (ts < s->last) {
+		c->clamped++;
+		ts = s->last;
+	}
+	delta = ts - s->last;
+	s->last = ts;
+	if (delta > UINT32_MAX) {
+		put_md(s, FDR_MD_TSC_WRAP, ts, 8, 0, 0);
+		delta = 0;
+	}
+	return delta;
+}
+
+static __u32 work_key(struct collector *c, __u64 fn)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_workfns; i++)
+		if (c->workfns[i] == fn)
+			return i;
+	if (c->nr_workfns == c->cap_workfns) {
+		c->cap_workfns = c->cap_workfns ? c->cap_workfns * 2 : 64;
+		c->workfns = xrealloc(c->workfns,
+				      c->cap_workfns * sizeof(*c->workfns));
+	}
+	c->workfns[c->nr_workfns] = fn;
+	return c->nr_workfns++;
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	const struct tb_bpf_event *e = data;
+	__u32 space, id, delta;
+	struct stream *s;
+	int nargs, i;
+
+	c->records++;
+	if (size < sizeof(*e) || e->cpu >= c->nr_cpus ||
+	    size < sizeof(*e) + e->nargs * sizeof(__u64)) {
+		c->bad++;
+		return 0;
+	}
+	s = &c->streams[e->cpu];
+	id = e->id;
+	space = id >> TRACEBUF_FDR_ID_SPACE_SHIFT;
+	nargs = e->nargs;
+
+	if (e->kind == TB_BPF_SWITCH) {
+		c->switches++;
+		stream_close(c, s);
+		s->pending = true;
+		s->tid = e->tid;
+		s->tgid = e->tgid;
+		s->base = e->ts;
+		return 0;
+	}
+
+	for (i = 0; i < (int)NR_CLASSES; i++)
+		if (classes[i].space == space)
+			c->per_class[i]++;
+	c->events++;
+	if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
+		id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
+		nargs = 0;
+	}
+	if (!thread_track(c, e, id))
+		return 0;
+
+	if (!s->open || s->tid != e->tid) {
+		__u64 base = e->ts;
+
+		stream_close(c, s);
+		/* The switch time starts the block, when it named this task. */
+		if (s->pending && s->tid == e->tid && s->base <= e->ts)
+			base = s->base;
+		stream_open(c, s, e->cpu, e->tid, e->tgid, base, e->ts);
+	}
+	s->pending = false;
+
+	delta = stream_advance(c, s, e->ts);
+	if (e->kind == TB_BPF_EXIT) {
+		put_fn(s, id, FDR_FN_EXIT, delta);
+		return 0;
+	}
+	put_fn(s, id, nargs ? FDR_FN_ENTER_ARGS : FDR_FN_ENTER, delta);
+	for (i = 0; i < nargs; i++)
+		put_md(s, FDR_MD_CALL_ARG, e->args[i], 8, 0, 0);
+	/* Instant events (faults, fork, exit) are zero-length calls. */
+	if (e->kind == TB_BPF_POINT)
+		put_fn(s, id, FDR_FN_EXIT, 0);
+	return 0;
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct block_ref *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The file: header, then every block by start time.  Blocks of one thread
+ * never overlap, so this keeps each thread's records in time order, which
+ * `llvm-xray account` needs.
+ */
+static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
+{
+	unsigned char hdr[32] = { 0 };
+	unsigned char buf[65536];
+	__u64 total = 32;
+	size_t i;
+
+	qsort(c->blocks, c->nr_blocks, sizeof(*c->blocks), cmp_block);
+	put_le(hdr, FDR_VERSION, 2);
+	put_le(hdr + 2, FDR_TYPE, 2);
+	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: constant rate, non-stop. */
+	put_le(hdr + 4, FDR_CONSTANT_TSC | FDR_NONSTOP_TSC, 4);
+	put_le(hdr + 8, 1000000000ULL, 8);
+	put_le(hdr + 16, c->spill_len, 8);
+	if (fwrite(hdr, sizeof(hdr), 1, out) != 1)
+		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	if (fflush(c->spill))
+		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
+	for (i = 0; i < c->nr_blocks; i++) {
+		__u64 off = c->blocks[i].off, left = c->blocks[i].len;
+
+		while (left) {
+			size_t n = left < sizeof(buf) ? left : sizeof(buf);
+			ssize_t r = pread(fileno(c->spill), buf, n, off);
+
+			if (r <= 0)
+				tb_die_errno(TB_EXIT_FAIL,
+					     "cannot read the temporary block file");
+			if (fwrite(buf, r, 1, out) != 1)
+				tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+			off += r;
+			left -= r;
+			total += r;
+		}
+	}
+	return total;
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line                                                        */
+/* ------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] [-- COMMAND [ARG...]]\n"
+"\n"
+"Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
+"function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
+"without the module.  Traces the whole system (except itself) until COMMAND\n"
+"exits, the duration ends, or SIGINT/SIGTERM arrives.\n"
+"\n"
+"Options:\n"
+"  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
+"                         softirq, workqueue, fault, sched, all\n"
+"                         (default: all)\n"
+"  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
+"  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr)\n"
+"  -d, --duration SECS    stop after SECS seconds\n"
+"  -b, --buffer-size SIZE BPF ring buffer size, a power of two, K/M/G\n"
+"                         suffixes (default 8M)\n"
+"  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
+"                         (default: a quarter of the ring buffer)\n"
+"  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
+"  -q, --quiet            no summary on stderr\n"
+"  -v, --verbose          libbpf's messages and the work function table\n"
+"  -h, --help             this text\n"
+"  -V, --version          print the version\n"
+"\n"
+"Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
+"Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
+"command line; the command's own status is in the summary.\n",
+		tb_prog());
+}
+
+static __u32 parse_classes(const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	__u32 mask = 0;
+	size_t i;
+
+	if (!copy)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			mask |= BPF_CLASSES;
+			continue;
+		}
+		if (!strcmp(tok, "marker"))
+			tb_die(TB_EXIT_USAGE,
+			       "class 'marker' needs the module's /dev/tracebuf_fdr");
+		for (i = 0; i < NR_CLASSES; i++)
+			if (!strcmp(tok, classes[i].name))
+				break;
+		if (i == NR_CLASSES)
+			tb_die(TB_EXIT_USAGE, "unknown event class '%s' (try --help)",
+			       tok);
+		mask |= classes[i].mask;
+	}
+	free(copy);
+	if (!mask)
+		tb_die(TB_EXIT_USAGE, "no event class given");
+	return mask;
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "events",	 required_argument, NULL, 'e' },
+		{ "args",	 required_argument, NULL, 'a' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "duration",	 required_argument, NULL, 'd' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "wakeup",	 required_argument, NULL, 'w' },
+		{ "stats-json",	 required_argument, NULL, 'j' },
+		{ "quiet",	 no_argument,	    NULL, 'q' },
+		{ "verbose",	 no_argument,	    NULL, 'v' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ "version",	 no_argument,	    NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	o->classes = BPF_CLASSES;
+	o->output = "trace.fdr";
+	o->rb_size = 8 << 20;
+	/* '+': options end at the command's name. */
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:qvhV",
+				 longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			o->classes = parse_classes(optarg);
+			break;
+		case 'a':
+			if (tb_parse_u32(optarg, 0, TB_BPF_MAX_ARGS, &o->nr_args))
+				tb_die(TB_EXIT_USAGE, "--args takes 0..%d, not '%s'",
+				       TB_BPF_MAX_ARGS, optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'd':
+			if (tb_parse_u64(optarg, 1, 1000000, &o->duration))
+				tb_die(TB_EXIT_USAGE,
+				       "--duration takes whole seconds 1..1000000, not '%s'",
+				       optarg);
+			break;
+		case 'b':
+			if (tb_parse_size(optarg, 4096, 1ULL << 30, &o->rb_size) ||
+			    (o->rb_size & (o->rb_size - 1)) ||
+			    o->rb_size % sysconf(_SC_PAGESIZE))
+				tb_die(TB_EXIT_USAGE,
+				       "--buffer-size takes a power of two from 4K to 1G, not '%s'",
+				       optarg);
+			break;
+		case 'w':
+			if (tb_parse_size(optarg, 1, 1ULL << 30, &o->wakeup))
+				tb_die(TB_EXIT_USAGE, "bad --wakeup '%s'", optarg);
+			break;
+		case 'j':
+			o->stats_json = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(TB_EXIT_OK);
+		case 'V':
+			tb_print_version();
+			exit(TB_EXIT_OK);
+		default:
+			usage(stderr);
+			exit(TB_EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (!o->wakeup || o->wakeup > o->rb_size)
+		o->wakeup = o->rb_size / 4;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running                                                             */
+/* ------------------------------------------------------------------ */
+
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t child_exited;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	child_exited = 1;
+}
+
+static bool libbpf_verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+		return 0;
+	/* Warnings are printed only with -v: the tool reports failures. */
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
+{
+	struct {
+		struct bpf_program *prog;
+		__u32 cls;
+	} progs[] = {
+		{ skel->progs.tb_sys_enter,	TRACEBUF_FDR_SYSCALL },
+		{ skel->progs.tb_sys_exit,	TRACEBUF_FDR_SYSCALL },
+		{ skel->progs.tb_irq_entry,	TRACEBUF_FDR_IRQ },
+		{ skel->progs.tb_irq_exit,	TRACEBUF_FDR_IRQ },
+		{ skel->progs.tb_softirq_entry,	TRACEBUF_FDR_SOFTIRQ },
+		{ skel->progs.tb_softirq_exit,	TRACEBUF_FDR_SOFTIRQ },
+		{ skel->progs.tb_work_start,	TRACEBUF_FDR_WORKQUEUE },
+		{ skel->progs.tb_work_end,	TRACEBUF_FDR_WORKQUEUE },
+		{ skel->progs.tb_fault_user,	TRACEBUF_FDR_FAULT },
+		{ skel->progs.tb_fault_kernel,	TRACEBUF_FDR_FAULT },
+		{ skel->progs.tb_fork,		TRACEBUF_FDR_SCHED },
+		{ skel->progs.tb_exit,		TRACEBUF_FDR_SCHED },
+	};
+	size_t i;
+
+	/* tb_sched_switch always loads: it delimits the blocks. */
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		bpf_program__set_autoload(progs[i].prog,
+					  !!(mask & progs[i].cls));
+}
+
+/* Runs nested recursions the kernel skipped: events that were lost too. */
+static __u64 recursion_misses(struct tracebuf_bpf *skel)
+{
+	struct bpf_program *prog;
+	__u64 sum = 0;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
+static __u64 ringbuf_drops(struct tracebuf_bpf *skel, int nr_cpus)
+{
+	__u64 *vals = calloc(nr_cpus, sizeof(__u64)), sum = 0;
+	int fd = bpf_map__fd(skel->maps.drops);
+	__u32 k;
+	int cpu;
+
+	if (!vals)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	for (k = 0; k < TB_BPF_NR_COUNTERS; k++) {
+		if (bpf_map_lookup_elem(fd, &k, vals)) {
+			tb_warn_errno("cannot read the drop counters");
+			continue;
+		}
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			sum += vals[cpu];
+	}
+	free(vals);
+	return sum;
+}
+
+/*
+ * Start the command once the programs are attached.  A close-on-exec
+ * pipe carries exec's errno back, so that a missing command is an error
+ * here rather than an empty trace.
+ */
+static pid_t start_command(char **cmd)
+{
+	int pfd[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		tb_die_errno(TB_EXIT_FAIL, "pipe");
+	pid = fork();
+	if (pid < 0)
+		tb_die_errno(TB_EXIT_FAIL, "cannot fork");
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		close(pfd[0]);
+		execvp(cmd[0], cmd);
+		err = errno;
+		if (write(pfd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		errno = err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", cmd[0]);
+	}
+	close(pfd[0]);
+	return pid;
+}
+
+static double tv_sec(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static __u64 now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct collector col = { 0 };
+	struct tracebuf_bpf *skel;
+	struct ring_buffer *rb;
+	struct sigaction sa;
+	struct rusage ru;
+	__u64 t0, deadline = 0, bytes, lost_rb, lost_rec;
+	int status = -1, err, cpu;
+	pid_t child = 0;
+	FILE *out;
+	size_t i;
+
+	tb_cli_init(argv[0]);
+	parse_args(argc, argv, &opt);
+	libbpf_verbose = opt.verbose;
+	libbpf_set_print(libbpf_print);
+
+	col.opt = &opt;
+	col.nr_cpus = libbpf_num_possible_cpus();
+	if (col.nr_cpus <= 0) {
+		errno = -col.nr_cpus;
+		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
+	}
+	col.streams = calloc(col.nr_cpus, sizeof(*col.streams));
+	col.spill = tmpfile();
+	if (!col.streams)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (!col.spill)
+		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
+	/* Fail on an unwritable output before tracing anything. */
+	out = tb_open_output(opt.output);
+
+	skel = tracebuf_bpf__open();
+	if (!skel)
+		tb_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
+	skel->rodata->nr_args = opt.nr_args;
+	skel->rodata->self_tgid = getpid();
+	skel->rodata->wakeup_bytes = opt.wakeup;
+	err = bpf_map__set_max_entries(skel->maps.events, opt.rb_size);
+	if (err) {
+		errno = -err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
+	}
+	set_autoload(skel, opt.classes);
+
+	err = tracebuf_bpf__load(skel);
+	if (err) {
+		errno = -err;
+		if (errno == EPERM)
+			tb_die(TB_EXIT_FAIL,
+			       "cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
+			       strerror(errno));
+		tb_die(TB_EXIT_FAIL,
+		       "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
+		       strerror(errno));
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event,
+			      &col, NULL);
+	if (!rb)
+		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	col.realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	err = tracebuf_bpf__attach(skel);
+	if (err) {
+		errno = -err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
+	}
+	t0 = now_ns(CLOCK_MONOTONIC);
+	if (opt.duration)
+		deadline = t0 + opt.duration * 1000000000ULL;
+	if (opt.cmd)
+		child = start_command(opt.cmd);
+
+	while (!stop_signal) {
+		if (child && child_exited &&
+		    waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+		if (deadline && now_ns(CLOCK_MONOTONIC) >= deadline)
+			break;
+		err = ring_buffer__poll(rb, 100);
+		if (err < 0 && err != -EINTR) {
+			errno = -err;
+			tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+		}
+	}
+
+	/* Stop the producers first so that the drain below is complete. */
+	tracebuf_bpf__detach(skel);
+	err = ring_buffer__consume(rb);
+	if (err < 0) {
+		errno = -err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+	}
+	if (child) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	lost_rb = ringbuf_drops(skel, col.nr_cpus);
+	lost_rec = recursion_misses(skel);
+	for (cpu = 0; cpu < col.nr_cpus; cpu++)
+		stream_close(&col, &col.streams[cpu]);
+	bytes = write_fdr(&col, out, opt.output);
+	tb_close_output(out, opt.output);
+	getrusage(RUSAGE_SELF, &ru);
+	t0 = now_ns(CLOCK_MONOTONIC) - t0;
+
+	if (!opt.quiet) {
+		fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
+			tb_prog(), (unsigned long long)col.events, t0 / 1e9,
+			opt.output, (unsigned long long)bytes, col.nr_blocks);
+		fprintf(stderr, " ");
+		for (i = 0; i < NR_CLASSES; i++)
+			if (opt.classes & classes[i].mask)
+				fprintf(stderr, " %s %llu", classes[i].name,
+					(unsigned long long)col.per_class[i]);
+		fprintf(stderr, " switches %llu\n",
+			(unsigned long long)col.switches);
+		fprintf(stderr, "  lost %llu (ring buffer full %llu, recursion %llu)",
+			(unsigned long long)(lost_rb + lost_rec),
+			(unsigned long long)lost_rb,
+			(unsigned long long)lost_rec);
+		if (status != -1) {
+			if (WIFEXITED(status))
+				fprintf(stderr, ", command exited %d",
+					WEXITSTATUS(status));
+			else if (WIFSIGNALED(status))
+				fprintf(stderr, ", command killed by signal %d",
+					WTERMSIG(status));
+		}
+		fprintf(stderr, "\n");
+		if (col.bad)
+			fprintf(stderr, "  %llu malformed records ignored\n",
+				(unsigned long long)col.bad);
+	}
+	if (opt.verbose)
+		for (i = 0; i < col.nr_workfns; i++)
+			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
+				(unsigned long long)col.workfns[i]);
+
+	if (opt.stats_json) {
+		FILE *j = tb_open_output(opt.stats_json);
+
+		fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu,\n",
+			(unsigned long long)col.events,
+			(unsigned long long)col.records,
+			(unsigned long long)col.switches);
+		fprintf(j, " \"bytes\": %llu, \"blocks\": %zu,\n",
+			(unsigned long long)bytes, col.nr_blocks);
+		fprintf(j, " \"lost\": %llu, \"lost_ringbuf\": %llu, \"lost_recursion\": %llu,\n",
+			(unsigned long long)(lost_rb + lost_rec),
+			(unsigned long long)lost_rb,
+			(unsigned long long)lost_rec);
+		fprintf(j, " \"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu,\n",
+			(unsigned long long)col.clamped,
+			(unsigned long long)col.unmatched,
+			(unsigned long long)col.bad);
+		fprintf(j, " \"classes\": {");
+		for (i = 0; i < NR_CLASSES; i++)
+			fprintf(j, "%s\"%s\": %llu", i ? ", " : "",
+				classes[i].name,
+				(unsigned long long)col.per_class[i]);
+		fprintf(j, "},\n");
+		fprintf(j, " \"duration_s\": %.6f, \"reader_user_s\": %.6f, \"reader_sys_s\": %.6f,\n",
+			t0 / 1e9, tv_sec(ru.ru_utime), tv_sec(ru.ru_stime));
+		fprintf(j, " \"ringbuf_bytes\": %llu, \"nr_args\": %u, \"command_status\": %d}\n",
+			(unsigned long long)opt.rb_size, opt.nr_args,
+			status == -1 ? -1 :
+			WIFEXITED(status) ? WEXITSTATUS(status) :
+			128 + WTERMSIG(status));
+		tb_close_output(j, opt.stats_json);
+	}
+
+	ring_buffer__free(rb);
+	tracebuf_bpf__destroy(skel);
+	fclose(col.spill);
+	for (cpu = 0; cpu < col.nr_cpus; cpu++)
+		free(col.streams[cpu].buf);
+	free(col.streams);
+	free(col.blocks);
+	free(col.workfns);
+	for (i = 0; i < THREAD_BUCKETS; i++) {
+		while (col.threads[i]) {
+			struct thread *t = col.threads[i];
+
+			col.threads[i] = t->next;
+			free(t);
+		}
+	}
+	return TB_EXIT_OK;
+}
