@@ -261,6 +261,43 @@ TEST_F_TIMEOUT(bpf, getppid_exact, 300)
 	free(json);
 }
 
+/*
+ * Drops are counted exactly: with a 4 KiB ring buffer that wakes the
+ * reader only when full, most events are lost, and recorded + lost equals
+ * what a lossless run of the same workload records.  Nothing else in the guest makes syscalls meanwhile.
+ */
+TEST_F_TIMEOUT(bpf, drops_exact, 300)
+{
+	char *envp[] = { "TB_GETPPID_LOOP=20000", NULL };
+	char *big[] = { COLLECTOR, "-q", "-e", "syscall", "-o", "/tmp/big.fdr",
+			"-j", "/tmp/big.json", "--", self->self, NULL };
+	char *small[] = { COLLECTOR, "-q", "-e", "syscall", "-b", "4K",
+			  "-w", "4K", "-o", "/tmp/small.fdr", "-j", "/tmp/small.json", "--",
+			  self->self, NULL };
+	long long all, got, lost;
+	char *json;
+	size_t len;
+
+	ASSERT_EQ(0, run(big, envp, self->err, sizeof(self->err), NULL));
+	json = slurp("/tmp/big.json", &len);
+	ASSERT_NE(NULL, json);
+	ASSERT_EQ(0, json_num(json, "lost"));
+	all = json_num(json, "events");
+	free(json);
+
+	ASSERT_EQ(0, run(small, envp, self->err, sizeof(self->err), NULL));
+	json = slurp("/tmp/small.json", &len);
+	ASSERT_NE(NULL, json);
+	got = json_num(json, "events");
+	lost = json_num(json, "lost");
+	TH_LOG("lossless %lld, small buffer %lld recorded + %lld lost",
+	       all, got, lost);
+	EXPECT_LT(0, lost);
+	EXPECT_EQ(0, json_num(json, "lost_recursion"));
+	EXPECT_EQ(all, got + lost);
+	free(json);
+}
+
 /* Every class with arguments, around a small workload: a valid file. */
 TEST_F_TIMEOUT(bpf, all_classes, 300)
 {
@@ -301,6 +338,32 @@ TEST_F_TIMEOUT(bpf, duration, 120)
 	ASSERT_EQ(0, run(argv, envp, self->err, sizeof(self->err), NULL));
 	EXPECT_STREQ("", self->err);
 	fdr = slurp(OUTDIR "/duration.fdr", &fdr_len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
+	free(fdr);
+}
+
+/* SIGTERM (how scripts stop it) ends the trace cleanly. */
+TEST_F_TIMEOUT(bpf, sigterm, 120)
+{
+	struct fdr_count cnt = { 0 };
+	size_t fdr_len;
+	int status;
+	char *fdr;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		execl(COLLECTOR, COLLECTOR, "-q", "-e", "syscall,sched", "-o",
+		      "/tmp/sigterm.fdr", (char *)NULL);
+		_exit(98);
+	}
+	sleep(3);
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	fdr = slurp("/tmp/sigterm.fdr", &fdr_len);
 	ASSERT_NE(NULL, fdr);
 	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
 	free(fdr);

@@ -621,72 +621,105 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
-static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
+/* Each program and the FDR id space it records (0: block boundaries). */
+struct prog_space {
+	struct bpf_program *prog;
+	__u32 space;
+};
+
+static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 {
-	struct {
-		struct bpf_program *prog;
-		__u32 cls;
-	} progs[] = {
-		{ skel->progs.tb_sys_enter,	TRACEBUF_FDR_SYSCALL },
-		{ skel->progs.tb_sys_exit,	TRACEBUF_FDR_SYSCALL },
-		{ skel->progs.tb_irq_entry,	TRACEBUF_FDR_IRQ },
-		{ skel->progs.tb_irq_exit,	TRACEBUF_FDR_IRQ },
-		{ skel->progs.tb_softirq_entry,	TRACEBUF_FDR_SOFTIRQ },
-		{ skel->progs.tb_softirq_exit,	TRACEBUF_FDR_SOFTIRQ },
-		{ skel->progs.tb_work_start,	TRACEBUF_FDR_WORKQUEUE },
-		{ skel->progs.tb_work_end,	TRACEBUF_FDR_WORKQUEUE },
-		{ skel->progs.tb_fault_user,	TRACEBUF_FDR_FAULT },
-		{ skel->progs.tb_fault_kernel,	TRACEBUF_FDR_FAULT },
-		{ skel->progs.tb_fork,		TRACEBUF_FDR_SCHED },
-		{ skel->progs.tb_exit,		TRACEBUF_FDR_SCHED },
+	const struct prog_space tab[] = {
+		{ skel->progs.tb_sys_enter,	TRACEBUF_FDR_SPACE_SYSCALL },
+		{ skel->progs.tb_sys_exit,	TRACEBUF_FDR_SPACE_SYSCALL },
+		{ skel->progs.tb_irq_entry,	TRACEBUF_FDR_SPACE_IRQ },
+		{ skel->progs.tb_irq_exit,	TRACEBUF_FDR_SPACE_IRQ },
+		{ skel->progs.tb_softirq_entry,	TRACEBUF_FDR_SPACE_SOFTIRQ },
+		{ skel->progs.tb_softirq_exit,	TRACEBUF_FDR_SPACE_SOFTIRQ },
+		{ skel->progs.tb_work_start,	TRACEBUF_FDR_SPACE_WORK },
+		{ skel->progs.tb_work_end,	TRACEBUF_FDR_SPACE_WORK },
+		{ skel->progs.tb_fault_user,	TRACEBUF_FDR_SPACE_FAULT },
+		{ skel->progs.tb_fault_kernel,	TRACEBUF_FDR_SPACE_FAULT },
+		{ skel->progs.tb_fork,		TRACEBUF_FDR_SPACE_TASK },
+		{ skel->progs.tb_exit,		TRACEBUF_FDR_SPACE_TASK },
+		{ skel->progs.tb_sched_switch,	0 },
 	};
+
+	memcpy(ps, tab, sizeof(tab));
+	return sizeof(tab) / sizeof(tab[0]);
+}
+
+#define MAX_PROGS	16
+
+/* The class a space is counted under, or -1 (switches). */
+static int space_class(__u32 space)
+{
 	size_t i;
 
+	for (i = 0; i < NR_CLASSES; i++)
+		if (classes[i].space == space)
+			return i;
+	return -1;
+}
+
+static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
+{
+	struct prog_space ps[MAX_PROGS];
+	size_t i, n = prog_spaces(skel, ps);
+
 	/* tb_sched_switch always loads: it delimits the blocks. */
-	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
-		bpf_program__set_autoload(progs[i].prog,
-					  !!(mask & progs[i].cls));
-}
+	for (i = 0; i < n; i++) {
+		int cls = space_class(ps[i].space);
 
-/* Runs nested recursions the kernel skipped: events that were lost too. */
-static __u64 recursion_misses(struct tracebuf_bpf *skel)
-{
-	struct bpf_program *prog;
-	__u64 sum = 0;
-
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-			sum += info.recursion_misses;
+		if (cls >= 0)
+			bpf_program__set_autoload(ps[i].prog,
+						  !!(mask & classes[cls].mask));
 	}
-	return sum;
 }
 
-static __u64 ringbuf_drops(struct tracebuf_bpf *skel, int nr_cpus)
+/*
+ * Lost records by id space: ring buffer reservation failures counted by
+ * the programs, and runs the kernel skipped because the same program was
+ * already running on that CPU (bpf_prog_info.recursion_misses).
+ */
+struct losses {
+	__u64 ringbuf[TB_BPF_NR_COUNTERS];
+	__u64 recursion[TB_BPF_NR_COUNTERS];
+};
+
+static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
+			struct losses *l)
 {
-	__u64 *vals = calloc(nr_cpus, sizeof(__u64)), sum = 0;
+	__u64 *vals = calloc(nr_cpus, sizeof(__u64));
 	int fd = bpf_map__fd(skel->maps.drops);
+	struct prog_space ps[MAX_PROGS];
+	size_t i, n = prog_spaces(skel, ps);
 	__u32 k;
 	int cpu;
 
 	if (!vals)
 		tb_die(TB_EXIT_FAIL, "out of memory");
+	memset(l, 0, sizeof(*l));
 	for (k = 0; k < TB_BPF_NR_COUNTERS; k++) {
 		if (bpf_map_lookup_elem(fd, &k, vals)) {
 			tb_warn_errno("cannot read the drop counters");
 			continue;
 		}
 		for (cpu = 0; cpu < nr_cpus; cpu++)
-			sum += vals[cpu];
+			l->ringbuf[k] += vals[cpu];
 	}
 	free(vals);
-	return sum;
+	for (i = 0; i < n; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int pfd = bpf_program__fd(ps[i].prog);
+
+		if (pfd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(pfd, &info, &len))
+			l->recursion[ps[i].space] += info.recursion_misses;
+	}
 }
 
 /*
@@ -742,6 +775,118 @@ static __u64 now_ns(clockid_t clk)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+struct result {
+	struct losses lost;
+	struct rusage ru0, ru1;	/* reader's usage after attach, at the end */
+	__u64 bytes;
+	double duration;
+	int status;		/* the command's wait status, or -1 */
+};
+
+static __u64 lost_events(const struct losses *l, int cls)
+{
+	__u32 sp = classes[cls].space;
+
+	return l->ringbuf[sp] + l->recursion[sp];
+}
+
+static void print_summary(const struct collector *c, const struct result *r)
+{
+	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
+	size_t i;
+
+	for (i = 0; i < NR_CLASSES; i++) {
+		lost += lost_events(&r->lost, i);
+		lost_rb += r->lost.ringbuf[classes[i].space];
+		lost_rec += r->lost.recursion[classes[i].space];
+	}
+	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
+		tb_prog(), (unsigned long long)c->events, r->duration,
+		c->opt->output, (unsigned long long)r->bytes, c->nr_blocks);
+	fprintf(stderr, " ");
+	for (i = 0; i < NR_CLASSES; i++)
+		if (c->opt->classes & classes[i].mask)
+			fprintf(stderr, " %s %llu", classes[i].name,
+				(unsigned long long)c->per_class[i]);
+	fprintf(stderr, ", switches %llu\n", (unsigned long long)c->switches);
+	fprintf(stderr, "  lost %llu events (ring buffer full %llu, recursion %llu), %llu switches",
+		(unsigned long long)lost, (unsigned long long)lost_rb,
+		(unsigned long long)lost_rec,
+		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
+	if (r->status != -1) {
+		if (WIFEXITED(r->status))
+			fprintf(stderr, "; command exited %d",
+				WEXITSTATUS(r->status));
+		else if (WIFSIGNALED(r->status))
+			fprintf(stderr, "; command killed by signal %d",
+				WTERMSIG(r->status));
+	}
+	fprintf(stderr, "\n");
+	if (c->bad)
+		fprintf(stderr, "  %llu malformed records ignored\n",
+			(unsigned long long)c->bad);
+	if (c->opt->verbose) {
+		fprintf(stderr, "  %llu exits without a recorded entry left out, %llu records clamped in time\n",
+			(unsigned long long)c->unmatched,
+			(unsigned long long)c->clamped);
+		for (i = 0; i < c->nr_workfns; i++)
+			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
+				(unsigned long long)c->workfns[i]);
+	}
+}
+
+static double cpu_delta(struct timeval a, struct timeval b)
+{
+	return (b.tv_sec - a.tv_sec) + (b.tv_usec - a.tv_usec) / 1e6;
+}
+
+/* One flat object; the keys are documented in bpf-collector.rst. */
+static void write_json(const struct collector *c, const struct result *r,
+		       const char *path)
+{
+	FILE *j = tb_open_output(path);
+	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
+	int st = r->status;
+	size_t i;
+
+	for (i = 0; i < NR_CLASSES; i++) {
+		lost += lost_events(&r->lost, i);
+		lost_rb += r->lost.ringbuf[classes[i].space];
+		lost_rec += r->lost.recursion[classes[i].space];
+	}
+	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu,\n",
+		(unsigned long long)c->events, (unsigned long long)c->records,
+		(unsigned long long)c->switches);
+	fprintf(j, " \"bytes\": %llu, \"blocks\": %zu,\n",
+		(unsigned long long)r->bytes, c->nr_blocks);
+	fprintf(j, " \"lost\": %llu, \"lost_ringbuf\": %llu, \"lost_recursion\": %llu, \"lost_switches\": %llu,\n",
+		(unsigned long long)lost, (unsigned long long)lost_rb,
+		(unsigned long long)lost_rec,
+		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
+	fprintf(j, " \"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu,\n",
+		(unsigned long long)c->clamped,
+		(unsigned long long)c->unmatched, (unsigned long long)c->bad);
+	fprintf(j, " \"classes\": {");
+	for (i = 0; i < NR_CLASSES; i++)
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+			(unsigned long long)c->per_class[i]);
+	fprintf(j, "},\n \"lost_classes\": {");
+	for (i = 0; i < NR_CLASSES; i++)
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+			(unsigned long long)lost_events(&r->lost, i));
+	fprintf(j, "},\n");
+	fprintf(j, " \"duration_s\": %.6f, \"reader_user_s\": %.6f, \"reader_sys_s\": %.6f,\n",
+		r->duration, cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime),
+		cpu_delta(r->ru0.ru_stime, r->ru1.ru_stime));
+	fprintf(j, " \"setup_cpu_s\": %.6f, \"ringbuf_bytes\": %llu, \"nr_args\": %u,\n",
+		tv_sec(r->ru0.ru_utime) + tv_sec(r->ru0.ru_stime),
+		(unsigned long long)c->opt->rb_size, c->opt->nr_args);
+	fprintf(j, " \"command_status\": %d}\n",
+		st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) :
+		128 + WTERMSIG(st));
+	tb_close_output(j, path);
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt = { 0 };
@@ -749,8 +894,8 @@ int main(int argc, char **argv)
 	struct tracebuf_bpf *skel;
 	struct ring_buffer *rb;
 	struct sigaction sa;
-	struct rusage ru;
-	__u64 t0, deadline = 0, bytes, lost_rb, lost_rec;
+	struct result r = { 0 };
+	__u64 t0, deadline = 0;
 	int status = -1, err, cpu;
 	pid_t child = 0;
 	FILE *out;
@@ -773,6 +918,18 @@ int main(int argc, char **argv)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	if (!col.spill)
 		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
+	/*
+	 * Handlers first: a SIGTERM while loading (a script that stops us
+	 * early) still ends with a valid, if empty, file.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+
 	/* Fail on an unwritable output before tracing anything. */
 	out = tb_open_output(opt.output);
 
@@ -805,20 +962,14 @@ int main(int argc, char **argv)
 	if (!rb)
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-
 	col.realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
 	err = tracebuf_bpf__attach(skel);
 	if (err) {
 		errno = -err;
 		tb_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
+	/* The reader's CPU time is counted from here: loading is not. */
+	getrusage(RUSAGE_SELF, &r.ru0);
 	t0 = now_ns(CLOCK_MONOTONIC);
 	if (opt.duration)
 		deadline = t0 + opt.duration * 1000000000ULL;
@@ -851,80 +1002,19 @@ int main(int argc, char **argv)
 		kill(child, SIGTERM);
 		waitpid(child, &status, 0);
 	}
-	lost_rb = ringbuf_drops(skel, col.nr_cpus);
-	lost_rec = recursion_misses(skel);
+	read_losses(skel, col.nr_cpus, &r.lost);
 	for (cpu = 0; cpu < col.nr_cpus; cpu++)
 		stream_close(&col, &col.streams[cpu]);
-	bytes = write_fdr(&col, out, opt.output);
+	r.bytes = write_fdr(&col, out, opt.output);
 	tb_close_output(out, opt.output);
-	getrusage(RUSAGE_SELF, &ru);
-	t0 = now_ns(CLOCK_MONOTONIC) - t0;
+	getrusage(RUSAGE_SELF, &r.ru1);
+	r.duration = (now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+	r.status = status;
 
-	if (!opt.quiet) {
-		fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
-			tb_prog(), (unsigned long long)col.events, t0 / 1e9,
-			opt.output, (unsigned long long)bytes, col.nr_blocks);
-		fprintf(stderr, " ");
-		for (i = 0; i < NR_CLASSES; i++)
-			if (opt.classes & classes[i].mask)
-				fprintf(stderr, " %s %llu", classes[i].name,
-					(unsigned long long)col.per_class[i]);
-		fprintf(stderr, " switches %llu\n",
-			(unsigned long long)col.switches);
-		fprintf(stderr, "  lost %llu (ring buffer full %llu, recursion %llu)",
-			(unsigned long long)(lost_rb + lost_rec),
-			(unsigned long long)lost_rb,
-			(unsigned long long)lost_rec);
-		if (status != -1) {
-			if (WIFEXITED(status))
-				fprintf(stderr, ", command exited %d",
-					WEXITSTATUS(status));
-			else if (WIFSIGNALED(status))
-				fprintf(stderr, ", command killed by signal %d",
-					WTERMSIG(status));
-		}
-		fprintf(stderr, "\n");
-		if (col.bad)
-			fprintf(stderr, "  %llu malformed records ignored\n",
-				(unsigned long long)col.bad);
-	}
-	if (opt.verbose)
-		for (i = 0; i < col.nr_workfns; i++)
-			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
-				(unsigned long long)col.workfns[i]);
-
-	if (opt.stats_json) {
-		FILE *j = tb_open_output(opt.stats_json);
-
-		fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu,\n",
-			(unsigned long long)col.events,
-			(unsigned long long)col.records,
-			(unsigned long long)col.switches);
-		fprintf(j, " \"bytes\": %llu, \"blocks\": %zu,\n",
-			(unsigned long long)bytes, col.nr_blocks);
-		fprintf(j, " \"lost\": %llu, \"lost_ringbuf\": %llu, \"lost_recursion\": %llu,\n",
-			(unsigned long long)(lost_rb + lost_rec),
-			(unsigned long long)lost_rb,
-			(unsigned long long)lost_rec);
-		fprintf(j, " \"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu,\n",
-			(unsigned long long)col.clamped,
-			(unsigned long long)col.unmatched,
-			(unsigned long long)col.bad);
-		fprintf(j, " \"classes\": {");
-		for (i = 0; i < NR_CLASSES; i++)
-			fprintf(j, "%s\"%s\": %llu", i ? ", " : "",
-				classes[i].name,
-				(unsigned long long)col.per_class[i]);
-		fprintf(j, "},\n");
-		fprintf(j, " \"duration_s\": %.6f, \"reader_user_s\": %.6f, \"reader_sys_s\": %.6f,\n",
-			t0 / 1e9, tv_sec(ru.ru_utime), tv_sec(ru.ru_stime));
-		fprintf(j, " \"ringbuf_bytes\": %llu, \"nr_args\": %u, \"command_status\": %d}\n",
-			(unsigned long long)opt.rb_size, opt.nr_args,
-			status == -1 ? -1 :
-			WIFEXITED(status) ? WEXITSTATUS(status) :
-			128 + WTERMSIG(status));
-		tb_close_output(j, opt.stats_json);
-	}
+	if (!opt.quiet)
+		print_summary(&col, &r);
+	if (opt.stats_json)
+		write_json(&col, &r, opt.stats_json);
 
 	ring_buffer__free(rb);
 	tracebuf_bpf__destroy(skel);
