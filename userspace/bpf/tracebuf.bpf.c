@@ -33,6 +33,14 @@ const volatile __u32 nr_args;		/* syscall arguments, 0..6 */
 const volatile __u32 self_tgid;		/* the collector: not traced */
 const volatile __u64 wakeup_bytes;	/* wake the reader above this */
 
+/*
+ * Set by the collector once every program is attached, cleared before
+ * detaching.  Programs attach one by one (milliseconds apart under TCG):
+ * without the gate an entry program would record calls whose exit
+ * program is not attached yet, leaving entries that never close.
+ */
+int enabled;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);	/* resized by the collector */
@@ -89,7 +97,7 @@ static __always_inline int emit(__u32 space, __u32 key, __u8 kind)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct tb_bpf_event *e;
 
-	if ((pid_tgid >> 32) == self_tgid)
+	if (!enabled || (pid_tgid >> 32) == self_tgid)
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -108,7 +116,7 @@ static __always_inline int emit_arg(__u32 space, __u32 key, __u8 kind,
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	struct tb_bpf_event *e;
 
-	if ((pid_tgid >> 32) == self_tgid)
+	if (!enabled || (pid_tgid >> 32) == self_tgid)
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e) + sizeof(__u64), 0);
 	if (!e) {
@@ -132,7 +140,7 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 		return emit(SPACE_SYSCALL, id, TB_BPF_ENTER);
 
 	pid_tgid = bpf_get_current_pid_tgid();
-	if ((pid_tgid >> 32) == self_tgid)
+	if (!enabled || (pid_tgid >> 32) == self_tgid)
 		return 0;
 	/* The reserve size must be a constant: room for all six. */
 	e = bpf_ringbuf_reserve(&events, sizeof(*e) +
@@ -251,6 +259,8 @@ int BPF_PROG(tb_sched_switch, bool preempt, struct task_struct *prev,
 {
 	struct tb_bpf_event *e;
 
+	if (!enabled)
+		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_drop(0);

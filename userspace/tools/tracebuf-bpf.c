@@ -968,6 +968,8 @@ int main(int argc, char **argv)
 		errno = -err;
 		tb_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
+	/* All programs start recording at once; see tracebuf.bpf.c. */
+	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
 	/* The reader's CPU time is counted from here: loading is not. */
 	getrusage(RUSAGE_SELF, &r.ru0);
 	t0 = now_ns(CLOCK_MONOTONIC);
@@ -991,7 +993,11 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* Stop the producers first so that the drain below is complete. */
+	/*
+	 * Stop the producers first so that the drain below is complete; all
+	 * at once, like the start.
+	 */
+	__atomic_store_n(&skel->bss->enabled, 0, __ATOMIC_RELEASE);
 	tracebuf_bpf__detach(skel);
 	err = ring_buffer__consume(rb);
 	if (err < 0) {
