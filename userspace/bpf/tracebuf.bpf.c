@@ -25,6 +25,9 @@
 #define SPACE_WORK	4
 #define SPACE_FAULT	5
 #define SPACE_TASK	6
+#define KEY_OTHER	0xffffffU	/* a negative syscall number */
+#define KEY_COMPAT	0x800000U	/* a 32-bit compat syscall */
+#define X86_TS_COMPAT	0x0002		/* thread_info.status, x86 */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -129,6 +132,19 @@ static __always_inline int emit_arg(__u32 space, __u32 key, __u8 kind,
 	return 0;
 }
 
+/* The module's syscall keys: compat calls marked, negative numbers apart. */
+static __always_inline __u32 syscall_key(long nr)
+{
+	struct task_struct *t;
+
+	if (nr < 0)
+		return KEY_OTHER;
+	t = bpf_get_current_task_btf();
+	if (t->thread_info.status & X86_TS_COMPAT)
+		return (__u32)nr | KEY_COMPAT;
+	return nr;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 {
@@ -137,7 +153,7 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 	__u32 n = nr_args;
 
 	if (!n)
-		return emit(SPACE_SYSCALL, id, TB_BPF_ENTER);
+		return emit(SPACE_SYSCALL, syscall_key(id), TB_BPF_ENTER);
 
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!enabled || (pid_tgid >> 32) == self_tgid)
@@ -151,7 +167,7 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 	}
 	if (n > TB_BPF_MAX_ARGS)
 		n = TB_BPF_MAX_ARGS;
-	fill(e, pid_tgid, ID(SPACE_SYSCALL, id), TB_BPF_ENTER, n);
+	fill(e, pid_tgid, ID(SPACE_SYSCALL, syscall_key(id)), TB_BPF_ENTER, n);
 	/*
 	 * x86-64 syscall ABI (the 4th argument travels in r10, not rcx).
 	 * All six are read: a constant-size copy is cheaper for the
@@ -171,7 +187,8 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(tb_sys_exit, struct pt_regs *regs, long ret)
 {
 	/* sys_exit does not pass the number: it is in orig_ax (x86). */
-	return emit(SPACE_SYSCALL, BPF_CORE_READ(regs, orig_ax), TB_BPF_EXIT);
+	return emit(SPACE_SYSCALL, syscall_key(BPF_CORE_READ(regs, orig_ax)),
+		    TB_BPF_EXIT);
 }
 
 SEC("tp_btf/irq_handler_entry")
@@ -220,19 +237,22 @@ int BPF_PROG(tb_work_end, struct work_struct *work, work_func_t function)
 	return emit_arg(SPACE_WORK, 0, TB_BPF_EXIT, (__u64)function);
 }
 
-/* Faults have no exit tracepoint: instant events. */
+/*
+ * Faults, fork and exit have no exit tracepoint: instant events with one
+ * argument (fault address, child pid, exiting pid), like the module's.
+ */
 SEC("tp_btf/page_fault_user")
 int BPF_PROG(tb_fault_user, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return emit(SPACE_FAULT, 0, TB_BPF_POINT);
+	return emit_arg(SPACE_FAULT, 0, TB_BPF_POINT, address);
 }
 
 SEC("tp_btf/page_fault_kernel")
 int BPF_PROG(tb_fault_kernel, unsigned long address, struct pt_regs *regs,
 	     unsigned long error_code)
 {
-	return emit(SPACE_FAULT, 1, TB_BPF_POINT);
+	return emit_arg(SPACE_FAULT, 1, TB_BPF_POINT, address);
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -244,7 +264,7 @@ int BPF_PROG(tb_fork, struct task_struct *parent, struct task_struct *child)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tb_exit, struct task_struct *p)
 {
-	return emit(SPACE_TASK, 1, TB_BPF_POINT);
+	return emit_arg(SPACE_TASK, 1, TB_BPF_POINT, p->pid);
 }
 
 /*

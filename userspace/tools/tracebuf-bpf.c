@@ -30,6 +30,11 @@
 #include "tracebuf_bpf.h"
 #include "tracebuf.skel.h"
 
+#ifndef TRACEBUF_FDR_IDLE_TID
+/* The module's convention (fdr branch uapi): each idle task its own thread. */
+#define TRACEBUF_FDR_IDLE_TID(cpu)	(0x40000000 + (cpu))
+#endif
+
 /* Classes this collector can record (no user markers: there is no fd). */
 #define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
 
@@ -105,15 +110,14 @@ struct block_ref {
 /*
  * Open calls of one thread, to drop exits whose entry was never recorded:
  * calls in flight when tracing started, and a fork child's return from
- * clone.  `llvm-xray stack` rejects a trace with such an exit.  Each idle
- * task (tid 0) is per CPU, so the key includes the CPU for tid 0.
+ * clone.  `llvm-xray stack` rejects a trace with such an exit.
  */
 #define STACK_DEPTH	32
 #define THREAD_BUCKETS	1024
 
 struct thread {
 	struct thread *next;
-	__u32 tid, cpu;
+	__u32 tid;
 	int depth;
 	__u32 ids[STACK_DEPTH];
 };
@@ -195,20 +199,18 @@ static void put_fn(struct stream *s, __u32 id, int type, __u32 delta)
 	put_le(p + 4, delta, 4);
 }
 
-static struct thread *thread_get(struct collector *c, __u32 tid, __u32 cpu)
+static struct thread *thread_get(struct collector *c, __u32 tid)
 {
-	__u32 key_cpu = tid ? 0 : cpu;
-	struct thread **head = &c->threads[(tid ^ key_cpu) % THREAD_BUCKETS];
+	struct thread **head = &c->threads[tid % THREAD_BUCKETS];
 	struct thread *t;
 
 	for (t = *head; t; t = t->next)
-		if (t->tid == tid && t->cpu == key_cpu)
+		if (t->tid == tid)
 			return t;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	t->tid = tid;
-	t->cpu = key_cpu;
 	t->next = *head;
 	*head = t;
 	return t;
@@ -216,13 +218,13 @@ static struct thread *thread_get(struct collector *c, __u32 tid, __u32 cpu)
 
 /* Whether the record is to be written; keeps the thread's call stack. */
 static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
-			 __u32 id)
+			 __u32 tid, __u32 id)
 {
 	struct thread *t;
 
 	if (e->kind == TB_BPF_POINT)
 		return true;
-	t = thread_get(c, e->tid, e->cpu);
+	t = thread_get(c, tid);
 	if (e->kind == TB_BPF_ENTER) {
 		if (t->depth == STACK_DEPTH) {
 			c->unmatched++;
@@ -330,7 +332,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
 	const struct tb_bpf_event *e = data;
-	__u32 space, id, delta;
+	__u32 space, id, delta, tid;
 	struct stream *s;
 	int nargs, i;
 
@@ -341,6 +343,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	s = &c->streams[e->cpu];
+	/* Idle tasks all have pid 0 but each runs on one CPU only. */
+	tid = e->tid ? e->tid : TRACEBUF_FDR_IDLE_TID(e->cpu);
 	id = e->id;
 	space = id >> TRACEBUF_FDR_ID_SPACE_SHIFT;
 	nargs = e->nargs;
@@ -348,8 +352,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (e->kind == TB_BPF_SWITCH) {
 		c->switches++;
 		stream_close(c, s);
+		/* With the sched class, the block shows when the task came in. */
+		if (c->opt->classes & TRACEBUF_FDR_SCHED) {
+			stream_open(c, s, e->cpu, tid, e->tgid, e->ts, e->ts);
+			return 0;
+		}
 		s->pending = true;
-		s->tid = e->tid;
+		s->tid = tid;
 		s->tgid = e->tgid;
 		s->base = e->ts;
 		return 0;
@@ -363,17 +372,17 @@ static int handle_event(void *ctx, void *data, size_t size)
 		id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
 		nargs = 0;
 	}
-	if (!thread_track(c, e, id))
+	if (!thread_track(c, e, tid, id))
 		return 0;
 
-	if (!s->open || s->tid != e->tid) {
+	if (!s->open || s->tid != tid) {
 		__u64 base = e->ts;
 
 		stream_close(c, s);
 		/* The switch time starts the block, when it named this task. */
-		if (s->pending && s->tid == e->tid && s->base <= e->ts)
+		if (s->pending && s->tid == tid && s->base <= e->ts)
 			base = s->base;
-		stream_open(c, s, e->cpu, e->tid, e->tgid, base, e->ts);
+		stream_open(c, s, e->cpu, tid, e->tgid, base, e->ts);
 	}
 	s->pending = false;
 
