@@ -26,7 +26,7 @@ ok() {	# ok COND-STATUS NAME [WHY]
 	fi
 }
 
-files="getppid all duration"
+files="getppid all duration lossy"
 echo "TAP version 13"
 echo "1..$(( $(echo $files | wc -w) * 5 + 1 ))"
 for f in $files; do

@@ -98,7 +98,12 @@ static char *slurp(const char *path, size_t *len)
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !(buf = malloc(st.st_size + 1))) {
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	buf = malloc(st.st_size + 1);
+	if (!buf) {
 		close(fd);
 		return NULL;
 	}
@@ -137,6 +142,8 @@ static uint64_t le64(const unsigned char *p)
 struct fdr_count {
 	long blocks;
 	long enters, exits;	/* of @fn in @tid's blocks */
+	long markers;		/* "tracebuf: lost N events" custom events */
+	long long marked;	/* sum of their N */
 };
 
 /*
@@ -164,6 +171,22 @@ static long fdr_walk(const unsigned char *b, size_t len, uint32_t tid,
 		cur = le32(b + off + 1);
 		cnt->blocks++;
 		while (off < end) {
+			if (b[off] == ((5 << 1) | 1)) {
+				/* v5 CustomEventMarker: size, delta, payload */
+				uint32_t size = le32(b + off + 1);
+				char text[64] = "";
+
+				if (off + 16 + size > end)
+					return off;
+				if (size < sizeof(text))
+					memcpy(text, b + off + 16, size);
+				if (!strncmp(text, "tracebuf: lost ", 15)) {
+					cnt->markers++;
+					cnt->marked += atoll(text + 15);
+				}
+				off += 16 + size;
+				continue;
+			}
 			if (b[off] & 1) {
 				off += 16;
 				continue;
@@ -264,18 +287,21 @@ TEST_F_TIMEOUT(bpf, getppid_exact, 300)
 /*
  * Drops are counted exactly: with a 4 KiB ring buffer that wakes the
  * reader only when full, most events are lost, and recorded + lost equals
- * what a lossless run of the same workload records.  Nothing else in the guest makes syscalls meanwhile.
+ * what a lossless run of the same workload records.  Nothing else in the
+ * guest makes syscalls meanwhile.
  */
 TEST_F_TIMEOUT(bpf, drops_exact, 300)
 {
-	char *envp[] = { "TB_GETPPID_LOOP=20000", NULL };
+	/* Long enough for several 100 ms reader polls: gaps inside the run. */
+	char *envp[] = { "TB_GETPPID_LOOP=200000", NULL };
 	char *big[] = { COLLECTOR, "-q", "-e", "syscall", "-o", "/tmp/big.fdr",
 			"-j", "/tmp/big.json", "--", self->self, NULL };
 	char *small[] = { COLLECTOR, "-q", "-e", "syscall", "-b", "4K",
-			  "-w", "4K", "-o", "/tmp/small.fdr", "-j", "/tmp/small.json", "--",
-			  self->self, NULL };
+			  "-w", "4K", "-o", OUTDIR "/lossy.fdr",
+			  "-j", "/tmp/small.json", "--", self->self, NULL };
+	struct fdr_count cnt = { 0 };
 	long long all, got, lost;
-	char *json;
+	char *json, *fdr;
 	size_t len;
 
 	ASSERT_EQ(0, run(big, envp, self->err, sizeof(self->err), NULL));
@@ -295,6 +321,19 @@ TEST_F_TIMEOUT(bpf, drops_exact, 300)
 	EXPECT_LT(0, lost);
 	EXPECT_EQ(0, json_num(json, "lost_recursion"));
 	EXPECT_EQ(all, got + lost);
+
+	/*
+	 * The gaps are marked in the stream; losses after the last event
+	 * of a CPU have no later record to carry them.
+	 */
+	fdr = slurp(OUTDIR "/lossy.fdr", &len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, len, 0, 0, &cnt));
+	EXPECT_LT(0, cnt.markers);
+	EXPECT_EQ(json_num(json, "loss_markers"), cnt.markers);
+	EXPECT_EQ(json_num(json, "loss_marked"), cnt.marked);
+	EXPECT_GE(lost, cnt.marked);
+	free(fdr);
 	free(json);
 }
 

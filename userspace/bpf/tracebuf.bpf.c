@@ -56,14 +56,28 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
+/* Events lost on this CPU and not yet reported in the stream. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} gap SEC(".maps");
+
 static __always_inline void count_drop(__u32 idx)
 {
 	__u64 *d = bpf_map_lookup_elem(&drops, &idx);
+	__u32 zero = 0;
 
 	/*
 	 * Atomic even though the counter is per CPU: another program can
 	 * interrupt this one on the same CPU (an IRQ during sys_enter).
 	 */
+	if (d)
+		__sync_fetch_and_add(d, 1);
+	if (!idx)
+		return;		/* a switch is no event */
+	d = bpf_map_lookup_elem(&gap, &zero);
 	if (d)
 		__sync_fetch_and_add(d, 1);
 }
@@ -94,6 +108,31 @@ static __always_inline void fill(struct tb_bpf_event *e, __u64 pid_tgid,
 	e->tgid = pid_tgid >> 32;
 }
 
+/*
+ * After a loss, the next event on the CPU is preceded by a TB_BPF_LOST
+ * record with the count, which becomes a "tracebuf: lost N events"
+ * custom event at the place of the gap, as the module writes it.  Only
+ * what was reported is subtracted: a nested loss meanwhile stays.
+ */
+static __always_inline void report_gap(__u64 pid_tgid)
+{
+	struct tb_bpf_event *e;
+	__u32 zero = 0;
+	__u64 *g, n;
+
+	g = bpf_map_lookup_elem(&gap, &zero);
+	if (!g || !*g)
+		return;
+	n = *g;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e) + sizeof(__u64), 0);
+	if (!e)
+		return;
+	fill(e, pid_tgid, 0, TB_BPF_LOST, 1);
+	e->args[0] = n;
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	__sync_fetch_and_sub(g, n);
+}
+
 /* An event of the current task with no arguments. */
 static __always_inline int emit(__u32 space, __u32 key, __u8 kind)
 {
@@ -102,6 +141,7 @@ static __always_inline int emit(__u32 space, __u32 key, __u8 kind)
 
 	if (!enabled || (pid_tgid >> 32) == self_tgid)
 		return 0;
+	report_gap(pid_tgid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_drop(space);
@@ -121,6 +161,7 @@ static __always_inline int emit_arg(__u32 space, __u32 key, __u8 kind,
 
 	if (!enabled || (pid_tgid >> 32) == self_tgid)
 		return 0;
+	report_gap(pid_tgid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e) + sizeof(__u64), 0);
 	if (!e) {
 		count_drop(space);
@@ -158,6 +199,7 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!enabled || (pid_tgid >> 32) == self_tgid)
 		return 0;
+	report_gap(pid_tgid);
 	/* The reserve size must be a constant: room for all six. */
 	e = bpf_ringbuf_reserve(&events, sizeof(*e) +
 				TB_BPF_MAX_ARGS * sizeof(__u64), 0);

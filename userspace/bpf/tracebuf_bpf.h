@@ -20,6 +20,7 @@
 #define TB_BPF_EXIT	1	/* FDR function exit */
 #define TB_BPF_POINT	2	/* instant event: entry and exit at @ts */
 #define TB_BPF_SWITCH	3	/* sched_switch: @tid/@tgid are the next task */
+#define TB_BPF_LOST	4	/* args[0] events lost on this CPU just before */
 
 #define TB_BPF_MAX_ARGS	6
 

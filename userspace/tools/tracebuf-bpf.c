@@ -50,6 +50,7 @@ static const struct {
 	{ "fault",	TRACEBUF_FDR_FAULT,	TRACEBUF_FDR_SPACE_FAULT },
 	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
 };
+
 #define NR_CLASSES	(sizeof(classes) / sizeof(classes[0]))
 
 struct options {
@@ -80,6 +81,7 @@ struct options {
 #define FDR_MD_NEW_CPU		2
 #define FDR_MD_TSC_WRAP		3
 #define FDR_MD_WALLCLOCK	4
+#define FDR_MD_CUSTOM		5
 #define FDR_MD_CALL_ARG		6
 #define FDR_MD_EXTENTS		7
 #define FDR_MD_PID		9
@@ -141,6 +143,8 @@ struct collector {
 	__u64 switches;
 	__u64 clamped;		/* records older than their predecessor */
 	__u64 unmatched;	/* exits without a recorded entry, dropped */
+	__u64 gap_reports;	/* loss markers written into the stream */
+	__u64 gap_events;	/* events they report */
 	__u64 bad;		/* malformed records (never expected) */
 };
 
@@ -246,6 +250,16 @@ static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
  * time of the block's first record: blocks are sorted by @first, so that
  * the file's first record is its earliest, as `llvm-xray account` needs.
  */
+/* A v5 CustomEventMarker: size, delta, then the payload. */
+static void put_custom(struct stream *s, const char *text, __u32 delta)
+{
+	size_t n = strlen(text);
+	unsigned char *p = stream_room(s, 16 + n);
+
+	md_fill(p, FDR_MD_CUSTOM, n, 4, delta, 4);
+	memcpy(p + 16, text, n);
+}
+
 static void stream_open(struct collector *c, struct stream *s, int cpu,
 			__u32 tid, __u32 tgid, __u64 base, __u64 first)
 {
@@ -344,7 +358,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	}
 	s = &c->streams[e->cpu];
 	/* Idle tasks all have pid 0 but each runs on one CPU only. */
-	tid = e->tid ? e->tid : TRACEBUF_FDR_IDLE_TID(e->cpu);
+	tid = e->tid ? e->tid : (__u32)TRACEBUF_FDR_IDLE_TID(e->cpu);
 	id = e->id;
 	space = id >> TRACEBUF_FDR_ID_SPACE_SHIFT;
 	nargs = e->nargs;
@@ -364,16 +378,21 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 
-	for (i = 0; i < (int)NR_CLASSES; i++)
-		if (classes[i].space == space)
-			c->per_class[i]++;
-	c->events++;
-	if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
-		id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
-		nargs = 0;
+	if (e->kind == TB_BPF_LOST) {
+		c->gap_reports++;
+		c->gap_events += nargs ? e->args[0] : 0;
+	} else {
+		for (i = 0; i < (int)NR_CLASSES; i++)
+			if (classes[i].space == space)
+				c->per_class[i]++;
+		c->events++;
+		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
+			id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
+			nargs = 0;
+		}
+		if (!thread_track(c, e, tid, id))
+			return 0;
 	}
-	if (!thread_track(c, e, tid, id))
-		return 0;
 
 	if (!s->open || s->tid != tid) {
 		__u64 base = e->ts;
@@ -387,6 +406,14 @@ static int handle_event(void *ctx, void *data, size_t size)
 	s->pending = false;
 
 	delta = stream_advance(c, s, e->ts);
+	if (e->kind == TB_BPF_LOST) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "tracebuf: lost %llu events",
+			 (unsigned long long)(nargs ? e->args[0] : 0));
+		put_custom(s, text, delta);
+		return 0;
+	}
 	if (e->kind == TB_BPF_EXIT) {
 		put_fn(s, id, FDR_FN_EXIT, delta);
 		return 0;
@@ -875,6 +902,9 @@ static void write_json(const struct collector *c, const struct result *r,
 	fprintf(j, " \"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu,\n",
 		(unsigned long long)c->clamped,
 		(unsigned long long)c->unmatched, (unsigned long long)c->bad);
+	fprintf(j, " \"loss_markers\": %llu, \"loss_marked\": %llu,\n",
+		(unsigned long long)c->gap_reports,
+		(unsigned long long)c->gap_events);
 	fprintf(j, " \"classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
 		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
@@ -996,6 +1026,12 @@ int main(int argc, char **argv)
 		if (deadline && now_ns(CLOCK_MONOTONIC) >= deadline)
 			break;
 		err = ring_buffer__poll(rb, 100);
+		/*
+		 * poll() consumes only after a wake-up, and the programs
+		 * skip those below --wakeup bytes: drain on the timeout.
+		 */
+		if (err == 0)
+			err = ring_buffer__consume(rb);
 		if (err < 0 && err != -EINTR) {
 			errno = -err;
 			tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
