@@ -28,7 +28,7 @@ ok() {	# ok COND-STATUS NAME [WHY]
 
 files="getppid all duration lossy"
 echo "TAP version 13"
-echo "1..$(( $(echo $files | wc -w) * 5 + 1 ))"
+echo "1..$(( $(echo $files | wc -w) * 5 + 2 ))"
 for f in $files; do
 	fdr="$dir/$f.fdr"
 	if [ ! -s "$fdr" ]; then
@@ -61,4 +61,8 @@ if [ -n "$want" ] && [ -n "$pid" ] && [ -s "$tmp/getppid.yaml" ]; then
 else
 	ok 1 "getppid.exact-count" "workload files or yaml missing"
 fi
+# --stats-json is one valid JSON object (scripts/bench.sh embeds it).
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["lost"] == 0 and d["events"] > 0' \
+	"$dir/getppid.json" >"$tmp/json.err" 2>&1
+ok $? "getppid.stats-json" "$(tail -n 1 "$tmp/json.err")"
 exit $failed

@@ -263,6 +263,10 @@ TEST_F_TIMEOUT(bpf, getppid_exact, 300)
 
 	json = slurp(OUTDIR "/getppid.json", &len);
 	ASSERT_NE(NULL, json);
+	/* One line: benchmark scripts append it to a JSON Lines file. */
+	ASSERT_LT(0, len);
+	EXPECT_EQ('\n', json[len - 1]);
+	EXPECT_EQ(NULL, memchr(json, '\n', len - 1));
 	EXPECT_EQ(0, json_num(json, "lost"));
 	EXPECT_EQ(0, json_num(json, "malformed"));
 	EXPECT_EQ(0, json_num(json, "command_status"));

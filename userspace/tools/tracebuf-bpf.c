@@ -876,12 +876,16 @@ static double cpu_delta(struct timeval a, struct timeval b)
 	return (b.tv_sec - a.tv_sec) + (b.tv_usec - a.tv_usec) / 1e6;
 }
 
-/* One flat object; the keys are documented in bpf-collector.rst. */
+/*
+ * One object on one line (scripts append it to JSON Lines files); the
+ * keys are documented in bpf-collector.rst.
+ */
 static void write_json(const struct collector *c, const struct result *r,
 		       const char *path)
 {
 	FILE *j = tb_open_output(path);
 	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
+	double user, sys;
 	int st = r->status;
 	size_t i;
 
@@ -890,37 +894,38 @@ static void write_json(const struct collector *c, const struct result *r,
 		lost_rb += r->lost.ringbuf[classes[i].space];
 		lost_rec += r->lost.recursion[classes[i].space];
 	}
-	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu,\n",
+	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
 		(unsigned long long)c->events, (unsigned long long)c->records,
 		(unsigned long long)c->switches);
-	fprintf(j, " \"bytes\": %llu, \"blocks\": %zu,\n",
+	fprintf(j, "\"bytes\": %llu, \"blocks\": %zu, ",
 		(unsigned long long)r->bytes, c->nr_blocks);
-	fprintf(j, " \"lost\": %llu, \"lost_ringbuf\": %llu, \"lost_recursion\": %llu, \"lost_switches\": %llu,\n",
+	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, \"lost_recursion\": %llu, \"lost_switches\": %llu, ",
 		(unsigned long long)lost, (unsigned long long)lost_rb,
 		(unsigned long long)lost_rec,
 		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
-	fprintf(j, " \"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu,\n",
+	fprintf(j, "\"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu, ",
 		(unsigned long long)c->clamped,
 		(unsigned long long)c->unmatched, (unsigned long long)c->bad);
-	fprintf(j, " \"loss_markers\": %llu, \"loss_marked\": %llu,\n",
+	fprintf(j, "\"loss_markers\": %llu, \"loss_marked\": %llu, ",
 		(unsigned long long)c->gap_reports,
 		(unsigned long long)c->gap_events);
-	fprintf(j, " \"classes\": {");
+	fprintf(j, "\"classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
 		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
 			(unsigned long long)c->per_class[i]);
-	fprintf(j, "},\n \"lost_classes\": {");
+	fprintf(j, "}, \"lost_classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
 		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
 			(unsigned long long)lost_events(&r->lost, i));
-	fprintf(j, "},\n");
-	fprintf(j, " \"duration_s\": %.6f, \"reader_user_s\": %.6f, \"reader_sys_s\": %.6f,\n",
-		r->duration, cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime),
-		cpu_delta(r->ru0.ru_stime, r->ru1.ru_stime));
-	fprintf(j, " \"setup_cpu_s\": %.6f, \"ringbuf_bytes\": %llu, \"nr_args\": %u,\n",
+	fprintf(j, "}, ");
+	user = cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime);
+	sys = cpu_delta(r->ru0.ru_stime, r->ru1.ru_stime);
+	fprintf(j, "\"duration_s\": %.6f, \"reader_user_s\": %.6f, \"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
+		r->duration, user, sys, (user + sys) * 1e9);
+	fprintf(j, "\"setup_cpu_s\": %.6f, \"ringbuf_bytes\": %llu, \"nr_args\": %u, ",
 		tv_sec(r->ru0.ru_utime) + tv_sec(r->ru0.ru_stime),
 		(unsigned long long)c->opt->rb_size, c->opt->nr_args);
-	fprintf(j, " \"command_status\": %d}\n",
+	fprintf(j, "\"command_status\": %d}\n",
 		st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) :
 		128 + WTERMSIG(st));
 	tb_close_output(j, path);
