@@ -67,37 +67,198 @@ struct options {
 };
 
 /* ------------------------------------------------------------------ */
-/* FDR v5 writer                                                       */
-/*                                                                     */
-/* Minimal and local until the shared writer in userspace/lib lands:   */
-/* it only emits the records this collector needs.                     */
+/* FDR v5 writer: a local stand-in with the API of the shared writer   */
+/* (userspace/lib/fdr_writer.h, branch lib), reduced to what this tool */
+/* uses.  It goes when that writer lands: this section is deleted and  */
+/* fdr_writer.h included, nothing else changes.                        */
 /* ------------------------------------------------------------------ */
 
-#define FDR_VERSION		5
-#define FDR_TYPE		1
-#define FDR_CONSTANT_TSC	(1U << 0)
-#define FDR_NONSTOP_TSC		(1U << 1)
-#define FDR_MD_NEW_BUFFER	0
-#define FDR_MD_NEW_CPU		2
-#define FDR_MD_TSC_WRAP		3
-#define FDR_MD_WALLCLOCK	4
-#define FDR_MD_CUSTOM		5
-#define FDR_MD_CALL_ARG		6
-#define FDR_MD_EXTENTS		7
-#define FDR_MD_PID		9
-#define FDR_FN_ENTER		0
-#define FDR_FN_EXIT		1
-#define FDR_FN_ENTER_ARGS	3
+#define TB_FDR_FLAG_CONSTANT_TSC	(1U << 0)
+#define TB_FDR_FLAG_NONSTOP_TSC		(1U << 1)
+
+enum { TB_FDR_ENTER = 0, TB_FDR_EXIT = 1, TB_FDR_ENTER_ARGS = 3 };
+enum { MD_NEW_BUFFER = 0, MD_NEW_CPU = 2, MD_TSC_WRAP = 3, MD_WALLCLOCK = 4,
+       MD_CUSTOM = 5, MD_CALL_ARG = 6, MD_EXTENTS = 7, MD_PID = 9 };
+
+struct tb_fdr_header {
+	uint16_t version;
+	uint16_t type;
+	uint32_t flags;
+	uint64_t cycle_frequency;
+	uint64_t buffer_size;
+};
+
+struct tb_fdr_writer {
+	FILE *f;
+	uint8_t *blk;
+	size_t len, cap;
+	bool open;
+	uint64_t tsc;
+	uint64_t bytes;
+	int error;
+};
+
+static void fdr_le(uint8_t *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = v >> (8 * i);
+}
+
+static int fdr_out(struct tb_fdr_writer *w, const void *p, size_t n)
+{
+	if (!w->error && n && fwrite(p, 1, n, w->f) != n)
+		w->error = errno ? errno : EIO;
+	w->bytes += n;
+	return -w->error;
+}
+
+static uint8_t *fdr_room(struct tb_fdr_writer *w, size_t n)
+{
+	if (w->len + n > w->cap) {
+		w->cap = w->cap ? w->cap : 4096;
+		while (w->cap < w->len + n)
+			w->cap *= 2;
+		w->blk = realloc(w->blk, w->cap);
+		if (!w->blk)
+			tb_die(TB_EXIT_FAIL, "out of memory");
+	}
+	w->len += n;
+	return w->blk + w->len - n;
+}
+
+/* A metadata record with @a and @b at byte offsets 1 and 1 + @alen. */
+static void fdr_meta(struct tb_fdr_writer *w, int kind, uint64_t a, int alen,
+		     uint64_t b, int blen)
+{
+	uint8_t *p = fdr_room(w, 16);
+
+	memset(p, 0, 16);
+	p[0] = kind << 1 | 1;
+	fdr_le(p + 1, a, alen);
+	fdr_le(p + 1 + alen, b, blen);
+}
+
+static uint32_t fdr_delta(struct tb_fdr_writer *w, uint64_t tsc)
+{
+	uint64_t d;
+
+	if (tsc < w->tsc || tsc - w->tsc > UINT32_MAX) {
+		fdr_meta(w, MD_TSC_WRAP, tsc, 8, 0, 0);
+		w->tsc = tsc;
+	}
+	d = tsc - w->tsc;
+	w->tsc = tsc;
+	return d;
+}
+
+static int tb_fdr_writer_init(struct tb_fdr_writer *w, FILE *f,
+			      const struct tb_fdr_header *h, size_t block_size)
+{
+	uint8_t hdr[32] = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	fdr_le(hdr, 5, 2);
+	fdr_le(hdr + 2, 1, 2);
+	fdr_le(hdr + 4, h->flags, 4);
+	fdr_le(hdr + 8, h->cycle_frequency, 8);
+	fdr_le(hdr + 16, h->buffer_size, 8);
+	return fdr_out(w, hdr, sizeof(hdr));
+}
+
+static int tb_fdr_end(struct tb_fdr_writer *w)
+{
+	uint8_t ext[16] = { MD_EXTENTS << 1 | 1 };
+
+	if (!w->open)
+		return -w->error;
+	w->open = false;
+	fdr_le(ext + 1, w->len, 8);
+	fdr_out(w, ext, sizeof(ext));
+	return fdr_out(w, w->blk, w->len);
+}
+
+static int tb_fdr_begin(struct tb_fdr_writer *w, int32_t pid, int32_t tid,
+			uint16_t cpu, uint64_t tsc, uint64_t wall_sec,
+			uint32_t wall_usec)
+{
+	tb_fdr_end(w);
+	w->len = 0;
+	w->open = true;
+	w->tsc = tsc;
+	fdr_meta(w, MD_NEW_BUFFER, (uint32_t)tid, 4, 0, 0);
+	fdr_meta(w, MD_WALLCLOCK, wall_sec, 8, wall_usec, 4);
+	fdr_meta(w, MD_PID, (uint32_t)pid, 4, 0, 0);
+	fdr_meta(w, MD_NEW_CPU, cpu, 2, tsc, 8);
+	return -w->error;
+}
+
+static int tb_fdr_function(struct tb_fdr_writer *w, unsigned int type,
+			   uint32_t func_id, uint64_t tsc, const uint64_t *args,
+			   unsigned int nargs)
+{
+	uint32_t d = fdr_delta(w, tsc);
+	uint8_t *p = fdr_room(w, 8);
+	unsigned int i;
+
+	fdr_le(p, func_id << 4 | type << 1, 4);
+	fdr_le(p + 4, d, 4);
+	for (i = 0; type == TB_FDR_ENTER_ARGS && i < nargs; i++)
+		fdr_meta(w, MD_CALL_ARG, args[i], 8, 0, 0);
+	return -w->error;
+}
+
+static int tb_fdr_custom(struct tb_fdr_writer *w, uint64_t tsc,
+			 const void *data, int32_t size)
+{
+	uint32_t d = fdr_delta(w, tsc);
+
+	fdr_meta(w, MD_CUSTOM, size, 4, d, 4);
+	memcpy(fdr_room(w, size), data, size);
+	return -w->error;
+}
+
+static int tb_fdr_writer_finish(struct tb_fdr_writer *w)
+{
+	tb_fdr_end(w);
+	if (!w->error && fflush(w->f))
+		w->error = errno;
+	free(w->blk);
+	w->blk = NULL;
+	return -w->error;
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What a block holds until the file is written: the events, in this
+ * tool's own spill format (not FDR), replayed through the FDR writer at
+ * the end, when the blocks are in order.
+ */
+enum { ITEM_ENTER, ITEM_EXIT, ITEM_POINT, ITEM_LOST };
+
+struct item {
+	__u64 tsc;		/* absolute, already clamped */
+	__u32 id;
+	__u8 type;		/* ITEM_* */
+	__u8 nargs;
+	__u16 pad;
+	__u64 args[];
+};
 
 /* A block being built: one task's run on one CPU. */
 struct stream {
 	bool open;
 	bool pending;		/* a switch named the next task, no block yet */
 	__u32 tid, tgid;
-	__u64 base;		/* pending block's start (the switch time) */
+	__u64 base;		/* the block's NewCPUId time (task came in) */
 	__u64 last;		/* absolute time of the last record */
-	__u64 start;		/* block start, the key blocks are sorted by */
-	unsigned char *buf;
+	__u64 start;		/* first record's time: the sort key */
+	unsigned char *buf;	/* struct item, one after the other */
 	size_t len, cap;
 };
 
@@ -107,6 +268,9 @@ struct block_ref {
 	__u64 seq;		/* tie breaker: keeps a stable order */
 	__u64 off;
 	__u64 len;
+	__u64 base;
+	__u32 tid, tgid;
+	__u32 cpu;
 };
 
 /*
@@ -156,53 +320,6 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static unsigned char *stream_room(struct stream *s, size_t n)
-{
-	unsigned char *p;
-
-	if (s->len + n > s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 4096;
-		while (s->cap < s->len + n)
-			s->cap *= 2;
-		s->buf = xrealloc(s->buf, s->cap);
-	}
-	p = s->buf + s->len;
-	s->len += n;
-	return p;
-}
-
-static void put_le(unsigned char *p, __u64 v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
-}
-
-/* A 16-byte metadata record; @a and @b at byte offsets 1 and 1+@alen. */
-static void md_fill(unsigned char *p, int kind, __u64 a, int alen, __u64 b,
-		    int blen)
-{
-	memset(p, 0, 16);
-	p[0] = (kind << 1) | 1;
-	put_le(p + 1, a, alen);
-	put_le(p + 1 + alen, b, blen);
-}
-
-static void put_md(struct stream *s, int kind, __u64 a, int alen, __u64 b,
-		   int blen)
-{
-	md_fill(stream_room(s, 16), kind, a, alen, b, blen);
-}
-
-static void put_fn(struct stream *s, __u32 id, int type, __u32 delta)
-{
-	unsigned char *p = stream_room(s, 8);
-
-	put_le(p, (id << 4) | (type << 1), 4);
-	put_le(p + 4, delta, 4);
-}
-
 static struct thread *thread_get(struct collector *c, __u32 tid)
 {
 	struct thread **head = &c->threads[tid % THREAD_BUCKETS];
@@ -248,47 +365,59 @@ static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
 /*
  * @base is the time the task started running here (NewCPUId), @first the
  * time of the block's first record: blocks are sorted by @first, so that
- * the file's first record is its earliest, as `llvm-xray account` needs.
+ * the file's first record is its earliest.
  */
-/* A v5 CustomEventMarker: size, delta, then the payload. */
-static void put_custom(struct stream *s, const char *text, __u32 delta)
+static void stream_open(struct stream *s, __u32 tid, __u32 tgid, __u64 base,
+			__u64 first)
 {
-	size_t n = strlen(text);
-	unsigned char *p = stream_room(s, 16 + n);
-
-	md_fill(p, FDR_MD_CUSTOM, n, 4, delta, 4);
-	memcpy(p + 16, text, n);
-}
-
-static void stream_open(struct collector *c, struct stream *s, int cpu,
-			__u32 tid, __u32 tgid, __u64 base, __u64 first)
-{
-	__u64 wall = base + c->realtime_off;
-
 	s->open = true;
+	s->pending = false;
 	s->tid = tid;
 	s->tgid = tgid;
+	s->base = base;
 	s->start = first;
 	s->last = base;
 	s->len = 0;
-	put_md(s, FDR_MD_NEW_BUFFER, tid, 4, 0, 0);
-	put_md(s, FDR_MD_WALLCLOCK, wall / 1000000000, 8,
-	       wall % 1000000000 / 1000, 4);
-	put_md(s, FDR_MD_PID, tgid, 4, 0, 0);
-	put_md(s, FDR_MD_NEW_CPU, cpu, 2, base, 8);
 }
 
-static void stream_close(struct collector *c, struct stream *s)
+/*
+ * Records of one CPU can arrive slightly out of order when a program
+ * interrupted another one on that CPU; they are clamped to the previous
+ * time so that the thread's time never runs backwards.
+ */
+static void stream_add(struct collector *c, struct stream *s, __u64 ts,
+		       __u32 id, int type, const __u64 *args, int nargs)
 {
-	unsigned char ext[16];
+	size_t n = sizeof(struct item) + nargs * sizeof(__u64);
+	struct item *it;
+
+	if (ts < s->last) {
+		c->clamped++;
+		ts = s->last;
+	}
+	s->last = ts;
+	if (s->len + n > s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4096;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	it = (struct item *)(s->buf + s->len);
+	s->len += n;
+	it->tsc = ts;
+	it->id = id;
+	it->type = type;
+	it->nargs = nargs;
+	it->pad = 0;
+	memcpy(it->args, args, nargs * sizeof(__u64));
+}
+
+static void stream_close(struct collector *c, struct stream *s, int cpu)
+{
 	struct block_ref *b;
 
 	if (!s->open)
 		return;
 	s->open = false;
-	md_fill(ext, FDR_MD_EXTENTS, s->len, 8, 0, 0);
-	if (fwrite(ext, 16, 1, c->spill) != 1 ||
-	    fwrite(s->buf, s->len, 1, c->spill) != 1)
+	if (fwrite(s->buf, s->len, 1, c->spill) != 1 && s->len)
 		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
 	if (c->nr_blocks == c->cap_blocks) {
 		c->cap_blocks = c->cap_blocks ? c->cap_blocks * 2 : 256;
@@ -299,31 +428,12 @@ static void stream_close(struct collector *c, struct stream *s)
 	b->start = s->start;
 	b->seq = c->nr_blocks++;
 	b->off = c->spill_len;
-	b->len = 16 + s->len;
-	c->spill_len += b->len;
-}
-
-/*
- * Advance the stream to @ts and return the 32-bit delta for the next
- * function record.  Records of one CPU can arrive slightly out of order
- * when a program interrupted another one on that CPU; they are clamped to
- * the previous time so that the thread's time never runs backwards.
- */
-static __u32 stream_advance(struct collector *c, struct stream *s, __u64 ts)
-{
-	__u64 delta;
-
-	if (ts < s->last) {
-		c->clamped++;
-		ts = s->last;
-	}
-	delta = ts - s->last;
-	s->last = ts;
-	if (delta > UINT32_MAX) {
-		put_md(s, FDR_MD_TSC_WRAP, ts, 8, 0, 0);
-		delta = 0;
-	}
-	return delta;
+	b->len = s->len;
+	b->base = s->base;
+	b->tid = s->tid;
+	b->tgid = s->tgid;
+	b->cpu = cpu;
+	c->spill_len += s->len;
 }
 
 static __u32 work_key(struct collector *c, __u64 fn)
@@ -346,12 +456,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
 	const struct tb_bpf_event *e = data;
-	__u32 space, id, delta, tid;
+	__u32 space, id, tid;
 	struct stream *s;
-	int nargs, i;
+	int nargs, i, type;
 
 	c->records++;
 	if (size < sizeof(*e) || e->cpu >= c->nr_cpus ||
+	    e->nargs > TB_BPF_MAX_ARGS ||
 	    size < sizeof(*e) + e->nargs * sizeof(__u64)) {
 		c->bad++;
 		return 0;
@@ -365,10 +476,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (e->kind == TB_BPF_SWITCH) {
 		c->switches++;
-		stream_close(c, s);
+		stream_close(c, s, e->cpu);
 		/* With the sched class, the block shows when the task came in. */
 		if (c->opt->classes & TRACEBUF_FDR_SCHED) {
-			stream_open(c, s, e->cpu, tid, e->tgid, e->ts, e->ts);
+			stream_open(s, tid, e->tgid, e->ts, e->ts);
 			return 0;
 		}
 		s->pending = true;
@@ -378,10 +489,17 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 
-	if (e->kind == TB_BPF_LOST) {
+	switch (e->kind) {
+	case TB_BPF_LOST:
+		type = ITEM_LOST;
 		c->gap_reports++;
 		c->gap_events += nargs ? e->args[0] : 0;
-	} else {
+		break;
+	case TB_BPF_ENTER:
+	case TB_BPF_EXIT:
+	case TB_BPF_POINT:
+		type = e->kind == TB_BPF_ENTER ? ITEM_ENTER :
+		       e->kind == TB_BPF_EXIT ? ITEM_EXIT : ITEM_POINT;
 		for (i = 0; i < (int)NR_CLASSES; i++)
 			if (classes[i].space == space)
 				c->per_class[i]++;
@@ -392,38 +510,22 @@ static int handle_event(void *ctx, void *data, size_t size)
 		}
 		if (!thread_track(c, e, tid, id))
 			return 0;
+		break;
+	default:
+		c->bad++;
+		return 0;
 	}
 
 	if (!s->open || s->tid != tid) {
 		__u64 base = e->ts;
 
-		stream_close(c, s);
+		stream_close(c, s, e->cpu);
 		/* The switch time starts the block, when it named this task. */
 		if (s->pending && s->tid == tid && s->base <= e->ts)
 			base = s->base;
-		stream_open(c, s, e->cpu, tid, e->tgid, base, e->ts);
+		stream_open(s, tid, e->tgid, base, e->ts);
 	}
-	s->pending = false;
-
-	delta = stream_advance(c, s, e->ts);
-	if (e->kind == TB_BPF_LOST) {
-		char text[64];
-
-		snprintf(text, sizeof(text), "tracebuf: lost %llu events",
-			 (unsigned long long)(nargs ? e->args[0] : 0));
-		put_custom(s, text, delta);
-		return 0;
-	}
-	if (e->kind == TB_BPF_EXIT) {
-		put_fn(s, id, FDR_FN_EXIT, delta);
-		return 0;
-	}
-	put_fn(s, id, nargs ? FDR_FN_ENTER_ARGS : FDR_FN_ENTER, delta);
-	for (i = 0; i < nargs; i++)
-		put_md(s, FDR_MD_CALL_ARG, e->args[i], 8, 0, 0);
-	/* Instant events (faults, fork, exit) are zero-length calls. */
-	if (e->kind == TB_BPF_POINT)
-		put_fn(s, id, FDR_FN_EXIT, 0);
+	stream_add(c, s, e->ts, id, type, e->args, nargs);
 	return 0;
 }
 
@@ -436,47 +538,83 @@ static int cmp_block(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* One block from the spill file through the FDR writer. */
+static void write_block(struct collector *c, struct tb_fdr_writer *w,
+			const struct block_ref *b, unsigned char *buf)
+{
+	__u64 wall = b->base + c->realtime_off;
+	size_t off = 0;
+
+	if (b->len && pread(fileno(c->spill), buf, b->len, b->off) !=
+	    (ssize_t)b->len)
+		tb_die_errno(TB_EXIT_FAIL, "cannot read the temporary block file");
+	tb_fdr_begin(w, b->tgid, b->tid, b->cpu, b->base, wall / 1000000000,
+		     wall % 1000000000 / 1000);
+	while (off < b->len) {
+		const struct item *it = (const struct item *)(buf + off);
+		char text[64];
+		int n;
+
+		off += sizeof(*it) + it->nargs * sizeof(__u64);
+		switch (it->type) {
+		case ITEM_LOST:
+			n = snprintf(text, sizeof(text), "tracebuf: lost %llu events",
+				     (unsigned long long)it->args[0]);
+			tb_fdr_custom(w, it->tsc, text, n);
+			break;
+		case ITEM_EXIT:
+			tb_fdr_function(w, TB_FDR_EXIT, it->id, it->tsc, NULL, 0);
+			break;
+		default:
+			tb_fdr_function(w, it->nargs ? TB_FDR_ENTER_ARGS :
+					TB_FDR_ENTER, it->id, it->tsc,
+					(const uint64_t *)it->args,
+					it->nargs);
+			/* Instant events (faults, fork, exit): zero-length calls. */
+			if (it->type == ITEM_POINT)
+				tb_fdr_function(w, TB_FDR_EXIT, it->id, it->tsc,
+						NULL, 0);
+		}
+	}
+	tb_fdr_end(w);
+}
+
 /*
- * The file: header, then every block by start time.  Blocks of one thread
- * never overlap, so this keeps each thread's records in time order, which
- * `llvm-xray account` needs.
+ * The file: header, then every block by the time of its first record.
+ * Blocks of one thread never overlap, so this keeps each thread's records
+ * in time order, which `llvm-xray account` needs.
  */
 static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
 {
-	unsigned char hdr[32] = { 0 };
-	unsigned char buf[65536];
-	__u64 total = 32;
-	size_t i;
+	struct tb_fdr_header h = {
+		.version = 5,
+		.type = 1,
+		/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: constant, non-stop. */
+		.flags = TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC,
+		.cycle_frequency = 1000000000ULL,
+		.buffer_size = c->opt->rb_size,
+	};
+	struct tb_fdr_writer w;
+	unsigned char *buf = NULL;
+	size_t i, max = 0;
 
 	qsort(c->blocks, c->nr_blocks, sizeof(*c->blocks), cmp_block);
-	put_le(hdr, FDR_VERSION, 2);
-	put_le(hdr + 2, FDR_TYPE, 2);
-	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: constant rate, non-stop. */
-	put_le(hdr + 4, FDR_CONSTANT_TSC | FDR_NONSTOP_TSC, 4);
-	put_le(hdr + 8, 1000000000ULL, 8);
-	put_le(hdr + 16, c->spill_len, 8);
-	if (fwrite(hdr, sizeof(hdr), 1, out) != 1)
-		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	if (fflush(c->spill))
 		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
-	for (i = 0; i < c->nr_blocks; i++) {
-		__u64 off = c->blocks[i].off, left = c->blocks[i].len;
-
-		while (left) {
-			size_t n = left < sizeof(buf) ? left : sizeof(buf);
-			ssize_t r = pread(fileno(c->spill), buf, n, off);
-
-			if (r <= 0)
-				tb_die_errno(TB_EXIT_FAIL,
-					     "cannot read the temporary block file");
-			if (fwrite(buf, r, 1, out) != 1)
-				tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
-			off += r;
-			left -= r;
-			total += r;
-		}
-	}
-	return total;
+	for (i = 0; i < c->nr_blocks; i++)
+		if (c->blocks[i].len > max)
+			max = c->blocks[i].len;
+	buf = xrealloc(NULL, max + 1);
+	/* One FDR block per task run: never split by size. */
+	errno = 0;
+	tb_fdr_writer_init(&w, out, &h, SIZE_MAX / 2);
+	for (i = 0; i < c->nr_blocks; i++)
+		write_block(c, &w, &c->blocks[i], buf);
+	errno = -tb_fdr_writer_finish(&w);
+	if (errno)
+		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	free(buf);
+	return w.bytes;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1060,7 +1198,7 @@ int main(int argc, char **argv)
 	}
 	read_losses(skel, col.nr_cpus, &r.lost);
 	for (cpu = 0; cpu < col.nr_cpus; cpu++)
-		stream_close(&col, &col.streams[cpu]);
+		stream_close(&col, &col.streams[cpu], cpu);
 	r.bytes = write_fdr(&col, out, opt.output);
 	tb_close_output(out, opt.output);
 	getrusage(RUSAGE_SELF, &r.ru1);
