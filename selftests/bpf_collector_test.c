@@ -412,6 +412,29 @@ TEST_F_TIMEOUT(bpf, sigterm, 120)
 	free(fdr);
 }
 
+/* -o - puts the trace on stdout and the command's output on stderr. */
+TEST_F_TIMEOUT(bpf, stdout_trace, 120)
+{
+	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	char *argv[] = { "/bin/sh", "-c",
+			 COLLECTOR " -q -e syscall -o - -- echo tb-hello"
+			 " >/tmp/stdout.fdr 2>/tmp/stderr.txt", NULL };
+	struct fdr_count cnt = { 0 };
+	char *fdr, *err;
+	size_t len, err_len;
+
+	ASSERT_EQ(0, run(argv, envp, self->err, sizeof(self->err), NULL));
+	fdr = slurp("/tmp/stdout.fdr", &len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, len, 0, 0, &cnt));
+	EXPECT_LT(0, cnt.blocks);
+	err = slurp("/tmp/stderr.txt", &err_len);
+	ASSERT_NE(NULL, err);
+	EXPECT_STREQ("tb-hello\n", err);
+	free(err);
+	free(fdr);
+}
+
 TEST_F(bpf, bad_command_line)
 {
 	char *envp[] = { NULL };

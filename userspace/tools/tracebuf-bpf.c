@@ -636,7 +636,8 @@ static void usage(FILE *f)
 "                         softirq, workqueue, fault, sched, all\n"
 "                         (default: all)\n"
 "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
-"  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr)\n"
+"  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
+"                         with -, COMMAND's stdout goes to stderr)\n"
 "  -d, --duration SECS    stop after SECS seconds\n"
 "  -b, --buffer-size SIZE BPF ring buffer size, a power of two, K/M/G\n"
 "                         suffixes (default 8M)\n"
@@ -901,7 +902,7 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
  * pipe carries exec's errno back, so that a missing command is an error
  * here rather than an empty trace.
  */
-static pid_t start_command(char **cmd)
+static pid_t start_command(char **cmd, bool stdout_is_trace)
 {
 	int pfd[2], err = 0;
 	pid_t pid;
@@ -920,6 +921,9 @@ static pid_t start_command(char **cmd)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		close(pfd[0]);
+		/* With -o -, stdout carries the trace: keep the command off it. */
+		if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(cmd[0], cmd);
 		err = errno;
 		if (write(pfd[1], &err, sizeof(err)) < 0)
@@ -1158,7 +1162,7 @@ int main(int argc, char **argv)
 	if (opt.duration)
 		deadline = t0 + opt.duration * 1000000000ULL;
 	if (opt.cmd)
-		child = start_command(opt.cmd);
+		child = start_command(opt.cmd, !strcmp(opt.output, "-"));
 
 	while (!stop_signal) {
 		if (child && child_exited &&
