@@ -61,6 +61,7 @@ struct options {
 	uint64_t wakeup;
 	const char *output;
 	const char *stats_json;
+	const char *replay;
 	bool quiet;
 	bool verbose;
 	char **cmd;
@@ -648,6 +649,8 @@ static void usage(FILE *f)
 "  -v, --verbose          libbpf's messages and the work function table\n"
 "  -h, --help             this text\n"
 "  -V, --version          print the version\n"
+"      --replay FILE      no BPF: build the file from records saved in FILE\n"
+"                         (each a u32 size and a struct tb_bpf_event; tests)\n"
 "\n"
 "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
 "Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
@@ -700,6 +703,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
+		{ "replay",	 required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -743,6 +747,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'j':
 			o->stats_json = optarg;
 			break;
+		case 'R':
+			o->replay = optarg;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -762,6 +769,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
+	if (o->replay && (o->cmd || o->duration))
+		tb_die(TB_EXIT_USAGE, "--replay takes neither a command nor --duration");
 	if (!o->wakeup || o->wakeup > o->rb_size)
 		o->wakeup = o->rb_size / 4;
 }
@@ -957,6 +966,7 @@ struct result {
 	struct losses lost;
 	struct rusage ru0, ru1;	/* reader's usage after attach, at the end */
 	__u64 bytes;
+	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
 	double duration;
 	int status;		/* the command's wait status, or -1 */
 };
@@ -1073,64 +1083,31 @@ static void write_json(const struct collector *c, const struct result *r,
 	tb_close_output(j, path);
 }
 
-int main(int argc, char **argv)
+/*
+ * Record with the BPF programs until the command ends, the duration is
+ * over or a signal comes; everything is drained into @c.
+ */
+static void run_bpf(struct collector *c, struct options *opt,
+		    struct result *r)
 {
-	struct options opt = { 0 };
-	struct collector col = { 0 };
 	struct tracebuf_bpf *skel;
 	struct ring_buffer *rb;
-	struct sigaction sa;
-	struct result r = { 0 };
-	__u64 t0, deadline = 0;
-	int status = -1, err, cpu;
+	__u64 deadline = 0;
+	int status = -1, err;
 	pid_t child = 0;
-	FILE *out;
-	size_t i;
-
-	tb_cli_init(argv[0]);
-	parse_args(argc, argv, &opt);
-	libbpf_verbose = opt.verbose;
-	libbpf_set_print(libbpf_print);
-
-	col.opt = &opt;
-	col.nr_cpus = libbpf_num_possible_cpus();
-	if (col.nr_cpus <= 0) {
-		errno = -col.nr_cpus;
-		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
-	}
-	col.streams = calloc(col.nr_cpus, sizeof(*col.streams));
-	col.spill = tmpfile();
-	if (!col.streams)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (!col.spill)
-		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
-	/*
-	 * Handlers first: a SIGTERM while loading (a script that stops us
-	 * early) still ends with a valid, if empty, file.
-	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-
-	/* Fail on an unwritable output before tracing anything. */
-	out = tb_open_output(opt.output);
 
 	skel = tracebuf_bpf__open();
 	if (!skel)
 		tb_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
-	skel->rodata->nr_args = opt.nr_args;
+	skel->rodata->nr_args = opt->nr_args;
 	skel->rodata->self_tgid = getpid();
-	skel->rodata->wakeup_bytes = opt.wakeup;
-	err = bpf_map__set_max_entries(skel->maps.events, opt.rb_size);
+	skel->rodata->wakeup_bytes = opt->wakeup;
+	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
 	if (err) {
 		errno = -err;
 		tb_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
 	}
-	set_autoload(skel, opt.classes);
+	set_autoload(skel, opt->classes);
 
 	err = tracebuf_bpf__load(skel);
 	if (err) {
@@ -1144,11 +1121,11 @@ int main(int argc, char **argv)
 		       strerror(errno));
 	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event,
-			      &col, NULL);
+			      c, NULL);
 	if (!rb)
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
 
-	col.realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	c->realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
 	err = tracebuf_bpf__attach(skel);
 	if (err) {
 		errno = -err;
@@ -1157,12 +1134,12 @@ int main(int argc, char **argv)
 	/* All programs start recording at once; see tracebuf.bpf.c. */
 	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
 	/* The reader's CPU time is counted from here: loading is not. */
-	getrusage(RUSAGE_SELF, &r.ru0);
-	t0 = now_ns(CLOCK_MONOTONIC);
-	if (opt.duration)
-		deadline = t0 + opt.duration * 1000000000ULL;
-	if (opt.cmd)
-		child = start_command(opt.cmd, !strcmp(opt.output, "-"));
+	getrusage(RUSAGE_SELF, &r->ru0);
+	r->t0 = now_ns(CLOCK_MONOTONIC);
+	if (opt->duration)
+		deadline = r->t0 + opt->duration * 1000000000ULL;
+	if (opt->cmd)
+		child = start_command(opt->cmd, !strcmp(opt->output, "-"));
 
 	while (!stop_signal) {
 		if (child && child_exited &&
@@ -1200,22 +1177,99 @@ int main(int argc, char **argv)
 		kill(child, SIGTERM);
 		waitpid(child, &status, 0);
 	}
-	read_losses(skel, col.nr_cpus, &r.lost);
+	read_losses(skel, c->nr_cpus, &r->lost);
+	r->status = status;
+	ring_buffer__free(rb);
+	tracebuf_bpf__destroy(skel);
+}
+
+/*
+ * --replay: the same processing on records from a file instead of the
+ * ring buffer (each a little-endian u32 size, then the record), with the
+ * wall clock at 0.  It tests the block building on any host, without BPF.
+ */
+static void run_replay(struct collector *c, const char *path)
+{
+	FILE *f = tb_open_input(path);
+	unsigned char len[4];
+	__u64 rec[64];
+	__u32 n;
+
+	while (fread(len, sizeof(len), 1, f) == 1) {
+		n = len[0] | len[1] << 8 | len[2] << 16 | (__u32)len[3] << 24;
+		if (n > sizeof(rec) || fread(rec, 1, n, f) != n)
+			tb_die(TB_EXIT_DATA, "%s: truncated or oversized record", path);
+		handle_event(c, rec, n);
+	}
+	if (ferror(f))
+		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", path);
+	if (f != stdin)
+		fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct collector col = { 0 };
+	struct sigaction sa;
+	struct result r = { .status = -1 };
+	int cpu;
+	FILE *out;
+	size_t i;
+
+	tb_cli_init(argv[0]);
+	parse_args(argc, argv, &opt);
+	libbpf_verbose = opt.verbose;
+	libbpf_set_print(libbpf_print);
+
+	col.opt = &opt;
+	/* Replayed records may name any CPU a real machine could have. */
+	col.nr_cpus = opt.replay ? 4096 : libbpf_num_possible_cpus();
+	if (col.nr_cpus <= 0) {
+		errno = -col.nr_cpus;
+		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
+	}
+	col.streams = calloc(col.nr_cpus, sizeof(*col.streams));
+	col.spill = tmpfile();
+	if (!col.streams)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (!col.spill)
+		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
+	/*
+	 * Handlers first: a SIGTERM while loading (a script that stops us
+	 * early) still ends with a valid, if empty, file.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	/* Fail on an unwritable output before tracing anything. */
+	out = tb_open_output(opt.output);
+
+	if (opt.replay) {
+		getrusage(RUSAGE_SELF, &r.ru0);
+		r.t0 = now_ns(CLOCK_MONOTONIC);
+		run_replay(&col, opt.replay);
+	} else {
+		run_bpf(&col, &opt, &r);
+	}
+
 	for (cpu = 0; cpu < col.nr_cpus; cpu++)
 		stream_close(&col, &col.streams[cpu], cpu);
 	r.bytes = write_fdr(&col, out, opt.output);
 	tb_close_output(out, opt.output);
 	getrusage(RUSAGE_SELF, &r.ru1);
-	r.duration = (now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
-	r.status = status;
+	r.duration = (now_ns(CLOCK_MONOTONIC) - r.t0) / 1e9;
 
 	if (!opt.quiet)
 		print_summary(&col, &r);
 	if (opt.stats_json)
 		write_json(&col, &r, opt.stats_json);
 
-	ring_buffer__free(rb);
-	tracebuf_bpf__destroy(skel);
 	fclose(col.spill);
 	for (cpu = 0; cpu < col.nr_cpus; cpu++)
 		free(col.streams[cpu].buf);
