@@ -349,7 +349,7 @@ TEST_F_TIMEOUT(bpf, all_classes, 300)
 			 "-j", OUTDIR "/all.json", "--", self->self, NULL };
 	struct fdr_count cnt = { 0 };
 	size_t len, fdr_len;
-	char *json, *fdr;
+	char *json, *fdr, *names;
 	int rc;
 
 	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
@@ -366,17 +366,31 @@ TEST_F_TIMEOUT(bpf, all_classes, 300)
 	EXPECT_LT(0, cnt.blocks);
 	free(fdr);
 	free(json);
+
+	/* The names file: fixed names, and every work function symbolized. */
+	names = slurp(OUTDIR "/all.fdr.names", &len);
+	ASSERT_NE(NULL, names);
+	EXPECT_NE(NULL, strstr(names, "3000009 softirq RCU\n"));
+	EXPECT_NE(NULL, strstr(names, "6000000 task fork\n"));
+	EXPECT_EQ(NULL, strstr(names, " work 0x"));
+	TH_LOG("names:\n%s", names);
+	free(names);
 }
 
-/* A duration run with no command stops by itself. */
+/*
+ * A duration run with no command stops by itself.  The guest's kworkers
+ * run a few work items per second: their functions must be named from
+ * /proc/kallsyms in the names file.
+ */
 TEST_F_TIMEOUT(bpf, duration, 120)
 {
 	char *envp[] = { NULL };
-	char *argv[] = { COLLECTOR, "-q", "-e", "irq,softirq,sched", "-d", "1",
-			 "-o", OUTDIR "/duration.fdr", NULL };
+	char *argv[] = { COLLECTOR, "-q", "-e", "irq,softirq,workqueue,sched",
+			 "-d", "2", "-o", OUTDIR "/duration.fdr",
+			 "-j", "/tmp/duration.json", NULL };
 	struct fdr_count cnt = { 0 };
-	size_t fdr_len;
-	char *fdr;
+	size_t fdr_len, len;
+	char *fdr, *json, *names;
 
 	ASSERT_EQ(0, run(argv, envp, self->err, sizeof(self->err), NULL));
 	EXPECT_STREQ("", self->err);
@@ -384,6 +398,17 @@ TEST_F_TIMEOUT(bpf, duration, 120)
 	ASSERT_NE(NULL, fdr);
 	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
 	free(fdr);
+	json = slurp("/tmp/duration.json", &len);
+	ASSERT_NE(NULL, json);
+	names = slurp(OUTDIR "/duration.fdr.names", &len);
+	ASSERT_NE(NULL, names);
+	TH_LOG("%lld work items; names:\n%s", json_num(json, "workqueue"),
+	       names);
+	if (json_num(json, "workqueue") > 0)
+		EXPECT_NE(NULL, strstr(names, "4000000 work "));
+	EXPECT_EQ(NULL, strstr(names, " work 0x"));
+	free(names);
+	free(json);
 }
 
 /* SIGTERM (how scripts stop it) ends the trace cleanly. */

@@ -368,7 +368,11 @@ TEST(sched_class_opens_at_switch)
 TEST(work_keys)
 {
 	struct ctx cx, *self = &cx;
-	__u64 fa = 0xffffffff81000000ULL, fb = 0xffffffff82000000ULL;
+	char names[300], text[4096];
+	size_t n;
+	FILE *f;
+	/* Not kernel addresses: /proc/kallsyms cannot name them. */
+	__u64 fa = 0x1234, fb = 0x5678;
 	char *out;
 
 	SETUP(self);
@@ -385,6 +389,16 @@ TEST(work_keys)
 	EXPECT_EQ(4, count(out, "func-id: 67108864,"));
 	EXPECT_EQ(2, count(out, "func-id: 67108865,"));
 	free(out);
+	/* The names file, in the module's format, next to the output. */
+	snprintf(names, sizeof(names), "%s.names", self->fdr);
+	f = fopen(names, "r");
+	ASSERT_NE(NULL, f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	EXPECT_EQ(1, count(text, "3000009 softirq RCU\n"));
+	EXPECT_EQ(1, count(text, "5000001 fault kernel\n"));
+	EXPECT_EQ(1, count(text, "4000000 work 0x1234\n4000001 work 0x5678\n"));
 	cleanup(self);
 }
 

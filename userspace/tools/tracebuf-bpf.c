@@ -61,6 +61,7 @@ struct options {
 	uint64_t wakeup;
 	const char *output;
 	const char *stats_json;
+	const char *names;
 	const char *replay;
 	bool quiet;
 	bool verbose;
@@ -281,6 +282,7 @@ struct block_ref {
  */
 #define STACK_DEPTH	32
 #define THREAD_BUCKETS	1024
+#define MAX_IRQ_NAMES	1024	/* like the module: IRQs below this get names */
 
 struct thread {
 	struct thread *next;
@@ -301,6 +303,7 @@ struct collector {
 	size_t nr_workfns, cap_workfns;
 	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	struct thread *threads[THREAD_BUCKETS];
+	__u64 irq_seen[MAX_IRQ_NAMES / 64];	/* IRQs to name */
 	/* statistics */
 	__u64 records;
 	__u64 events;
@@ -509,6 +512,12 @@ static int handle_event(void *ctx, void *data, size_t size)
 			id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
 			nargs = 0;
 		}
+		if (space == TRACEBUF_FDR_SPACE_IRQ &&
+		    (id & TRACEBUF_FDR_ID_KEY_MASK) < MAX_IRQ_NAMES) {
+			__u32 irq = id & TRACEBUF_FDR_ID_KEY_MASK;
+
+			c->irq_seen[irq / 64] |= 1ULL << (irq % 64);
+		}
 		if (!thread_track(c, e, tid, id))
 			return 0;
 		break;
@@ -619,6 +628,123 @@ static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
 }
 
 /* ------------------------------------------------------------------ */
+/* Names                                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The names file has the module's TRACEBUF_FDR_IOC_NAMES text format,
+ * "<id hex> <space> <name>" per line, so that the same tools name both
+ * recorders' files.  Softirq, fault and task names are fixed; IRQs are
+ * named after /proc/interrupts (the first handler of a shared line) and
+ * work functions after /proc/kallsyms, both read at the end.
+ */
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+static void irq_names(struct collector *c, FILE *out)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char *line = NULL, *tok, *save;
+	size_t cap = 0;
+	int ncpu = 0, i;
+
+	if (!f)
+		return;
+	if (getline(&line, &cap, f) > 0)
+		for (tok = strtok_r(line, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			ncpu++;
+	while (getline(&line, &cap, f) > 0) {
+		char *end, *names = NULL;
+		unsigned long irq;
+
+		tok = strtok_r(line, " \t\n", &save);
+		if (!tok)
+			continue;
+		irq = strtoul(tok, &end, 10);
+		if (end == tok || *end != ':' || irq >= MAX_IRQ_NAMES ||
+		    !(c->irq_seen[irq / 64] & (1ULL << (irq % 64))))
+			continue;
+		/* Counts per CPU, chip, hardware irq and type, then actions. */
+		for (i = 0; i < ncpu + 2 && tok; i++)
+			tok = strtok_r(NULL, " \t\n", &save);
+		if (tok)
+			names = strtok_r(NULL, ",\n", &save);
+		while (names && *names == ' ')
+			names++;
+		if (names && *names)
+			fprintf(out, "%x irq %s\n",
+				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, irq),
+				names);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* "%ps" of each work function: symbol, and " [module]" for a module's. */
+static void work_names(struct collector *c, FILE *out)
+{
+	char **names = calloc(c->nr_workfns + 1, sizeof(*names));
+	char *line = NULL;
+	size_t cap = 0, i;
+	FILE *f;
+
+	if (!names)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	f = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
+	while (f && getline(&line, &cap, f) > 0) {
+		char sym[256], mod[64] = "", type;
+		unsigned long long addr;
+		int n = sscanf(line, "%llx %c %255s [%63[^]]]", &addr, &type,
+			       sym, mod);
+
+		if (n < 3)
+			continue;
+		for (i = 0; i < c->nr_workfns; i++) {
+			if (c->workfns[i] != addr || names[i])
+				continue;
+			if (asprintf(&names[i], n == 4 ? "%s [%s]" : "%s", sym,
+				     mod) < 0)
+				tb_die(TB_EXIT_FAIL, "out of memory");
+		}
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	for (i = 0; i < c->nr_workfns; i++) {
+		__u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i);
+
+		if (names[i])
+			fprintf(out, "%x work %s\n", id, names[i]);
+		else
+			fprintf(out, "%x work 0x%llx\n", id,
+				(unsigned long long)c->workfns[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void write_names(struct collector *c, const char *path)
+{
+	FILE *f = tb_open_output(path);
+	size_t i;
+
+	for (i = 0; i < sizeof(softirq_names) / sizeof(softirq_names[0]); i++)
+		fprintf(f, "%x softirq %s\n",
+			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
+			softirq_names[i]);
+	fprintf(f, "%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
+	fprintf(f, "%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
+	fprintf(f, "%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
+	fprintf(f, "%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
+	irq_names(c, f);
+	work_names(c, f);
+	tb_close_output(f, path);
+}
+
+/* ------------------------------------------------------------------ */
 /* Command line                                                        */
 /* ------------------------------------------------------------------ */
 
@@ -645,6 +771,8 @@ static void usage(FILE *f)
 "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
 "                         (default: a quarter of the ring buffer)\n"
 "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
+"  -n, --names FILE       id-to-name file, \"<id hex> <space> <name>\" lines\n"
+"                         (default: OUTPUT.names; none for -o - without -n)\n"
 "  -q, --quiet            no summary on stderr\n"
 "  -v, --verbose          libbpf's messages and the work function table\n"
 "  -h, --help             this text\n"
@@ -699,6 +827,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "wakeup",	 required_argument, NULL, 'w' },
 		{ "stats-json",	 required_argument, NULL, 'j' },
+		{ "names",	 required_argument, NULL, 'n' },
 		{ "quiet",	 no_argument,	    NULL, 'q' },
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
@@ -712,7 +841,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
 	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:qvhV",
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:qvhV",
 				 longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -749,6 +878,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'R':
 			o->replay = optarg;
+			break;
+		case 'n':
+			o->names = optarg;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -1262,6 +1394,16 @@ int main(int argc, char **argv)
 		stream_close(&col, &col.streams[cpu], cpu);
 	r.bytes = write_fdr(&col, out, opt.output);
 	tb_close_output(out, opt.output);
+	if (opt.names) {
+		write_names(&col, opt.names);
+	} else if (strcmp(opt.output, "-")) {
+		char *path;
+
+		if (asprintf(&path, "%s.names", opt.output) < 0)
+			tb_die(TB_EXIT_FAIL, "out of memory");
+		write_names(&col, path);
+		free(path);
+	}
 	getrusage(RUSAGE_SELF, &r.ru1);
 	r.duration = (now_ns(CLOCK_MONOTONIC) - r.t0) / 1e9;
 
