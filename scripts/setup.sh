@@ -14,7 +14,7 @@ PACKAGES="
 	build-essential bc bison flex libelf-dev
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio xz-utils
-	llvm clang lld gdb gdbserver
+	llvm clang lld gdb gdbserver gdb-multiarch
 	libbpf-dev bpftool pkg-config
 	python3 perl
 "

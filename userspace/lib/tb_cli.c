@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tb_cli.h"
 
@@ -162,4 +164,34 @@ void tb_close_output(FILE *f, const char *path)
 		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	if (f != stdout && fclose(f))
 		tb_die_errno(TB_EXIT_FAIL, "error closing '%s'", path);
+}
+
+static int progress_tty = -1;
+static time_t progress_last;
+static int progress_shown;
+
+void tb_progress(uint64_t bytes)
+{
+	time_t now;
+
+	if (progress_tty < 0) {
+		progress_tty = isatty(STDERR_FILENO);
+		progress_last = time(NULL);
+	}
+	if (!progress_tty)
+		return;
+	now = time(NULL);
+	if (now == progress_last)
+		return;
+	progress_last = now;
+	progress_shown = 1;
+	fprintf(stderr, "\r%s: %llu MiB", prog,
+		(unsigned long long)(bytes >> 20));
+}
+
+void tb_progress_done(void)
+{
+	if (progress_shown)
+		fputc('\n', stderr);
+	progress_shown = 0;
 }

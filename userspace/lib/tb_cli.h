@@ -46,4 +46,12 @@ FILE *tb_open_output(const char *path);
 /* fclose() that reports a failed flush (full disk) and dies. */
 void tb_close_output(FILE *f, const char *path);
 
+/*
+ * Progress for long conversions: "prog: N MiB" on stderr at most once a
+ * second, and only when stderr is a terminal (never in pipes or logs).
+ * tb_progress_done() ends the line.
+ */
+void tb_progress(uint64_t bytes);
+void tb_progress_done(void);
+
 #endif /* TB_CLI_H */

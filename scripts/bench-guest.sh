@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM (scripts/bench.sh boots it): every tracing
+# configuration against every workload, REPS times, interleaved so that
+# drift inside the boot hits all configurations alike.  One JSON object per
+# run goes to /out/bench.jsonl; scripts/bench-report.py adds them up.
+#
+# Environment: REPS (default 5), GETPPID_N, PINGPONG_N, SERIAL_KIB.
+
+REPS=${REPS:-5}
+GETPPID_N=${GETPPID_N:-200000}
+PINGPONG_N=${PINGPONG_N:-4000}
+SERIAL_KIB=${SERIAL_KIB:-256}
+T=/sys/kernel/tracing
+OUT=/out/bench.jsonl
+WORK_CPU=0
+READER_CPU=1
+
+: >"$OUT"
+
+# Tracepoints each workload is measured with: the same set for every tracer.
+ftrace_events() {
+	case $1 in
+	syscall) echo raw_syscalls/sys_enter raw_syscalls/sys_exit ;;
+	irqsched) echo raw_syscalls/sys_enter raw_syscalls/sys_exit \
+		irq/irq_handler_entry irq/irq_handler_exit \
+		irq/softirq_entry irq/softirq_exit sched/sched_switch ;;
+	esac
+}
+
+tb_classes() {
+	case $1 in
+	syscall) echo syscall ;;
+	irqsched) echo syscall,irq,softirq,sched ;;
+	esac
+}
+
+# The workload itself: prints tb-workload's JSON line(s).
+run_workload() {
+	case $1 in
+	syscall)
+		tb-workload -c $WORK_CPU getppid "$GETPPID_N" ;;
+	irqsched)
+		tb-workload serial "$SERIAL_KIB" >/dev/null &
+		sp=$!
+		tb-workload -c $WORK_CPU pingpong "$PINGPONG_N"
+		wait $sp ;;
+	esac
+}
+
+# CPU time in ns a process has used so far (schedstat: ns precision).
+cpu_ns() {
+	cut -d' ' -f1 "/proc/$1/schedstat" 2>/dev/null || echo 0
+}
+
+emit() {	# config workload rep json-of-workload extra-json
+	printf '{"config": "%s", "workload_set": "%s", "rep": %s, "run": %s%s}\n' \
+		"$1" "$2" "$3" "$4" "$5" >>"$OUT"
+}
+
+cfg_none() {	# workload rep
+	w=$(run_workload "$1") || return 1
+	emit none "$1" "$2" "$w" ""
+}
+
+cfg_ftrace() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	for e in $(ftrace_events "$1"); do
+		echo 1 >"$T/events/$e/enable"
+	done
+	echo 1 >$T/tracing_on
+	pids=""
+	for c in 0 1; do
+		taskset -c $READER_CPU cat $T/per_cpu/cpu$c/trace_pipe_raw >/dev/null &
+		pids="$pids $!"
+	done
+	w=$(run_workload "$1")
+	sleep 0.2
+	reader_ns=0
+	for p in $pids; do
+		reader_ns=$((reader_ns + $(cpu_ns "$p")))
+	done
+	echo 0 >$T/tracing_on
+	kill $pids 2>/dev/null
+	wait $pids 2>/dev/null
+	entries=0
+	lost=0
+	bytes=0
+	for c in 0 1; do
+		s=$T/per_cpu/cpu$c/stats
+		entries=$((entries + $(awk '/^entries:/ {print $2}' "$s") + $(awk '/^read events:/ {print $3}' "$s")))
+		lost=$((lost + $(awk '/^overrun:/ {print $2}' "$s") + $(awk '/^dropped events:/ {print $3}' "$s")))
+	done
+	echo 0 >$T/events/enable
+	emit ftrace "$1" "$2" "$w" ", \"events\": $entries, \"lost\": $lost, \"reader_ns\": $reader_ns"
+}
+
+# tracebuf's FDR ring in streaming mode, drained by tracebuf-record.
+cfg_tb_fdr() {
+	command -v tracebuf-record >/dev/null || return 0
+	stats=/tmp/tb-stats.json
+	w=$(taskset -c $READER_CPU tracebuf-record -e "$(tb_classes "$1")" \
+		-o /tmp/bench.fdr --stats-json $stats -- sh -c "$(declare_workload "$1")") || return 1
+	emit tb_fdr "$1" "$2" "$w" ", \"tracer\": $(cat $stats)"
+	rm -f /tmp/bench.fdr
+}
+
+# Probes registered, consumer writes nothing: the floor of any probe tracer.
+cfg_tb_floor() {
+	command -v tracebuf-record >/dev/null || return 0
+	tracebuf-record --help 2>&1 | grep -q -- '--floor' || return 0
+	w=$(taskset -c $READER_CPU tracebuf-record --floor -e "$(tb_classes "$1")" \
+		-o /dev/null -- sh -c "$(declare_workload "$1")") || return 1
+	emit tb_floor "$1" "$2" "$w" ""
+}
+
+cfg_bpf() {
+	command -v tracebuf-bpf >/dev/null || return 0
+	stats=/tmp/bpf-stats.json
+	w=$(taskset -c $READER_CPU tracebuf-bpf -e "$(tb_classes "$1")" \
+		-o /tmp/bench-bpf.fdr --stats-json $stats -- sh -c "$(declare_workload "$1")") || return 1
+	emit bpf "$1" "$2" "$w" ", \"tracer\": $(cat $stats)"
+	rm -f /tmp/bench-bpf.fdr
+}
+
+# The emulated XScale trace buffer fed by kernel events (syscalls only).
+cfg_xscale() {
+	[ "$1" = syscall ] || return 0
+	command -v tracebufctl >/dev/null || return 0
+	tracebufctl sources syscall,ret-user >/dev/null || return 1
+	tracebufctl enable >/dev/null || return 1
+	w=$(run_workload "$1")
+	tracebufctl disable >/dev/null
+	tracebufctl sources none >/dev/null
+	emit xscale "$1" "$2" "$w" ""
+}
+
+# The workload as a shell command line, for tracers that run a command.
+declare_workload() {
+	case $1 in
+	syscall) echo "tb-workload -c $WORK_CPU getppid $GETPPID_N" ;;
+	irqsched) echo "tb-workload serial $SERIAL_KIB >/dev/null & tb-workload -c $WORK_CPU pingpong $PINGPONG_N; wait" ;;
+	esac
+}
+
+echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions"
+# Warm up caches and page tables once, unmeasured.
+run_workload syscall >/dev/null
+for rep in $(seq 1 "$REPS"); do
+	for wl in syscall irqsched; do
+		for cfg in none ftrace tb_floor tb_fdr bpf xscale; do
+			"cfg_$cfg" "$wl" "$rep" || echo "bench: $cfg/$wl rep $rep failed" >&2
+		done
+	done
+	echo "bench: repetition $rep of $REPS done"
+done

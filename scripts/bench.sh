@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: boot the VM once and measure every tracing configuration side
+# by side (scripts/bench-guest.sh), then the converters on the host
+# (scripts/bench-convert.sh, when present).  Prints a table and writes
+# build/bench/results.json.  Timings are never asserted anywhere: this is
+# the only place they are taken.
+#
+# Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB (see bench-guest.sh),
+# BENCH_TIMEOUT (seconds for the VM, default 1800).
+
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out="$top/build/bench"
+rm -rf "$out/vm"
+mkdir -p "$out/vm"
+
+{
+	echo "#!/bin/sh"
+	for v in REPS GETPPID_N PINGPONG_N SERIAL_KIB; do
+		eval "val=\${$v:-}"
+		[ -n "$val" ] && echo "export $v=$val"
+	done
+	cat scripts/bench-guest.sh
+} >"$out/guest.sh"
+
+scripts/vm-run -t "${BENCH_TIMEOUT:-1800}" -o "$out/vm" -s "$out/guest.sh"
+
+convert_json=""
+if [ -x scripts/bench-convert.sh ]; then
+	scripts/bench-convert.sh
+	convert_json="$out/convert.json"
+fi
+
+python3 scripts/bench-report.py "$out/vm/bench.jsonl" "$out/results.json" $convert_json

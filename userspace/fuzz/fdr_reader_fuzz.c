@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the FDR reader, the text printer and the XScale
+ * mapping reader over arbitrary bytes.
+ */
+#include <stdio.h>
+
+#include "fdr_print.h"
+#include "fdr_reader.h"
+#include "xscale_fdr.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *devnull;
+
+static int print(void *ctx, const struct tb_fdr_record *r)
+{
+	tb_fdr_print(devnull, r);
+	return 0;
+}
+
+static int emit(void *ctx, const struct tracebuf_record *hdr, bool has_hdr,
+		const uint8_t *d)
+{
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tb_error err;
+	struct tb_xsf_reader x;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	tb_fdr_read_mem(data, size, NULL, print, NULL, NULL, &err);
+	tb_xsf_reader_init(&x, &err, emit, NULL);
+	tb_fdr_read_mem(data, size, NULL, tb_xsf_visit, &x, NULL, &err);
+	tb_xsf_reader_finish(&x);
+	return 0;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text visitor for FDR records: one line per record in the layout of
+ * `llvm-xray fdr-dump` (without -verify), so the two can be diffed.
+ */
+#ifndef TB_FDR_PRINT_H
+#define TB_FDR_PRINT_H
+
+#include <stdio.h>
+
+#include "fdr_records.h"
+
+void tb_fdr_print(FILE *out, const struct tb_fdr_record *r);
+
+#endif /* TB_FDR_PRINT_H */

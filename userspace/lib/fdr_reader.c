@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Streaming XRay FDR producer and block verifier; see fdr_reader.h.
+ *
+ * What is accepted follows llvm-xray 14 (lib/XRay FileBasedRecordProducer,
+ * BlockIndexer, BlockVerifier): from version 3 a BufferExtents record says
+ * how many bytes of records follow and no record may cross that extent;
+ * when an extent is used up, bytes are skipped up to the next BufferExtents
+ * introducer.  Blocks, for the grammar, start at each NewBuffer record.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdr_reader.h"
+#include "tb_bytes.h"
+
+#define WINDOW	(64U * 1024)
+
+/* Grammar states: the kind of the previous record in the block. */
+enum {
+	ST_UNKNOWN = 100,	/* before the first NewBuffer */
+};
+
+struct tb_fdr_reader {
+	FILE *f;
+	const uint8_t *mem;
+	size_t mem_len;
+	size_t mem_pos;
+
+	uint8_t *win;
+	size_t pos;		/* next unread byte in win */
+	size_t len;		/* bytes valid in win */
+	uint64_t off;		/* file offset of win[pos] */
+
+	uint8_t *payload;
+	size_t payload_cap;
+
+	struct tb_fdr_header hdr;
+	unsigned int state;
+	uint64_t remaining;	/* bytes left in the current extent (v3+) */
+	struct tb_fdr_record cur;	/* carries the block state */
+	struct tb_error *err;
+};
+
+const char *tb_fdr_kind_name(unsigned int kind)
+{
+	switch (kind) {
+	case TB_FDR_NEW_BUFFER: return "NewBuffer";
+	case TB_FDR_END_OF_BUFFER: return "EndOfBuffer";
+	case TB_FDR_NEW_CPU: return "NewCPUId";
+	case TB_FDR_TSC_WRAP: return "TSCWrap";
+	case TB_FDR_WALLCLOCK: return "WallClockTime";
+	case TB_FDR_CUSTOM: return "CustomEventMarker";
+	case TB_FDR_CALL_ARG: return "CallArgument";
+	case TB_FDR_BUFFER_EXTENTS: return "BufferExtents";
+	case TB_FDR_TYPED: return "TypedEventMarker";
+	case TB_FDR_PID: return "PIDEntry";
+	case TB_FDR_FUNCTION: return "Function";
+	case ST_UNKNOWN: return "start of block";
+	}
+	return "unknown";
+}
+
+/* Make at least @n bytes available at win[pos]; returns what is there. */
+static size_t ensure(struct tb_fdr_reader *rd, size_t n)
+{
+	size_t avail = rd->len - rd->pos;
+
+	if (avail >= n)
+		return avail;
+	memmove(rd->win, rd->win + rd->pos, avail);
+	rd->pos = 0;
+	rd->len = avail;
+	while (rd->len < WINDOW) {
+		size_t got;
+
+		if (rd->f) {
+			got = fread(rd->win + rd->len, 1, WINDOW - rd->len,
+				    rd->f);
+		} else {
+			got = rd->mem_len - rd->mem_pos;
+			if (got > WINDOW - rd->len)
+				got = WINDOW - rd->len;
+			memcpy(rd->win + rd->len, rd->mem + rd->mem_pos, got);
+			rd->mem_pos += got;
+		}
+		if (!got)
+			break;
+		rd->len += got;
+		if (rd->len >= n)
+			break;
+	}
+	return rd->len - rd->pos;
+}
+
+static void consume(struct tb_fdr_reader *rd, size_t n)
+{
+	rd->pos += n;
+	rd->off += n;
+}
+
+int tb_fdr_parse_header(const uint8_t *p, struct tb_fdr_header *h,
+			struct tb_error *err)
+{
+	h->version = tb_get16(p);
+	h->type = tb_get16(p + 2);
+	h->flags = tb_get32(p + 4);
+	h->cycle_frequency = tb_get64(p + 8);
+	h->buffer_size = tb_get64(p + 16);
+	if (h->type != TB_FDR_TYPE_FDR) {
+		tb_seterr(err, 2, "file header: trace type %u is not FDR (1)",
+			  h->type);
+		return -1;
+	}
+	if (h->version < TB_FDR_VERSION_MIN ||
+	    h->version > TB_FDR_VERSION_MAX) {
+		tb_seterr(err, 0, "file header: unsupported FDR version %u",
+			  h->version);
+		return -1;
+	}
+	return 0;
+}
+
+/* Which record kinds may follow @state inside a block. */
+static bool allowed(unsigned int state, unsigned int kind)
+{
+	bool body = kind == TB_FDR_NEW_CPU || kind == TB_FDR_TSC_WRAP ||
+		    kind == TB_FDR_CUSTOM || kind == TB_FDR_TYPED ||
+		    kind == TB_FDR_FUNCTION || kind == TB_FDR_END_OF_BUFFER;
+
+	switch (state) {
+	case ST_UNKNOWN:
+		return kind == TB_FDR_NEW_BUFFER;
+	case TB_FDR_NEW_BUFFER:
+		return kind == TB_FDR_WALLCLOCK;
+	case TB_FDR_WALLCLOCK:
+		return kind == TB_FDR_PID || kind == TB_FDR_NEW_CPU;
+	case TB_FDR_PID:
+		return kind == TB_FDR_NEW_CPU;
+	case TB_FDR_NEW_CPU:
+	case TB_FDR_TSC_WRAP:
+	case TB_FDR_CUSTOM:
+	case TB_FDR_TYPED:
+		return body;
+	case TB_FDR_FUNCTION:
+	case TB_FDR_CALL_ARG:
+		return body || kind == TB_FDR_CALL_ARG;
+	}
+	return false;
+}
+
+/* A block may only end once its preamble is complete. */
+static int end_block(struct tb_fdr_reader *rd)
+{
+	switch (rd->state) {
+	case TB_FDR_END_OF_BUFFER:
+	case TB_FDR_NEW_CPU:
+	case TB_FDR_TSC_WRAP:
+	case TB_FDR_CUSTOM:
+	case TB_FDR_TYPED:
+	case TB_FDR_FUNCTION:
+	case TB_FDR_CALL_ARG:
+		return 0;
+	}
+	tb_seterr(rd->err, rd->off, "block ends right after a %s record",
+		  tb_fdr_kind_name(rd->state));
+	return -1;
+}
+
+static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
+			size_t *reclen)
+{
+	size_t need = TB_FDR_META_SIZE + (size_t)r->size;
+	size_t have;
+
+	if (r->size <= 0) {
+		tb_seterr(rd->err, rd->off + 1,
+			  "%s: invalid payload size %d",
+			  tb_fdr_kind_name(r->kind), r->size);
+		return -1;
+	}
+	if ((uint32_t)r->size > TB_FDR_MAX_PAYLOAD) {
+		tb_seterr(rd->err, rd->off + 1,
+			  "%s: payload size %d larger than we accept (%u)",
+			  tb_fdr_kind_name(r->kind), r->size,
+			  TB_FDR_MAX_PAYLOAD);
+		return -1;
+	}
+	*reclen = need;
+	if (rd->hdr.version >= 3 && need > rd->remaining) {
+		tb_seterr(rd->err, rd->off,
+			  "%s: payload of %d bytes crosses the buffer extent (%llu bytes left)",
+			  tb_fdr_kind_name(r->kind), r->size,
+			  (unsigned long long)rd->remaining);
+		return -1;
+	}
+	have = ensure(rd, need);
+	if (have >= need) {
+		r->data = rd->win + rd->pos + TB_FDR_META_SIZE;
+		return 0;
+	}
+	/* Larger than the window: copy it out piece by piece. */
+	if (rd->payload_cap < (size_t)r->size) {
+		uint8_t *p = realloc(rd->payload, r->size);
+
+		if (!p) {
+			tb_seterr(rd->err, rd->off, "out of memory");
+			return -1;
+		}
+		rd->payload = p;
+		rd->payload_cap = r->size;
+	}
+	consume(rd, TB_FDR_META_SIZE);
+	{
+		size_t done = 0;
+
+		while (done < (size_t)r->size) {
+			size_t chunk;
+
+			have = ensure(rd, 1);
+			if (!have) {
+				tb_seterr(rd->err, rd->off,
+					  "%s: truncated payload (%zu of %d bytes)",
+					  tb_fdr_kind_name(r->kind), done,
+					  r->size);
+				return -1;
+			}
+			chunk = (size_t)r->size - done;
+			if (chunk > have)
+				chunk = have;
+			memcpy(rd->payload + done, rd->win + rd->pos, chunk);
+			consume(rd, chunk);
+			done += chunk;
+		}
+	}
+	r->data = rd->payload;
+	/* Caller consumes reclen; we already did. */
+	*reclen = 0;
+	return 0;
+}
+
+static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
+		      size_t *reclen)
+{
+	const uint8_t *p = rd->win + rd->pos;
+	unsigned int kind = p[0] >> 1;
+	unsigned int v = rd->hdr.version;
+
+	if (kind >= TB_FDR_META_NR) {
+		tb_seterr(rd->err, rd->off, "unknown metadata record kind %u",
+			  kind);
+		return -1;
+	}
+	if (kind == TB_FDR_END_OF_BUFFER && v >= 2) {
+		tb_seterr(rd->err, rd->off,
+			  "EndOfBuffer record is not allowed in version %u",
+			  v);
+		return -1;
+	}
+	if (rd->len - rd->pos < TB_FDR_META_SIZE) {
+		tb_seterr(rd->err, rd->off,
+			  "truncated %s record (%zu of 16 bytes)",
+			  tb_fdr_kind_name(kind), rd->len - rd->pos);
+		return -1;
+	}
+	r->kind = kind;
+	r->data = NULL;
+	*reclen = TB_FDR_META_SIZE;
+	p++;
+	switch (kind) {
+	case TB_FDR_NEW_BUFFER:
+		r->tid = (int32_t)tb_get32(p);
+		r->pid = 0;
+		r->cpu = 0;
+		r->tsc = 0;
+		break;
+	case TB_FDR_NEW_CPU:
+		r->cpu = tb_get16(p);
+		r->value = tb_get64(p + 2);
+		r->tsc = r->value;
+		break;
+	case TB_FDR_TSC_WRAP:
+		r->value = tb_get64(p);
+		r->tsc = r->value;
+		break;
+	case TB_FDR_WALLCLOCK:
+		r->value = tb_get64(p);
+		r->micros = tb_get32(p + 8);
+		break;
+	case TB_FDR_CUSTOM:
+		r->size = (int32_t)tb_get32(p);
+		if (v >= 5) {
+			r->event_delta = (int32_t)tb_get32(p + 4);
+			r->tsc += (int64_t)r->event_delta;
+		} else {
+			r->value = tb_get64(p + 4);
+			r->tsc = r->value;
+			r->event_cpu = v >= 4 ? tb_get16(p + 12) : 0;
+		}
+		return read_payload(rd, r, reclen);
+	case TB_FDR_TYPED:
+		r->size = (int32_t)tb_get32(p);
+		r->event_delta = (int32_t)tb_get32(p + 4);
+		r->event_type = tb_get16(p + 8);
+		r->tsc += (int64_t)r->event_delta;
+		return read_payload(rd, r, reclen);
+	case TB_FDR_CALL_ARG:
+	case TB_FDR_BUFFER_EXTENTS:
+		r->value = tb_get64(p);
+		break;
+	case TB_FDR_PID:
+		r->pid = (int32_t)tb_get32(p);
+		break;
+	case TB_FDR_END_OF_BUFFER:
+		break;
+	}
+	return 0;
+}
+
+static int parse_func(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
+		      size_t *reclen)
+{
+	const uint8_t *p = rd->win + rd->pos;
+	uint32_t w;
+
+	if (rd->len - rd->pos < TB_FDR_FUNC_SIZE) {
+		tb_seterr(rd->err, rd->off,
+			  "truncated Function record (%zu of 8 bytes)",
+			  rd->len - rd->pos);
+		return -1;
+	}
+	w = tb_get32(p);
+	r->kind = TB_FDR_FUNCTION;
+	r->func_type = (w >> 1) & 7;
+	if (r->func_type > TB_FDR_ENTER_ARGS) {
+		tb_seterr(rd->err, rd->off, "unknown function record type %u",
+			  r->func_type);
+		return -1;
+	}
+	r->func_id = w >> 4;
+	r->delta = tb_get32(p + 4);
+	r->tsc += r->delta;
+	r->data = NULL;
+	*reclen = TB_FDR_FUNC_SIZE;
+	return 0;
+}
+
+/*
+ * Version 3+: between extents, skip to the next BufferExtents introducer
+ * as llvm-xray does.  Returns 1 with the extent parsed, 0 at a clean end.
+ */
+static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
+{
+	uint64_t skipped = 0;
+	uint64_t start = rd->off;
+
+	for (;;) {
+		if (!ensure(rd, 1)) {
+			if (!skipped)
+				return 0;
+			tb_seterr(rd->err, start,
+				  "%llu trailing bytes without a BufferExtents record",
+				  (unsigned long long)skipped);
+			return -1;
+		}
+		if (rd->win[rd->pos] == (TB_FDR_BUFFER_EXTENTS << 1 | 1))
+			break;
+		consume(rd, 1);
+		skipped++;
+	}
+	if (ensure(rd, TB_FDR_META_SIZE) < TB_FDR_META_SIZE) {
+		tb_seterr(rd->err, rd->off,
+			  "truncated BufferExtents record (%zu of 16 bytes)",
+			  rd->len - rd->pos);
+		return -1;
+	}
+	r->kind = TB_FDR_BUFFER_EXTENTS;
+	r->offset = rd->off;
+	r->value = tb_get64(rd->win + rd->pos + 1);
+	r->data = NULL;
+	rd->remaining = r->value;
+	consume(rd, TB_FDR_META_SIZE);
+	return 1;
+}
+
+static int run(struct tb_fdr_reader *rd,
+	       int (*on_header)(void *ctx, const struct tb_fdr_header *h),
+	       tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *st)
+{
+	struct tb_fdr_record *r = &rd->cur;
+	size_t have = ensure(rd, TB_FDR_HEADER_SIZE);
+	int ret;
+
+	if (have < TB_FDR_HEADER_SIZE) {
+		tb_seterr(rd->err, 0, "truncated file header (%zu of 32 bytes)",
+			  have);
+		return -1;
+	}
+	if (tb_fdr_parse_header(rd->win, &rd->hdr, rd->err))
+		return -1;
+	consume(rd, TB_FDR_HEADER_SIZE);
+	r->version = rd->hdr.version;
+	if (on_header) {
+		ret = on_header(ctx, &rd->hdr);
+		if (ret)
+			return ret;
+	}
+	rd->state = ST_UNKNOWN;
+	for (;;) {
+		size_t reclen;
+
+		if (rd->hdr.version >= 3 && !rd->remaining) {
+			ret = next_extent(rd, r);
+			if (ret < 0)
+				return -1;
+			if (!ret)
+				break;
+			st->records++;
+			st->blocks++;
+			if (visit) {
+				ret = visit(ctx, r);
+				if (ret)
+					return ret;
+			}
+			continue;
+		}
+		if (!ensure(rd, TB_FDR_META_SIZE))
+			break;
+		r->offset = rd->off;
+		if (rd->win[rd->pos] & 1)
+			ret = parse_meta(rd, r, &reclen);
+		else
+			ret = parse_func(rd, r, &reclen);
+		if (ret)
+			return -1;
+		if (rd->hdr.version >= 3 && r->kind != TB_FDR_BUFFER_EXTENTS &&
+		    reclen > rd->remaining) {
+			tb_seterr(rd->err, r->offset,
+				  "%s record crosses the buffer extent (over-read by %llu bytes)",
+				  tb_fdr_kind_name(r->kind),
+				  (unsigned long long)(reclen - rd->remaining));
+			return -1;
+		}
+		if (r->kind == TB_FDR_BUFFER_EXTENTS) {
+			rd->remaining = r->value;
+			st->blocks++;
+		} else {
+			if (r->kind == TB_FDR_NEW_BUFFER &&
+			    rd->state != ST_UNKNOWN) {
+				if (end_block(rd))
+					return -1;
+				rd->state = ST_UNKNOWN;
+			}
+			if (!allowed(rd->state, r->kind)) {
+				tb_seterr(rd->err, r->offset,
+					  "%s record not allowed after %s",
+					  tb_fdr_kind_name(r->kind),
+					  tb_fdr_kind_name(rd->state));
+				return -1;
+			}
+			rd->state = r->kind;
+			if (rd->hdr.version >= 3) {
+				/* Payload bytes copied out were counted. */
+				rd->remaining -= reclen ? reclen :
+					TB_FDR_META_SIZE + (size_t)r->size;
+			}
+		}
+		if (r->kind == TB_FDR_FUNCTION)
+			st->functions++;
+		st->records++;
+		if (visit) {
+			ret = visit(ctx, r);
+			if (ret)
+				return ret;
+		}
+		consume(rd, reclen);
+	}
+	if (rd->state != ST_UNKNOWN && end_block(rd))
+		return -1;
+	if (rd->state == ST_UNKNOWN) {
+		tb_seterr(rd->err, rd->off, "no NewBuffer record in the file");
+		return -1;
+	}
+	return 0;
+}
+
+static int read_common(struct tb_fdr_reader *rd,
+		       int (*on_header)(void *ctx,
+					const struct tb_fdr_header *h),
+		       tb_fdr_visit_fn visit, void *ctx,
+		       struct tb_fdr_stats *stats, struct tb_error *err)
+{
+	struct tb_fdr_stats local;
+	int ret;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	rd->err = err;
+	rd->win = malloc(WINDOW);
+	if (!rd->win) {
+		tb_seterr(err, 0, "out of memory");
+		return -1;
+	}
+	ret = run(rd, on_header, visit, ctx, stats);
+	stats->bytes = rd->off;
+	free(rd->win);
+	free(rd->payload);
+	return ret;
+}
+
+int tb_fdr_read(FILE *f, int (*on_header)(void *ctx,
+					  const struct tb_fdr_header *h),
+		tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *stats,
+		struct tb_error *err)
+{
+	struct tb_fdr_reader rd = { .f = f };
+
+	return read_common(&rd, on_header, visit, ctx, stats, err);
+}
+
+int tb_fdr_read_mem(const void *buf, size_t len,
+		    int (*on_header)(void *ctx, const struct tb_fdr_header *h),
+		    tb_fdr_visit_fn visit, void *ctx,
+		    struct tb_fdr_stats *stats, struct tb_error *err)
+{
+	struct tb_fdr_reader rd = { .mem = buf, .mem_len = len };
+
+	return read_common(&rd, on_header, visit, ctx, stats, err);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Streaming XRay FDR reader (producer + block verifier).  It reads through
+ * a fixed-size window, so memory stays constant whatever the file size
+ * (payloads are bounded by TB_FDR_MAX_PAYLOAD), and hands every record to a
+ * visitor callback in file order.  It accepts exactly the files llvm-xray
+ * 14's fdr-dump -verify accepts for versions 1 to 5, and reports the first
+ * problem with its byte offset and record kind.
+ */
+#ifndef TB_FDR_READER_H
+#define TB_FDR_READER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "fdr_records.h"
+#include "tb_error.h"
+
+/* Return 0 to go on; anything else stops tb_fdr_read() with that value. */
+typedef int (*tb_fdr_visit_fn)(void *ctx, const struct tb_fdr_record *r);
+
+struct tb_fdr_stats {
+	uint64_t records;
+	uint64_t functions;
+	uint64_t blocks;
+	uint64_t bytes;
+};
+
+struct tb_fdr_reader;
+
+/*
+ * Read a stream.  @on_header (may be NULL) sees the file header first and
+ * may stop the read by returning non-zero.  Returns 0 at a clean end, -1
+ * on malformed input (@err says where and why), or the visitor's value.
+ */
+int tb_fdr_read(FILE *f, int (*on_header)(void *ctx,
+					  const struct tb_fdr_header *h),
+		tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *stats,
+		struct tb_error *err);
+
+/* The same over a memory buffer (fuzzers, tests). */
+int tb_fdr_read_mem(const void *buf, size_t len,
+		    int (*on_header)(void *ctx, const struct tb_fdr_header *h),
+		    tb_fdr_visit_fn visit, void *ctx,
+		    struct tb_fdr_stats *stats, struct tb_error *err);
+
+int tb_fdr_parse_header(const uint8_t *p, struct tb_fdr_header *h,
+			struct tb_error *err);
+
+#endif /* TB_FDR_READER_H */

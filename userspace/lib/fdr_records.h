@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * XRay FDR records, as llvm-xray 14 reads them (versions 1 to 5).  Like
+ * LLVM's lib/XRay, the library is split into the records (this header), a
+ * producer that turns bytes into records (fdr_reader.c), a verifier for the
+ * block grammar (inside the producer) and visitors that consume records
+ * (text printer, converters).  Documentation/formats.rst describes the
+ * format as we read and write it.
+ */
+#ifndef TB_FDR_RECORDS_H
+#define TB_FDR_RECORDS_H
+
+#include <stdint.h>
+
+#define TB_FDR_HEADER_SIZE	32
+#define TB_FDR_META_SIZE	16
+#define TB_FDR_FUNC_SIZE	8
+#define TB_FDR_TYPE_FDR		1
+#define TB_FDR_VERSION_MIN	1
+#define TB_FDR_VERSION_MAX	5
+/*
+ * Largest custom/typed event payload we accept (the runtime's own limit
+ * is one buffer); keeps the reader's memory bounded.
+ */
+#define TB_FDR_MAX_PAYLOAD	(16U << 20)
+
+#define TB_FDR_FLAG_CONSTANT_TSC	(1U << 0)
+#define TB_FDR_FLAG_NONSTOP_TSC		(1U << 1)
+
+/* Metadata record kinds (byte 0 = kind << 1 | 1). */
+enum tb_fdr_kind {
+	TB_FDR_NEW_BUFFER = 0,
+	TB_FDR_END_OF_BUFFER = 1,
+	TB_FDR_NEW_CPU = 2,
+	TB_FDR_TSC_WRAP = 3,
+	TB_FDR_WALLCLOCK = 4,
+	TB_FDR_CUSTOM = 5,
+	TB_FDR_CALL_ARG = 6,
+	TB_FDR_BUFFER_EXTENTS = 7,
+	TB_FDR_TYPED = 8,
+	TB_FDR_PID = 9,
+	TB_FDR_META_NR,
+	TB_FDR_FUNCTION = 16,	/* not a metadata kind: 8-byte record */
+};
+
+/* Function record types (bits 1..3 of the first word). */
+enum tb_fdr_func_type {
+	TB_FDR_ENTER = 0,
+	TB_FDR_EXIT = 1,
+	TB_FDR_TAIL_EXIT = 2,
+	TB_FDR_ENTER_ARGS = 3,
+};
+
+#define TB_FDR_FUNC_ID_MAX	0x0fffffffU
+
+struct tb_fdr_header {
+	uint16_t version;
+	uint16_t type;
+	uint32_t flags;
+	uint64_t cycle_frequency;
+	uint64_t buffer_size;
+};
+
+/*
+ * One record.  Only the fields of its kind are meaningful; the state
+ * fields (tid, pid, cpu, tsc) are what the block says at this point, with
+ * tsc the absolute time after applying the record's delta.
+ */
+struct tb_fdr_record {
+	unsigned int kind;	/* enum tb_fdr_kind */
+	unsigned int version;	/* of the file: the custom event layout */
+	uint64_t offset;	/* file offset of the record */
+
+	/* TB_FDR_FUNCTION */
+	unsigned int func_type;	/* enum tb_fdr_func_type */
+	uint32_t func_id;
+	uint32_t delta;
+
+	/* metadata fields */
+	/* tsc (cpu, wrap, custom v1-4), argument, extent, wall seconds */
+	uint64_t value;
+	uint32_t micros;	/* wallclock */
+	int32_t size;		/* custom/typed payload size */
+	int32_t event_delta;	/* custom v5, typed */
+	uint16_t event_type;	/* typed */
+	uint16_t event_cpu;	/* custom v4 */
+	const uint8_t *data;	/* payload, @size bytes */
+
+	/* block state after this record */
+	int32_t tid;
+	int32_t pid;
+	uint16_t cpu;
+	uint64_t tsc;
+};
+
+const char *tb_fdr_kind_name(unsigned int kind);
+
+#endif /* TB_FDR_RECORDS_H */

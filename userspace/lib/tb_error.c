@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parser error formatting; see tb_error.h. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "tb_error.h"
+
+void tb_seterr(struct tb_error *e, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!e)
+		return;
+	e->offset = offset;
+	n = snprintf(e->msg, sizeof(e->msg), "offset %llu: ",
+		     (unsigned long long)offset);
+	if (n < 0 || (size_t)n >= sizeof(e->msg))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
+	va_end(ap);
+}

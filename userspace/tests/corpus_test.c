@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Robustness: every parser over malformed inputs (hand-made cases with the
+ * error we expect, the files in data/corpus/, and systematic truncations
+ * and byte flips of valid files).  A parser must either succeed or fail
+ * with an "offset N: ..." message, never crash (the sanitizer build of
+ * this test catches memory errors).  Hand-made FDR files of versions 1 to
+ * 4 and the malformed ones are also given to llvm-xray, which must agree.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "fdr_print.h"
+#include "fdr_reader.h"
+#include "name_map.h"
+#include "tb_bytes.h"
+#include "tb_input.h"
+#include "tb_test_util.h"
+#include "tfile_reader.h"
+#include "xscale_decode.h"
+#include "xscale_fdr.h"
+
+/* ---- a tiny FDR builder ---- */
+
+struct fb {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void fb_header(struct fb *f, unsigned int version)
+{
+	memset(f->b, 0, 32);
+	tb_put16(f->b, version);
+	tb_put16(f->b + 2, 1);
+	tb_put64(f->b + 8, 1000000000);
+	f->n = 32;
+}
+
+static uint8_t *fb_meta(struct fb *f, unsigned int kind)
+{
+	uint8_t *p = f->b + f->n;
+
+	memset(p, 0, 16);
+	p[0] = (uint8_t)(kind << 1 | 1);
+	f->n += 16;
+	return p + 1;
+}
+
+static void fb_func(struct fb *f, unsigned int type, uint32_t id,
+		    uint32_t delta)
+{
+	tb_put32(f->b + f->n, id << 4 | type << 1);
+	tb_put32(f->b + f->n + 4, delta);
+	f->n += 8;
+}
+
+static void fb_bytes(struct fb *f, const void *p, size_t n)
+{
+	memcpy(f->b + f->n, p, n);
+	f->n += n;
+}
+
+/* A valid file of @version: what compiler-rt wrote in that version. */
+static void fb_valid(struct fb *f, unsigned int version)
+{
+	size_t ext = 0;
+	uint8_t *p;
+
+	fb_header(f, version);
+	if (version >= 3) {
+		ext = f->n;
+		fb_meta(f, TB_FDR_BUFFER_EXTENTS);
+	}
+	tb_put32(fb_meta(f, TB_FDR_NEW_BUFFER), 17);
+	p = fb_meta(f, TB_FDR_WALLCLOCK);
+	tb_put64(p, 1234);
+	tb_put32(p + 8, 56);
+	if (version >= 3)
+		tb_put32(fb_meta(f, TB_FDR_PID), 4321);
+	p = fb_meta(f, TB_FDR_NEW_CPU);
+	tb_put16(p, 2);
+	tb_put64(p + 2, 1000000);
+	fb_func(f, TB_FDR_ENTER_ARGS, 5, 10);
+	tb_put64(fb_meta(f, TB_FDR_CALL_ARG), 99);
+	fb_func(f, TB_FDR_ENTER, 6, 3);
+	p = fb_meta(f, TB_FDR_CUSTOM);
+	tb_put32(p, 4);
+	if (version >= 5) {
+		tb_put32(p + 4, 2);
+	} else {
+		tb_put64(p + 4, 1000020);
+		if (version >= 4)
+			tb_put16(p + 12, 2);
+	}
+	fb_bytes(f, "abcd", 4);
+	p = fb_meta(f, TB_FDR_TSC_WRAP);
+	tb_put64(p, 2000000);
+	fb_func(f, TB_FDR_EXIT, 6, 4);
+	fb_func(f, TB_FDR_TAIL_EXIT, 5, 4);
+	if (version == 1)
+		fb_meta(f, TB_FDR_END_OF_BUFFER);
+	if (version >= 3)
+		tb_put64(f->b + ext + 1, f->n - ext - 16);
+}
+
+static int count_cb(void *ctx, const struct tb_fdr_record *r)
+{
+	(*(unsigned long *)ctx)++;
+	return 0;
+}
+
+static int print_cb(void *ctx, const struct tb_fdr_record *r)
+{
+	tb_fdr_print(ctx, r);
+	return 0;
+}
+
+static int fdr_parse(const void *p, size_t n, struct tb_error *err)
+{
+	unsigned long c = 0;
+
+	memset(err, 0, sizeof(*err));
+	return tb_fdr_read_mem(p, n, NULL, count_cb, &c, NULL, err);
+}
+
+/*
+ * 1 if llvm-xray accepts the file: fdr-dump -verify checks the records
+ * but not the file header, convert checks the header.
+ */
+static int llvm_accepts(const char *dir, const void *p, size_t n)
+{
+	char path[512], *out;
+	int st, ok;
+
+	snprintf(path, sizeof(path), "%s/f.fdr", dir);
+	tu_write(path, p, n);
+	out = tu_run(&st, "llvm-xray fdr-dump -verify %s && "
+		     "llvm-xray convert -f yaml %s", path, path);
+	ok = !st && !strstr(out, "rror");
+	free(out);
+	return ok;
+}
+
+TEST(fdr_versions_1_to_5_match_llvm)
+{
+	char *dir = tu_tmpdir();
+	unsigned int v;
+
+	for (v = 1; v <= 5; v++) {
+		struct fb f;
+		struct tb_error err;
+		char *ours = NULL, *theirs, path[512];
+		size_t len = 0;
+		FILE *out;
+		int st;
+
+		fb_valid(&f, v);
+		out = open_memstream(&ours, &len);
+		ASSERT_EQ(0, tb_fdr_read_mem(f.b, f.n, NULL, print_cb, out,
+					     NULL, &err)) {
+			TH_LOG("version %u: %s", v, err.msg);
+		}
+		fclose(out);
+		if (tu_have("llvm-xray")) {
+			EXPECT_TRUE(llvm_accepts(dir, f.b, f.n)) {
+				TH_LOG("llvm-xray rejects version %u", v);
+			}
+			snprintf(path, sizeof(path), "%s/f.fdr", dir);
+			theirs = tu_run(&st, "llvm-xray fdr-dump %s", path);
+			EXPECT_STREQ(theirs, ours);
+			free(theirs);
+		}
+		free(ours);
+	}
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/* Each case edits a valid version 5 file. */
+static void case_edit(struct fb *f, unsigned int i)
+{
+	uint8_t *custom_size = f->b + 32 + 5 * 16 + 8 + 16 + 8 + 1;
+
+	switch (i) {
+	case 0:		/* short header */
+		f->n = 20;
+		break;
+	case 1:		/* versions */
+		tb_put16(f->b, 6);
+		break;
+	case 2:
+		tb_put16(f->b, 0);
+		break;
+	case 3:		/* type */
+		tb_put16(f->b + 2, 2);
+		break;
+	case 4:		/* unknown kind */
+		f->b[32 + 16] = 11 << 1 | 1;
+		break;
+	case 5:		/* EndOfBuffer in v5 */
+		f->b[32 + 16] = 1 << 1 | 1;
+		break;
+	case 6:		/* truncated record */
+		f->n -= 3;
+		break;
+	case 7:		/* extent longer than the file: EOF ends it, fine */
+		tb_put64(f->b + 33, 1000);
+		break;
+	case 8:		/* records cross the extent */
+		tb_put64(f->b + 33, 40);
+		break;
+	case 9:		/* NewCPUId where WallClockTime belongs */
+		f->b[32 + 32] = 2 << 1 | 1;
+		break;
+	case 10:	/* function record type 7 */
+		tb_put32(f->b + 32 + 5 * 16, 7 << 1 | 0);
+		break;
+	case 11:	/* CallArgument right after NewCPUId */
+		f->b[32 + 5 * 16] = 6 << 1 | 1;
+		break;
+	case 12:	/* payload size negative / oversized */
+		tb_put32(custom_size, 0xffffffff);
+		break;
+	case 13:
+		tb_put32(custom_size, 1 << 30);
+		break;
+	case 14:	/* block ends right after WallClockTime */
+		tb_put64(f->b + 33, 32);
+		f->n = 32 + 16 + 32;
+		break;
+	case 15:	/* trailing garbage after the last extent */
+		f->b[f->n++] = 0x42;
+		break;
+	}
+}
+
+static const struct {
+	const char *ours;	/* expected error, NULL: accepted */
+	bool llvm_rejects;
+} fdr_cases[] = {
+	{ "offset 0: truncated file header", true },
+	{ "unsupported FDR version 6", true },
+	{ "unsupported FDR version 0", true },
+	{ "trace type 2 is not FDR", true },
+	{ "offset 48: unknown metadata record kind 11", true },
+	{ "offset 48: EndOfBuffer record is not allowed in version 5", true },
+	{ "truncated Function record", true },
+	{ NULL, false },
+	{ "crosses the buffer extent", true },
+	{ "offset 64: NewCPUId record not allowed after NewBuffer", true },
+	{ "unknown function record type 7", true },
+	{ "CallArgument record not allowed after NewCPUId", true },
+	{ "invalid payload size -1", true },
+	{ "larger than we accept", true },
+	{ "block ends right after a WallClockTime record", true },
+	{ "trailing bytes without a BufferExtents record", true },
+};
+
+TEST(fdr_malformed_cases)
+{
+	char *dir = tu_tmpdir();
+	int llvm = tu_have("llvm-xray");
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fdr_cases) / sizeof(fdr_cases[0]); i++) {
+		struct tb_error err;
+		struct fb f;
+		int ret;
+
+		fb_valid(&f, 5);
+		case_edit(&f, i);
+		ret = fdr_parse(f.b, f.n, &err);
+		if (fdr_cases[i].ours) {
+			EXPECT_EQ(-1, ret);
+			EXPECT_NE(NULL, strstr(err.msg, fdr_cases[i].ours)) {
+				TH_LOG("case %u: got \"%s\"", i, err.msg);
+			}
+		} else {
+			EXPECT_EQ(0, ret) {
+				TH_LOG("case %u: %s", i, err.msg);
+			}
+		}
+		if (llvm)
+			EXPECT_EQ(!fdr_cases[i].llvm_rejects,
+				  llvm_accepts(dir, f.b, f.n)) {
+				TH_LOG("case %u: llvm-xray disagrees", i);
+			}
+	}
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/* ---- generic sweeps ---- */
+
+static int xs_parse(const void *p, size_t n, struct tb_error *err)
+{
+	FILE *f = n ? fmemopen((void *)p, n, "rb") : tmpfile();
+	struct tb_in in;
+	struct tb_buf b;
+	int ret;
+
+	tb_in_init(&in, f, 256);
+	while ((ret = tb_in_next(&in, &b)) > 0) {
+		struct tb_xs_msg *m = malloc(b.hdr.buf_size * sizeof(*m));
+		struct tb_xs_result res;
+
+		if (tb_xs_decode(b.data, b.hdr.buf_size, NULL, m, &res))
+			ret = -2;
+		free(m);
+	}
+	*err = in.err;
+	tb_in_release(&in);
+	fclose(f);
+	return ret;
+}
+
+static int tf_parse(const void *p, size_t n, struct tb_error *err)
+{
+	FILE *f = n ? fmemopen((void *)p, n, "rb") : tmpfile();
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	ret = tb_tfile_read(f, NULL, NULL, NULL, err);
+	fclose(f);
+	return ret;
+}
+
+static int emit_cb(void *ctx, const struct tracebuf_record *h, bool has,
+		   const uint8_t *d)
+{
+	return 0;
+}
+
+static int xsf_parse(const void *p, size_t n, struct tb_error *err)
+{
+	struct tb_xsf_reader x;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	tb_xsf_reader_init(&x, err, emit_cb, NULL);
+	ret = tb_fdr_read_mem(p, n, NULL, tb_xsf_visit, &x, NULL, err);
+	if (tb_xsf_reader_finish(&x))
+		ret = -1;
+	return ret;
+}
+
+static int nm_parse(const void *p, size_t n, struct tb_error *err)
+{
+	FILE *f = n ? fmemopen((void *)p, n, "r") : tmpfile();
+	struct tb_name_map m;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	ret = tb_name_map_load(&m, f, err);
+	tb_name_map_free(&m);
+	fclose(f);
+	return ret;
+}
+
+typedef int (*parse_fn)(const void *p, size_t n, struct tb_error *err);
+
+static const struct {
+	const char *dir;
+	parse_fn fn;
+} parsers[] = {
+	{ "fdr", fdr_parse },
+	{ "fdr", xsf_parse },
+	{ "tfile", tf_parse },
+	{ "xscale", xs_parse },
+	{ "names", nm_parse },
+};
+
+/* Failure must come with a message. */
+static void check(struct __test_metadata *_metadata, parse_fn fn,
+		  const void *p, size_t n, const char *what)
+{
+	struct tb_error err;
+	int ret = fn(p, n, &err);
+
+	if (ret)
+		EXPECT_NE(0, err.msg[0]) {
+			TH_LOG("%s: failed without a message", what);
+		}
+}
+
+static void *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *p = NULL;
+
+	*n = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	*n = (size_t)ftell(f);
+	rewind(f);
+	p = malloc(*n ? *n : 1);
+	if (fread(p, 1, *n, f) != *n)
+		*n = 0;
+	fclose(f);
+	return p;
+}
+
+/* Every corpus file through its parsers, plus truncations and flips. */
+TEST(corpus_sweep)
+{
+	unsigned int i, files = 0, seed = 3;
+
+	for (i = 0; i < sizeof(parsers) / sizeof(parsers[0]); i++) {
+		char path[512];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "data/corpus/%s", parsers[i].dir);
+		d = opendir(path);
+		ASSERT_NE(NULL, d) {
+			TH_LOG("no %s (tests run in userspace/tests)", path);
+		}
+		while ((de = readdir(d))) {
+			uint8_t *p, *q;
+			size_t n, cut, k;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "data/corpus/%s/%s",
+				 parsers[i].dir, de->d_name);
+			p = slurp(path, &n);
+			ASSERT_NE(NULL, p);
+			files++;
+			check(_metadata, parsers[i].fn, p, n, path);
+			for (cut = 0; cut < n; cut += 1 + cut / 64)
+				check(_metadata, parsers[i].fn, p, cut, path);
+			q = malloc(n ? n : 1);
+			for (k = 0; n && k < 300; k++) {
+				memcpy(q, p, n);
+				q[rand_r(&seed) % n] ^= 1 << (rand_r(&seed) & 7);
+				q[rand_r(&seed) % n] = (uint8_t)rand_r(&seed);
+				check(_metadata, parsers[i].fn, q, n, path);
+			}
+			free(q);
+			free(p);
+		}
+		closedir(d);
+	}
+	EXPECT_LT(10, files);
+}
+
+TEST_HARNESS_MAIN

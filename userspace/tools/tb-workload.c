@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tb-workload: generate a known kernel workload and say how long it took.
+ *
+ * Benchmarks and tests need workloads whose event counts are known exactly
+ * (N getppid() calls make N syscall entries) and whose cost per operation
+ * can be compared across tracing configurations.  Each workload prints one
+ * JSON object on stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/rtc.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tb_cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] WORKLOAD COUNT\n"
+"\n"
+"Run a kernel workload COUNT times and print one JSON line:\n"
+"{\"workload\", \"ops\", \"ns\", \"ns_per_op\", \"user_ns\", \"sys_ns\", ...}.\n"
+"\n"
+"Workloads:\n"
+"  getppid    COUNT getppid() system calls (2 syscall events each)\n"
+"  pingpong   COUNT round trips of one byte between two processes over\n"
+"             pipes, both on one CPU: 2 context switches and 4 syscalls\n"
+"             per round trip\n"
+"  rtc        wait for COUNT periodic RTC interrupts (/dev/rtc0): one hard\n"
+"             IRQ, a wake-up and a context switch each\n"
+"  faults     touch COUNT fresh anonymous pages: one user page fault each\n"
+"  serial     write COUNT KiB to a serial port (--tty): device IRQs; the VM\n"
+"             has a PCI UART on /dev/ttyS4 wired to a null sink for this\n"
+"\n"
+"Options:\n"
+"  -c, --cpu N       pin the workload (both processes) to CPU N\n"
+"  -f, --freq HZ     RTC periodic rate, a power of two (default 1024)\n"
+"  -t, --tty PATH    serial port for 'serial' (default /dev/ttyS4)\n"
+"  -h, --help        this text\n"
+"  -V, --version     print the version\n", tb_prog());
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + tv->tv_usec * 1000ULL;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		tb_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
+}
+
+static void run_getppid(uint64_t n)
+{
+	uint64_t i;
+
+	/* The raw syscall: glibc must not cache or skip it. */
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static void run_pingpong(uint64_t n)
+{
+	int to_child[2], to_parent[2];
+	uint64_t i;
+	char c = 0;
+	pid_t pid;
+	int status;
+
+	if (pipe(to_child) || pipe(to_parent))
+		tb_die_errno(TB_EXIT_FAIL, "pipe");
+	pid = fork();
+	if (pid < 0)
+		tb_die_errno(TB_EXIT_FAIL, "fork");
+	if (pid == 0) {
+		for (i = 0; i < n; i++) {
+			if (read(to_child[0], &c, 1) != 1 ||
+			    write(to_parent[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < n; i++) {
+		if (write(to_child[1], &c, 1) != 1 ||
+		    read(to_parent[0], &c, 1) != 1)
+			tb_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
+				     (unsigned long long)i);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		tb_die(TB_EXIT_FAIL, "ping-pong partner failed");
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+}
+
+static void run_rtc(uint64_t n, unsigned long freq)
+{
+	unsigned long data;
+	uint64_t seen = 0;
+	int fd;
+
+	fd = open("/dev/rtc0", O_RDONLY);
+	if (fd < 0)
+		tb_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
+	if (ioctl(fd, RTC_IRQP_SET, freq))
+		tb_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
+	if (ioctl(fd, RTC_PIE_ON, 0))
+		tb_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
+	/* Each read returns the number of interrupts since the last one. */
+	while (seen < n) {
+		if (read(fd, &data, sizeof(data)) != sizeof(data))
+			tb_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
+		seen += data >> 8;
+	}
+	ioctl(fd, RTC_PIE_OFF, 0);
+	close(fd);
+}
+
+static void run_faults(uint64_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t done = 0;
+
+	/* In chunks, so huge counts need no huge mapping. */
+	while (done < n) {
+		uint64_t chunk = n - done > 4096 ? 4096 : n - done;
+		volatile char *p = mmap(NULL, chunk * page, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uint64_t i;
+
+		if (p == MAP_FAILED)
+			tb_die_errno(TB_EXIT_FAIL, "mmap");
+		for (i = 0; i < chunk; i++)
+			p[i * page] = 1;
+		munmap((void *)p, chunk * page);
+		done += chunk;
+	}
+}
+
+static void run_serial(uint64_t kib, const char *tty)
+{
+	static char block[1024];
+	struct termios tio;
+	uint64_t i;
+	int fd;
+
+	fd = open(tty, O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		tb_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
+	/* Raw, so the line discipline neither expands nor echoes. */
+	if (tcgetattr(fd, &tio))
+		tb_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
+	cfmakeraw(&tio);
+	cfsetospeed(&tio, B115200);
+	if (tcsetattr(fd, TCSANOW, &tio))
+		tb_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
+	for (i = 0; i < kib; i++)
+		if (write(fd, block, sizeof(block)) != sizeof(block))
+			tb_die_errno(TB_EXIT_FAIL, "writing %s", tty);
+	if (tcdrain(fd))
+		tb_die_errno(TB_EXIT_FAIL, "draining %s", tty);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'f' },
+		{ "tty", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ }
+	};
+	struct rusage ru0, ru1;
+	uint32_t cpu = UINT32_MAX, freq = 1024;
+	const char *what, *tty = "/dev/ttyS4";
+	uint64_t n, t0, t1;
+	int c;
+
+	tb_cli_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "c:f:t:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (tb_parse_u32(optarg, 0, CPU_SETSIZE - 1, &cpu))
+				tb_die(TB_EXIT_USAGE, "bad CPU number '%s'", optarg);
+			break;
+		case 'f':
+			if (tb_parse_u32(optarg, 2, 8192, &freq) || (freq & (freq - 1)))
+				tb_die(TB_EXIT_USAGE,
+				       "--freq takes a power of two from 2 to 8192, not '%s'",
+				       optarg);
+			break;
+		case 't':
+			tty = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return TB_EXIT_OK;
+		case 'V':
+			tb_print_version();
+			return TB_EXIT_OK;
+		default:
+			usage(stderr);
+			return TB_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		usage(stderr);
+		return TB_EXIT_USAGE;
+	}
+	what = argv[optind];
+	if (tb_parse_u64(argv[optind + 1], 1, UINT64_MAX, &n))
+		tb_die(TB_EXIT_USAGE, "COUNT must be a positive number, not '%s'",
+		       argv[optind + 1]);
+	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
+	    strcmp(what, "rtc") && strcmp(what, "faults") &&
+	    strcmp(what, "serial"))
+		tb_die(TB_EXIT_USAGE, "unknown workload '%s' (see --help)", what);
+
+	pin(cpu == UINT32_MAX ? -1 : (int)cpu);
+	getrusage(RUSAGE_SELF, &ru0);
+	t0 = now_ns();
+	if (!strcmp(what, "getppid"))
+		run_getppid(n);
+	else if (!strcmp(what, "pingpong"))
+		run_pingpong(n);
+	else if (!strcmp(what, "rtc"))
+		run_rtc(n, freq);
+	else if (!strcmp(what, "faults"))
+		run_faults(n);
+	else
+		run_serial(n, tty);
+	t1 = now_ns();
+	getrusage(RUSAGE_SELF, &ru1);
+
+	printf("{\"workload\": \"%s\", \"ops\": %llu, \"ns\": %llu, "
+	       "\"ns_per_op\": %.1f, \"user_ns\": %llu, \"sys_ns\": %llu, "
+	       "\"pid\": %d}\n",
+	       what, (unsigned long long)n, (unsigned long long)(t1 - t0),
+	       (double)(t1 - t0) / n,
+	       (unsigned long long)(tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime)),
+	       (unsigned long long)(tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime)),
+	       (int)getpid());
+	return TB_EXIT_OK;
+}

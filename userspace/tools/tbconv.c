@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tbconv: convert between XScale trace buffers, XRay FDR traces and GDB
+ * trace files.  Every conversion streams: input is read once, front to
+ * back, in bounded memory.  The mappings are described in
+ * Documentation/conversions.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fdr_print.h"
+#include "fdr_reader.h"
+#include "fdr_writer.h"
+#include "name_map.h"
+#include "tb_bytes.h"
+#include "tb_cli.h"
+#include "tb_hash.h"
+#include "tb_input.h"
+#include "tfile_reader.h"
+#include "tfile_writer.h"
+#include "xray_map.h"
+#include "xscale_decode.h"
+#include "xscale_fdr.h"
+#include "xscale_print.h"
+
+/* Addresses of the pseudo tracepoints in converted GDB trace files. */
+#define XS_TP_UNKNOWN_ADDR	0x0ULL		/* no known target */
+#define FDR_TP_CUSTOM_ADDR	0x3ff000ULL	/* custom / typed events */
+#define FDR_PAYLOAD_ADDR	0x10000000ULL	/* where payloads appear */
+#define ARM_REG_SIZE		168		/* gdb's default ARM g packet */
+#define X86_64_REG_SIZE		0x970		/* gdb 13 tsave, x86-64 Linux */
+
+static struct {
+	uint32_t size;
+	uint64_t clock;
+	const char *map;
+	const char *in;
+	const char *out;
+} opt = {
+	.size = TB_XS_MIN_SIZE,
+	.clock = TB_XSF_DEFAULT_CLOCK,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS] CONVERSION [INPUT|-] [OUTPUT|-]\n"
+		"Convert traces; INPUT and OUTPUT default to stdin and stdout.\n\n"
+		"Conversions:\n"
+		"  xscale-text   trace buffer (dump, snapshot, chain) -> text (as tbdecode)\n"
+		"  xscale-tfile  trace buffer -> GDB trace file (arm)\n"
+		"  xscale-fdr    trace buffer -> XRay FDR v5 (lossless mapping)\n"
+		"  fdr-xscale    FDR made by xscale-fdr -> chain file\n"
+		"  xscale-names  \"ID NAME\" map of the xscale-fdr function ids\n"
+		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
+		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
+		"  tfile-text    GDB trace file -> text\n"
+		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
+		"Options:\n"
+		"  -s, --size=BYTES  size of a raw trace buffer dump (default 256,\n"
+		"                    K/M suffixes)\n"
+		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
+		"                    instruction (default %llu)\n"
+		"  -m, --map=FILE    fdr-tfile: \"ID NAME\" lines naming function ids\n"
+		"  -h, --help        this help\n"
+		"  -V, --version     print the version\n\n"
+		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
+		tb_prog(), (unsigned long long)TB_XSF_DEFAULT_CLOCK);
+}
+
+static void data_error(const struct tb_error *err)
+{
+	tb_progress_done();
+	tb_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
+}
+
+static void write_error(int err)
+{
+	errno = err;
+	tb_die_errno(TB_EXIT_FAIL, "writing '%s'", opt.out);
+}
+
+/* ---- trace buffer input, shared by the xscale-* conversions ---- */
+
+static void for_each_buffer(FILE *in,
+			    int (*fn)(void *ctx, const struct tb_buf *b,
+				      const struct tb_xs_msg *msgs,
+				      const struct tb_xs_result *res),
+			    void *ctx)
+{
+	struct tb_xs_msg *msgs = NULL;
+	size_t cap = 0;
+	struct tb_in tin;
+	struct tb_buf b;
+	int ret;
+
+	tb_in_init(&tin, in, opt.size);
+	while ((ret = tb_in_next(&tin, &b)) > 0) {
+		struct tb_xs_chkpt_regs regs = {
+			.valid = b.has_hdr,
+			.chkpt0 = b.hdr.chkpt0,
+			.chkpt1 = b.hdr.chkpt1,
+		};
+		struct tb_xs_result res;
+
+		if (cap < b.hdr.buf_size) {
+			free(msgs);
+			cap = b.hdr.buf_size;
+			msgs = malloc(cap * sizeof(*msgs));
+			if (!msgs)
+				tb_die(TB_EXIT_FAIL, "out of memory");
+		}
+		tb_xs_decode(b.data, b.hdr.buf_size, &regs, msgs, &res);
+		if (fn(ctx, &b, msgs, &res))
+			tb_die(TB_EXIT_FAIL, "conversion failed");
+		tb_progress(tin.off);
+	}
+	free(msgs);
+	tb_in_release(&tin);
+	if (ret < 0)
+		data_error(&tin.err);
+	if (ferror(in))
+		tb_die_errno(TB_EXIT_FAIL, "reading '%s'", opt.in);
+}
+
+struct text_ctx {
+	FILE *out;
+	unsigned long n;
+};
+
+static int xs_text_buf(void *ctx, const struct tb_buf *b,
+		       const struct tb_xs_msg *msgs,
+		       const struct tb_xs_result *res)
+{
+	struct text_ctx *t = ctx;
+
+	tb_xs_print_buffer(t->out, t->n++, b, msgs, res);
+	return 0;
+}
+
+static void xscale_text(FILE *in, FILE *out)
+{
+	struct text_ctx t = { .out = out };
+
+	for_each_buffer(in, xs_text_buf, &t);
+}
+
+/* xscale-tfile: one frame per message, one tracepoint per address. */
+enum {
+	XT_KIND = 1, XT_COUNT, XT_VECTOR, XT_CHKPT, XT_TARGET, XT_OFFSET,
+	XT_BUFFER, XT_ICOUNT,
+};
+static const char *const xt_names[] = {
+	NULL, "kind", "count", "vector", "chkpt", "target", "offset",
+	"buffer", "icount",
+};
+static const char *const xt_cmds[] = {
+	"collect $kind, $count, $vector, $chkpt",
+	"collect $target, $offset, $buffer, $icount",
+};
+
+struct xt_ctx {
+	struct tb_tfile_writer *w;
+	struct tb_hash tps;	/* address + 1 -> tracepoint number */
+	unsigned int ntp;
+	unsigned long buffer;
+	uint64_t icount;
+};
+
+static unsigned int xt_tracepoint(struct xt_ctx *x, uint64_t addr)
+{
+	unsigned int tp = tb_hash_get(&x->tps, addr + 1);
+	char name[64];
+
+	if (tp)
+		return tp;
+	if (x->ntp == TB_TFILE_MAX_TP)
+		tb_die(TB_EXIT_DATA, "more than %d distinct addresses",
+		       TB_TFILE_MAX_TP);
+	tp = ++x->ntp;
+	if (tb_hash_put(&x->tps, addr + 1, tp))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (addr == XS_TP_UNKNOWN_ADDR)
+		snprintf(name, sizeof(name), "unknown target");
+	else
+		snprintf(name, sizeof(name), "target 0x%08" PRIx64, addr);
+	if (tb_tfile_tracepoint(x->w, tp, addr, name, xt_cmds, 2))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	return tp;
+}
+
+/* The address execution continued at, when the message tells us. */
+static uint64_t xt_addr(const struct tb_xs_msg *m)
+{
+	if (m->kind == TB_XS_EXCEPTION)
+		return (uint64_t)m->vector * 4;	/* low vectors */
+	if (m->target_known)
+		return m->target;
+	return XS_TP_UNKNOWN_ADDR;
+}
+
+static int xt_buf(void *ctx, const struct tb_buf *b,
+		  const struct tb_xs_msg *msgs,
+		  const struct tb_xs_result *res)
+{
+	struct xt_ctx *x = ctx;
+	size_t i;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct tb_xs_msg *m = &msgs[i];
+		unsigned int tp = xt_tracepoint(x, xt_addr(m));
+
+		uint64_t addr = xt_addr(m);
+		uint8_t regs[ARM_REG_SIZE] = { 0 };
+		int64_t v[XT_ICOUNT];
+
+		x->icount += m->kind == TB_XS_RESERVED ? 0 : m->count;
+		/*
+		 * gdb's ARM unwinder needs registers to step between frames:
+		 * give it pc (r15) and a plausible cpsr (SVC mode), the
+		 * rest read as zero.
+		 */
+		tb_put32(regs + 15 * 4, (uint32_t)addr);
+		tb_put32(regs + ARM_REG_SIZE - 4, 0xd3);
+		tb_tfile_frame_begin(x->w, tp);
+		tb_tfile_frame_regs(x->w, regs);
+		v[XT_KIND - 1] = m->kind;
+		v[XT_COUNT - 1] = m->count;
+		v[XT_VECTOR - 1] = m->kind == TB_XS_EXCEPTION ? m->vector : -1;
+		v[XT_CHKPT - 1] = m->checkpointed;
+		v[XT_TARGET - 1] = m->target_known ? (int64_t)m->target : -1;
+		v[XT_OFFSET - 1] = m->offset;
+		v[XT_BUFFER - 1] = (int64_t)x->buffer;
+		v[XT_ICOUNT - 1] = (int64_t)x->icount;
+		tb_tfile_frame_tsvs(x->w, XT_KIND, v, XT_ICOUNT);
+		if (tb_tfile_frame_end(x->w))
+			return -1;
+	}
+	x->buffer++;
+	return 0;
+}
+
+static void xscale_tfile(FILE *in, FILE *out)
+{
+	struct xt_ctx x = { 0 };
+	unsigned int i;
+	int ret;
+
+	x.w = tb_tfile_create(out, "arm", ARM_REG_SIZE);
+	if (!x.w)
+		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
+	for (i = XT_KIND; i <= XT_ICOUNT; i++)
+		tb_tfile_tsv(x.w, i, xt_names[i], 0);
+	for_each_buffer(in, xt_buf, &x);
+	ret = tb_tfile_finish(x.w);
+	tb_hash_free(&x.tps);
+	if (ret)
+		write_error(-ret);
+}
+
+struct xf_ctx {
+	struct tb_fdr_writer w;
+	uint64_t tsc;
+};
+
+static int xf_buf(void *ctx, const struct tb_buf *b,
+		  const struct tb_xs_msg *msgs,
+		  const struct tb_xs_result *res)
+{
+	struct xf_ctx *x = ctx;
+
+	if (tb_xsf_write_buffer(&x->w, b, msgs, res, &x->tsc))
+		write_error(x->w.error ? x->w.error : EIO);
+	return 0;
+}
+
+static void xscale_fdr(FILE *in, FILE *out)
+{
+	struct tb_fdr_header h = {
+		.version = 5,
+		.type = TB_FDR_TYPE_FDR,
+		.flags = TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC,
+		.cycle_frequency = opt.clock,
+	};
+	struct xf_ctx x = { .tsc = 0 };
+	int ret;
+
+	if (tb_fdr_writer_init(&x.w, out, &h, 0))
+		write_error(x.w.error);
+	for_each_buffer(in, xf_buf, &x);
+	ret = tb_fdr_writer_finish(&x.w);
+	if (ret)
+		write_error(-ret);
+}
+
+/* ---- FDR input ---- */
+
+static int fx_emit(void *ctx, const struct tracebuf_record *hdr,
+		   bool has_hdr, const uint8_t *data)
+{
+	FILE *out = ctx;
+	uint8_t h[TB_RECORD_HDR_SIZE];
+	struct tracebuf_record r = *hdr;
+
+	/* A raw dump comes back as a record: nothing else can carry it. */
+	if (!has_hdr) {
+		memset(&r, 0, sizeof(r));
+		r.buf_size = hdr->buf_size;
+	}
+	r.magic = TRACEBUF_RECORD_MAGIC;
+	r.version = TRACEBUF_RECORD_VERSION;
+	r.hdr_size = TB_RECORD_HDR_SIZE;
+	tb_record_format(&r, h);
+	if (fwrite(h, 1, sizeof(h), out) != sizeof(h) ||
+	    fwrite(data, 1, r.buf_size, out) != r.buf_size)
+		write_error(errno ? errno : EIO);
+	return 0;
+}
+
+static void fdr_xscale(FILE *in, FILE *out)
+{
+	struct tb_xsf_reader x;
+	struct tb_error err = { 0 };
+
+	tb_xsf_reader_init(&x, &err, fx_emit, out);
+	if (tb_fdr_read(in, NULL, tb_xsf_visit, &x, NULL, &err) ||
+	    tb_xsf_reader_finish(&x))
+		data_error(&err);
+}
+
+struct ft_ctx {
+	FILE *out;
+	uint64_t n;
+};
+
+static int ft_visit(void *ctx, const struct tb_fdr_record *r)
+{
+	struct ft_ctx *t = ctx;
+
+	tb_fdr_print(t->out, r);
+	if (!(++t->n & 0xffff))
+		tb_progress(r->offset);
+	return 0;
+}
+
+static void fdr_text(FILE *in, FILE *out)
+{
+	struct ft_ctx t = { .out = out };
+	struct tb_error err = { 0 };
+
+	if (tb_fdr_read(in, NULL, ft_visit, &t, NULL, &err))
+		data_error(&err);
+}
+
+/*
+ * fdr-tfile: one frame per function record or event.  Arguments are
+ * $param0..5: gdb's tdump treats any "$arg..." name as "all arguments".
+ */
+enum {
+	FT_TSC = 1, FT_CPU, FT_TID, FT_PID, FT_FID, FT_TYPE, FT_NARGS,
+	FT_ARG0,
+};
+#define FT_MAX_ARGS	6
+#define FT_SMALL_IDS	65536
+static const char *const ft_names[] = {
+	NULL, "tsc", "cpu", "tid", "pid", "fid", "type", "nargs",
+	"param0", "param1", "param2", "param3", "param4", "param5",
+};
+static const char *const ft_cmds[] = {
+	"collect $tsc, $cpu, $tid, $pid, $fid, $type",
+	"collect $nargs, $param0, $param1, $param2, $param3, $param4, $param5",
+};
+
+struct fdr_tf_ctx {
+	struct tb_tfile_writer *w;
+	struct tb_name_map names;
+	struct tb_hash tps;	/* function id + 1 -> tracepoint */
+	uint16_t small[FT_SMALL_IDS];	/* the same for small ids, faster */
+	unsigned int ntp;
+	unsigned int custom_tp;
+	/* A function record waits for its CallArgument records. */
+	bool pending;
+	struct tb_fdr_record rec;
+	unsigned int nargs;
+	uint64_t args[FT_MAX_ARGS];
+	uint64_t n;
+};
+
+static unsigned int ft_tracepoint(struct fdr_tf_ctx *c, uint32_t fid)
+{
+	unsigned int tp;
+	const char *name;
+	char buf[64];
+
+	if (fid < FT_SMALL_IDS && c->small[fid])
+		return c->small[fid];
+	tp = tb_hash_get(&c->tps, (uint64_t)fid + 1);
+	if (tp)
+		return tp;
+	if (c->ntp == TB_TFILE_MAX_TP)
+		tb_die(TB_EXIT_DATA, "more than %d distinct function ids",
+		       TB_TFILE_MAX_TP);
+	tp = ++c->ntp;
+	if (fid < FT_SMALL_IDS)
+		c->small[fid] = (uint16_t)tp;
+	else if (tb_hash_put(&c->tps, (uint64_t)fid + 1, tp))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	name = tb_name_map_find(&c->names, fid);
+	if (!name) {
+		snprintf(buf, sizeof(buf), "function %u", fid);
+		name = buf;
+	}
+	/* Same address as the ELF map writer gives the function. */
+	if (tb_tfile_tracepoint(c->w, tp, TB_XRAY_MAP_TEXT +
+				(uint64_t)(fid ? fid - 1 : 0) *
+				TB_XRAY_MAP_STRIDE, name, ft_cmds, 2))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	return tp;
+}
+
+/*
+ * The variables of a frame, $tsc to $nargs and the arguments, are
+ * numbered consecutively so they go out in one call.
+ */
+static void ft_vars(struct fdr_tf_ctx *c, const struct tb_fdr_record *r,
+		    int64_t fid, int64_t type, int64_t nargs,
+		    const uint64_t *args)
+{
+	int64_t v[FT_ARG0 - 1 + FT_MAX_ARGS];
+	unsigned int i, n = FT_ARG0 - 1;
+
+	v[FT_TSC - 1] = (int64_t)r->tsc;
+	v[FT_CPU - 1] = r->cpu;
+	v[FT_TID - 1] = r->tid;
+	v[FT_PID - 1] = r->pid;
+	v[FT_FID - 1] = fid;
+	v[FT_TYPE - 1] = type;
+	v[FT_NARGS - 1] = nargs;
+	for (i = 0; args && i < (unsigned int)nargs; i++)
+		v[n++] = (int64_t)args[i];
+	tb_tfile_frame_tsvs(c->w, FT_TSC, v, n);
+}
+
+static void ft_flush(struct fdr_tf_ctx *c)
+{
+	const struct tb_fdr_record *r = &c->rec;
+
+	if (!c->pending)
+		return;
+	c->pending = false;
+	tb_tfile_frame_begin(c->w, ft_tracepoint(c, r->func_id));
+	ft_vars(c, r, r->func_id, r->func_type, c->nargs, c->args);
+	if (tb_tfile_frame_end(c->w))
+		write_error(EIO);
+}
+
+static void ft_custom_tp(struct fdr_tf_ctx *c)
+{
+	if (c->custom_tp)
+		return;
+	if (c->ntp == TB_TFILE_MAX_TP)
+		tb_die(TB_EXIT_DATA, "too many tracepoints");
+	c->custom_tp = ++c->ntp;
+	if (tb_tfile_tracepoint(c->w, c->custom_tp, FDR_TP_CUSTOM_ADDR,
+				"custom event", ft_cmds, 2))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+}
+
+static void ft_event(struct fdr_tf_ctx *c, const struct tb_fdr_record *r)
+{
+	uint64_t addr = FDR_PAYLOAD_ADDR;
+	size_t done = 0;
+
+	ft_custom_tp(c);
+	tb_tfile_frame_begin(c->w, c->custom_tp);
+	/* Type: 4 custom, 5 typed (after the function record types). */
+	ft_vars(c, r, r->kind == TB_FDR_TYPED ? r->event_type : 0,
+		r->kind == TB_FDR_CUSTOM ? 4 : 5, r->size, NULL);
+	while (done < (size_t)r->size) {
+		size_t n = (size_t)r->size - done;
+
+		if (n > 0xffff)
+			n = 0xffff;
+		tb_tfile_frame_mem(c->w, addr + done, r->data + done,
+				   (uint16_t)n);
+		done += n;
+	}
+	if (tb_tfile_frame_end(c->w))
+		write_error(EIO);
+}
+
+static int ft_visit_rec(void *ctx, const struct tb_fdr_record *r)
+{
+	struct fdr_tf_ctx *c = ctx;
+
+	if (!(++c->n & 0xffff))
+		tb_progress(r->offset);
+	if (r->kind == TB_FDR_CALL_ARG) {
+		if (c->pending && c->nargs < FT_MAX_ARGS)
+			c->args[c->nargs++] = r->value;
+		return 0;
+	}
+	ft_flush(c);
+	if (r->kind == TB_FDR_FUNCTION) {
+		c->rec = *r;
+		c->nargs = 0;
+		c->pending = true;
+	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
+		ft_event(c, r);
+	}
+	return 0;
+}
+
+static void load_names(struct tb_name_map *m)
+{
+	struct tb_error err = { 0 };
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	if (!opt.map)
+		return;
+	f = fopen(opt.map, "r");
+	if (!f)
+		tb_die_errno(TB_EXIT_FAIL, "cannot open '%s'", opt.map);
+	if (tb_name_map_load(m, f, &err))
+		tb_die(TB_EXIT_DATA, "%s: %s", opt.map, err.msg);
+	fclose(f);
+}
+
+/* Pass one of a seekable input: tracepoints and frame count. */
+static int ft_scan(void *ctx, const struct tb_fdr_record *r)
+{
+	struct fdr_tf_ctx *c = ctx;
+
+	if (r->kind == TB_FDR_FUNCTION) {
+		ft_tracepoint(c, r->func_id);
+		c->n++;
+	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
+		ft_custom_tp(c);
+		c->n++;
+	}
+	return 0;
+}
+
+static bool seekable(FILE *f)
+{
+	struct stat st;
+
+	return !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	       ftello(f) == 0;
+}
+
+static void fdr_tfile(FILE *in, FILE *out)
+{
+	static struct fdr_tf_ctx c;	/* large: not on the stack */
+	struct tb_error err = { 0 };
+	unsigned int i;
+	int ret;
+
+	load_names(&c.names);
+	c.w = tb_tfile_create(out, "i386:x86-64", X86_64_REG_SIZE);
+	if (!c.w)
+		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
+	for (i = FT_TSC; i < FT_ARG0 + FT_MAX_ARGS; i++)
+		tb_tfile_tsv(c.w, i, ft_names[i], 0);
+	/*
+	 * A regular file is read twice: the first pass finds every
+	 * tracepoint and the frame count, so that frames can be written
+	 * straight behind the definitions instead of through a spool.
+	 */
+	if (seekable(in)) {
+		if (tb_fdr_read(in, NULL, ft_scan, &c, NULL, &err)) {
+			tb_tfile_abort(c.w);
+			data_error(&err);
+		}
+		if (tb_tfile_start_frames(c.w, c.n) || fseeko(in, 0, SEEK_SET))
+			tb_die_errno(TB_EXIT_FAIL, "rewinding '%s'", opt.in);
+		c.n = 0;
+	}
+	if (tb_fdr_read(in, NULL, ft_visit_rec, &c, NULL, &err)) {
+		tb_tfile_abort(c.w);
+		data_error(&err);
+	}
+	ft_flush(&c);
+	ret = tb_tfile_finish(c.w);
+	tb_hash_free(&c.tps);
+	tb_name_map_free(&c.names);
+	if (ret)
+		write_error(-ret);
+}
+
+/* ---- tfile-text ---- */
+
+static int tt_line(void *ctx, const char *line)
+{
+	fprintf(ctx, "%s\n", line);
+	return 0;
+}
+
+static int tt_frame(void *ctx, unsigned int tp, uint64_t off, uint32_t size)
+{
+	fprintf(ctx, "frame at %" PRIu64 ": tracepoint %u, %u bytes\n", off,
+		tp, size);
+	return 0;
+}
+
+static int tt_block(void *ctx, const struct tb_tfile_block *b)
+{
+	FILE *out = ctx;
+	uint32_t i;
+
+	switch (b->type) {
+	case 'R':
+		fprintf(out, "  R %u bytes\n", b->len);
+		break;
+	case 'M':
+		fprintf(out, "  M 0x%" PRIx64 " %u bytes:", b->addr, b->len);
+		for (i = 0; i < b->len && i < 64; i++)
+			fprintf(out, " %02x", b->data[i]);
+		fprintf(out, "%s\n", b->len > 64 ? " ..." : "");
+		break;
+	case 'V':
+		fprintf(out, "  V %d = %" PRId64 "\n", b->num, b->value);
+		break;
+	}
+	return 0;
+}
+
+static void tfile_text(FILE *in, FILE *out)
+{
+	static const struct tb_tfile_visitor v = {
+		.line = tt_line, .frame = tt_frame, .block = tt_block,
+	};
+	struct tb_tfile_info info;
+	struct tb_error err = { 0 };
+
+	fputs("# definitions\n", out);
+	if (tb_tfile_read(in, &v, out, &info, &err))
+		data_error(&err);
+	fprintf(out, "# %" PRIu64 " frame(s), %u tracepoint(s), %u variable(s)\n",
+		info.frames, info.tracepoints, info.tsvs);
+}
+
+static void map_elf(FILE *in, FILE *out)
+{
+	struct tb_name_map m;
+	struct tb_error err = { 0 };
+	int ret;
+
+	if (tb_name_map_load(&m, in, &err))
+		data_error(&err);
+	ret = tb_xray_map_write(out, &m);
+	tb_name_map_free(&m);
+	if (ret == -ERANGE)
+		tb_die(TB_EXIT_DATA, "%s: function ids must be 1..%u",
+		       opt.in, TB_XRAY_MAP_MAX_ID);
+	if (ret)
+		write_error(-ret);
+}
+
+/* Names of the XScale mapping's pseudo-functions, for map-elf. */
+static void xscale_names(FILE *in, FILE *out)
+{
+	uint32_t id;
+
+	for (id = 1; id <= TB_XSF_NR_IDS; id++)
+		fprintf(out, "%u %s\n", id, tb_xsf_id_name(id));
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(FILE *in, FILE *out);
+} convs[] = {
+	{ "xscale-text", xscale_text },
+	{ "xscale-tfile", xscale_tfile },
+	{ "xscale-fdr", xscale_fdr },
+	{ "fdr-xscale", fdr_xscale },
+	{ "xscale-names", xscale_names },
+	{ "fdr-text", fdr_text },
+	{ "fdr-tfile", fdr_tfile },
+	{ "tfile-text", tfile_text },
+	{ "map-elf", map_elf },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "clock", required_argument, NULL, 'c' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	static char outbuf[1 << 20];
+	uint64_t size;
+	FILE *in, *out;
+	unsigned int i;
+	int c;
+
+	tb_cli_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "s:c:m:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (tb_parse_size(optarg, TB_XS_MIN_SIZE,
+					  TB_XS_MAX_SIZE, &size) ||
+			    !tb_xs_size_ok(size))
+				tb_die(TB_EXIT_USAGE,
+				       "--size: a power of two from 256 to %u expected",
+				       TB_XS_MAX_SIZE);
+			opt.size = (uint32_t)size;
+			break;
+		case 'c':
+			if (tb_parse_u64(optarg, 1, UINT64_MAX, &opt.clock))
+				tb_die(TB_EXIT_USAGE,
+				       "--clock: a frequency in Hz expected");
+			break;
+		case 'm':
+			opt.map = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return TB_EXIT_OK;
+		case 'V':
+			tb_print_version();
+			return TB_EXIT_OK;
+		default:
+			usage(stderr);
+			return TB_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc || argc - optind > 3) {
+		usage(stderr);
+		return TB_EXIT_USAGE;
+	}
+	for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++)
+		if (!strcmp(argv[optind], convs[i].name))
+			break;
+	if (i == sizeof(convs) / sizeof(convs[0]))
+		tb_die(TB_EXIT_USAGE, "unknown conversion '%s' (see --help)",
+		       argv[optind]);
+	opt.in = optind + 1 < argc ? argv[optind + 1] : "-";
+	opt.out = optind + 2 < argc ? argv[optind + 2] : "-";
+	in = tb_open_input(opt.in);
+	out = tb_open_output(opt.out);
+	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
+	convs[i].fn(in, out);
+	tb_progress_done();
+	tb_close_output(out, opt.out);
+	if (in != stdin)
+		fclose(in);
+	return TB_EXIT_OK;
+}
