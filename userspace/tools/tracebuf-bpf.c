@@ -26,6 +26,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "fdr_writer.h"
+#include "tb_bytes.h"
 #include "tb_cli.h"
 #include "tracebuf_bpf.h"
 #include "tracebuf.skel.h"
@@ -67,170 +69,6 @@ struct options {
 	bool verbose;
 	char **cmd;
 };
-
-/* ------------------------------------------------------------------ */
-/* FDR v5 writer: a local stand-in with the API of the shared writer   */
-/* (userspace/lib/fdr_writer.h, branch lib), reduced to what this tool */
-/* uses.  It goes when that writer lands: this section is deleted and  */
-/* fdr_writer.h included, nothing else changes.                        */
-/* ------------------------------------------------------------------ */
-
-#define TB_FDR_FLAG_CONSTANT_TSC	(1U << 0)
-#define TB_FDR_FLAG_NONSTOP_TSC		(1U << 1)
-
-enum { TB_FDR_ENTER = 0, TB_FDR_EXIT = 1, TB_FDR_ENTER_ARGS = 3 };
-enum { MD_NEW_BUFFER = 0, MD_NEW_CPU = 2, MD_TSC_WRAP = 3, MD_WALLCLOCK = 4,
-       MD_CUSTOM = 5, MD_CALL_ARG = 6, MD_EXTENTS = 7, MD_PID = 9 };
-
-struct tb_fdr_header {
-	uint16_t version;
-	uint16_t type;
-	uint32_t flags;
-	uint64_t cycle_frequency;
-	uint64_t buffer_size;
-};
-
-struct tb_fdr_writer {
-	FILE *f;
-	uint8_t *blk;
-	size_t len, cap;
-	bool open;
-	uint64_t tsc;
-	uint64_t bytes;
-	int error;
-};
-
-static void fdr_le(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = v >> (8 * i);
-}
-
-static int fdr_out(struct tb_fdr_writer *w, const void *p, size_t n)
-{
-	if (!w->error && n && fwrite(p, 1, n, w->f) != n)
-		w->error = errno ? errno : EIO;
-	w->bytes += n;
-	return -w->error;
-}
-
-static uint8_t *fdr_room(struct tb_fdr_writer *w, size_t n)
-{
-	if (w->len + n > w->cap) {
-		w->cap = w->cap ? w->cap : 4096;
-		while (w->cap < w->len + n)
-			w->cap *= 2;
-		w->blk = realloc(w->blk, w->cap);
-		if (!w->blk)
-			tb_die(TB_EXIT_FAIL, "out of memory");
-	}
-	w->len += n;
-	return w->blk + w->len - n;
-}
-
-/* A metadata record with @a and @b at byte offsets 1 and 1 + @alen. */
-static void fdr_meta(struct tb_fdr_writer *w, int kind, uint64_t a, int alen,
-		     uint64_t b, int blen)
-{
-	uint8_t *p = fdr_room(w, 16);
-
-	memset(p, 0, 16);
-	p[0] = kind << 1 | 1;
-	fdr_le(p + 1, a, alen);
-	fdr_le(p + 1 + alen, b, blen);
-}
-
-static uint32_t fdr_delta(struct tb_fdr_writer *w, uint64_t tsc)
-{
-	uint64_t d;
-
-	if (tsc < w->tsc || tsc - w->tsc > UINT32_MAX) {
-		fdr_meta(w, MD_TSC_WRAP, tsc, 8, 0, 0);
-		w->tsc = tsc;
-	}
-	d = tsc - w->tsc;
-	w->tsc = tsc;
-	return d;
-}
-
-static int tb_fdr_writer_init(struct tb_fdr_writer *w, FILE *f,
-			      const struct tb_fdr_header *h, size_t block_size)
-{
-	uint8_t hdr[32] = { 0 };
-
-	memset(w, 0, sizeof(*w));
-	w->f = f;
-	fdr_le(hdr, 5, 2);
-	fdr_le(hdr + 2, 1, 2);
-	fdr_le(hdr + 4, h->flags, 4);
-	fdr_le(hdr + 8, h->cycle_frequency, 8);
-	fdr_le(hdr + 16, h->buffer_size, 8);
-	return fdr_out(w, hdr, sizeof(hdr));
-}
-
-static int tb_fdr_end(struct tb_fdr_writer *w)
-{
-	uint8_t ext[16] = { MD_EXTENTS << 1 | 1 };
-
-	if (!w->open)
-		return -w->error;
-	w->open = false;
-	fdr_le(ext + 1, w->len, 8);
-	fdr_out(w, ext, sizeof(ext));
-	return fdr_out(w, w->blk, w->len);
-}
-
-static int tb_fdr_begin(struct tb_fdr_writer *w, int32_t pid, int32_t tid,
-			uint16_t cpu, uint64_t tsc, uint64_t wall_sec,
-			uint32_t wall_usec)
-{
-	tb_fdr_end(w);
-	w->len = 0;
-	w->open = true;
-	w->tsc = tsc;
-	fdr_meta(w, MD_NEW_BUFFER, (uint32_t)tid, 4, 0, 0);
-	fdr_meta(w, MD_WALLCLOCK, wall_sec, 8, wall_usec, 4);
-	fdr_meta(w, MD_PID, (uint32_t)pid, 4, 0, 0);
-	fdr_meta(w, MD_NEW_CPU, cpu, 2, tsc, 8);
-	return -w->error;
-}
-
-static int tb_fdr_function(struct tb_fdr_writer *w, unsigned int type,
-			   uint32_t func_id, uint64_t tsc, const uint64_t *args,
-			   unsigned int nargs)
-{
-	uint32_t d = fdr_delta(w, tsc);
-	uint8_t *p = fdr_room(w, 8);
-	unsigned int i;
-
-	fdr_le(p, func_id << 4 | type << 1, 4);
-	fdr_le(p + 4, d, 4);
-	for (i = 0; type == TB_FDR_ENTER_ARGS && i < nargs; i++)
-		fdr_meta(w, MD_CALL_ARG, args[i], 8, 0, 0);
-	return -w->error;
-}
-
-static int tb_fdr_custom(struct tb_fdr_writer *w, uint64_t tsc,
-			 const void *data, int32_t size)
-{
-	uint32_t d = fdr_delta(w, tsc);
-
-	fdr_meta(w, MD_CUSTOM, size, 4, d, 4);
-	memcpy(fdr_room(w, size), data, size);
-	return -w->error;
-}
-
-static int tb_fdr_writer_finish(struct tb_fdr_writer *w)
-{
-	tb_fdr_end(w);
-	if (!w->error && fflush(w->f))
-		w->error = errno;
-	free(w->blk);
-	w->blk = NULL;
-	return -w->error;
-}
 
 /* ------------------------------------------------------------------ */
 /* Blocks                                                              */
@@ -598,7 +436,7 @@ static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
 {
 	struct tb_fdr_header h = {
 		.version = 5,
-		.type = 1,
+		.type = TB_FDR_TYPE_FDR,
 		/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: constant, non-stop. */
 		.flags = TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC,
 		.cycle_frequency = 1000000000ULL,
@@ -1323,12 +1161,12 @@ static void run_bpf(struct collector *c, struct options *opt,
 static void run_replay(struct collector *c, const char *path)
 {
 	FILE *f = tb_open_input(path);
-	unsigned char len[4];
+	uint8_t len[4];
 	__u64 rec[64];
 	__u32 n;
 
 	while (fread(len, sizeof(len), 1, f) == 1) {
-		n = len[0] | len[1] << 8 | len[2] << 16 | (__u32)len[3] << 24;
+		n = tb_get32(len);
 		if (n > sizeof(rec) || fread(rec, 1, n, f) != n)
 			tb_die(TB_EXIT_DATA, "%s: truncated or oversized record", path);
 		handle_event(c, rec, n);
