@@ -11,6 +11,7 @@
 set -u
 dir=${1:?usage: $0 DIR}
 xray=${LLVM_XRAY:-llvm-xray}
+tbconv=$(cd "$(dirname "$0")/.." && pwd)/build/userspace/tbconv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -28,11 +29,11 @@ ok() {	# ok COND-STATUS NAME [WHY]
 
 files="getppid all duration lossy"
 echo "TAP version 13"
-echo "1..$(( $(echo $files | wc -w) * 5 + 2 ))"
+echo "1..$(( $(echo $files | wc -w) * 6 + 3 ))"
 for f in $files; do
 	fdr="$dir/$f.fdr"
 	if [ ! -s "$fdr" ]; then
-		for t in fdr-dump-verify convert-yaml convert-trace_event account stack; do
+		for t in fdr-dump-verify convert-yaml convert-trace_event account stack tbconv-fdr-text; do
 			ok 1 "$f.$t" "$fdr missing (did the VM run the selftest?)"
 		done
 		continue
@@ -49,7 +50,14 @@ for f in $files; do
 	ok $? "$f.account" "$(tail -n 1 "$tmp/$f.err")"
 	"$xray" stack "$fdr" >"$tmp/$f.stack" 2>&1
 	ok $? "$f.stack" "$(tail -n 1 "$tmp/$f.stack")"
+	# The project's own reader must agree.
+	"$tbconv" fdr-text "$fdr" >"$tmp/$f.text" 2>&1
+	ok $? "$f.tbconv-fdr-text" "$(tail -n 1 "$tmp/$f.text")"
 done
+
+# The names file is an "ID NAME" map for libtracebuf's tools.
+"$tbconv" -m "$dir/all.fdr.names" fdr-tfile "$dir/all.fdr" "$tmp/all.tf" >"$tmp/names.err" 2>&1
+ok $? "all.names-map" "$(tail -n 1 "$tmp/names.err")"
 
 # getppid is syscall 110 on x86-64: function id 1 << 24 | 110.
 want=$(cat "$dir/getppid.n" 2>/dev/null)

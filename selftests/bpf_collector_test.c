@@ -370,8 +370,8 @@ TEST_F_TIMEOUT(bpf, all_classes, 300)
 	/* The names file: fixed names, and every work function symbolized. */
 	names = slurp(OUTDIR "/all.fdr.names", &len);
 	ASSERT_NE(NULL, names);
-	EXPECT_NE(NULL, strstr(names, "3000009 softirq RCU\n"));
-	EXPECT_NE(NULL, strstr(names, "6000000 task fork\n"));
+	EXPECT_NE(NULL, strstr(names, "0x3000009 softirq RCU\n"));
+	EXPECT_NE(NULL, strstr(names, "0x6000000 task fork\n"));
 	EXPECT_EQ(NULL, strstr(names, " work 0x"));
 	TH_LOG("names:\n%s", names);
 	free(names);
@@ -405,7 +405,7 @@ TEST_F_TIMEOUT(bpf, duration, 120)
 	TH_LOG("%lld work items; names:\n%s", json_num(json, "workqueue"),
 	       names);
 	if (json_num(json, "workqueue") > 0)
-		EXPECT_NE(NULL, strstr(names, "4000000 work "));
+		EXPECT_NE(NULL, strstr(names, "0x4000000 work "));
 	EXPECT_EQ(NULL, strstr(names, " work 0x"));
 	free(names);
 	free(json);

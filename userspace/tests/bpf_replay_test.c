@@ -396,9 +396,9 @@ TEST(work_keys)
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
 	fclose(f);
-	EXPECT_EQ(1, count(text, "3000009 softirq RCU\n"));
-	EXPECT_EQ(1, count(text, "5000001 fault kernel\n"));
-	EXPECT_EQ(1, count(text, "4000000 work 0x1234\n4000001 work 0x5678\n"));
+	EXPECT_EQ(1, count(text, "0x3000009 softirq RCU\n"));
+	EXPECT_EQ(1, count(text, "0x5000001 fault kernel\n"));
+	EXPECT_EQ(1, count(text, "0x4000000 work 0x1234\n0x4000001 work 0x5678\n"));
 	cleanup(self);
 }
 

@@ -513,7 +513,7 @@ static void irq_names(struct collector *c, FILE *out)
 		while (names && *names == ' ')
 			names++;
 		if (names && *names)
-			fprintf(out, "%x irq %s\n",
+			fprintf(out, "0x%x irq %s\n",
 				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, irq),
 				names);
 	}
@@ -555,9 +555,9 @@ static void work_names(struct collector *c, FILE *out)
 		__u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i);
 
 		if (names[i])
-			fprintf(out, "%x work %s\n", id, names[i]);
+			fprintf(out, "0x%x work %s\n", id, names[i]);
 		else
-			fprintf(out, "%x work 0x%llx\n", id,
+			fprintf(out, "0x%x work 0x%llx\n", id,
 				(unsigned long long)c->workfns[i]);
 		free(names[i]);
 	}
@@ -570,13 +570,13 @@ static void write_names(struct collector *c, const char *path)
 	size_t i;
 
 	for (i = 0; i < sizeof(softirq_names) / sizeof(softirq_names[0]); i++)
-		fprintf(f, "%x softirq %s\n",
+		fprintf(f, "0x%x softirq %s\n",
 			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
 			softirq_names[i]);
-	fprintf(f, "%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
-	fprintf(f, "%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
-	fprintf(f, "%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
-	fprintf(f, "%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
+	fprintf(f, "0x%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
+	fprintf(f, "0x%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
+	fprintf(f, "0x%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
+	fprintf(f, "0x%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
 	irq_names(c, f);
 	work_names(c, f);
 	tb_close_output(f, path);
