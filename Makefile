@@ -22,7 +22,7 @@ VMFLAGS ?=
 MAKEFLAGS += --no-print-directory
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
-	check-vm demo bench checkpatch install uninstall clean help
+	check-vm demo bench checkpatch xscale-check install uninstall clean help
 
 all: module userspace selftests
 
@@ -39,6 +39,8 @@ help:
 	@echo "  demo           capture and convert traces in the VM"
 	@echo "  bench          benchmarks (see Documentation/performance.rst)"
 	@echo "  checkpatch     checkpatch.pl --strict on driver/ and uapi/"
+	@echo "  xscale-check   compile the module for ARM XScale (pxa_defconfig);"
+	@echo "                 about 1 min the first time, seconds after"
 	@echo "  install        module, tools and udev rule (DESTDIR, PREFIX)"
 	@echo "  clean"
 	@echo "Variables: KVER=<release> to pick the kernel, CMD, VMFLAGS."
@@ -86,6 +88,9 @@ bench: stage
 
 checkpatch: ksrc
 	@scripts/checkpatch.sh
+
+xscale-check: setup
+	@scripts/xscale-compile-check.sh
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) CONFIG_MODULE_SIG_ALL= modules_install

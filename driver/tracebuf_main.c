@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/security.h>
 
+#include "fdr.h"
 #include "tb_probes.h"
 #include "tracebuf.h"
 
@@ -35,9 +36,14 @@ static int __init tracebuf_init(void)
 	ret = tb_dev_init();
 	if (ret)
 		goto err_probes;
+	ret = fdr_dev_init();
+	if (ret)
+		goto err_dev;
 	pr_info("loaded\n");
 	return 0;
 
+err_dev:
+	tb_dev_exit();
 err_probes:
 	tb_probes_exit();
 	return ret;
@@ -45,6 +51,7 @@ err_probes:
 
 static void __exit tracebuf_exit(void)
 {
+	fdr_dev_exit();
 	tb_dev_exit();
 	tb_probes_exit();
 	pr_info("unloaded\n");

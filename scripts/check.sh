@@ -79,6 +79,12 @@ if [ $do_vm = 1 ]; then
 	125) pseudo_result vm kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
 	*) pseudo_result vm guest_finished 0 "vm-run exit $rc" ;;
 	esac
+	# The FDR trace the guest recorded, checked with the host's llvm-xray.
+	echo "# ---- host: llvm-xray over the VM's FDR trace"
+	mkdir -p "$results/fdr-accept"
+	scripts/fdr-accept.sh "$results/vm-out/accept" >"$results/fdr-accept/llvm_xray.tap" 2>&1
+	echo $? >"$results/fdr-accept/llvm_xray.rc"
+	grep -E '^(not )?ok ' "$results/fdr-accept/llvm_xray.tap"
 	# What the BPF collector wrote in the guest, read by llvm-xray here.
 	echo "# ---- host: llvm-xray on the BPF collector's files"
 	mkdir -p "$results/host-xray"

@@ -17,6 +17,7 @@ PACKAGES="
 	llvm clang lld gdb gdbserver gdb-multiarch
 	libbpf-dev bpftool pkg-config
 	python3 perl
+	gcc-arm-linux-gnueabi
 "
 
 missing=""

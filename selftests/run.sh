@@ -24,4 +24,11 @@ for t in $tests; do
 	# Every test must leave the module loaded for the next one.
 	[ -e /dev/tracebuf ] || insmod /lib/tracebuf/tracebuf.ko
 done
+
+# Full run: also record the FDR acceptance trace for the host's llvm-xray
+# check (scripts/fdr-accept.sh, run by scripts/check.sh).
+if [ $# -eq 0 ] && [ -x "$dir/fdr_accept.sh" ]; then
+	echo "# ---- fdr_accept"
+	"$dir/fdr_accept.sh"
+fi
 exit 0

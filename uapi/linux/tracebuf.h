@@ -115,8 +115,12 @@ struct tracebuf_sources {
 
 /**
  * struct tracebuf_chain - chained fill-once capture (OpenOCD "fill n")
- * @depth:	queue capacity in buffers, 1..TRACEBUF_CHAIN_MAX; 0 disarms
+ * @depth:	queue capacity in buffers, 1..TRACEBUF_CHAIN_MAX and at most
+ *		8 MiB of records; 0 disarms (queued records are dropped)
  * @reserved:	must be zero
+ *
+ * Needs fill-once mode and capture disabled; arming clears the buffer.
+ * While armed, read() returns whole records (header + buf_size bytes).
  */
 struct tracebuf_chain {
 	__u32 depth;
@@ -131,7 +135,9 @@ struct tracebuf_chain {
  *		header followed by the buffer bytes, oldest first
  * @len:	size of @buf; at least sizeof(struct tracebuf_record) +
  *		status.buf_size, else ENOSPC
- * @flags:	TRACEBUF_SNAP_CLEAR to clear the buffer after copying
+ * @flags:	TRACEBUF_SNAP_CLEAR to clear the buffer after copying; the
+ *		hardware backend cannot read without clearing and requires
+ *		it (EOPNOTSUPP otherwise)
  */
 struct tracebuf_snapshot_req {
 	__u64 buf;
@@ -147,9 +153,13 @@ struct tracebuf_snapshot_req {
  * The snapshot ioctl and chained capture (read() while chaining is armed)
  * produce records: this header followed by @buf_size bytes of trace data,
  * oldest byte first.  It is also the on-disk format of snapshot and chain
- * files.  All fields little-endian on disk.  The magic "TB" cannot start a
- * raw trace: 0x54 is an exception on the unused vector and 0x42 a reset,
- * neither of which the hardware ever records.
+ * files.  The kernel fills it in CPU byte order; files are little-endian
+ * (tracebufctl converts).  The first magic byte 0x54 would be an exception
+ * on the unused vector, which the hardware never records, so an unwrapped
+ * raw trace never starts with it; after a wrap the oldest bytes can be
+ * address bytes of any value, so readers also check version and hdr_size.
+ * seq and lost_before are 0 in snapshots; in chained records every full
+ * buffer, saved or lost, takes the next seq.
  */
 #define TRACEBUF_RECORD_MAGIC	0x52554254U	/* "TBUR" read little-endian */
 #define TRACEBUF_RECORD_VERSION	1
@@ -189,9 +199,10 @@ struct tracebuf_record {
  * write is a whole number of these 16-byte records; it is validated as a
  * whole before any record is applied, so a malformed write (short record,
  * unknown kind, bad vector, non-zero reserved field) fails with EINVAL and
- * leaves the buffer exactly as it was.
+ * leaves the buffer exactly as it was.  At most 1 MiB per write; capture
+ * must be enabled (EBUSY).  Emulated backend only (EOPNOTSUPP).
  */
-#define TRACEBUF_EV_EXCEPTION	1	/* @arg = vector number 1..7 */
+#define TRACEBUF_EV_EXCEPTION	1	/* @arg = vector 1-4, 6 or 7 */
 #define TRACEBUF_EV_BRANCH	2	/* direct branch, @arg = target */
 #define TRACEBUF_EV_INDIRECT	3	/* indirect branch, @arg = target */
 
@@ -225,6 +236,15 @@ struct tracebuf_event {
 /* /dev/tracebuf_fdr: the kernel flight data recorder                       */
 /* ------------------------------------------------------------------------ */
 
+/*
+ * read() returns an LLVM XRay FDR version 5 file: a 32-byte header, then
+ * blocks (BufferExtents, NewBuffer, WallClockTime, PIDEntry, NewCPUId,
+ * records), each block holding one task's events on one CPU.  Timestamps
+ * are local_clock() nanoseconds (header cycle_frequency 1000000000).  See
+ * Documentation/fdr.rst for the stream and Documentation/ioctl-fdr.rst for
+ * the ioctls.
+ */
+
 /* Event classes (tracebuf_fdr_config.classes). */
 #define TRACEBUF_FDR_SYSCALL	(1U << 0) /* raw_syscalls sys_enter/exit */
 #define TRACEBUF_FDR_IRQ	(1U << 1) /* irq_handler_entry/exit */
@@ -239,6 +259,16 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_MODE_FLIGHT	0 /* overwrite oldest, snapshot on demand */
 #define TRACEBUF_FDR_MODE_STREAM	1 /* consume as produced, drop when full */
 
+/* Limits of tracebuf_fdr_config. */
+#define TRACEBUF_FDR_BUF_MIN		(64U << 10)
+#define TRACEBUF_FDR_BUF_MAX		(64U << 20)
+#define TRACEBUF_FDR_BUF_DEFAULT	(1U << 20)
+#define TRACEBUF_FDR_PAGES		16 /* sub-buffers per CPU buffer */
+#define TRACEBUF_FDR_ARGS_MAX		6
+
+/* Largest user marker: a longer write() fails with EMSGSIZE. */
+#define TRACEBUF_FDR_MARKER_MAX		1024
+
 /*
  * Function ids: 28 bits, the top 4 are the id space (class), the low 24 the
  * key within it.  Documentation/fdr.rst lists the keys of each space.
@@ -247,25 +277,35 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_ID_KEY_MASK	0xffffffU
 #define TRACEBUF_FDR_ID(space, key) \
 	(((space) << TRACEBUF_FDR_ID_SPACE_SHIFT) | ((key) & TRACEBUF_FDR_ID_KEY_MASK))
+#define TRACEBUF_FDR_ID_SPACE(id)	(((id) >> TRACEBUF_FDR_ID_SPACE_SHIFT) & 0xf)
+#define TRACEBUF_FDR_ID_KEY(id)		((id) & TRACEBUF_FDR_ID_KEY_MASK)
 #define TRACEBUF_FDR_SPACE_SYSCALL	1 /* key: syscall number */
 #define TRACEBUF_FDR_SPACE_IRQ		2 /* key: IRQ number */
 #define TRACEBUF_FDR_SPACE_SOFTIRQ	3 /* key: softirq vector */
 #define TRACEBUF_FDR_SPACE_WORK		4 /* key: index in the work-function table */
 #define TRACEBUF_FDR_SPACE_FAULT	5 /* key: 0 user, 1 kernel */
 #define TRACEBUF_FDR_SPACE_TASK		6 /* key: 0 fork, 1 exit */
+/* Key for values that do not fit (negative syscall number, full table). */
+#define TRACEBUF_FDR_KEY_OTHER		TRACEBUF_FDR_ID_KEY_MASK
+
+/*
+ * Tid of the idle task of CPU n in NewBuffer records: idle tasks all have
+ * pid 0, but each runs on one CPU only, so each gets its own thread.
+ */
+#define TRACEBUF_FDR_IDLE_TID(cpu)	(0x40000000 + (cpu))
 
 /**
  * struct tracebuf_fdr_config - capture configuration (TRACEBUF_FDR_IOC_CONFIG)
  * @classes:	TRACEBUF_FDR_* event classes to record
  * @mode:	TRACEBUF_FDR_MODE_*
- * @buf_size:	bytes per CPU, a power of two from 64 KiB to 64 MiB; 0 keeps
- *		the current size
+ * @buf_size:	bytes per CPU, a power of two from TRACEBUF_FDR_BUF_MIN to
+ *		TRACEBUF_FDR_BUF_MAX; 0 keeps the current size
  * @nr_args:	syscall arguments recorded as CallArgument records, 0..6
  * @wakeup:	streaming mode: bytes committed on a CPU before poll() and
  *		blocked reads wake up; 0 means the default (a quarter buffer)
  * @reserved:	must be zero
  *
- * Only while stopped (EBUSY otherwise).
+ * Only while stopped (EBUSY otherwise).  Discards the recorded data.
  */
 struct tracebuf_fdr_config {
 	__u32 classes;
@@ -284,12 +324,18 @@ struct tracebuf_fdr_config {
  * @cpu_size:		sizeof(struct tracebuf_fdr_cpu_stats) the caller uses
  * @cpus:		user pointer (as __u64) to an array of @nr_cpus entries,
  *			or 0 for totals only; on return @nr_cpus holds the
- *			number of possible CPUs
- * @written:		records written, all CPUs
- * @dropped:		records dropped (streaming buffer full, or nested
- *			writer in NMI while the CPU was busy)
- * @overwritten:	records overwritten in flight-recorder mode
- * @bytes:		bytes committed
+ *			number of possible CPUs (nr_cpu_ids) and the first
+ *			min(in, out) entries are filled
+ * @written:		events recorded, all CPUs (a function record with its
+ *			arguments or a marker is one event; the recorder's own
+ *			block headers and loss reports are not counted)
+ * @dropped:		events not recorded: streaming buffer full, snapshot
+ *			in progress on that CPU, or a nested writer (NMI)
+ *			while the CPU was writing
+ * @overwritten:	recorded events overwritten in flight-recorder mode
+ * @bytes:		bytes committed, block headers included
+ *
+ * Counters are reset by TRACEBUF_FDR_IOC_START and by a configuration.
  */
 struct tracebuf_fdr_stats {
 	__u32 abi_version;
@@ -310,11 +356,29 @@ struct tracebuf_fdr_cpu_stats {
 	__u64 bytes;
 };
 
+/**
+ * struct tracebuf_fdr_names - id-to-name table (TRACEBUF_FDR_IOC_NAMES)
+ * @buf:	user pointer (as __u64) receiving text, or 0 to ask the size
+ * @len:	size of @buf
+ * @size:	on return: size of the whole text; if larger than @len only
+ *		the first @len bytes were copied, retry with a larger buffer
+ *
+ * The text has one line per known id: "<id in hex> <space> <name>\n", for
+ * example "2000004 irq ttyS0".  Syscall names are not listed: syscall
+ * numbers are ABI, tools name them from the UAPI headers.
+ */
+struct tracebuf_fdr_names {
+	__u64 buf;
+	__u32 len;
+	__u32 size;
+};
+
 #define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
 #define TRACEBUF_FDR_IOC_STOP	_IO(TRACEBUF_IOC_MAGIC, 0x43)
 #define TRACEBUF_FDR_IOC_SNAPSHOT _IO(TRACEBUF_IOC_MAGIC, 0x44)
 #define TRACEBUF_FDR_IOC_STATS	_IOWR(TRACEBUF_IOC_MAGIC, 0x45, struct tracebuf_fdr_stats)
+#define TRACEBUF_FDR_IOC_NAMES	_IOWR(TRACEBUF_IOC_MAGIC, 0x46, struct tracebuf_fdr_names)
 
 #endif /* _UAPI_LINUX_TRACEBUF_H */

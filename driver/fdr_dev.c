@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/tracebuf_fdr: control and read-out of the flight data recorder.
+ *
+ * The capture belongs to the device, not to a file: a daemon may
+ * configure and start it, close the file, and read later; closing does not
+ * stop it, module unload does.  States:
+ *
+ *   stopped --START--> running --STOP--> stopped (data kept for reading)
+ *   CONFIG only while stopped; it and START discard the recorded data.
+ *
+ * read() always yields a valid XRay FDR file from its first byte: the
+ * 32-byte header, then whole blocks.  In flight-recorder mode a file
+ * reads one snapshot (taken by TRACEBUF_FDR_IOC_SNAPSHOT, or by the first
+ * read) and then EOF; after EOF it reads EOF until SNAPSHOT, or until a new
+ * capture was started or configured, re-arms it.  In streaming mode reads consume the data: they
+ * block until a CPU committed the wake-up amount, and return EOF once
+ * capture is stopped and everything was read.  Several streaming readers
+ * share the data, each getting whole pages.
+ *
+ * write() records its bytes as one CustomEventMarker on the writer's CPU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <linux/tracebuf.h>
+
+#include "fdr.h"
+#include "tb_probes.h"
+#include "tracebuf.h"
+
+#define FDR_DEV_NAME	"tracebuf_fdr"
+
+/* Largest per-CPU array entry STATS accepts (room for growth). */
+#define FDR_CPU_STATS_MAX	256
+
+static DEFINE_MUTEX(fdr_lock);		/* configuration, start/stop, rings */
+static struct tracebuf_fdr_config fdr_cfg = {
+	.classes	= TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
+			  TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
+	.mode		= TRACEBUF_FDR_MODE_FLIGHT,
+	.buf_size	= TRACEBUF_FDR_BUF_DEFAULT,
+};
+
+static bool fdr_running;	/* written under fdr_lock */
+static bool fdr_markers;	/* running with TRACEBUF_FDR_MARKER */
+static u64 fdr_gen;		/* capture number: START and CONFIG count */
+
+struct fdr_file {
+	struct mutex lock;	/* the snapshot and positions below */
+	u8 *snap;		/* flight-recorder snapshot being read */
+	size_t snap_len;
+	size_t snap_pos;
+	bool snap_done;		/* read to EOF ... */
+	u64 snap_gen;		/* ... of this capture; a new one re-arms */
+	u32 hdr_pos;		/* streaming: header bytes already read ... */
+	u64 hdr_gen;		/* ... in this capture */
+};
+
+static u32 fdr_wakeup_bytes(const struct tracebuf_fdr_config *cfg)
+{
+	return cfg->wakeup ? cfg->wakeup : cfg->buf_size / 4;
+}
+
+/* ------------------------------------------------------------ control */
+
+static int fdr_start(void)
+{
+	int ret;
+
+	if (fdr_running)
+		return -EBUSY;
+	if (!fdr_ring_allocated()) {
+		ret = fdr_ring_alloc(fdr_cfg.buf_size);
+		if (ret)
+			return ret;
+	}
+	fdr_names_reset();
+	fdr_ring_reset(fdr_cfg.mode, fdr_wakeup_bytes(&fdr_cfg));
+	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
+	fdr_ring_set_on(true);
+	ret = fdr_events_start();
+	if (ret) {
+		fdr_ring_set_on(false);
+		synchronize_rcu();	/* marker writers run with IRQs off */
+		return ret;
+	}
+	WRITE_ONCE(fdr_running, true);
+	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);
+	return 0;
+}
+
+static void fdr_stop(void)
+{
+	if (!fdr_running)
+		return;
+	WRITE_ONCE(fdr_markers, false);
+	fdr_ring_set_on(false);
+	/*
+	 * Detach waits for every probe and, through its RCU grace period,
+	 * for every marker writer (they run with interrupts off).
+	 */
+	fdr_events_stop();
+	fdr_ring_quiesce();
+	WRITE_ONCE(fdr_running, false);
+	wake_up_interruptible_all(&fdr_ring_wq);
+}
+
+static int fdr_check_config(const struct tracebuf_fdr_config *c)
+{
+	u32 size = c->buf_size ? c->buf_size : fdr_cfg.buf_size;
+
+	if (!c->classes || (c->classes & ~TRACEBUF_FDR_ALL) || c->reserved)
+		return -EINVAL;
+	if (c->mode != TRACEBUF_FDR_MODE_FLIGHT &&
+	    c->mode != TRACEBUF_FDR_MODE_STREAM)
+		return -EINVAL;
+	if (c->buf_size && (!is_power_of_2(c->buf_size) ||
+			    c->buf_size < TRACEBUF_FDR_BUF_MIN ||
+			    c->buf_size > TRACEBUF_FDR_BUF_MAX))
+		return -EINVAL;
+	if (c->nr_args > TRACEBUF_FDR_ARGS_MAX || c->wakeup > size)
+		return -EINVAL;
+	if ((c->classes & TRACEBUF_FDR_FAULT) &&
+	    (tb_probes_available() & (TB_EVMASK(TB_EV_FAULT_USER) |
+				      TB_EVMASK(TB_EV_FAULT_KERNEL))) !=
+	    (TB_EVMASK(TB_EV_FAULT_USER) | TB_EVMASK(TB_EV_FAULT_KERNEL)))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Input struct of any size (versioning rule of <linux/tracebuf.h>). */
+static int fdr_get_struct(void *dst, size_t ksize, size_t min,
+			  void __user *src, size_t usize)
+{
+	if (usize < min)
+		return -EINVAL;
+	return copy_struct_from_user(dst, ksize, src, usize);
+}
+
+/* Output struct: the caller's size, extra bytes zeroed. */
+static int fdr_put_struct(void __user *dst, size_t usize, const void *src,
+			  size_t ksize)
+{
+	if (copy_to_user(dst, src, min(usize, ksize)))
+		return -EFAULT;
+	if (usize > ksize && clear_user(dst + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
+static long fdr_ioc_config(void __user *uarg, size_t usize)
+{
+	struct tracebuf_fdr_config c;
+	int ret;
+
+	ret = fdr_get_struct(&c, sizeof(c), sizeof(c), uarg, usize);
+	if (ret)
+		return ret;
+	mutex_lock(&fdr_lock);
+	ret = -EBUSY;
+	if (fdr_running)
+		goto out;
+	ret = fdr_check_config(&c);
+	if (ret)
+		goto out;
+	if (!c.buf_size)
+		c.buf_size = fdr_cfg.buf_size;
+	ret = fdr_ring_alloc(c.buf_size);
+	if (ret)
+		goto out;
+	fdr_cfg = c;
+	fdr_ring_reset(c.mode, fdr_wakeup_bytes(&c));
+	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+out:
+	mutex_unlock(&fdr_lock);
+	return ret;
+}
+
+static long fdr_ioc_get_config(void __user *uarg, size_t usize)
+{
+	struct tracebuf_fdr_config c;
+
+	mutex_lock(&fdr_lock);
+	c = fdr_cfg;
+	mutex_unlock(&fdr_lock);
+	return fdr_put_struct(uarg, usize, &c, sizeof(c));
+}
+
+static long fdr_ioc_stats(void __user *uarg, size_t usize)
+{
+	struct tracebuf_fdr_stats s;
+	u64 __user *ucpus;
+	u32 n_in, csize;
+	int ret, cpu;
+
+	ret = fdr_get_struct(&s, sizeof(s), sizeof(s), uarg, usize);
+	if (ret)
+		return ret;
+	n_in = s.nr_cpus;
+	csize = s.cpu_size;
+	ucpus = u64_to_user_ptr(s.cpus);
+	if (s.cpus && (!csize || csize > FDR_CPU_STATS_MAX || csize % 8))
+		return -EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.abi_version = TRACEBUF_ABI_VERSION;
+	s.running = READ_ONCE(fdr_running);
+	s.nr_cpus = nr_cpu_ids;
+	s.cpu_size = sizeof(struct tracebuf_fdr_cpu_stats);
+	mutex_lock(&fdr_lock);
+	for_each_possible_cpu(cpu) {
+		struct tracebuf_fdr_cpu_stats cs;
+		u64 v[4];
+
+		fdr_ring_cpu_stats(cpu, v);
+		s.written += v[0];
+		s.dropped += v[1];
+		s.overwritten += v[2];
+		s.bytes += v[3];
+		if (!ucpus || cpu >= n_in)
+			continue;
+		cs.written = v[0];
+		cs.dropped = v[1];
+		cs.overwritten = v[2];
+		cs.bytes = v[3];
+		ret = fdr_put_struct((u8 __user *)ucpus + (size_t)cpu * csize,
+				     csize, &cs, sizeof(cs));
+		if (ret)
+			break;
+	}
+	mutex_unlock(&fdr_lock);
+	if (ret)
+		return ret;
+	return fdr_put_struct(uarg, usize, &s, sizeof(s));
+}
+
+static long fdr_ioc_names(void __user *uarg, size_t usize)
+{
+	struct tracebuf_fdr_names n;
+	size_t len;
+	char *text;
+	int ret;
+
+	ret = fdr_get_struct(&n, sizeof(n), sizeof(n), uarg, usize);
+	if (ret)
+		return ret;
+	text = fdr_names_text(&len);
+	if (!text)
+		return -ENOMEM;
+	if (n.buf && copy_to_user(u64_to_user_ptr(n.buf), text,
+				  min_t(size_t, n.len, len)))
+		ret = -EFAULT;
+	kvfree(text);
+	if (ret)
+		return ret;
+	n.size = len;
+	return fdr_put_struct(uarg, usize, &n, sizeof(n));
+}
+
+/* Take a flight-recorder snapshot for @f.  f->lock held. */
+static int fdr_take_snapshot(struct fdr_file *f)
+{
+	u8 *snap;
+
+	mutex_lock(&fdr_lock);
+	snap = kvmalloc(fdr_snapshot_size(), GFP_KERNEL);
+	if (!snap) {
+		mutex_unlock(&fdr_lock);
+		return -ENOMEM;
+	}
+	kvfree(f->snap);
+	f->snap = snap;
+	f->snap_len = fdr_snapshot(snap);
+	f->snap_pos = 0;
+	f->snap_done = false;
+	mutex_unlock(&fdr_lock);
+	return 0;
+}
+
+static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct fdr_file *f = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd);
+	long ret;
+
+	if (_IOC_TYPE(cmd) != TRACEBUF_IOC_MAGIC)
+		return -ENOTTY;
+
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(TRACEBUF_FDR_IOC_CONFIG):
+		if (_IOC_DIR(cmd) != _IOC_WRITE)
+			return -ENOTTY;
+		return fdr_ioc_config(uarg, usize);
+	case _IOC_NR(TRACEBUF_FDR_IOC_GET_CONFIG):
+		if (_IOC_DIR(cmd) != _IOC_READ)
+			return -ENOTTY;
+		return fdr_ioc_get_config(uarg, usize);
+	case _IOC_NR(TRACEBUF_FDR_IOC_STATS):
+		if (_IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
+			return -ENOTTY;
+		return fdr_ioc_stats(uarg, usize);
+	case _IOC_NR(TRACEBUF_FDR_IOC_NAMES):
+		if (_IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
+			return -ENOTTY;
+		return fdr_ioc_names(uarg, usize);
+	case _IOC_NR(TRACEBUF_FDR_IOC_START):
+		if (cmd != TRACEBUF_FDR_IOC_START)
+			return -ENOTTY;
+		mutex_lock(&fdr_lock);
+		ret = fdr_start();
+		mutex_unlock(&fdr_lock);
+		return ret;
+	case _IOC_NR(TRACEBUF_FDR_IOC_STOP):
+		if (cmd != TRACEBUF_FDR_IOC_STOP)
+			return -ENOTTY;
+		mutex_lock(&fdr_lock);
+		fdr_stop();
+		mutex_unlock(&fdr_lock);
+		return 0;
+	case _IOC_NR(TRACEBUF_FDR_IOC_SNAPSHOT):
+		if (cmd != TRACEBUF_FDR_IOC_SNAPSHOT)
+			return -ENOTTY;
+		if (READ_ONCE(fdr_cfg.mode) != TRACEBUF_FDR_MODE_FLIGHT)
+			return -EINVAL;
+		mutex_lock(&f->lock);
+		ret = fdr_take_snapshot(f);
+		mutex_unlock(&f->lock);
+		return ret;
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* ------------------------------------------------------------ read */
+
+static ssize_t fdr_read_snapshot(struct fdr_file *f, char __user *buf,
+				 size_t count)
+{
+	size_t n;
+
+	if (!f->snap) {
+		int ret;
+
+		if (f->snap_done && f->snap_gen == READ_ONCE(fdr_gen))
+			return 0;
+		ret = fdr_take_snapshot(f);
+		if (ret)
+			return ret;
+	}
+	n = min(count, f->snap_len - f->snap_pos);
+	if (copy_to_user(buf, f->snap + f->snap_pos, n))
+		return -EFAULT;
+	f->snap_pos += n;
+	if (f->snap_pos == f->snap_len) {
+		kvfree(f->snap);
+		f->snap = NULL;
+		f->snap_done = true;
+		f->snap_gen = READ_ONCE(fdr_gen);
+	}
+	return n;
+}
+
+static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
+			       char __user *buf, size_t count)
+{
+	ssize_t ret;
+
+	if (f->hdr_gen != READ_ONCE(fdr_gen)) {
+		f->hdr_gen = READ_ONCE(fdr_gen);
+		f->hdr_pos = 0;
+	}
+	if (f->hdr_pos < FDR_HDR_SIZE) {
+		u8 hdr[FDR_HDR_SIZE];
+		size_t n = min_t(size_t, count, FDR_HDR_SIZE - f->hdr_pos);
+
+		fdr_put_header(hdr, FDR_CLOCK_HZ);
+		if (copy_to_user(buf, hdr + f->hdr_pos, n))
+			return -EFAULT;
+		f->hdr_pos += n;
+		return n;
+	}
+	for (;;) {
+		bool running;
+
+		mutex_lock(&fdr_lock);
+		running = fdr_running;
+		ret = fdr_stream_read(buf, count, f);
+		if (!ret) {
+			fdr_stream_flush(!running);
+			ret = fdr_stream_read(buf, count, f);
+		}
+		mutex_unlock(&fdr_lock);
+		if (ret || !running)
+			return ret;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(fdr_ring_wq, fdr_stream_ready() ||
+					     !READ_ONCE(fdr_running)))
+			return -ERESTARTSYS;
+	}
+}
+
+static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	struct fdr_file *f = file->private_data;
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
+	if (f->snap || READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT)
+		ret = fdr_read_snapshot(f, buf, count);
+	else
+		ret = fdr_read_stream(file, f, buf, count);
+	mutex_unlock(&f->lock);
+	return ret;
+}
+
+static __poll_t fdr_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &fdr_ring_wq, wait);
+	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
+	    !READ_ONCE(fdr_running) || fdr_stream_ready())
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+/* ------------------------------------------------------------ markers */
+
+static ssize_t fdr_write(struct file *file, const char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	void *data;
+	bool ok;
+
+	if (count > TRACEBUF_FDR_MARKER_MAX)
+		return -EMSGSIZE;
+	if (!count)
+		return 0;
+	if (!READ_ONCE(fdr_markers))
+		return -EINVAL;
+	data = memdup_user(buf, count);
+	if (IS_ERR(data))
+		return PTR_ERR(data);
+	ok = READ_ONCE(fdr_markers) && fdr_write_marker(data, count);
+	kfree(data);
+	return ok ? count : -EINVAL;
+}
+
+/* ------------------------------------------------------------ files */
+
+static int fdr_open(struct inode *inode, struct file *file)
+{
+	struct fdr_file *f;
+	int ret;
+
+	ret = tb_open_allowed();
+	if (ret)
+		return ret;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	mutex_init(&f->lock);
+	file->private_data = f;
+	return nonseekable_open(inode, file);
+}
+
+static int fdr_release(struct inode *inode, struct file *file)
+{
+	struct fdr_file *f = file->private_data;
+
+	mutex_lock(&fdr_lock);
+	fdr_stream_release(f);
+	mutex_unlock(&fdr_lock);
+	kvfree(f->snap);
+	kfree(f);
+	return 0;
+}
+
+static const struct file_operations fdr_fops = {
+	.owner		= THIS_MODULE,
+	.open		= fdr_open,
+	.release	= fdr_release,
+	.read		= fdr_read,
+	.write		= fdr_write,
+	.poll		= fdr_poll,
+	.unlocked_ioctl	= fdr_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= no_llseek,
+};
+
+static struct miscdevice fdr_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= FDR_DEV_NAME,
+	.fops	= &fdr_fops,
+	.mode	= 0600,
+};
+
+int fdr_dev_init(void)
+{
+	int ret;
+
+	ret = fdr_ring_init();
+	if (ret)
+		return ret;
+	ret = misc_register(&fdr_miscdev);
+	if (ret)
+		fdr_ring_exit();
+	return ret;
+}
+
+void fdr_dev_exit(void)
+{
+	misc_deregister(&fdr_miscdev);
+	mutex_lock(&fdr_lock);
+	fdr_stop();
+	mutex_unlock(&fdr_lock);
+	fdr_ring_exit();
+}

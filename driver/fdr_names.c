@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function id -> name, for the id spaces whose keys mean nothing by
+ * themselves.  Exported as text by TRACEBUF_FDR_IOC_NAMES.
+ *
+ * Work functions get small keys from a fixed open-addressing table of
+ * FDR_WORK_SLOTS function pointers, filled from probe context with
+ * cmpxchg (lock-free, safe in any context); the key is the slot index and
+ * stays valid until the next capture starts.  When the table is full,
+ * further functions share the key TRACEBUF_FDR_KEY_OTHER.
+ *
+ * IRQ names are copied from irqaction->name the first time an IRQ number
+ * below FDR_IRQ_NAMES is seen (the action may be freed later, so no
+ * pointer is kept).  The first handler seen names a shared line.
+ *
+ * Syscall names are not here: numbers are ABI and userspace names them
+ * from its headers.  Softirq, fault and task names are fixed.
+ */
+#include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/interrupt.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <linux/tracebuf.h>
+
+#include "fdr.h"
+
+#define FDR_WORK_BITS		10
+#define FDR_WORK_SLOTS		BIT(FDR_WORK_BITS)
+#define FDR_IRQ_NAMES		1024
+#define FDR_IRQ_NAME_LEN	32
+
+static unsigned long fdr_work_fn[FDR_WORK_SLOTS];
+
+enum { FDR_IRQ_NONE, FDR_IRQ_BUSY, FDR_IRQ_READY };
+static atomic_t fdr_irq_state[FDR_IRQ_NAMES];
+static char fdr_irq_name[FDR_IRQ_NAMES][FDR_IRQ_NAME_LEN];
+
+/* Vector names as in the kernel's softirq_to_name[] (not exported). */
+static const char * const fdr_softirq_names[NR_SOFTIRQS] = {
+	[HI_SOFTIRQ]		= "HI",
+	[TIMER_SOFTIRQ]		= "TIMER",
+	[NET_TX_SOFTIRQ]	= "NET_TX",
+	[NET_RX_SOFTIRQ]	= "NET_RX",
+	[BLOCK_SOFTIRQ]		= "BLOCK",
+	[IRQ_POLL_SOFTIRQ]	= "IRQ_POLL",
+	[TASKLET_SOFTIRQ]	= "TASKLET",
+	[SCHED_SOFTIRQ]		= "SCHED",
+	[HRTIMER_SOFTIRQ]	= "HRTIMER",
+	[RCU_SOFTIRQ]		= "RCU",
+};
+
+/* Stopped: no probe runs. */
+void fdr_names_reset(void)
+{
+	int i;
+
+	memset(fdr_work_fn, 0, sizeof(fdr_work_fn));
+	for (i = 0; i < FDR_IRQ_NAMES; i++)
+		atomic_set(&fdr_irq_state[i], FDR_IRQ_NONE);
+}
+
+u32 fdr_names_work_key(void *func)
+{
+	unsigned long fn = (unsigned long)func;
+	u32 i, slot = hash_ptr(func, FDR_WORK_BITS);
+
+	if (!fn)
+		return TRACEBUF_FDR_KEY_OTHER;
+	for (i = 0; i < FDR_WORK_SLOTS; i++, slot = (slot + 1) % FDR_WORK_SLOTS) {
+		unsigned long old = READ_ONCE(fdr_work_fn[slot]);
+
+		if (!old)
+			old = cmpxchg(&fdr_work_fn[slot], 0UL, fn);
+		if (!old || old == fn)
+			return slot;
+	}
+	return TRACEBUF_FDR_KEY_OTHER;
+}
+
+void fdr_names_irq_seen(int irq, const char *name)
+{
+	if (irq < 0 || irq >= FDR_IRQ_NAMES || !name ||
+	    atomic_read(&fdr_irq_state[irq]) != FDR_IRQ_NONE)
+		return;
+	if (atomic_cmpxchg(&fdr_irq_state[irq], FDR_IRQ_NONE,
+			   FDR_IRQ_BUSY) != FDR_IRQ_NONE)
+		return;
+	strscpy(fdr_irq_name[irq], name, FDR_IRQ_NAME_LEN);
+	atomic_set_release(&fdr_irq_state[irq], FDR_IRQ_READY);
+}
+
+/* Worst case of one line: id, space name, a %ps symbol. */
+#define FDR_LINE_MAX	(16 + KSYM_SYMBOL_LEN)
+
+char *fdr_names_text(size_t *lenp)
+{
+	size_t size = (FDR_WORK_SLOTS + FDR_IRQ_NAMES + NR_SOFTIRQS + 4) *
+		      FDR_LINE_MAX;
+	size_t len = 0;
+	char *buf;
+	int i;
+
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+#define LINE(fmt, ...) \
+	(len += scnprintf(buf + len, size - len, fmt "\n", ##__VA_ARGS__))
+	for (i = 0; i < NR_SOFTIRQS; i++)
+		LINE("%x softirq %s",
+		     TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
+		     fdr_softirq_names[i]);
+	LINE("%x fault user", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
+	LINE("%x fault kernel", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
+	LINE("%x task fork", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
+	LINE("%x task exit", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
+	for (i = 0; i < FDR_IRQ_NAMES; i++)
+		if (atomic_read_acquire(&fdr_irq_state[i]) == FDR_IRQ_READY)
+			LINE("%x irq %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, i),
+			     fdr_irq_name[i]);
+	for (i = 0; i < FDR_WORK_SLOTS; i++) {
+		void *fn = (void *)READ_ONCE(fdr_work_fn[i]);
+
+		if (fn)
+			LINE("%x work %ps",
+			     TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i), fn);
+	}
+#undef LINE
+	*lenp = len;
+	return buf;
+}

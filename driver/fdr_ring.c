@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU rings of XRay FDR blocks.
+ *
+ * Layout.  Each possible CPU owns a buffer of TRACEBUF_FDR_PAGES equal
+ * sub-buffers ("pages", buf_size / 16 bytes each).  A page holds whole FDR
+ * blocks only: a block never crosses a page, so any run of consecutive
+ * pages is a valid piece of an FDR file and the reader never has to parse
+ * records.  Pages are numbered by a 64-bit sequence: @head is the page
+ * being filled, pages @tail..@head-1 are closed (final length in
+ * pages[seq % 16]), and page @head holds @len bytes so far.
+ *
+ * Blocks.  A block is BufferExtents, NewBuffer(tid), WallClockTime,
+ * PIDEntry(tgid), NewCPUId(cpu, time), then records, and belongs to one
+ * task (@owner) on this CPU.  A block is open while @owner is set; every
+ * write checks that @owner is the writing task and otherwise opens a new
+ * block first, so a block can never mix tasks whatever the order of
+ * sched_switch and nested events.  sched_switch closes the block (and with
+ * the SCHED class opens the next task's block at once, to show when it was
+ * switched in); a full page closes it too, and the task continues in a new
+ * block at the start of the next page.  The BufferExtents length is
+ * rewritten at every commit, so the open block is valid at any moment.
+ *
+ * Time.  Records carry 32-bit deltas from @base, the time of the previous
+ * record; NewCPUId sets @base, a TSCWrap is written when a delta would not
+ * fit in 32 bits.  The time is read after the writer owns the CPU's ring
+ * (see below), so times are in record order.
+ *
+ * Page state machine (per CPU):
+ *
+ *   filling(head) --page full / flush--> closed, head+1 becomes filling
+ *       flight mode:    if that reuses the oldest page, tail+1 and the
+ *                       oldest page's events count as overwritten
+ *       streaming mode: only if the reader has freed it (head+1-tail < 16);
+ *                       otherwise stay on the current page and drop what
+ *                       does not fit (counted as dropped)
+ *   closed(tail) --reader copied it--> free, tail+1 (streaming only)
+ *
+ * Writers and nesting.  A writer disables interrupts, then takes the CPU's
+ * ring by setting @busy.  With interrupts off only an NMI can run in the
+ * middle of a write; an NMI writer that finds @busy set drops its event and
+ * counts it (local64, safe against the interrupted writer).  A snapshot
+ * freezes a CPU's ring from an IPI on that CPU (which cannot land inside a
+ * write); writers arriving while frozen count their event as dropped.
+ * Losses are reported in the stream itself: the next write on the CPU
+ * first adds a CustomEventMarker "tracebuf: lost N events" there.
+ *
+ * Readers (under fdr_lock): streaming readers copy closed pages and free
+ * them with a release store of @tail, pairing with the writer's acquire;
+ * the writer publishes a closed page with a release store of @head.
+ * Flight-recorder snapshots freeze one CPU at a time and copy tail..head.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/local64.h>
+
+#include <linux/tracebuf.h>
+
+#include "fdr.h"
+
+#define FDR_NR_PAGES		TRACEBUF_FDR_PAGES
+#define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
+
+/* "tracebuf: lost 18446744073709551615 events" fits. */
+#define FDR_LOST_TEXT_MAX	48
+#define FDR_LOST_SIZE		(FDR_META_SIZE + FDR_LOST_TEXT_MAX)
+
+struct fdr_page {
+	u32 len;		/* bytes, final once closed */
+	u32 events;		/* events in it, for the overwritten count */
+};
+
+struct fdr_cpu {
+	/* Writer state: only this CPU touches it, interrupts off, @busy. */
+	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
+	struct fdr_page *pages;
+	u64 head;		/* page being filled (sequence number) */
+	u64 tail;		/* oldest page held */
+	u32 len;		/* bytes in page @head */
+	u32 events;		/* events in page @head */
+	u32 block;		/* offset of the open block in page @head */
+	struct task_struct *owner;	/* task of the open block, or NULL */
+	u64 base;		/* time the next delta counts from */
+	u64 reported;		/* losses already reported in the stream */
+	u32 since_wake;		/* bytes since the last reader wake-up */
+	bool busy;		/* a writer owns the ring */
+	bool on;		/* recording */
+	bool frozen;		/* a snapshot is copying */
+
+	/* Counters: written by this CPU, read anywhere. */
+	u64 written;
+	u64 overwritten;
+	u64 bytes;
+	local64_t dropped;	/* also from NMI */
+
+	struct irq_work wake;
+
+	/* Streaming reader state: fdr_lock. */
+	u32 rd_off;		/* bytes of page @tail already read */
+	const void *rd_owner;	/* file that read part of page @tail */
+	unsigned int cpu;
+};
+
+static struct fdr_cpu __percpu *fdr_cpus;
+DECLARE_WAIT_QUEUE_HEAD(fdr_ring_wq);
+
+/* Set while stopped, read by writers. */
+static u32 fdr_buf_size;
+static u32 fdr_page_size;
+static u32 fdr_mode;
+static u32 fdr_wakeup;
+static u64 fdr_wall0, fdr_clk0;	/* wall clock = fdr_wall0 + (t - fdr_clk0) */
+
+static inline u8 *fdr_page_ptr(struct fdr_cpu *c, u64 seq)
+{
+	return c->data + (size_t)(seq & FDR_PAGE_MASK) * fdr_page_size;
+}
+
+/* ------------------------------------------------------------ write path */
+
+static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
+						 bool counts)
+{
+	struct fdr_cpu *c;
+
+	local_irq_save(*flags);
+	c = this_cpu_ptr(fdr_cpus);
+	if (unlikely(!READ_ONCE(c->on)))
+		goto out;
+	if (unlikely(c->busy || c->frozen)) {
+		/* NMI inside a write, or a snapshot is copying. */
+		if (counts)
+			local64_inc(&c->dropped);
+		goto out;
+	}
+	c->busy = true;
+	barrier();	/* own the ring before reading the clock or state */
+	return c;
+out:
+	local_irq_restore(*flags);
+	return NULL;
+}
+
+static __always_inline void fdr_end(struct fdr_cpu *c, unsigned long flags)
+{
+	barrier();
+	c->busy = false;
+	local_irq_restore(flags);
+}
+
+static inline u64 fdr_lost(struct fdr_cpu *c)
+{
+	return local64_read(&c->dropped) + c->overwritten - c->reported;
+}
+
+/*
+ * Close page @head and move to the next one.  False in streaming mode when
+ * the reader has not freed it yet: the caller then drops its event.
+ */
+static bool fdr_next_page(struct fdr_cpu *c)
+{
+	struct fdr_page *pg = &c->pages[c->head & FDR_PAGE_MASK];
+	u64 next = c->head + 1;
+
+	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
+		/* Pairs with the reader's release: its copy is done. */
+		if (next - smp_load_acquire(&c->tail) >= FDR_NR_PAGES)
+			return false;
+	} else if (next - c->tail >= FDR_NR_PAGES) {
+		c->overwritten += c->pages[c->tail & FDR_PAGE_MASK].events;
+		WRITE_ONCE(c->tail, c->tail + 1);
+	}
+	pg->len = c->len;
+	pg->events = c->events;
+	WRITE_ONCE(c->len, 0);
+	c->events = 0;
+	c->owner = NULL;
+	/* The page's bytes and length before the reader can see it closed. */
+	smp_store_release(&c->head, next);
+	return true;
+}
+
+static inline s32 fdr_tid(struct task_struct *tsk, unsigned int cpu)
+{
+	if (is_idle_task(tsk))
+		return TRACEBUF_FDR_IDLE_TID(cpu);
+	return tsk->pid;
+}
+
+static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
+			   u64 now)
+{
+	u8 *p = fdr_page_ptr(c, c->head) + c->len;
+	u32 usec;
+	u64 sec;
+
+	sec = div_u64_rem(fdr_wall0 + (now - fdr_clk0), NSEC_PER_SEC, &usec);
+	fdr_put_extents(p, 4 * FDR_META_SIZE);
+	fdr_put_new_buffer(p + 16, fdr_tid(tsk, c->cpu));
+	fdr_put_wallclock(p + 32, sec, usec / NSEC_PER_USEC);
+	fdr_put_pid(p + 48, tsk->tgid);
+	fdr_put_new_cpu(p + 64, c->cpu, now);
+	c->block = c->len;
+	c->owner = tsk;
+	c->base = now;
+	c->len += FDR_BLOCK_HDR_SIZE;
+	c->bytes += FDR_BLOCK_HDR_SIZE;
+}
+
+static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
+{
+	u8 *p = fdr_page_ptr(c, c->head) + c->len;
+	int n;
+
+	n = scnprintf(p + FDR_META_SIZE, FDR_LOST_TEXT_MAX,
+		      "tracebuf: lost %llu events", lost);
+	fdr_put_custom(p, n, now - c->base);
+	c->base = now;
+	c->reported += lost;
+	c->len += FDR_META_SIZE + n;
+	c->bytes += FDR_META_SIZE + n;
+}
+
+/*
+ * Make room for @len bytes of records by task @tsk in its block, opening a
+ * page, a block, a TSCWrap and a loss report as needed.  Returns where the
+ * caller writes its records (with deltas from c->base), or NULL to drop.
+ */
+static u8 *fdr_reserve(struct fdr_cpu *c, struct task_struct *tsk, u32 len,
+		       u64 now)
+{
+	bool open, wrap;
+	u64 lost;
+	u32 need;
+
+	for (;;) {
+		open = c->owner != tsk;
+		wrap = !open && now - c->base > U32_MAX;
+		lost = fdr_lost(c);
+		need = len;
+		if (open)
+			need += FDR_BLOCK_HDR_SIZE;
+		if (wrap)
+			need += FDR_META_SIZE;
+		if (lost)
+			need += FDR_LOST_SIZE;
+		if (c->len + need <= fdr_page_size)
+			break;
+		/* Cannot happen (pages >= 4 KiB): never spin on an empty page. */
+		if (unlikely(!c->len) || !fdr_next_page(c))
+			return NULL;
+	}
+	if (open) {
+		fdr_open_block(c, tsk, now);
+	} else if (wrap) {
+		fdr_put_tsc_wrap(fdr_page_ptr(c, c->head) + c->len, now);
+		c->base = now;
+		c->len += FDR_META_SIZE;
+		c->bytes += FDR_META_SIZE;
+	}
+	if (lost)
+		fdr_put_lost(c, lost, now);
+	return fdr_page_ptr(c, c->head) + c->len;
+}
+
+static void fdr_commit(struct fdr_cpu *c, u32 len, u32 events)
+{
+	u8 *page = fdr_page_ptr(c, c->head);
+
+	c->len += len;
+	fdr_set_extents(page + c->block, c->len - c->block - FDR_META_SIZE);
+	c->events += events;
+	WRITE_ONCE(c->written, c->written + events);
+	WRITE_ONCE(c->bytes, c->bytes + len);
+	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
+		c->since_wake += len;
+		if (c->since_wake >= fdr_wakeup) {
+			c->since_wake = 0;
+			/* Never wake from here: sched_switch holds rq locks. */
+			irq_work_queue(&c->wake);
+		}
+	}
+}
+
+void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
+		    const unsigned long *args)
+{
+	u32 len = FDR_FUNC_SIZE + nargs * FDR_META_SIZE;
+	unsigned long flags;
+	struct fdr_cpu *c;
+	unsigned int i;
+	u64 now;
+	u8 *p;
+
+	c = fdr_begin(&flags, true);
+	if (!c)
+		return;
+	now = local_clock();
+	p = fdr_reserve(c, current, len, now);
+	if (unlikely(!p)) {
+		local64_inc(&c->dropped);
+		goto out;
+	}
+	fdr_put_function(p, id, nargs ? FDR_F_ENTER_ARGS : type,
+			 now - c->base);
+	c->base = now;
+	for (i = 0; i < nargs; i++)
+		fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE, args[i]);
+	fdr_commit(c, len, 1);
+out:
+	fdr_end(c, flags);
+}
+
+/* An event without duration: entry with one argument, exit at once. */
+void fdr_write_instant(u32 id, unsigned long arg)
+{
+	u32 len = 2 * FDR_FUNC_SIZE + FDR_META_SIZE;
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u64 now;
+	u8 *p;
+
+	c = fdr_begin(&flags, true);
+	if (!c)
+		return;
+	now = local_clock();
+	p = fdr_reserve(c, current, len, now);
+	if (unlikely(!p)) {
+		local64_inc(&c->dropped);
+		goto out;
+	}
+	fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - c->base);
+	fdr_put_call_arg(p + FDR_FUNC_SIZE, arg);
+	fdr_put_function(p + FDR_FUNC_SIZE + FDR_META_SIZE, id, FDR_F_EXIT, 0);
+	c->base = now;
+	fdr_commit(c, len, 1);
+out:
+	fdr_end(c, flags);
+}
+
+void fdr_write_switch(struct task_struct *next, bool open_block)
+{
+	unsigned long flags;
+	struct fdr_cpu *c;
+
+	c = fdr_begin(&flags, false);
+	if (!c)
+		return;
+	c->owner = NULL;
+	if (open_block && fdr_reserve(c, next, 0, local_clock()))
+		fdr_commit(c, 0, 0);
+	fdr_end(c, flags);
+}
+
+bool fdr_write_marker(const void *data, u32 len)
+{
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u64 now;
+	u8 *p;
+
+	c = fdr_begin(&flags, true);
+	if (!c)
+		return false;
+	now = local_clock();
+	p = fdr_reserve(c, current, FDR_META_SIZE + len, now);
+	if (unlikely(!p)) {
+		local64_inc(&c->dropped);
+		goto out;
+	}
+	fdr_put_custom(p, len, now - c->base);
+	c->base = now;
+	memcpy(p + FDR_META_SIZE, data, len);
+	fdr_commit(c, FDR_META_SIZE + len, 1);
+out:
+	fdr_end(c, flags);
+	return true;
+}
+
+static void fdr_wake(struct irq_work *work)
+{
+	wake_up_interruptible(&fdr_ring_wq);
+}
+
+/* ------------------------------------------------------------ set-up */
+
+bool fdr_ring_allocated(void)
+{
+	return fdr_buf_size != 0;
+}
+
+void fdr_ring_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		vfree(c->data);
+		kfree(c->pages);
+		c->data = NULL;
+		c->pages = NULL;
+	}
+	fdr_buf_size = 0;
+	fdr_page_size = 0;
+}
+
+int fdr_ring_alloc(u32 size)
+{
+	int cpu;
+
+	if (size == fdr_buf_size)
+		return 0;
+	fdr_ring_free();
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		c->data = vmalloc_node(size, cpu_to_node(cpu));
+		c->pages = kcalloc_node(FDR_NR_PAGES, sizeof(*c->pages),
+					GFP_KERNEL, cpu_to_node(cpu));
+		if (!c->data || !c->pages) {
+			fdr_ring_free();
+			return -ENOMEM;
+		}
+	}
+	fdr_buf_size = size;
+	fdr_page_size = size / FDR_NR_PAGES;
+	return 0;
+}
+
+void fdr_ring_reset(u32 mode, u32 wakeup)
+{
+	int cpu;
+
+	fdr_mode = mode;
+	fdr_wakeup = wakeup;
+	fdr_wall0 = ktime_get_real_ns();
+	fdr_clk0 = local_clock();
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		c->head = 0;
+		c->tail = 0;
+		c->len = 0;
+		c->events = 0;
+		c->owner = NULL;
+		c->reported = 0;
+		c->since_wake = 0;
+		c->written = 0;
+		c->overwritten = 0;
+		c->bytes = 0;
+		local64_set(&c->dropped, 0);
+		c->rd_off = 0;
+		c->rd_owner = NULL;
+		c->frozen = false;
+		if (c->pages)
+			memset(c->pages, 0, FDR_NR_PAGES * sizeof(*c->pages));
+	}
+}
+
+void fdr_ring_set_on(bool on)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->on, on && fdr_buf_size);
+}
+
+void fdr_ring_quiesce(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(fdr_cpus, cpu)->wake);
+}
+
+void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4])
+{
+	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+	out[0] = READ_ONCE(c->written);
+	out[1] = local64_read(&c->dropped);
+	out[2] = READ_ONCE(c->overwritten);
+	out[3] = READ_ONCE(c->bytes);
+}
+
+int fdr_ring_init(void)
+{
+	int cpu;
+
+	fdr_cpus = alloc_percpu(struct fdr_cpu);
+	if (!fdr_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		c->cpu = cpu;
+		local64_set(&c->dropped, 0);
+		init_irq_work(&c->wake, fdr_wake);
+	}
+	return 0;
+}
+
+void fdr_ring_exit(void)
+{
+	fdr_ring_free();
+	free_percpu(fdr_cpus);
+}
+
+/* ------------------------------------------------------------ snapshot */
+
+static void fdr_freeze_ipi(void *info)
+{
+	struct fdr_cpu *c = info;
+
+	/* Runs on c's CPU with interrupts off: no writer is inside. */
+	c->frozen = true;
+}
+
+/*
+ * Keep writers out of @c's ring.  Caller holds cpus_read_lock(), so an
+ * offline CPU stays offline and has no writers to stop.
+ */
+static void fdr_freeze(struct fdr_cpu *c)
+{
+	if (READ_ONCE(c->on) && cpu_online(c->cpu))
+		smp_call_function_single(c->cpu, fdr_freeze_ipi, c, 1);
+	else
+		WRITE_ONCE(c->frozen, true);
+}
+
+static void fdr_thaw(struct fdr_cpu *c)
+{
+	/* Our copies are done before a writer may touch the ring again. */
+	smp_store_release(&c->frozen, false);
+}
+
+size_t fdr_snapshot_size(void)
+{
+	return FDR_HDR_SIZE + (size_t)fdr_buf_size * nr_cpu_ids;
+}
+
+size_t fdr_snapshot(u8 *dst)
+{
+	size_t pos = FDR_HDR_SIZE;
+	int cpu;
+
+	fdr_put_header(dst, FDR_CLOCK_HZ);
+	if (!fdr_buf_size)
+		return pos;
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		u64 seq;
+
+		fdr_freeze(c);
+		for (seq = c->tail; seq != c->head; seq++) {
+			u32 len = c->pages[seq & FDR_PAGE_MASK].len;
+
+			memcpy(dst + pos, fdr_page_ptr(c, seq), len);
+			pos += len;
+		}
+		memcpy(dst + pos, fdr_page_ptr(c, c->head), c->len);
+		pos += c->len;
+		fdr_thaw(c);
+	}
+	cpus_read_unlock();
+	return pos;
+}
+
+/* ------------------------------------------------------------ streaming */
+
+ssize_t fdr_stream_read(char __user *buf, size_t count, const void *owner)
+{
+	size_t done = 0;
+	int cpu;
+
+	if (!fdr_buf_size)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		if (c->rd_owner && c->rd_owner != owner)
+			continue;	/* another file is in the middle of it */
+		while (done < count && c->tail != smp_load_acquire(&c->head)) {
+			u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
+			size_t n = min_t(size_t, len - c->rd_off, count - done);
+
+			if (copy_to_user(buf + done,
+					 fdr_page_ptr(c, c->tail) + c->rd_off, n))
+				return done ? done : -EFAULT;
+			done += n;
+			c->rd_off += n;
+			if (c->rd_off < len) {
+				c->rd_owner = owner;
+				return done;
+			}
+			c->rd_off = 0;
+			c->rd_owner = NULL;
+			/* Our copy is done before the writer reuses the page. */
+			smp_store_release(&c->tail, c->tail + 1);
+		}
+		if (done == count)
+			break;
+	}
+	return done;
+}
+
+static void fdr_flush_ipi(void *info)
+{
+	struct fdr_cpu *c = info;
+
+	/* Interrupts off on c's CPU, so no writer is inside. */
+	if (c->len && !c->frozen)
+		fdr_next_page(c);
+}
+
+/*
+ * Close the page being filled so a reader can take it: on every CPU once
+ * capture stopped (@all), else where it holds at least the wake-up amount.
+ */
+void fdr_stream_flush(bool all)
+{
+	int cpu;
+
+	if (!fdr_buf_size)
+		return;
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		u32 len = READ_ONCE(c->len);
+
+		if (!len || (!all && len < fdr_wakeup))
+			continue;
+		if (READ_ONCE(c->on) && cpu_online(cpu))
+			smp_call_function_single(cpu, fdr_flush_ipi, c, 1);
+		else
+			fdr_flush_ipi(c);
+	}
+	cpus_read_unlock();
+}
+
+/* A file is closed: forget the page it was halfway through. */
+void fdr_stream_release(const void *owner)
+{
+	int cpu;
+
+	if (!fdr_buf_size)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		if (c->rd_owner != owner)
+			continue;
+		c->rd_off = 0;
+		c->rd_owner = NULL;
+		/* Pairs with fdr_next_page(): the page is free for reuse. */
+		smp_store_release(&c->tail, c->tail + 1);
+	}
+}
+
+bool fdr_stream_ready(void)
+{
+	int cpu;
+
+	if (!fdr_buf_size)
+		return false;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		/* A page another file is halfway through is not ours. */
+		if (READ_ONCE(c->rd_owner))
+			continue;
+		/* Pairs with fdr_next_page()'s release of a closed page. */
+		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
+		    READ_ONCE(c->len) >= fdr_wakeup)
+			return true;
+	}
+	return false;
+}

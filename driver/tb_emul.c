@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The emulated backend: a struct tb_model behind one raw spinlock.
+ *
+ * Writers are injected events (write() on the device, process context)
+ * and kernel events (tb_feed.c, probe context on any CPU: process, IRQ or
+ * NMI).  Every writer takes tb_emul.lock with interrupts off, so a buffer
+ * update is atomic against readers and against the other CPUs.  An NMI
+ * must not spin on a lock its own CPU may hold, so in NMI context the
+ * writer only tries the lock and counts the event as dropped if it is
+ * busy.  Readers (read(), snapshot, clear) take the same lock, which is
+ * how "pause capture, read, clear, resume" is atomic on every CPU.
+ *
+ * Chained capture happens inside the writer: the moment a fill-once
+ * buffer is full, it is copied into the chain queue and cleared, and the
+ * event that did not fit continues in the fresh buffer, so nothing is
+ * lost between consecutive buffers.
+ *
+ * Nothing here may wake a task from a writer (sched_switch probes run
+ * inside the scheduler): tb_dev_notify() defers the wakeup to irq_work.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/err.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "tb_backend.h"
+#include "tb_chain.h"
+#include "tb_emul.h"
+#include "tb_model.h"
+
+#define TB_EMUL_MIN_SIZE	256U
+#define TB_EMUL_MAX_SIZE	65536U
+
+static unsigned int buf_size = 256;
+module_param(buf_size, uint, 0444);
+MODULE_PARM_DESC(buf_size,
+		 "emulated trace buffer size in bytes: power of two, 256..65536 (default 256)");
+
+/* Events recorded under the lock in one go by inject(): bounds irq-off time. */
+#define TB_INJECT_BATCH		64
+
+static struct {
+	raw_spinlock_t lock;
+	struct tb_model model;
+	struct tb_chain *chain;
+	bool enabled;
+	struct tracebuf_sources sources;
+	atomic64_t busy_dropped;	/* NMI found the lock taken */
+} tb_emul = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(tb_emul.lock),
+};
+
+static u32 tb_emul_record_flags(const struct tb_model *m)
+{
+	u32 flags = 0;
+
+	if (m->full)
+		flags |= TRACEBUF_RECORD_FULL;
+	if (tb_model_wrapped(m))
+		flags |= TRACEBUF_RECORD_WRAPPED;
+	if (tb_feed_counts())
+		flags |= TRACEBUF_RECORD_COUNTS;
+	if (m->mode == TRACEBUF_MODE_FILL_ONCE)
+		flags |= TRACEBUF_RECORD_FILL;
+	return flags;
+}
+
+/* Is there something for poll() to report?  Caller holds the lock. */
+static bool tb_emul_readable_locked(void)
+{
+	const struct tb_model *m = &tb_emul.model;
+
+	if (tb_emul.chain)
+		return tb_emul.chain->count > 0;
+	if (m->mode == TRACEBUF_MODE_FILL_ONCE)
+		return m->full;
+	return m->bytes_written >= m->size;
+}
+
+/*
+ * Record @ev (modified: its count is consumed).  Caller holds the lock and
+ * has checked that capture is on.
+ */
+static void tb_emul_record_locked(struct tracebuf_event *ev)
+{
+	struct tb_model *m = &tb_emul.model;
+	struct tb_chain *chain = tb_emul.chain;
+	bool was_readable = tb_emul_readable_locked();
+
+	for (;;) {
+		enum tb_put r = tb_model_put(m, ev);
+
+		if (!m->full || !chain) {
+			if (r == TB_PUT_FULL)
+				m->dropped += tb_model_messages_in(ev);
+			break;
+		}
+		/* Chained: save the full buffer, re-arm, carry on. */
+		tb_chain_push(chain, m, tb_emul_record_flags(m));
+		tb_model_clear(m);
+		if (r == TB_PUT_DONE)
+			break;
+		/*
+		 * Buffers that would hold nothing but roll-overs while the
+		 * queue stays full (nobody can pop while we hold the lock)
+		 * are lost whole: count them instead of filling each.
+		 */
+		if (tb_chain_is_full(chain)) {
+			u64 n = ev->icount / TB_ROLLOVER_INSNS / m->size;
+
+			tb_chain_lose(chain, n);
+			ev->icount -= n * m->size * TB_ROLLOVER_INSNS;
+		}
+	}
+	if (!was_readable && tb_emul_readable_locked())
+		tb_dev_notify();
+}
+
+void tb_emul_feed_event(struct tracebuf_event *ev)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(tb_emul.enabled))
+		return;
+	if (in_nmi()) {
+		if (!raw_spin_trylock_irqsave(&tb_emul.lock, flags)) {
+			atomic64_add(tb_model_messages_in(ev), &tb_emul.busy_dropped);
+			return;
+		}
+	} else {
+		raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	}
+	if (tb_emul.enabled)
+		tb_emul_record_locked(ev);
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+}
+
+static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
+{
+	unsigned long flags;
+	unsigned int i = 0;
+	int ret = 0;
+
+	while (i < n && !ret) {
+		unsigned int end = min(n, i + TB_INJECT_BATCH);
+
+		raw_spin_lock_irqsave(&tb_emul.lock, flags);
+		if (!tb_emul.enabled) {
+			/* Disabled: refuse up front, drop the rest silently. */
+			ret = i ? 0 : -EBUSY;
+			i = n;
+		}
+		for (; i < end; i++) {
+			struct tracebuf_event ev = evs[i];
+
+			tb_emul_record_locked(&ev);
+		}
+		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	}
+	return ret;
+}
+
+static void tb_emul_status(struct tracebuf_status *st)
+{
+	const struct tb_model *m = &tb_emul.model;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	st->mode = m->mode;
+	if (tb_emul.enabled)
+		st->flags |= TRACEBUF_STATUS_ENABLED;
+	if (m->full)
+		st->flags |= TRACEBUF_STATUS_FULL;
+	if (tb_model_wrapped(m))
+		st->flags |= TRACEBUF_STATUS_WRAPPED;
+	if (tb_feed_counts())
+		st->flags |= TRACEBUF_STATUS_COUNTS;
+	st->sources = tb_emul.sources.mask;
+	st->bytes_written = m->bytes_written;
+	st->messages_dropped = m->dropped + atomic64_read(&tb_emul.busy_dropped);
+	if (tb_emul.chain) {
+		st->flags |= TRACEBUF_STATUS_CHAINED;
+		st->chain_saved = tb_emul.chain->saved;
+		st->chain_lost = tb_emul.chain->lost;
+		st->chain_queued = tb_emul.chain->count;
+		st->chain_depth = tb_emul.chain->depth;
+	}
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+}
+
+static int tb_emul_set_mode(u32 mode)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	if (tb_emul.enabled || tb_emul.chain) {
+		ret = -EBUSY;
+	} else if (mode != tb_emul.model.mode) {
+		/* Like a debugger, start the new mode with a clean buffer. */
+		tb_emul.model.mode = mode;
+		tb_model_clear(&tb_emul.model);
+	}
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return ret;
+}
+
+static int tb_emul_enable(bool on)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul.enabled = on;
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return 0;
+}
+
+static void tb_emul_get_chkpt(struct tracebuf_chkpt *ck)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	ck->chkpt0 = tb_emul.model.chkpt[0];
+	ck->chkpt1 = tb_emul.model.chkpt[1];
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+}
+
+static int tb_emul_set_chkpt(const struct tracebuf_chkpt *ck)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	if (tb_emul.enabled) {
+		ret = -EBUSY;
+	} else {
+		tb_emul.model.chkpt[0] = ck->chkpt0;
+		tb_emul.model.chkpt[1] = ck->chkpt1;
+	}
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return ret;
+}
+
+static void tb_emul_clear(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_model_clear(&tb_emul.model);
+	tb_emul.model.dropped = 0;
+	atomic64_set(&tb_emul.busy_dropped, 0);
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+}
+
+static u64 tb_emul_snapshot(struct tracebuf_record *rec, u8 *data, bool clear)
+{
+	struct tb_model *m = &tb_emul.model;
+	unsigned long flags;
+	u64 written;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->magic = TRACEBUF_RECORD_MAGIC;
+	rec->version = TRACEBUF_RECORD_VERSION;
+	rec->hdr_size = sizeof(*rec);
+	rec->buf_size = m->size;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	rec->chkpt0 = m->chkpt[0];
+	rec->chkpt1 = m->chkpt[1];
+	rec->flags = tb_emul_record_flags(m);
+	tb_model_copy(m, data);
+	written = m->bytes_written;
+	if (clear)
+		tb_model_clear(m);
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return written;
+}
+
+static int tb_emul_set_sources(const struct tracebuf_sources *src)
+{
+	unsigned long flags;
+	int ret;
+
+	ret = tb_feed_set(src);
+	if (ret)
+		return ret;
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul.sources = *src;
+	if (!src->mask)
+		tb_emul.sources.cpu = 0;
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return 0;
+}
+
+static void tb_emul_get_sources(struct tracebuf_sources *src)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	*src = tb_emul.sources;
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+}
+
+static int tb_emul_set_chain(u32 depth)
+{
+	struct tb_chain *new = NULL, *old;
+	unsigned long flags;
+	int ret = 0;
+
+	if (depth) {
+		new = tb_chain_alloc(depth, tb_emul.model.size);
+		if (IS_ERR(new))
+			return PTR_ERR(new);
+	}
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	if (tb_emul.enabled) {
+		ret = -EBUSY;
+	} else if (depth && tb_emul.model.mode != TRACEBUF_MODE_FILL_ONCE) {
+		ret = -EINVAL;
+	} else {
+		old = tb_emul.chain;
+		tb_emul.chain = new;
+		new = old;
+		/* The first chained buffer starts empty. */
+		tb_model_clear(&tb_emul.model);
+	}
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	tb_chain_free(new);
+	if (!ret)
+		tb_dev_notify();	/* blocked readers see the change */
+	return ret;
+}
+
+static int tb_emul_pop_record(u8 *out)
+{
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	if (!tb_emul.chain)
+		ret = -ENODATA;
+	else
+		ret = tb_chain_pop(tb_emul.chain, out) ? 0 : -EAGAIN;
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return ret;
+}
+
+static bool tb_emul_readable(void)
+{
+	unsigned long flags;
+	bool ret;
+
+	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	ret = tb_emul_readable_locked();
+	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	return ret;
+}
+
+static void tb_emul_exit(void)
+{
+	tb_feed_exit();		/* no probe runs after this */
+	tb_emul.enabled = false;
+	tb_chain_free(tb_emul.chain);
+	tb_emul.chain = NULL;
+	kvfree(tb_emul.model.buf);
+	tb_emul.model.buf = NULL;
+}
+
+static struct tb_backend tb_emul_backend = {
+	.name		= "emulated",
+	.id		= TRACEBUF_BACKEND_EMULATED,
+	.exit		= tb_emul_exit,
+	.status		= tb_emul_status,
+	.set_mode	= tb_emul_set_mode,
+	.enable		= tb_emul_enable,
+	.get_chkpt	= tb_emul_get_chkpt,
+	.set_chkpt	= tb_emul_set_chkpt,
+	.clear		= tb_emul_clear,
+	.snapshot	= tb_emul_snapshot,
+	.inject		= tb_emul_inject,
+	.set_sources	= tb_emul_set_sources,
+	.get_sources	= tb_emul_get_sources,
+	.set_chain	= tb_emul_set_chain,
+	.pop_record	= tb_emul_pop_record,
+	.readable	= tb_emul_readable,
+};
+
+const struct tb_backend *tb_emul_init(void)
+{
+	u8 *buf;
+
+	if (buf_size < TB_EMUL_MIN_SIZE || buf_size > TB_EMUL_MAX_SIZE ||
+	    !is_power_of_2(buf_size)) {
+		pr_err("buf_size=%u: must be a power of two from %u to %u\n",
+		       buf_size, TB_EMUL_MIN_SIZE, TB_EMUL_MAX_SIZE);
+		return ERR_PTR(-EINVAL);
+	}
+	buf = kvzalloc(buf_size, GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	tb_model_init(&tb_emul.model, buf, buf_size);
+	tb_emul.enabled = false;
+	tb_emul.chain = NULL;
+	tb_emul.sources.mask = 0;
+	tb_emul.sources.cpu = 0;
+	atomic64_set(&tb_emul.busy_dropped, 0);
+	tb_emul_backend.buf_size = buf_size;
+	return &tb_emul_backend;
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel events into the emulated trace buffer: a consumer of the probe
+ * layer (tb_probes.c) that turns each event into the message the XScale
+ * hardware would have written for it.
+ *
+ *   syscall entry        SWI exception (vector 2)
+ *   hard IRQ handler     IRQ exception (vector 6)
+ *   page fault           data abort (vector 4)
+ *   return from syscall  indirect branch to the user PC (low 32 bits)
+ *   context switch       indirect branch to the next task's PID (a token
+ *                        naming the task, not an address)
+ *
+ * Instruction counts come from a pinned per-CPU "instructions" perf
+ * counter: the count of an event is the counter's advance since the
+ * previous fed event on the same CPU.  Without such a counter (no PMU, as
+ * under qemu TCG) every count is 0 and the status lacks
+ * TRACEBUF_STATUS_COUNTS.  perf_event_read_local() is not exported to
+ * modules in 6.1, so the counter is read the way it does for a pinned
+ * event that is active on this CPU: pmu->read() with interrupts off.
+ *
+ * Counters follow CPU hotplug through a dynamic cpuhp state; a CPU that
+ * comes online without getting a counter turns counts off for the feed.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/irqflags.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#include "tb_emul.h"
+#include "tb_probes.h"
+
+struct tb_feed_cpu {
+	struct perf_event *counter;
+	u64 last;
+};
+
+static DEFINE_PER_CPU(struct tb_feed_cpu, tb_feed_cpu);
+static DEFINE_MUTEX(tb_feed_lock);	/* serialises tb_feed_set() */
+static int tb_feed_hp_state = -1;	/* cpuhp state while counters exist */
+static bool tb_feed_on;
+static bool tb_feed_have_counts;	/* every online CPU has a counter */
+static u32 tb_feed_cpu_sel = TRACEBUF_CPU_ALL;
+
+static void tb_feed_event(const struct tb_event *e);
+
+static struct tb_consumer tb_feed_consumer = {
+	.name	= "tracebuf",
+	.event	= tb_feed_event,
+};
+
+bool tb_feed_counts(void)
+{
+	/* Injected events carry exact counts; only the feed can lack them. */
+	return !READ_ONCE(tb_feed_on) || READ_ONCE(tb_feed_have_counts);
+}
+
+/* Instructions since the previous fed event on this CPU; IRQs are off. */
+static u32 tb_feed_icount(void)
+{
+	struct tb_feed_cpu *fc = this_cpu_ptr(&tb_feed_cpu);
+	struct perf_event *ev = READ_ONCE(fc->counter);
+	u64 now, delta;
+
+	if (!ev || !READ_ONCE(tb_feed_have_counts))
+		return 0;
+	if (READ_ONCE(ev->oncpu) == smp_processor_id() &&
+	    ev->state == PERF_EVENT_STATE_ACTIVE)
+		ev->pmu->read(ev);
+	now = local64_read(&ev->count);
+	delta = now - fc->last;
+	fc->last = now;
+	return min_t(u64, delta, U32_MAX);
+}
+
+static void tb_feed_event(const struct tb_event *e)
+{
+	struct tracebuf_event ev = { 0 };
+	unsigned long flags;
+	u32 cpu = READ_ONCE(tb_feed_cpu_sel);
+
+	if (cpu != TRACEBUF_CPU_ALL && cpu != smp_processor_id())
+		return;
+	switch (e->type) {
+	case TB_EV_SYS_ENTER:
+		ev.kind = TRACEBUF_EV_EXCEPTION;
+		ev.arg = TRACEBUF_VEC_SWI;
+		break;
+	case TB_EV_IRQ_ENTRY:
+		ev.kind = TRACEBUF_EV_EXCEPTION;
+		ev.arg = TRACEBUF_VEC_IRQ;
+		break;
+	case TB_EV_FAULT_USER:
+	case TB_EV_FAULT_KERNEL:
+		ev.kind = TRACEBUF_EV_EXCEPTION;
+		ev.arg = TRACEBUF_VEC_DABORT;
+		break;
+	case TB_EV_SYS_EXIT:
+		ev.kind = TRACEBUF_EV_INDIRECT;
+		ev.arg = lower_32_bits(instruction_pointer(e->sys_exit.regs));
+		break;
+	case TB_EV_SCHED_SWITCH:
+		ev.kind = TRACEBUF_EV_INDIRECT;
+		ev.arg = e->sched_switch.next->pid;
+		break;
+	default:
+		return;
+	}
+	local_irq_save(flags);
+	ev.icount = tb_feed_icount();
+	local_irq_restore(flags);
+	tb_emul_feed_event(&ev);
+}
+
+static u32 tb_feed_evmask(u32 src)
+{
+	u32 mask = 0;
+
+	if (src & TRACEBUF_SRC_SYSCALL)
+		mask |= TB_EVMASK(TB_EV_SYS_ENTER);
+	if (src & TRACEBUF_SRC_IRQ)
+		mask |= TB_EVMASK(TB_EV_IRQ_ENTRY);
+	if (src & TRACEBUF_SRC_FAULT)
+		mask |= TB_EVMASK(TB_EV_FAULT_USER) | TB_EVMASK(TB_EV_FAULT_KERNEL);
+	if (src & TRACEBUF_SRC_RET_USER)
+		mask |= TB_EVMASK(TB_EV_SYS_EXIT);
+	if (src & TRACEBUF_SRC_SWITCH)
+		mask |= TB_EVMASK(TB_EV_SCHED_SWITCH);
+	return mask;
+}
+
+/* ------------------------------------------------------------ counters */
+
+static struct perf_event_attr tb_feed_attr = {
+	.type		= PERF_TYPE_HARDWARE,
+	.config		= PERF_COUNT_HW_INSTRUCTIONS,
+	.size		= sizeof(struct perf_event_attr),
+	.pinned		= 1,
+};
+
+/* cpuhp callbacks: run on @cpu itself, may sleep. */
+static int tb_feed_cpu_online(unsigned int cpu)
+{
+	struct tb_feed_cpu *fc = per_cpu_ptr(&tb_feed_cpu, cpu);
+	struct perf_event *ev;
+
+	ev = perf_event_create_kernel_counter(&tb_feed_attr, cpu, NULL, NULL, NULL);
+	if (IS_ERR(ev)) {
+		/* No PMU (qemu TCG) is normal: counts are simply 0. */
+		WRITE_ONCE(tb_feed_have_counts, false);
+		return 0;
+	}
+	fc->last = 0;
+	WRITE_ONCE(fc->counter, ev);
+	return 0;
+}
+
+static int tb_feed_cpu_offline(unsigned int cpu)
+{
+	struct tb_feed_cpu *fc = per_cpu_ptr(&tb_feed_cpu, cpu);
+	struct perf_event *ev = fc->counter;
+
+	if (!ev)
+		return 0;
+	WRITE_ONCE(fc->counter, NULL);
+	/* Probes (preemption off, maybe NMI) that saw it have returned. */
+	synchronize_rcu();
+	perf_event_release_kernel(ev);
+	return 0;
+}
+
+static void tb_feed_counters_start(void)
+{
+	int ret;
+
+	WRITE_ONCE(tb_feed_have_counts, true);
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tracebuf/feed:online",
+				tb_feed_cpu_online, tb_feed_cpu_offline);
+	if (ret < 0) {
+		WRITE_ONCE(tb_feed_have_counts, false);
+		return;
+	}
+	tb_feed_hp_state = ret;
+}
+
+static void tb_feed_counters_stop(void)
+{
+	if (tb_feed_hp_state >= 0)
+		cpuhp_remove_state(tb_feed_hp_state);	/* offline callbacks */
+	tb_feed_hp_state = -1;
+	WRITE_ONCE(tb_feed_have_counts, false);
+}
+
+/* --------------------------------------------------------------- control */
+
+int tb_feed_set(const struct tracebuf_sources *src)
+{
+	u32 mask, old_cpu;
+	int ret = 0;
+
+	if (src->mask & ~TRACEBUF_SRC_ALL)
+		return -EINVAL;
+	if (src->cpu != TRACEBUF_CPU_ALL &&
+	    (src->cpu >= nr_cpu_ids || !cpu_possible(src->cpu)))
+		return -EINVAL;
+	mask = tb_feed_evmask(src->mask);
+
+	mutex_lock(&tb_feed_lock);
+	if (!mask) {
+		if (tb_feed_on) {
+			tb_probes_detach(&tb_feed_consumer);
+			tb_feed_counters_stop();
+			WRITE_ONCE(tb_feed_on, false);
+		}
+		goto out;
+	}
+	if (mask & ~tb_probes_available()) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+	if (!tb_feed_on)
+		tb_feed_counters_start();
+	old_cpu = tb_feed_cpu_sel;
+	WRITE_ONCE(tb_feed_cpu_sel, src->cpu);
+	ret = tb_probes_attach(&tb_feed_consumer, mask);
+	if (ret) {
+		WRITE_ONCE(tb_feed_cpu_sel, old_cpu);
+		if (!tb_feed_on)
+			tb_feed_counters_stop();
+		goto out;
+	}
+	WRITE_ONCE(tb_feed_on, true);
+out:
+	mutex_unlock(&tb_feed_lock);
+	return ret;
+}
+
+void tb_feed_exit(void)
+{
+	struct tracebuf_sources off = { 0 };
+
+	tb_feed_set(&off);
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the /dev/tracebuf_fdr selftests: ioctl wrappers and a strict
+ * checker of the FDR v5 stream the device produces.  The checker is
+ * deliberately independent of the driver's encoder and stricter than
+ * llvm-xray: every block must have the full header, every length must
+ * match, times must not go backwards on a CPU.
+ */
+#ifndef FDR_UTIL_H
+#define FDR_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/tracebuf.h>
+
+#define FDR_MAX_CPUS	64
+
+static inline uint16_t fdr_le16(const uint8_t *p) { return p[0] | p[1] << 8; }
+static inline uint32_t fdr_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t fdr_le64(const uint8_t *p)
+{
+	return fdr_le32(p) | (uint64_t)fdr_le32(p + 4) << 32;
+}
+
+enum { FDR_R_FUNC, FDR_R_CUSTOM };
+
+struct fdr_rec {
+	int kind;		/* FDR_R_* */
+	uint32_t id;		/* function id */
+	int type;		/* 0 enter, 1 exit, 3 enter with args */
+	int nargs;
+	uint64_t args[8];
+	int32_t tid, pid;
+	uint16_t cpu;
+	uint64_t t;		/* absolute time */
+	const uint8_t *data;	/* custom event payload */
+	uint32_t size;
+	unsigned int block;	/* block number in the stream */
+	size_t off;		/* offset of the record in the stream */
+};
+
+typedef void (*fdr_rec_cb)(const struct fdr_rec *r, void *arg);
+
+/*
+ * Check a whole stream and report every function record (with its
+ * arguments) and custom event.  Returns the number of blocks, or -1 with
+ * a message in @err.
+ */
+static inline int fdr_check(const uint8_t *buf, size_t len, fdr_rec_cb cb,
+			    void *arg, char *err, size_t errlen)
+{
+	uint64_t last_t[FDR_MAX_CPUS] = { 0 };
+	struct fdr_rec pend;
+	size_t pos = 32;
+	int blocks = 0, have_pend = 0;
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+	if (len < 32)
+		FAIL("short header");
+	if (fdr_le16(buf) != 5 || fdr_le16(buf + 2) != 1 ||
+	    fdr_le64(buf + 8) != 1000000000ULL)
+		FAIL("bad header");
+	while (pos < len) {
+		const uint8_t *b = buf + pos;
+		uint64_t ext, t;
+		size_t end, p;
+		int32_t tid, pid;
+		uint16_t cpu;
+
+		if (len - pos < 80)
+			FAIL("block at %zu: short header", pos);
+		if (b[0] != (7 << 1 | 1) || b[16] != 1 || b[32] != (4 << 1 | 1) ||
+		    b[48] != (9 << 1 | 1) || b[64] != (2 << 1 | 1))
+			FAIL("block at %zu: bad header records", pos);
+		ext = fdr_le64(b + 1);
+		if (ext < 64 || ext > len - pos - 16)
+			FAIL("block at %zu: extents %llu out of range", pos,
+			     (unsigned long long)ext);
+		end = pos + 16 + ext;
+		tid = fdr_le32(b + 17);
+		pid = fdr_le32(b + 49);
+		cpu = fdr_le16(b + 65);
+		t = fdr_le64(b + 67);
+		if (cpu >= FDR_MAX_CPUS)
+			FAIL("block at %zu: cpu %u", pos, cpu);
+		if (t < last_t[cpu])
+			FAIL("block at %zu: time goes back on cpu %u", pos, cpu);
+		p = pos + 80;
+		have_pend = 0;
+		while (p < end) {
+			const uint8_t *r = buf + p;
+
+			if (!(r[0] & 1)) {
+				uint32_t w = fdr_le32(r);
+
+				if (end - p < 8)
+					FAIL("function record at %zu crosses the block", p);
+				if (have_pend && cb)
+					cb(&pend, arg);
+				t += fdr_le32(r + 4);
+				memset(&pend, 0, sizeof(pend));
+				pend.kind = FDR_R_FUNC;
+				pend.id = w >> 4;
+				pend.type = (w >> 1) & 7;
+				pend.tid = tid;
+				pend.pid = pid;
+				pend.cpu = cpu;
+				pend.t = t;
+				pend.block = blocks;
+				pend.off = p;
+				if (pend.type != 0 && pend.type != 1 && pend.type != 3)
+					FAIL("function type %d at %zu", pend.type, p);
+				have_pend = 1;
+				p += 8;
+				continue;
+			}
+			if (end - p < 16)
+				FAIL("metadata at %zu crosses the block", p);
+			switch (r[0] >> 1) {
+			case 6:	/* CallArgument */
+				if (!have_pend || pend.type != 3 || pend.nargs >= 8)
+					FAIL("stray CallArgument at %zu", p);
+				pend.args[pend.nargs++] = fdr_le64(r + 1);
+				p += 16;
+				break;
+			case 3:	/* TSCWrap */
+				if (have_pend && cb)
+					cb(&pend, arg);
+				have_pend = 0;
+				if (fdr_le64(r + 1) < t)
+					FAIL("TSCWrap back in time at %zu", p);
+				t = fdr_le64(r + 1);
+				p += 16;
+				break;
+			case 5: {	/* CustomEventMarker v5 */
+				int32_t size = (int32_t)fdr_le32(r + 1);
+				struct fdr_rec c;
+
+				if (have_pend && cb)
+					cb(&pend, arg);
+				have_pend = 0;
+				if (size <= 0 || (size_t)size > end - p - 16)
+					FAIL("custom event size %d at %zu", size, p);
+				t += fdr_le32(r + 5);
+				memset(&c, 0, sizeof(c));
+				c.kind = FDR_R_CUSTOM;
+				c.tid = tid;
+				c.pid = pid;
+				c.cpu = cpu;
+				c.t = t;
+				c.data = r + 16;
+				c.size = size;
+				c.block = blocks;
+				c.off = p;
+				if (cb)
+					cb(&c, arg);
+				p += 16 + size;
+				break;
+			}
+			default:
+				FAIL("unexpected metadata kind %d at %zu", r[0] >> 1, p);
+			}
+		}
+		if (have_pend && cb)
+			cb(&pend, arg);
+		have_pend = 0;
+		last_t[cpu] = t;
+		pos = end;
+		blocks++;
+	}
+#undef FAIL
+	return blocks;
+}
+
+/* Read the whole device (or until EOF). */
+static inline uint8_t *fdr_read_all(int fd, size_t *lenp)
+{
+	size_t cap = 1 << 20, len = 0;
+	uint8_t *buf = malloc(cap);
+	ssize_t n;
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		if (cap - len < 65536) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				return NULL;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	*lenp = len;
+	return buf;
+}
+
+static inline int fdr_config(int fd, uint32_t classes, uint32_t mode,
+			     uint32_t size, uint32_t nargs)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = classes, .mode = mode, .buf_size = size,
+		.nr_args = nargs,
+	};
+
+	return ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c) ? -errno : 0;
+}
+
+static inline int fdr_stats(int fd, struct tracebuf_fdr_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	return ioctl(fd, TRACEBUF_FDR_IOC_STATS, s) ? -errno : 0;
+}
+
+#endif /* FDR_UTIL_H */
