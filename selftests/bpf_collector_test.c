@@ -370,6 +370,7 @@ TEST_F_TIMEOUT(bpf, all_classes, 300)
 	/* The names file: fixed names, and every work function symbolized. */
 	names = slurp(OUTDIR "/all.fdr.names", &len);
 	ASSERT_NE(NULL, names);
+	EXPECT_NE(NULL, strstr(names, "0x100006e syscall getppid\n"));
 	EXPECT_NE(NULL, strstr(names, "0x3000009 softirq RCU\n"));
 	EXPECT_NE(NULL, strstr(names, "0x6000000 task fork\n"));
 	EXPECT_EQ(NULL, strstr(names, " work 0x"));

@@ -25,7 +25,7 @@
 #define SPACE_WORK	4
 #define SPACE_FAULT	5
 #define SPACE_TASK	6
-#define KEY_OTHER	0xffffffU	/* a negative syscall number */
+#define KEY_OTHER	0xffffffU	/* a syscall number out of range */
 #define KEY_COMPAT	0x800000U	/* a 32-bit compat syscall */
 #define X86_TS_COMPAT	0x0002		/* thread_info.status, x86 */
 
@@ -173,12 +173,12 @@ static __always_inline int emit_arg(__u32 space, __u32 key, __u8 kind,
 	return 0;
 }
 
-/* The module's syscall keys: compat calls marked, negative numbers apart. */
+/* The module's syscall keys: compat calls marked, odd numbers apart. */
 static __always_inline __u32 syscall_key(long nr)
 {
 	struct task_struct *t;
 
-	if (nr < 0)
+	if (nr < 0 || nr >= KEY_COMPAT)
 		return KEY_OTHER;
 	t = bpf_get_current_task_btf();
 	if (t->thread_info.status & X86_TS_COMPAT)

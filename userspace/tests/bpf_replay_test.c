@@ -368,7 +368,7 @@ TEST(sched_class_opens_at_switch)
 TEST(work_keys)
 {
 	struct ctx cx, *self = &cx;
-	char names[300], text[4096];
+	char names[300], text[65536];
 	size_t n;
 	FILE *f;
 	/* Not kernel addresses: /proc/kallsyms cannot name them. */
@@ -396,6 +396,7 @@ TEST(work_keys)
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
 	fclose(f);
+	EXPECT_EQ(1, count(text, "0x100006e syscall getppid\n"));
 	EXPECT_EQ(1, count(text, "0x3000009 softirq RCU\n"));
 	EXPECT_EQ(1, count(text, "0x5000001 fault kernel\n"));
 	EXPECT_EQ(1, count(text, "0x4000000 work 0x1234\n0x4000001 work 0x5678\n"));

@@ -29,13 +29,9 @@
 #include "fdr_writer.h"
 #include "tb_bytes.h"
 #include "tb_cli.h"
+#include "syscall_names.h"	/* generated from the UAPI headers */
 #include "tracebuf_bpf.h"
 #include "tracebuf.skel.h"
-
-#ifndef TRACEBUF_FDR_IDLE_TID
-/* The module's convention (fdr branch uapi): each idle task its own thread. */
-#define TRACEBUF_FDR_IDLE_TID(cpu)	(0x40000000 + (cpu))
-#endif
 
 /* Classes this collector can record (no user markers: there is no fd). */
 #define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
@@ -472,7 +468,8 @@ static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
 /*
  * The names file has the module's TRACEBUF_FDR_IOC_NAMES text format,
  * "<id hex> <space> <name>" per line, so that the same tools name both
- * recorders' files.  Softirq, fault and task names are fixed; IRQs are
+ * recorders' files.  Syscall names come from the table tracebuf-record
+ * also uses, softirq, fault and task names are fixed; IRQs are
  * named after /proc/interrupts (the first handler of a shared line) and
  * work functions after /proc/kallsyms, both read at the end.
  */
@@ -569,6 +566,12 @@ static void write_names(struct collector *c, const char *path)
 	FILE *f = tb_open_output(path);
 	size_t i;
 
+	/* Like tracebuf-record: every syscall of the build's <asm/unistd.h>. */
+	for (i = 0; i < sizeof(syscall_names) / sizeof(syscall_names[0]); i++)
+		if (syscall_names[i])
+			fprintf(f, "0x%x syscall %s\n",
+				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, i),
+				syscall_names[i]);
 	for (i = 0; i < sizeof(softirq_names) / sizeof(softirq_names[0]); i++)
 		fprintf(f, "0x%x softirq %s\n",
 			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
