@@ -281,6 +281,25 @@ TEST(unmatched_exit)
 	cleanup(self);
 }
 
+/* --raw keeps it, for those who want every record. */
+TEST(unmatched_exit_raw)
+{
+	struct ctx cx, *self = &cx;
+	char *out;
+
+	SETUP(self);
+	leave(self->f, 100, 0, 100, SYS(61));
+	enter(self->f, 200, 0, 100, SYS(39));
+	leave(self->f, 300, 0, 100, SYS(39));
+	ASSERT_EQ(0, replay(self, "syscall --raw"));
+	EXPECT_EQ(0, stat_num(self, "unmatched"));
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "func-id: 16777277,"));
+	free(out);
+	cleanup(self);
+}
+
 /*
  * Idle tasks (tid 0) of two CPUs become two threads; a loss marker lands
  * in the current block at its time.

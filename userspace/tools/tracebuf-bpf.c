@@ -63,6 +63,7 @@ struct options {
 	const char *replay;
 	bool quiet;
 	bool verbose;
+	bool raw;
 	char **cmd;
 };
 
@@ -181,7 +182,7 @@ static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
 {
 	struct thread *t;
 
-	if (e->kind == TB_BPF_POINT)
+	if (e->kind == TB_BPF_POINT || c->opt->raw)
 		return true;
 	t = thread_get(c, tid);
 	if (e->kind == TB_BPF_ENTER) {
@@ -602,7 +603,7 @@ static void usage(FILE *f)
 "Options:\n"
 "  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
 "                         softirq, workqueue, fault, sched, all\n"
-"                         (default: all)\n"
+"                         (default: syscall,irq,softirq,sched)\n"
 "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
 "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
 "                         with -, COMMAND's stdout goes to stderr)\n"
@@ -614,6 +615,9 @@ static void usage(FILE *f)
 "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
 "  -n, --names FILE       id-to-name file, \"<id hex> <space> <name>\" lines\n"
 "                         (default: OUTPUT.names; none for -o - without -n)\n"
+"  -r, --raw              keep exits whose entry is not in the capture (by\n"
+"                         default they are left out: llvm-xray stack and\n"
+"                         account reject them)\n"
 "  -q, --quiet            no summary on stderr\n"
 "  -v, --verbose          libbpf's messages and the work function table\n"
 "  -h, --help             this text\n"
@@ -670,6 +674,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "stats-json",	 required_argument, NULL, 'j' },
 		{ "names",	 required_argument, NULL, 'n' },
 		{ "quiet",	 no_argument,	    NULL, 'q' },
+		{ "raw",	 no_argument,	    NULL, 'r' },
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
@@ -678,11 +683,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 	};
 	int ch;
 
-	o->classes = BPF_CLASSES;
+	/* tracebuf-record's default */
+	o->classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
+		     TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED;
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
 	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:qvhV",
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rqvhV",
 				 longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -725,6 +732,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'r':
+			o->raw = true;
 			break;
 		case 'v':
 			o->verbose = true;
