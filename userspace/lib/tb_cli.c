@@ -96,10 +96,20 @@ static int parse_u64_suffix(const char *s, uint64_t min, uint64_t max,
 		return -EINVAL;
 	if (allow_suffix && *end) {
 		switch (*end) {
-		case 'k': case 'K': mult = 1ULL << 10; break;
-		case 'm': case 'M': mult = 1ULL << 20; break;
-		case 'g': case 'G': mult = 1ULL << 30; break;
-		default: return -EINVAL;
+		case 'k':
+		case 'K':
+			mult = 1ULL << 10;
+			break;
+		case 'm':
+		case 'M':
+			mult = 1ULL << 20;
+			break;
+		case 'g':
+		case 'G':
+			mult = 1ULL << 30;
+			break;
+		default:
+			return -EINVAL;
 		}
 		end++;
 	}

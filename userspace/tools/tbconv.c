@@ -86,11 +86,12 @@ static void write_error(int err)
 
 /* ---- trace buffer input, shared by the xscale-* conversions ---- */
 
-static void for_each_buffer(FILE *in,
-			    int (*fn)(void *ctx, const struct tb_buf *b,
-				      const struct tb_xs_msg *msgs,
-				      const struct tb_xs_result *res),
-			    void *ctx)
+/* Called once per decoded buffer; non-zero stops the walk. */
+typedef int (*buffer_fn)(void *ctx, const struct tb_buf *b,
+			 const struct tb_xs_msg *msgs,
+			 const struct tb_xs_result *res);
+
+static void walk_buffers(FILE *in, buffer_fn fn, void *ctx)
 {
 	struct tb_xs_msg *msgs = NULL;
 	size_t cap = 0;
@@ -146,7 +147,7 @@ static void xscale_text(FILE *in, FILE *out)
 {
 	struct text_ctx t = { .out = out };
 
-	for_each_buffer(in, xs_text_buf, &t);
+	walk_buffers(in, xs_text_buf, &t);
 }
 
 /* xscale-tfile: one frame per message, one tracepoint per address. */
@@ -255,7 +256,7 @@ static void xscale_tfile(FILE *in, FILE *out)
 		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
 	for (i = XT_KIND; i <= XT_ICOUNT; i++)
 		tb_tfile_tsv(x.w, i, xt_names[i], 0);
-	for_each_buffer(in, xt_buf, &x);
+	walk_buffers(in, xt_buf, &x);
 	ret = tb_tfile_finish(x.w);
 	tb_hash_free(&x.tps);
 	if (ret)
@@ -291,7 +292,7 @@ static void xscale_fdr(FILE *in, FILE *out)
 
 	if (tb_fdr_writer_init(&x.w, out, &h, 0))
 		write_error(x.w.error);
-	for_each_buffer(in, xf_buf, &x);
+	walk_buffers(in, xf_buf, &x);
 	ret = tb_fdr_writer_finish(&x.w);
 	if (ret)
 		write_error(-ret);
