@@ -49,7 +49,10 @@ static const struct {
 	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
 };
 
-#define NR_CLASSES	(sizeof(classes) / sizeof(classes[0]))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define NR_CLASSES	ARRAY_SIZE(classes)
 
 struct options {
 	uint32_t classes;
@@ -568,12 +571,12 @@ static void write_names(struct collector *c, const char *path)
 	size_t i;
 
 	/* Like tracebuf-record: every syscall of the build's <asm/unistd.h>. */
-	for (i = 0; i < sizeof(syscall_names) / sizeof(syscall_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(syscall_names); i++)
 		if (syscall_names[i])
 			fprintf(f, "0x%x syscall %s\n",
 				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, i),
 				syscall_names[i]);
-	for (i = 0; i < sizeof(softirq_names) / sizeof(softirq_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(softirq_names); i++)
 		fprintf(f, "0x%x softirq %s\n",
 			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
 			softirq_names[i]);
@@ -592,43 +595,41 @@ static void write_names(struct collector *c, const char *path)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-"Usage: %s [OPTIONS] [-- COMMAND [ARG...]]\n"
-"\n"
-"Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
-"function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
-"without the module.  Traces the whole system (except itself) until COMMAND\n"
-"exits, the duration ends, or SIGINT/SIGTERM arrives.\n"
-"\n"
-"Options:\n"
-"  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
-"                         softirq, workqueue, fault, sched, all\n"
-"                         (default: syscall,irq,softirq,sched)\n"
-"  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
-"  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
-"                         with -, COMMAND's stdout goes to stderr)\n"
-"  -d, --duration SECS    stop after SECS seconds\n"
-"  -b, --buffer-size SIZE BPF ring buffer size, a power of two, K/M/G\n"
-"                         suffixes (default 8M)\n"
-"  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
-"                         (default: a quarter of the ring buffer)\n"
-"  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
-"  -n, --names FILE       id-to-name file, \"<id hex> <space> <name>\" lines\n"
-"                         (default: OUTPUT.names; none for -o - without -n)\n"
-"  -r, --raw              keep exits whose entry is not in the capture (by\n"
-"                         default they are left out: llvm-xray stack and\n"
-"                         account reject them)\n"
-"  -q, --quiet            no summary on stderr\n"
-"  -v, --verbose          libbpf's messages and the work function table\n"
-"  -h, --help             this text\n"
-"  -V, --version          print the version\n"
-"      --replay FILE      no BPF: build the file from records saved in FILE\n"
-"                         (each a u32 size and a struct tb_bpf_event; tests)\n"
-"\n"
-"Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
-"Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
-"command line; the command's own status is in the summary.\n",
-		tb_prog());
+	fprintf(f, "Usage: %s [OPTIONS] [-- COMMAND [ARG...]]\n", tb_prog());
+	fputs("\n"
+	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
+	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
+	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
+	      "exits, the duration ends, or SIGINT/SIGTERM arrives.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
+	      "                         softirq, workqueue, fault, sched, all\n"
+	      "                         (default: syscall,irq,softirq,sched)\n"
+	      "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
+	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
+	      "                         with -, COMMAND's stdout goes to stderr)\n"
+	      "  -d, --duration SECS    stop after SECS seconds\n"
+	      "  -b, --buffer-size SIZE BPF ring buffer size, a power of two, K/M/G\n"
+	      "                         suffixes (default 8M)\n"
+	      "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
+	      "                         (default: a quarter of the ring buffer)\n"
+	      "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
+	      "  -n, --names FILE       id-to-name file, \"<id hex> <space> <name>\" lines\n"
+	      "                         (default: OUTPUT.names; none for -o - without -n)\n"
+	      "  -r, --raw              keep exits whose entry is not in the capture (by\n"
+	      "                         default they are left out: llvm-xray stack and\n"
+	      "                         account reject them)\n"
+	      "  -q, --quiet            no summary on stderr\n"
+	      "  -v, --verbose          libbpf's messages and the work function table\n"
+	      "  -h, --help             this text\n"
+	      "  -V, --version          print the version\n"
+	      "      --replay FILE      no BPF: build the file from records saved in FILE\n"
+	      "                         (each a u32 size and a struct tb_bpf_event; tests)\n"
+	      "\n"
+	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
+	      "Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
+	      "command line; the command's own status is in the summary.\n", f);
 }
 
 static __u32 parse_classes(const char *list)
@@ -762,17 +763,18 @@ static void parse_args(int argc, char **argv, struct options *o)
 /* Running                                                             */
 /* ------------------------------------------------------------------ */
 
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t child_exited;
+/* Set by the handlers, read by the loop: atomics instead of volatile. */
+static sig_atomic_t stop_signal;
+static sig_atomic_t child_exited;
 
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	__atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
 }
 
 static void on_child(int sig)
 {
-	child_exited = 1;
+	__atomic_store_n(&child_exited, 1, __ATOMIC_RELAXED);
 }
 
 static bool libbpf_verbose;
@@ -813,7 +815,7 @@ static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 	};
 
 	memcpy(ps, tab, sizeof(tab));
-	return sizeof(tab) / sizeof(tab[0]);
+	return ARRAY_SIZE(tab);
 }
 
 #define MAX_PROGS	16
@@ -997,7 +999,7 @@ static void print_summary(const struct collector *c, const struct result *r)
 		fprintf(stderr, "  %llu malformed records ignored\n",
 			(unsigned long long)c->bad);
 	if (c->opt->verbose) {
-		fprintf(stderr, "  %llu exits without a recorded entry left out, %llu records clamped in time\n",
+		fprintf(stderr, "  %llu exits without entry left out, %llu records clamped\n",
 			(unsigned long long)c->unmatched,
 			(unsigned long long)c->clamped);
 		for (i = 0; i < c->nr_workfns; i++)
@@ -1034,8 +1036,9 @@ static void write_json(const struct collector *c, const struct result *r,
 		(unsigned long long)c->switches);
 	fprintf(j, "\"bytes\": %llu, \"blocks\": %zu, ",
 		(unsigned long long)r->bytes, c->nr_blocks);
-	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, \"lost_recursion\": %llu, \"lost_switches\": %llu, ",
-		(unsigned long long)lost, (unsigned long long)lost_rb,
+	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, ",
+		(unsigned long long)lost, (unsigned long long)lost_rb);
+	fprintf(j, "\"lost_recursion\": %llu, \"lost_switches\": %llu, ",
 		(unsigned long long)lost_rec,
 		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
 	fprintf(j, "\"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu, ",
@@ -1055,8 +1058,10 @@ static void write_json(const struct collector *c, const struct result *r,
 	fprintf(j, "}, ");
 	user = cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime);
 	sys = cpu_delta(r->ru0.ru_stime, r->ru1.ru_stime);
-	fprintf(j, "\"duration_s\": %.6f, \"reader_user_s\": %.6f, \"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
-		r->duration, user, sys, (user + sys) * 1e9);
+	fprintf(j, "\"duration_s\": %.6f, \"reader_user_s\": %.6f, ",
+		r->duration, user);
+	fprintf(j, "\"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
+		sys, (user + sys) * 1e9);
 	fprintf(j, "\"setup_cpu_s\": %.6f, \"ringbuf_bytes\": %llu, \"nr_args\": %u, ",
 		tv_sec(r->ru0.ru_utime) + tv_sec(r->ru0.ru_stime),
 		(unsigned long long)c->opt->rb_size, c->opt->nr_args);
@@ -1124,8 +1129,8 @@ static void run_bpf(struct collector *c, struct options *opt,
 	if (opt->cmd)
 		child = start_command(opt->cmd, !strcmp(opt->output, "-"));
 
-	while (!stop_signal) {
-		if (child && child_exited &&
+	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
+		if (child && __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
 		    waitpid(child, &status, WNOHANG) == child) {
 			child = 0;
 			break;
