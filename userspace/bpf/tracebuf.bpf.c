@@ -31,7 +31,11 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by the collector before loading. */
+/*
+ * Set by the collector before loading.  const volatile is libbpf's idiom
+ * for .rodata: the verifier sees the loaded values as constants (dead
+ * branches pruned), and the compiler must not fold the zero defaults.
+ */
 const volatile __u32 nr_args;		/* syscall arguments, 0..6 */
 const volatile __u32 self_tgid;		/* the collector: not traced */
 const volatile __u64 wakeup_bytes;	/* wake the reader above this */
