@@ -85,6 +85,12 @@ if [ $do_vm = 1 ]; then
 	scripts/fdr-accept.sh "$results/vm-out/accept" >"$results/fdr-accept/llvm_xray.tap" 2>&1
 	echo $? >"$results/fdr-accept/llvm_xray.rc"
 	grep -E '^(not )?ok ' "$results/fdr-accept/llvm_xray.tap"
+	# What the BPF collector wrote in the guest, read by llvm-xray here.
+	echo "# ---- host: llvm-xray on the BPF collector's files"
+	mkdir -p "$results/host-xray"
+	scripts/check-bpf-xray.sh "$results/vm-out/bpf" >"$results/host-xray/bpf_xray.tap" 2>&1
+	echo $? >"$results/host-xray/bpf_xray.rc"
+	grep -E '^(not )?ok ' "$results/host-xray/bpf_xray.tap"
 fi
 
 # Add up: ok / not ok lines per binary; a binary that exited non-zero

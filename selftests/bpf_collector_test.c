@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf-bpf in the guest: trace a workload that makes exactly N
+ * getppid() calls and find exactly N entries and N exits of syscall 110 in
+ * the workload's blocks, with nothing lost; check the file's framing; and
+ * check the command-line and privilege errors.  The files are left in
+ * /out/bpf for scripts/check-bpf-xray.sh, which runs llvm-xray on them on
+ * the host.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "tb_selftest.h"
+
+#define COLLECTOR	"/usr/bin/tracebuf-bpf"
+#define OUTDIR		"/out/bpf"
+#define NR_GETPPID	10000
+#define FN_GETPPID	((1U << 24) | SYS_getppid)
+
+/*
+ * The workload: this binary re-executed with TB_GETPPID_LOOP=N, so that
+ * the collector can start it itself after attaching.  It writes its pid
+ * (the tid of its only thread) where TB_GETPPID_PIDFILE says.
+ */
+__attribute__((constructor)) static void getppid_workload(void)
+{
+	const char *n = getenv("TB_GETPPID_LOOP");
+	const char *pidfile = getenv("TB_GETPPID_PIDFILE");
+	long i, count;
+	FILE *f;
+
+	if (!n)
+		return;
+	count = atol(n);
+	if (pidfile) {
+		f = fopen(pidfile, "w");
+		if (!f)
+			_exit(10);
+		fprintf(f, "%d\n", getpid());
+		if (fclose(f))
+			_exit(11);
+	}
+	/* The raw syscall: no libc caching can hide a call. */
+	for (i = 0; i < count; i++)
+		syscall(SYS_getppid);
+	_exit(0);
+}
+
+/* Run the collector; its stderr goes to @err (may be NULL). */
+static int run(char *const argv[], char *const envp[], char *err, size_t len,
+	       int (*drop)(void))
+{
+	int pfd[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 2);
+		if (drop && drop())
+			_exit(99);
+		execve(argv[0], argv, envp);
+		_exit(98);
+	}
+	close(pfd[1]);
+	while (err && got < (ssize_t)len - 1 &&
+	       (n = read(pfd[0], err + got, len - 1 - got)) > 0)
+		got += n;
+	if (err)
+		err[got] = '\0';
+	close(pfd[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	buf = malloc(st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return NULL;
+	}
+	if (read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		close(fd);
+		return NULL;
+	}
+	buf[st.st_size] = '\0';
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+/* A number from the collector's flat JSON, or -1. */
+static long long json_num(const char *json, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(json, pat);
+	return p ? atoll(p + strlen(pat)) : -1;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+	return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+struct fdr_count {
+	long blocks;
+	long enters, exits;	/* of @fn in @tid's blocks */
+	long markers;		/* "tracebuf: lost N events" custom events */
+	long long marked;	/* sum of their N */
+};
+
+/*
+ * Not a reader: only what this test needs to count, checking the framing
+ * the collector promises (header, BufferExtents covering each block,
+ * NewBuffer first).  Returns 0 or the offset of the first bad byte.
+ */
+static long fdr_walk(const unsigned char *b, size_t len, uint32_t tid,
+		     uint32_t fn, struct fdr_count *cnt)
+{
+	size_t off = 32, end;
+	uint32_t cur;
+
+	if (len < 32 || b[0] != 5 || b[1] || b[2] != 1 || b[3] ||
+	    le64(b + 8) != 1000000000ULL)
+		return 1;
+	while (off < len) {
+		/* A block: BufferExtents, then NewBuffer. */
+		if (len - off < 32 || b[off] != ((7 << 1) | 1))
+			return off;
+		end = off + 16 + le64(b + off + 1);
+		off += 16;
+		if (end > len || b[off] != ((0 << 1) | 1))
+			return off;
+		cur = le32(b + off + 1);
+		cnt->blocks++;
+		while (off < end) {
+			if (b[off] == ((5 << 1) | 1)) {
+				/* v5 CustomEventMarker: size, delta, payload */
+				uint32_t size = le32(b + off + 1);
+				char text[64] = "";
+
+				if (off + 16 + size > end)
+					return off;
+				if (size < sizeof(text))
+					memcpy(text, b + off + 16, size);
+				if (!strncmp(text, "tracebuf: lost ", 15)) {
+					cnt->markers++;
+					cnt->marked += atoll(text + 15);
+				}
+				off += 16 + size;
+				continue;
+			}
+			if (b[off] & 1) {
+				off += 16;
+				continue;
+			}
+			if (off + 8 > end)
+				return off;
+			if (cur == tid && le32(b + off) >> 4 == fn) {
+				int type = (le32(b + off) >> 1) & 7;
+
+				if (type == 0 || type == 3)
+					cnt->enters++;
+				else if (type == 1)
+					cnt->exits++;
+			}
+			off += 8;
+		}
+		if (off != end)
+			return off;
+	}
+	return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+FIXTURE(bpf)
+{
+	char self[PATH_MAX];
+	char err[4096];
+};
+
+FIXTURE_SETUP(bpf)
+{
+	ssize_t n = readlink("/proc/self/exe", self->self, sizeof(self->self) - 1);
+
+	ASSERT_LT(0, n);
+	self->self[n] = '\0';
+	mkdir("/out", 0755);
+	mkdir(OUTDIR, 0755);
+	if (access(COLLECTOR, X_OK))
+		SKIP(return, COLLECTOR " not installed");
+}
+
+FIXTURE_TEARDOWN(bpf)
+{
+}
+
+/* Exactly N getppid() entries and exits in the workload's blocks. */
+TEST_F_TIMEOUT(bpf, getppid_exact, 300)
+{
+	char loop[32], nbuf[32];
+	char *envp[] = { loop, "TB_GETPPID_PIDFILE=" OUTDIR "/getppid.pid", NULL };
+	char *argv[] = { COLLECTOR, "-e", "syscall", "-o", OUTDIR "/getppid.fdr",
+			 "-j", OUTDIR "/getppid.json", "--", self->self, NULL };
+	struct fdr_count cnt = { 0 };
+	char *json, *fdr, *pidtxt;
+	size_t len, fdr_len;
+	long bad;
+	int rc;
+
+	snprintf(loop, sizeof(loop), "TB_GETPPID_LOOP=%d", NR_GETPPID);
+	snprintf(nbuf, sizeof(nbuf), "%d\n", NR_GETPPID);
+	write_file(OUTDIR "/getppid.n", nbuf);
+	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
+	TH_LOG("%s", self->err);
+	ASSERT_EQ(0, rc);
+
+	json = slurp(OUTDIR "/getppid.json", &len);
+	ASSERT_NE(NULL, json);
+	/* One line: benchmark scripts append it to a JSON Lines file. */
+	ASSERT_LT(0, len);
+	EXPECT_EQ('\n', json[len - 1]);
+	EXPECT_EQ(NULL, memchr(json, '\n', len - 1));
+	EXPECT_EQ(0, json_num(json, "lost"));
+	EXPECT_EQ(0, json_num(json, "malformed"));
+	EXPECT_EQ(0, json_num(json, "command_status"));
+	EXPECT_LE(2 * NR_GETPPID, json_num(json, "syscall"));
+
+	pidtxt = slurp(OUTDIR "/getppid.pid", &len);
+	ASSERT_NE(NULL, pidtxt);
+	fdr = slurp(OUTDIR "/getppid.fdr", &fdr_len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(json_num(json, "bytes"), (long long)fdr_len);
+	bad = fdr_walk((unsigned char *)fdr, fdr_len, atoi(pidtxt),
+		       FN_GETPPID, &cnt);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(json_num(json, "blocks"), cnt.blocks);
+	EXPECT_EQ(NR_GETPPID, cnt.enters);
+	EXPECT_EQ(NR_GETPPID, cnt.exits);
+	free(fdr);
+	free(pidtxt);
+	free(json);
+}
+
+/*
+ * Drops are counted exactly: with a 4 KiB ring buffer that wakes the
+ * reader only when full, most events are lost, and recorded + lost equals
+ * what a lossless run of the same workload records.  Nothing else in the
+ * guest makes syscalls meanwhile.
+ */
+TEST_F_TIMEOUT(bpf, drops_exact, 300)
+{
+	/* Long enough for several 100 ms reader polls: gaps inside the run. */
+	char *envp[] = { "TB_GETPPID_LOOP=200000", NULL };
+	char *big[] = { COLLECTOR, "-q", "-e", "syscall", "-o", "/tmp/big.fdr",
+			"-j", "/tmp/big.json", "--", self->self, NULL };
+	char *small[] = { COLLECTOR, "-q", "-e", "syscall", "-b", "4K",
+			  "-w", "4K", "-o", OUTDIR "/lossy.fdr",
+			  "-j", "/tmp/small.json", "--", self->self, NULL };
+	struct fdr_count cnt = { 0 };
+	long long all, got, lost;
+	char *json, *fdr;
+	size_t len;
+
+	ASSERT_EQ(0, run(big, envp, self->err, sizeof(self->err), NULL));
+	json = slurp("/tmp/big.json", &len);
+	ASSERT_NE(NULL, json);
+	ASSERT_EQ(0, json_num(json, "lost"));
+	all = json_num(json, "events");
+	free(json);
+
+	ASSERT_EQ(0, run(small, envp, self->err, sizeof(self->err), NULL));
+	json = slurp("/tmp/small.json", &len);
+	ASSERT_NE(NULL, json);
+	got = json_num(json, "events");
+	lost = json_num(json, "lost");
+	TH_LOG("lossless %lld, small buffer %lld recorded + %lld lost",
+	       all, got, lost);
+	EXPECT_LT(0, lost);
+	EXPECT_EQ(0, json_num(json, "lost_recursion"));
+	EXPECT_EQ(all, got + lost);
+
+	/*
+	 * The gaps are marked in the stream; losses after the last event
+	 * of a CPU have no later record to carry them.
+	 */
+	fdr = slurp(OUTDIR "/lossy.fdr", &len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, len, 0, 0, &cnt));
+	EXPECT_LT(0, cnt.markers);
+	EXPECT_EQ(json_num(json, "loss_markers"), cnt.markers);
+	EXPECT_EQ(json_num(json, "loss_marked"), cnt.marked);
+	EXPECT_GE(lost, cnt.marked);
+	free(fdr);
+	free(json);
+}
+
+/* Every class with arguments, around a small workload: a valid file. */
+TEST_F_TIMEOUT(bpf, all_classes, 300)
+{
+	char *envp[] = { "TB_GETPPID_LOOP=100", NULL };
+	char *argv[] = { COLLECTOR, "-e", "all", "-a", "6", "-o", OUTDIR "/all.fdr",
+			 "-j", OUTDIR "/all.json", "--", self->self, NULL };
+	struct fdr_count cnt = { 0 };
+	size_t len, fdr_len;
+	char *json, *fdr, *names;
+	int rc;
+
+	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
+	TH_LOG("%s", self->err);
+	ASSERT_EQ(0, rc);
+	json = slurp(OUTDIR "/all.json", &len);
+	ASSERT_NE(NULL, json);
+	EXPECT_EQ(0, json_num(json, "lost"));
+	EXPECT_LT(0, json_num(json, "sched"));	/* at least fork and exit */
+	EXPECT_LT(0, json_num(json, "fault"));	/* exec faults pages in */
+	fdr = slurp(OUTDIR "/all.fdr", &fdr_len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
+	EXPECT_LT(0, cnt.blocks);
+	free(fdr);
+	free(json);
+
+	/* The names file: fixed names, and every work function symbolized. */
+	names = slurp(OUTDIR "/all.fdr.names", &len);
+	ASSERT_NE(NULL, names);
+	EXPECT_NE(NULL, strstr(names, "0x100006e syscall getppid\n"));
+	EXPECT_NE(NULL, strstr(names, "0x3000009 softirq RCU\n"));
+	EXPECT_NE(NULL, strstr(names, "0x6000000 task fork\n"));
+	EXPECT_EQ(NULL, strstr(names, " work 0x"));
+	TH_LOG("names:\n%s", names);
+	free(names);
+}
+
+/*
+ * A duration run with no command stops by itself.  The guest's kworkers
+ * run a few work items per second: their functions must be named from
+ * /proc/kallsyms in the names file.
+ */
+TEST_F_TIMEOUT(bpf, duration, 120)
+{
+	char *envp[] = { NULL };
+	char *argv[] = { COLLECTOR, "-q", "-e", "irq,softirq,workqueue,sched",
+			 "-d", "2", "-o", OUTDIR "/duration.fdr",
+			 "-j", "/tmp/duration.json", NULL };
+	struct fdr_count cnt = { 0 };
+	size_t fdr_len, len;
+	char *fdr, *json, *names;
+
+	ASSERT_EQ(0, run(argv, envp, self->err, sizeof(self->err), NULL));
+	EXPECT_STREQ("", self->err);
+	fdr = slurp(OUTDIR "/duration.fdr", &fdr_len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
+	free(fdr);
+	json = slurp("/tmp/duration.json", &len);
+	ASSERT_NE(NULL, json);
+	names = slurp(OUTDIR "/duration.fdr.names", &len);
+	ASSERT_NE(NULL, names);
+	TH_LOG("%lld work items; names:\n%s", json_num(json, "workqueue"),
+	       names);
+	if (json_num(json, "workqueue") > 0)
+		EXPECT_NE(NULL, strstr(names, "0x4000000 work "));
+	EXPECT_EQ(NULL, strstr(names, " work 0x"));
+	free(names);
+	free(json);
+}
+
+/* SIGTERM (how scripts stop it) ends the trace cleanly. */
+TEST_F_TIMEOUT(bpf, sigterm, 120)
+{
+	struct fdr_count cnt = { 0 };
+	size_t fdr_len;
+	int status;
+	char *fdr;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		execl(COLLECTOR, COLLECTOR, "-q", "-e", "syscall,sched", "-o",
+		      "/tmp/sigterm.fdr", (char *)NULL);
+		_exit(98);
+	}
+	sleep(3);
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	fdr = slurp("/tmp/sigterm.fdr", &fdr_len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
+	free(fdr);
+}
+
+/* -o - puts the trace on stdout and the command's output on stderr. */
+TEST_F_TIMEOUT(bpf, stdout_trace, 120)
+{
+	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	char *argv[] = { "/bin/sh", "-c",
+			 COLLECTOR " -q -e syscall -o - -- echo tb-hello"
+			 " >/tmp/stdout.fdr 2>/tmp/stderr.txt", NULL };
+	struct fdr_count cnt = { 0 };
+	char *fdr, *err;
+	size_t len, err_len;
+
+	ASSERT_EQ(0, run(argv, envp, self->err, sizeof(self->err), NULL));
+	fdr = slurp("/tmp/stdout.fdr", &len);
+	ASSERT_NE(NULL, fdr);
+	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, len, 0, 0, &cnt));
+	EXPECT_LT(0, cnt.blocks);
+	err = slurp("/tmp/stderr.txt", &err_len);
+	ASSERT_NE(NULL, err);
+	EXPECT_STREQ("tb-hello\n", err);
+	free(err);
+	free(fdr);
+}
+
+TEST_F(bpf, bad_command_line)
+{
+	char *envp[] = { NULL };
+	char *bad_class[] = { COLLECTOR, "-e", "syscall,nope", NULL };
+	char *bad_args[] = { COLLECTOR, "-a", "7", NULL };
+	char *bad_size[] = { COLLECTOR, "-b", "12345", NULL };
+	char *marker[] = { COLLECTOR, "-e", "marker", NULL };
+
+	EXPECT_EQ(2, run(bad_class, envp, self->err, sizeof(self->err), NULL));
+	EXPECT_NE(NULL, strstr(self->err, "unknown event class 'nope'"));
+	EXPECT_EQ(2, run(bad_args, envp, self->err, sizeof(self->err), NULL));
+	EXPECT_EQ(2, run(bad_size, envp, self->err, sizeof(self->err), NULL));
+	EXPECT_EQ(2, run(marker, envp, self->err, sizeof(self->err), NULL));
+}
+
+TEST_F(bpf, missing_command)
+{
+	char *envp[] = { NULL };
+	char *argv[] = { COLLECTOR, "-q", "-o", "/tmp/missing.fdr", "--",
+			 "/nonexistent/cmd", NULL };
+
+	EXPECT_EQ(1, run(argv, envp, self->err, sizeof(self->err), NULL));
+	EXPECT_NE(NULL, strstr(self->err,
+			       "cannot run '/nonexistent/cmd': No such file or directory"));
+}
+
+/* Without privileges: a clear message, not a libbpf dump. */
+TEST_F(bpf, unprivileged)
+{
+	char *envp[] = { NULL };
+	char *argv[] = { COLLECTOR, "-o", "/tmp/unpriv.fdr", "-d", "1", NULL };
+
+	chmod("/tmp", 01777);
+	EXPECT_EQ(1, run(argv, envp, self->err, sizeof(self->err),
+			 tb_drop_privileges));
+	EXPECT_NE(NULL, strstr(self->err,
+			       "cannot load BPF programs: Operation not permitted (need CAP_BPF+CAP_PERFMON or root)"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf-bpf's block building on the host, without BPF: synthetic ring
+ * buffer records go through --replay and llvm-xray reads the result.  The
+ * cases the VM cannot produce on demand: gaps over 2^32 ns (TSCWrap),
+ * records out of order on a CPU (clamped), exits without entries, idle
+ * tasks, loss markers, switch times, block order, work function keys and
+ * malformed records.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/types.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../bpf/tracebuf_bpf.h"
+#include <linux/tracebuf.h>
+
+#define SYS(nr)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr)
+#define SOFTIRQ(v)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, v)
+#define WORK(k)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, k)
+
+/* The tool next to this test's build directory, else the default build. */
+static int find_tool(char *path, size_t len)
+{
+	char exe[PATH_MAX - 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, len, "%s/../tracebuf-bpf", exe);
+			if (!access(path, X_OK))
+				return 0;
+		}
+	}
+	snprintf(path, len, "../../build/userspace/tracebuf-bpf");
+	return access(path, X_OK);
+}
+
+struct rec {
+	struct tb_bpf_event e;
+	__u64 args[TB_BPF_MAX_ARGS];
+};
+
+static void put(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 tgid, int kind,
+		__u32 id, int nargs, const __u64 *args)
+{
+	struct rec r = { 0 };
+	__u32 size = sizeof(r.e) + nargs * sizeof(__u64);
+	unsigned char len[4] = { size, size >> 8, size >> 16, size >> 24 };
+
+	r.e.ts = ts;
+	r.e.cpu = cpu;
+	r.e.tid = tid;
+	r.e.tgid = tgid;
+	r.e.kind = kind;
+	r.e.id = id;
+	r.e.nargs = nargs;
+	if (nargs)
+		memcpy(r.args, args, nargs * sizeof(__u64));
+	fwrite(len, sizeof(len), 1, f);
+	fwrite(&r, size, 1, f);
+}
+
+static void enter(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 id)
+{
+	put(f, ts, cpu, tid, tid, TB_BPF_ENTER, id, 0, NULL);
+}
+
+static void leave(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 id)
+{
+	put(f, ts, cpu, tid, tid, TB_BPF_EXIT, id, 0, NULL);
+}
+
+/* Output of a shell command, or NULL. */
+static char *capture(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	size_t n;
+
+	if (!p || !buf)
+		return NULL;
+	while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				return NULL;
+		}
+	}
+	buf[len] = '\0';
+	if (pclose(p) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static long count(const char *hay, const char *needle)
+{
+	long n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+struct ctx {
+	char tool[PATH_MAX];
+	char dir[64];
+	char in[128], fdr[128], json[128];
+	FILE *f;
+};
+
+/* 0, or why the test cannot run here. */
+static const char *setup(struct ctx *self)
+{
+	memset(self, 0, sizeof(*self));
+	if (find_tool(self->tool, sizeof(self->tool)))
+		return "tracebuf-bpf not built";
+	if (system("llvm-xray --version >/dev/null 2>&1"))
+		return "llvm-xray not installed";
+	strcpy(self->dir, "/tmp/tb-replay-XXXXXX");
+	if (!mkdtemp(self->dir))
+		return "mkdtemp failed";
+	snprintf(self->in, sizeof(self->in), "%s/in.bin", self->dir);
+	snprintf(self->fdr, sizeof(self->fdr), "%s/out.fdr", self->dir);
+	snprintf(self->json, sizeof(self->json), "%s/out.json", self->dir);
+	self->f = fopen(self->in, "wb");
+	return self->f ? NULL : "cannot create the input file";
+}
+
+static void cleanup(struct ctx *self)
+{
+	char cmd[128];
+
+	if (self->f)
+		fclose(self->f);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	if (self->dir[0] && system(cmd))
+		fprintf(stderr, "# could not remove %s\n", self->dir);
+}
+
+#define SETUP(self)							\
+	do {								\
+		const char *why = setup(self);				\
+		if (why)						\
+			SKIP(return, "%s", why);			\
+	} while (0)
+
+/* Run the tool on the records written so far; 0 or its exit status. */
+static int replay(struct ctx *self, const char *classes)
+{
+	char cmd[PATH_MAX + 512];
+
+	fclose(self->f);
+	self->f = NULL;
+	snprintf(cmd, sizeof(cmd), "%s -q -e %s --replay %s -o %s -j %s",
+		 self->tool, classes, self->in, self->fdr, self->json);
+	return WEXITSTATUS(system(cmd));
+}
+
+static char *xray(struct ctx *self, const char *what)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "llvm-xray %s %s 2>&1", what, self->fdr);
+	return capture(cmd);
+}
+
+static long long stat_num(struct ctx *self, const char *key)
+{
+	char cmd[512], *out;
+	long long v;
+
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' %s %s",
+		 self->json, key);
+	out = capture(cmd);
+	if (!out)
+		return -1;
+	v = atoll(out);
+	free(out);
+	return v;
+}
+
+/* Every file must pass the same checks as the VM's. */
+static void all_tools_accept(struct __test_metadata *_metadata,
+			     struct ctx *self)
+{
+	static const char * const cmds[] = {
+		"fdr-dump -verify", "convert -f yaml", "convert -f trace_event",
+		"account -k", "stack",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char *out = xray(self, cmds[i]);
+
+		EXPECT_NE(NULL, out) TH_LOG("llvm-xray %s failed", cmds[i]);
+		free(out);
+	}
+}
+
+/* A gap over 2^32 ns needs a TSCWrap; the times survive exactly. */
+TEST(tsc_wrap)
+{
+	struct ctx cx, *self = &cx;
+	char *out;
+
+	SETUP(self);
+	enter(self->f, 1000000000, 0, 100, SYS(39));
+	leave(self->f, 1000000010, 0, 100, SYS(39));
+	enter(self->f, 7000000000ULL, 0, 100, SYS(39));
+	leave(self->f, 7000000020ULL, 0, 100, SYS(39));
+	ASSERT_EQ(0, replay(self, "syscall"));
+	all_tools_accept(_metadata, self);
+	out = xray(self, "fdr-dump");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "TSC Wrap"));
+	free(out);
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "tsc: 7000000000,"));
+	EXPECT_EQ(1, count(out, "tsc: 7000000020,"));
+	free(out);
+	cleanup(self);
+}
+
+/* Out of order on one CPU: clamped to the previous time, counted. */
+TEST(clamped)
+{
+	struct ctx cx, *self = &cx;
+	char *out;
+
+	SETUP(self);
+	enter(self->f, 1000, 0, 100, SYS(1));
+	leave(self->f, 900, 0, 100, SYS(1));
+	ASSERT_EQ(0, replay(self, "syscall"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(1, stat_num(self, "clamped"));
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(2, count(out, "tsc: 1000,"));
+	free(out);
+	cleanup(self);
+}
+
+/* An exit whose entry predates the trace is left out; stack accepts. */
+TEST(unmatched_exit)
+{
+	struct ctx cx, *self = &cx;
+	char *out;
+
+	SETUP(self);
+	leave(self->f, 100, 0, 100, SYS(61));
+	enter(self->f, 200, 0, 100, SYS(39));
+	leave(self->f, 300, 0, 100, SYS(39));
+	ASSERT_EQ(0, replay(self, "syscall"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(1, stat_num(self, "unmatched"));
+	EXPECT_EQ(3, stat_num(self, "events"));
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, count(out, "func-id: 16777277,"));
+	EXPECT_EQ(2, count(out, "func-id: 16777255,"));
+	free(out);
+	cleanup(self);
+}
+
+/* --raw keeps it, for those who want every record. */
+TEST(unmatched_exit_raw)
+{
+	struct ctx cx, *self = &cx;
+	char *out;
+
+	SETUP(self);
+	leave(self->f, 100, 0, 100, SYS(61));
+	enter(self->f, 200, 0, 100, SYS(39));
+	leave(self->f, 300, 0, 100, SYS(39));
+	ASSERT_EQ(0, replay(self, "syscall --raw"));
+	EXPECT_EQ(0, stat_num(self, "unmatched"));
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "func-id: 16777277,"));
+	free(out);
+	cleanup(self);
+}
+
+/*
+ * Idle tasks (tid 0) of two CPUs become two threads; a loss marker lands
+ * in the current block at its time.
+ */
+TEST(idle_threads_and_loss_marker)
+{
+	struct ctx cx, *self = &cx;
+	__u64 lost = 5;
+	char *out;
+
+	SETUP(self);
+	enter(self->f, 100, 0, 0, SOFTIRQ(1));
+	enter(self->f, 110, 1, 0, SOFTIRQ(7));
+	leave(self->f, 120, 0, 0, SOFTIRQ(1));
+	leave(self->f, 130, 1, 0, SOFTIRQ(7));
+	put(self->f, 140, 1, 0, 0, TB_BPF_LOST, 0, 1, &lost);
+	ASSERT_EQ(0, replay(self, "softirq"));
+	all_tools_accept(_metadata, self);
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	/* CPU 0's idle thread, CPU 1's (with the marker) */
+	EXPECT_EQ(2, count(out, "thread: 1073741824, kind: function"));
+	EXPECT_EQ(2, count(out, "thread: 1073741825, kind: function"));
+	free(out);
+	out = xray(self, "fdr-dump");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "data = 'tracebuf: lost 5 events'"));
+	free(out);
+	EXPECT_EQ(1, stat_num(self, "loss_markers"));
+	EXPECT_EQ(5, stat_num(self, "loss_marked"));
+	cleanup(self);
+}
+
+/*
+ * A switch starts the next task's block at the switch time; without the
+ * sched class the block opens only with the first event.  Blocks are in
+ * order of their first record, whatever the CPU.
+ */
+TEST(switch_time_and_block_order)
+{
+	struct ctx cx, *self = &cx;
+	char *out, *a, *b;
+
+	SETUP(self);
+	put(self->f, 50, 0, 200, 200, TB_BPF_SWITCH, 0, 0, NULL);
+	put(self->f, 55, 1, 300, 300, TB_BPF_SWITCH, 0, 0, NULL);
+	enter(self->f, 58, 1, 300, SYS(2));
+	enter(self->f, 60, 0, 200, SYS(1));
+	leave(self->f, 70, 0, 200, SYS(1));
+	leave(self->f, 75, 1, 300, SYS(2));
+	put(self->f, 80, 0, 0, 0, TB_BPF_SWITCH, 0, 0, NULL);
+	ASSERT_EQ(0, replay(self, "syscall"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(2, stat_num(self, "blocks"));	/* no empty idle block */
+	out = xray(self, "fdr-dump");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "<CPU: id = 0, tsc = 50>"));
+	EXPECT_EQ(1, count(out, "<CPU: id = 1, tsc = 55>"));
+	a = strstr(out, "<Thread ID: 300>");
+	b = strstr(out, "<Thread ID: 200>");
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	EXPECT_LT(a, b);	/* first record 58 before 60 */
+	free(out);
+	cleanup(self);
+}
+
+/* With the sched class, a switch opens the block even with no events. */
+TEST(sched_class_opens_at_switch)
+{
+	struct ctx cx, *self = &cx;
+
+	SETUP(self);
+	put(self->f, 50, 0, 200, 200, TB_BPF_SWITCH, 0, 0, NULL);
+	put(self->f, 60, 0, 300, 300, TB_BPF_SWITCH, 0, 0, NULL);
+	enter(self->f, 70, 0, 300, SYS(1));
+	leave(self->f, 80, 0, 300, SYS(1));
+	ASSERT_EQ(0, replay(self, "syscall,sched"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(2, stat_num(self, "blocks"));
+	cleanup(self);
+}
+
+/* Work functions get keys in order of first appearance. */
+TEST(work_keys)
+{
+	struct ctx cx, *self = &cx;
+	char names[300], text[65536];
+	size_t n;
+	FILE *f;
+	/* Not kernel addresses: /proc/kallsyms cannot name them. */
+	__u64 fa = 0x1234, fb = 0x5678;
+	char *out;
+
+	SETUP(self);
+	put(self->f, 10, 0, 9, 9, TB_BPF_ENTER, WORK(0), 1, &fa);
+	put(self->f, 20, 0, 9, 9, TB_BPF_EXIT, WORK(0), 1, &fa);
+	put(self->f, 30, 0, 9, 9, TB_BPF_ENTER, WORK(0), 1, &fb);
+	put(self->f, 40, 0, 9, 9, TB_BPF_EXIT, WORK(0), 1, &fb);
+	put(self->f, 50, 0, 9, 9, TB_BPF_ENTER, WORK(0), 1, &fa);
+	put(self->f, 60, 0, 9, 9, TB_BPF_EXIT, WORK(0), 1, &fa);
+	ASSERT_EQ(0, replay(self, "workqueue"));
+	all_tools_accept(_metadata, self);
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(4, count(out, "func-id: 67108864,"));
+	EXPECT_EQ(2, count(out, "func-id: 67108865,"));
+	free(out);
+	/* The names file, in the module's format, next to the output. */
+	snprintf(names, sizeof(names), "%s.names", self->fdr);
+	f = fopen(names, "r");
+	ASSERT_NE(NULL, f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	EXPECT_EQ(1, count(text, "0x100006e syscall getppid\n"));
+	EXPECT_EQ(1, count(text, "0x3000009 softirq RCU\n"));
+	EXPECT_EQ(1, count(text, "0x5000001 fault kernel\n"));
+	EXPECT_EQ(1, count(text, "0x4000000 work 0x1234\n0x4000001 work 0x5678\n"));
+	cleanup(self);
+}
+
+/* Instant events with an argument; syscall arguments as CallArguments. */
+TEST(arguments_and_instants)
+{
+	struct ctx cx, *self = &cx;
+	__u64 addr = 0x1000, args[3] = { 1, 2, 3 };
+	char *out;
+
+	SETUP(self);
+	put(self->f, 10, 0, 7, 7, TB_BPF_ENTER, SYS(0), 3, args);
+	put(self->f, 20, 0, 7, 7, TB_BPF_POINT,
+	    TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0), 1, &addr);
+	put(self->f, 30, 0, 7, 7, TB_BPF_EXIT, SYS(0), 0, NULL);
+	ASSERT_EQ(0, replay(self, "syscall,fault"));
+	all_tools_accept(_metadata, self);
+	out = xray(self, "convert -f yaml");
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "args: [ 1, 2, 3 ]"));
+	EXPECT_EQ(1, count(out, "args: [ 4096 ]"));
+	EXPECT_EQ(1, count(out, "func-id: 83886080, function: '83886080', args: [ 4096 ], cpu: 0, thread: 7, process: 7, kind: function-enter-arg, tsc: 20,"));
+	EXPECT_EQ(1, count(out, "func-id: 83886080, function: '83886080', cpu: 0, thread: 7, process: 7, kind: function-exit, tsc: 20,"));
+	free(out);
+	cleanup(self);
+}
+
+/* A record with a bad size or CPU is counted and ignored. */
+TEST(malformed)
+{
+	struct ctx cx, *self = &cx;
+	unsigned char len[4] = { 8, 0, 0, 0 };
+	__u64 junk = 0;
+
+	SETUP(self);
+	fwrite(len, sizeof(len), 1, self->f);
+	fwrite(&junk, sizeof(junk), 1, self->f);
+	enter(self->f, 10, 5000, 1, SYS(1));	/* CPU out of range */
+	enter(self->f, 10, 0, 1, SYS(1));
+	leave(self->f, 20, 0, 1, SYS(1));
+	ASSERT_EQ(0, replay(self, "syscall"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(2, stat_num(self, "malformed"));
+	EXPECT_EQ(2, stat_num(self, "events"));
+	cleanup(self);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,1286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf-bpf: record the kernel FDR recorder's events with BPF programs
+ * instead of the tracebuf module, and write the same XRay FDR v5 file:
+ * the same function ids (uapi/linux/tracebuf.h) and one block per task run
+ * on a CPU.  Needs no module, only a kernel with BTF.
+ *
+ * See Documentation/bpf-collector.rst.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <linux/types.h>
+#include <linux/tracebuf.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "fdr_writer.h"
+#include "tb_bytes.h"
+#include "tb_cli.h"
+#include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tracebuf_bpf.h"
+#include "tracebuf.skel.h"
+
+/* Classes this collector can record (no user markers: there is no fd). */
+#define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
+
+static const struct {
+	const char *name;
+	__u32 mask;
+	__u32 space;	/* FDR id space counted under this class */
+} classes[] = {
+	{ "syscall",	TRACEBUF_FDR_SYSCALL,	TRACEBUF_FDR_SPACE_SYSCALL },
+	{ "irq",	TRACEBUF_FDR_IRQ,	TRACEBUF_FDR_SPACE_IRQ },
+	{ "softirq",	TRACEBUF_FDR_SOFTIRQ,	TRACEBUF_FDR_SPACE_SOFTIRQ },
+	{ "workqueue",	TRACEBUF_FDR_WORKQUEUE,	TRACEBUF_FDR_SPACE_WORK },
+	{ "fault",	TRACEBUF_FDR_FAULT,	TRACEBUF_FDR_SPACE_FAULT },
+	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
+};
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+#define NR_CLASSES	ARRAY_SIZE(classes)
+
+struct options {
+	uint32_t classes;
+	uint32_t nr_args;
+	uint64_t duration;	/* seconds, 0 = until the command ends or a signal */
+	uint64_t rb_size;
+	uint64_t wakeup;
+	const char *output;
+	const char *stats_json;
+	const char *names;
+	const char *replay;
+	bool quiet;
+	bool verbose;
+	bool raw;
+	char **cmd;
+};
+
+/* ------------------------------------------------------------------ */
+/* Blocks                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What a block holds until the file is written: the events, in this
+ * tool's own spill format (not FDR), replayed through the FDR writer at
+ * the end, when the blocks are in order.
+ */
+enum { ITEM_ENTER, ITEM_EXIT, ITEM_POINT, ITEM_LOST };
+
+struct item {
+	__u64 tsc;		/* absolute, already clamped */
+	__u32 id;
+	__u8 type;		/* ITEM_* */
+	__u8 nargs;
+	__u16 pad;
+	__u64 args[];
+};
+
+/* A block being built: one task's run on one CPU. */
+struct stream {
+	bool open;
+	bool pending;		/* a switch named the next task, no block yet */
+	__u32 tid, tgid;
+	__u64 base;		/* the block's NewCPUId time (task came in) */
+	__u64 last;		/* absolute time of the last record */
+	__u64 start;		/* first record's time: the sort key */
+	unsigned char *buf;	/* struct item, one after the other */
+	size_t len, cap;
+};
+
+/* A finished block in the spill file. */
+struct block_ref {
+	__u64 start;
+	__u64 seq;		/* tie breaker: keeps a stable order */
+	__u64 off;
+	__u64 len;
+	__u64 base;
+	__u32 tid, tgid;
+	__u32 cpu;
+};
+
+/*
+ * Open calls of one thread, to drop exits whose entry was never recorded:
+ * calls in flight when tracing started, and a fork child's return from
+ * clone.  `llvm-xray stack` rejects a trace with such an exit.
+ */
+#define STACK_DEPTH	32
+#define THREAD_BUCKETS	1024
+#define MAX_IRQ_NAMES	1024	/* like the module: IRQs below this get names */
+
+struct thread {
+	struct thread *next;
+	__u32 tid;
+	int depth;
+	__u32 ids[STACK_DEPTH];
+};
+
+struct collector {
+	struct options *opt;
+	struct stream *streams;
+	int nr_cpus;
+	FILE *spill;		/* finished blocks, in completion order */
+	__u64 spill_len;
+	struct block_ref *blocks;
+	size_t nr_blocks, cap_blocks;
+	__u64 *workfns;		/* WORK key = index of the function here */
+	size_t nr_workfns, cap_workfns;
+	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	struct thread *threads[THREAD_BUCKETS];
+	__u64 irq_seen[MAX_IRQ_NAMES / 64];	/* IRQs to name */
+	/* statistics */
+	__u64 records;
+	__u64 events;
+	__u64 per_class[NR_CLASSES];
+	__u64 switches;
+	__u64 clamped;		/* records older than their predecessor */
+	__u64 unmatched;	/* exits without a recorded entry, dropped */
+	__u64 gap_reports;	/* loss markers written into the stream */
+	__u64 gap_events;	/* events they report */
+	__u64 bad;		/* malformed records (never expected) */
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static struct thread *thread_get(struct collector *c, __u32 tid)
+{
+	struct thread **head = &c->threads[tid % THREAD_BUCKETS];
+	struct thread *t;
+
+	for (t = *head; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	t->tid = tid;
+	t->next = *head;
+	*head = t;
+	return t;
+}
+
+/* Whether the record is to be written; keeps the thread's call stack. */
+static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
+			 __u32 tid, __u32 id)
+{
+	struct thread *t;
+
+	if (e->kind == TB_BPF_POINT || c->opt->raw)
+		return true;
+	t = thread_get(c, tid);
+	if (e->kind == TB_BPF_ENTER) {
+		if (t->depth == STACK_DEPTH) {
+			c->unmatched++;
+			return false;
+		}
+		t->ids[t->depth++] = id;
+		return true;
+	}
+	if (t->depth && t->ids[t->depth - 1] == id) {
+		t->depth--;
+		return true;
+	}
+	c->unmatched++;
+	return false;
+}
+
+/*
+ * @base is the time the task started running here (NewCPUId), @first the
+ * time of the block's first record: blocks are sorted by @first, so that
+ * the file's first record is its earliest.
+ */
+static void stream_open(struct stream *s, __u32 tid, __u32 tgid, __u64 base,
+			__u64 first)
+{
+	s->open = true;
+	s->pending = false;
+	s->tid = tid;
+	s->tgid = tgid;
+	s->base = base;
+	s->start = first;
+	s->last = base;
+	s->len = 0;
+}
+
+/*
+ * Records of one CPU can arrive slightly out of order when a program
+ * interrupted another one on that CPU; they are clamped to the previous
+ * time so that the thread's time never runs backwards.
+ */
+static void stream_add(struct collector *c, struct stream *s, __u64 ts,
+		       __u32 id, int type, const __u64 *args, int nargs)
+{
+	size_t n = sizeof(struct item) + nargs * sizeof(__u64);
+	struct item *it;
+
+	if (ts < s->last) {
+		c->clamped++;
+		ts = s->last;
+	}
+	s->last = ts;
+	if (s->len + n > s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 4096;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	it = (struct item *)(s->buf + s->len);
+	s->len += n;
+	it->tsc = ts;
+	it->id = id;
+	it->type = type;
+	it->nargs = nargs;
+	it->pad = 0;
+	memcpy(it->args, args, nargs * sizeof(__u64));
+}
+
+static void stream_close(struct collector *c, struct stream *s, int cpu)
+{
+	struct block_ref *b;
+
+	if (!s->open)
+		return;
+	s->open = false;
+	if (fwrite(s->buf, s->len, 1, c->spill) != 1 && s->len)
+		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
+	if (c->nr_blocks == c->cap_blocks) {
+		c->cap_blocks = c->cap_blocks ? c->cap_blocks * 2 : 256;
+		c->blocks = xrealloc(c->blocks,
+				     c->cap_blocks * sizeof(*c->blocks));
+	}
+	b = &c->blocks[c->nr_blocks];
+	b->start = s->start;
+	b->seq = c->nr_blocks++;
+	b->off = c->spill_len;
+	b->len = s->len;
+	b->base = s->base;
+	b->tid = s->tid;
+	b->tgid = s->tgid;
+	b->cpu = cpu;
+	c->spill_len += s->len;
+}
+
+static __u32 work_key(struct collector *c, __u64 fn)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_workfns; i++)
+		if (c->workfns[i] == fn)
+			return i;
+	if (c->nr_workfns == c->cap_workfns) {
+		c->cap_workfns = c->cap_workfns ? c->cap_workfns * 2 : 64;
+		c->workfns = xrealloc(c->workfns,
+				      c->cap_workfns * sizeof(*c->workfns));
+	}
+	c->workfns[c->nr_workfns] = fn;
+	return c->nr_workfns++;
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	const struct tb_bpf_event *e = data;
+	__u32 space, id, tid;
+	struct stream *s;
+	int nargs, i, type;
+
+	c->records++;
+	if (size < sizeof(*e) || e->cpu >= c->nr_cpus ||
+	    e->nargs > TB_BPF_MAX_ARGS ||
+	    size < sizeof(*e) + e->nargs * sizeof(__u64)) {
+		c->bad++;
+		return 0;
+	}
+	s = &c->streams[e->cpu];
+	/* Idle tasks all have pid 0 but each runs on one CPU only. */
+	tid = e->tid ? e->tid : (__u32)TRACEBUF_FDR_IDLE_TID(e->cpu);
+	id = e->id;
+	space = id >> TRACEBUF_FDR_ID_SPACE_SHIFT;
+	nargs = e->nargs;
+
+	if (e->kind == TB_BPF_SWITCH) {
+		c->switches++;
+		stream_close(c, s, e->cpu);
+		/* With the sched class, the block shows when the task came in. */
+		if (c->opt->classes & TRACEBUF_FDR_SCHED) {
+			stream_open(s, tid, e->tgid, e->ts, e->ts);
+			return 0;
+		}
+		s->pending = true;
+		s->tid = tid;
+		s->tgid = e->tgid;
+		s->base = e->ts;
+		return 0;
+	}
+
+	switch (e->kind) {
+	case TB_BPF_LOST:
+		type = ITEM_LOST;
+		c->gap_reports++;
+		c->gap_events += nargs ? e->args[0] : 0;
+		break;
+	case TB_BPF_ENTER:
+	case TB_BPF_EXIT:
+	case TB_BPF_POINT:
+		type = e->kind == TB_BPF_ENTER ? ITEM_ENTER :
+		       e->kind == TB_BPF_EXIT ? ITEM_EXIT : ITEM_POINT;
+		for (i = 0; i < (int)NR_CLASSES; i++)
+			if (classes[i].space == space)
+				c->per_class[i]++;
+		c->events++;
+		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
+			id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
+			nargs = 0;
+		}
+		if (space == TRACEBUF_FDR_SPACE_IRQ &&
+		    (id & TRACEBUF_FDR_ID_KEY_MASK) < MAX_IRQ_NAMES) {
+			__u32 irq = id & TRACEBUF_FDR_ID_KEY_MASK;
+
+			c->irq_seen[irq / 64] |= 1ULL << (irq % 64);
+		}
+		if (!thread_track(c, e, tid, id))
+			return 0;
+		break;
+	default:
+		c->bad++;
+		return 0;
+	}
+
+	if (!s->open || s->tid != tid) {
+		__u64 base = e->ts;
+
+		stream_close(c, s, e->cpu);
+		/* The switch time starts the block, when it named this task. */
+		if (s->pending && s->tid == tid && s->base <= e->ts)
+			base = s->base;
+		stream_open(s, tid, e->tgid, base, e->ts);
+	}
+	stream_add(c, s, e->ts, id, type, e->args, nargs);
+	return 0;
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct block_ref *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One block from the spill file through the FDR writer. */
+static void write_block(struct collector *c, struct tb_fdr_writer *w,
+			const struct block_ref *b, unsigned char *buf)
+{
+	__u64 wall = b->base + c->realtime_off;
+	size_t off = 0;
+
+	if (b->len && pread(fileno(c->spill), buf, b->len, b->off) !=
+	    (ssize_t)b->len)
+		tb_die_errno(TB_EXIT_FAIL, "cannot read the temporary block file");
+	tb_fdr_begin(w, b->tgid, b->tid, b->cpu, b->base, wall / 1000000000,
+		     wall % 1000000000 / 1000);
+	while (off < b->len) {
+		const struct item *it = (const struct item *)(buf + off);
+		char text[64];
+		int n;
+
+		off += sizeof(*it) + it->nargs * sizeof(__u64);
+		switch (it->type) {
+		case ITEM_LOST:
+			n = snprintf(text, sizeof(text), "tracebuf: lost %llu events",
+				     (unsigned long long)it->args[0]);
+			tb_fdr_custom(w, it->tsc, text, n);
+			break;
+		case ITEM_EXIT:
+			tb_fdr_function(w, TB_FDR_EXIT, it->id, it->tsc, NULL, 0);
+			break;
+		default:
+			tb_fdr_function(w, it->nargs ? TB_FDR_ENTER_ARGS :
+					TB_FDR_ENTER, it->id, it->tsc,
+					(const uint64_t *)it->args,
+					it->nargs);
+			/* Instant events (faults, fork, exit): zero-length calls. */
+			if (it->type == ITEM_POINT)
+				tb_fdr_function(w, TB_FDR_EXIT, it->id, it->tsc,
+						NULL, 0);
+		}
+	}
+	tb_fdr_end(w);
+}
+
+/*
+ * The file: header, then every block by the time of its first record.
+ * Blocks of one thread never overlap, so this keeps each thread's records
+ * in time order, which `llvm-xray account` needs.
+ */
+static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
+{
+	struct tb_fdr_header h = {
+		.version = 5,
+		.type = TB_FDR_TYPE_FDR,
+		/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: constant, non-stop. */
+		.flags = TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC,
+		.cycle_frequency = 1000000000ULL,
+		.buffer_size = c->opt->rb_size,
+	};
+	struct tb_fdr_writer w;
+	unsigned char *buf = NULL;
+	size_t i, max = 0;
+
+	qsort(c->blocks, c->nr_blocks, sizeof(*c->blocks), cmp_block);
+	if (fflush(c->spill))
+		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
+	for (i = 0; i < c->nr_blocks; i++)
+		if (c->blocks[i].len > max)
+			max = c->blocks[i].len;
+	buf = xrealloc(NULL, max + 1);
+	/* One FDR block per task run: never split by size. */
+	errno = 0;
+	tb_fdr_writer_init(&w, out, &h, SIZE_MAX / 2);
+	for (i = 0; i < c->nr_blocks; i++)
+		write_block(c, &w, &c->blocks[i], buf);
+	errno = -tb_fdr_writer_finish(&w);
+	if (errno)
+		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	free(buf);
+	return w.bytes;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The names file has the module's TRACEBUF_FDR_IOC_NAMES text format,
+ * "<id hex> <space> <name>" per line, so that the same tools name both
+ * recorders' files.  Syscall names come from the table tracebuf-record
+ * also uses, softirq, fault and task names are fixed; IRQs are
+ * named after /proc/interrupts (the first handler of a shared line) and
+ * work functions after /proc/kallsyms, both read at the end.
+ */
+static const char *const softirq_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+static void irq_names(struct collector *c, FILE *out)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char *line = NULL, *tok, *save;
+	size_t cap = 0;
+	int ncpu = 0, i;
+
+	if (!f)
+		return;
+	if (getline(&line, &cap, f) > 0)
+		for (tok = strtok_r(line, " \t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			ncpu++;
+	while (getline(&line, &cap, f) > 0) {
+		char *end, *names = NULL;
+		unsigned long irq;
+
+		tok = strtok_r(line, " \t\n", &save);
+		if (!tok)
+			continue;
+		irq = strtoul(tok, &end, 10);
+		if (end == tok || *end != ':' || irq >= MAX_IRQ_NAMES ||
+		    !(c->irq_seen[irq / 64] & (1ULL << (irq % 64))))
+			continue;
+		/* Counts per CPU, chip, hardware irq and type, then actions. */
+		for (i = 0; i < ncpu + 2 && tok; i++)
+			tok = strtok_r(NULL, " \t\n", &save);
+		if (tok)
+			names = strtok_r(NULL, ",\n", &save);
+		while (names && *names == ' ')
+			names++;
+		if (names && *names)
+			fprintf(out, "0x%x irq %s\n",
+				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, irq),
+				names);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* "%ps" of each work function: symbol, and " [module]" for a module's. */
+static void work_names(struct collector *c, FILE *out)
+{
+	char **names = calloc(c->nr_workfns + 1, sizeof(*names));
+	char *line = NULL;
+	size_t cap = 0, i;
+	FILE *f;
+
+	if (!names)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	f = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
+	while (f && getline(&line, &cap, f) > 0) {
+		char sym[256], mod[64] = "", type;
+		unsigned long long addr;
+		int n = sscanf(line, "%llx %c %255s [%63[^]]]", &addr, &type,
+			       sym, mod);
+
+		if (n < 3)
+			continue;
+		for (i = 0; i < c->nr_workfns; i++) {
+			if (c->workfns[i] != addr || names[i])
+				continue;
+			if (asprintf(&names[i], n == 4 ? "%s [%s]" : "%s", sym,
+				     mod) < 0)
+				tb_die(TB_EXIT_FAIL, "out of memory");
+		}
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	for (i = 0; i < c->nr_workfns; i++) {
+		__u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i);
+
+		if (names[i])
+			fprintf(out, "0x%x work %s\n", id, names[i]);
+		else
+			fprintf(out, "0x%x work 0x%llx\n", id,
+				(unsigned long long)c->workfns[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void write_names(struct collector *c, const char *path)
+{
+	FILE *f = tb_open_output(path);
+	size_t i;
+
+	/* Like tracebuf-record: every syscall of the build's <asm/unistd.h>. */
+	for (i = 0; i < ARRAY_SIZE(syscall_names); i++)
+		if (syscall_names[i])
+			fprintf(f, "0x%x syscall %s\n",
+				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, i),
+				syscall_names[i]);
+	for (i = 0; i < ARRAY_SIZE(softirq_names); i++)
+		fprintf(f, "0x%x softirq %s\n",
+			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
+			softirq_names[i]);
+	fprintf(f, "0x%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
+	fprintf(f, "0x%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
+	fprintf(f, "0x%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
+	fprintf(f, "0x%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
+	irq_names(c, f);
+	work_names(c, f);
+	tb_close_output(f, path);
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line                                                        */
+/* ------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: %s [OPTIONS] [-- COMMAND [ARG...]]\n", tb_prog());
+	fputs("\n"
+	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
+	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
+	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
+	      "exits, the duration ends, or SIGINT/SIGTERM arrives.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
+	      "                         softirq, workqueue, fault, sched, all\n"
+	      "                         (default: syscall,irq,softirq,sched)\n"
+	      "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
+	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
+	      "                         with -, COMMAND's stdout goes to stderr)\n"
+	      "  -d, --duration SECS    stop after SECS seconds\n"
+	      "  -b, --buffer-size SIZE BPF ring buffer size, a power of two, K/M/G\n"
+	      "                         suffixes (default 8M)\n"
+	      "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
+	      "                         (default: a quarter of the ring buffer)\n"
+	      "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
+	      "  -n, --names FILE       id-to-name file, \"<id hex> <space> <name>\" lines\n"
+	      "                         (default: OUTPUT.names; none for -o - without -n)\n"
+	      "  -r, --raw              keep exits whose entry is not in the capture (by\n"
+	      "                         default they are left out: llvm-xray stack and\n"
+	      "                         account reject them)\n"
+	      "  -q, --quiet            no summary on stderr\n"
+	      "  -v, --verbose          libbpf's messages and the work function table\n"
+	      "  -h, --help             this text\n"
+	      "  -V, --version          print the version\n"
+	      "      --replay FILE      no BPF: build the file from records saved in FILE\n"
+	      "                         (each a u32 size and a struct tb_bpf_event; tests)\n"
+	      "\n"
+	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
+	      "Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
+	      "command line; the command's own status is in the summary.\n", f);
+}
+
+static __u32 parse_classes(const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	__u32 mask = 0;
+	size_t i;
+
+	if (!copy)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			mask |= BPF_CLASSES;
+			continue;
+		}
+		if (!strcmp(tok, "marker"))
+			tb_die(TB_EXIT_USAGE,
+			       "class 'marker' needs the module's /dev/tracebuf_fdr");
+		for (i = 0; i < NR_CLASSES; i++)
+			if (!strcmp(tok, classes[i].name))
+				break;
+		if (i == NR_CLASSES)
+			tb_die(TB_EXIT_USAGE, "unknown event class '%s' (try --help)",
+			       tok);
+		mask |= classes[i].mask;
+	}
+	free(copy);
+	if (!mask)
+		tb_die(TB_EXIT_USAGE, "no event class given");
+	return mask;
+}
+
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "events",	 required_argument, NULL, 'e' },
+		{ "args",	 required_argument, NULL, 'a' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "duration",	 required_argument, NULL, 'd' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "wakeup",	 required_argument, NULL, 'w' },
+		{ "stats-json",	 required_argument, NULL, 'j' },
+		{ "names",	 required_argument, NULL, 'n' },
+		{ "quiet",	 no_argument,	    NULL, 'q' },
+		{ "raw",	 no_argument,	    NULL, 'r' },
+		{ "verbose",	 no_argument,	    NULL, 'v' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ "version",	 no_argument,	    NULL, 'V' },
+		{ "replay",	 required_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int ch;
+
+	/* tracebuf-record's default */
+	o->classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
+		     TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED;
+	o->output = "trace.fdr";
+	o->rb_size = 8 << 20;
+	/* '+': options end at the command's name. */
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rqvhV",
+				 longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			o->classes = parse_classes(optarg);
+			break;
+		case 'a':
+			if (tb_parse_u32(optarg, 0, TB_BPF_MAX_ARGS, &o->nr_args))
+				tb_die(TB_EXIT_USAGE, "--args takes 0..%d, not '%s'",
+				       TB_BPF_MAX_ARGS, optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'd':
+			if (tb_parse_u64(optarg, 1, 1000000, &o->duration))
+				tb_die(TB_EXIT_USAGE,
+				       "--duration takes whole seconds 1..1000000, not '%s'",
+				       optarg);
+			break;
+		case 'b':
+			if (tb_parse_size(optarg, 4096, 1ULL << 30, &o->rb_size) ||
+			    (o->rb_size & (o->rb_size - 1)) ||
+			    o->rb_size % sysconf(_SC_PAGESIZE))
+				tb_die(TB_EXIT_USAGE,
+				       "--buffer-size takes a power of two from 4K to 1G, not '%s'",
+				       optarg);
+			break;
+		case 'w':
+			if (tb_parse_size(optarg, 1, 1ULL << 30, &o->wakeup))
+				tb_die(TB_EXIT_USAGE, "bad --wakeup '%s'", optarg);
+			break;
+		case 'j':
+			o->stats_json = optarg;
+			break;
+		case 'R':
+			o->replay = optarg;
+			break;
+		case 'n':
+			o->names = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'r':
+			o->raw = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(TB_EXIT_OK);
+		case 'V':
+			tb_print_version();
+			exit(TB_EXIT_OK);
+		default:
+			usage(stderr);
+			exit(TB_EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (o->replay && (o->cmd || o->duration))
+		tb_die(TB_EXIT_USAGE, "--replay takes neither a command nor --duration");
+	if (!o->wakeup || o->wakeup > o->rb_size)
+		o->wakeup = o->rb_size / 4;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Set by the handlers, read by the loop: atomics instead of volatile. */
+static sig_atomic_t stop_signal;
+static sig_atomic_t child_exited;
+
+static void on_stop(int sig)
+{
+	__atomic_store_n(&stop_signal, sig, __ATOMIC_RELAXED);
+}
+
+static void on_child(int sig)
+{
+	__atomic_store_n(&child_exited, 1, __ATOMIC_RELAXED);
+}
+
+static bool libbpf_verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+		return 0;
+	/* Warnings are printed only with -v: the tool reports failures. */
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Each program and the FDR id space it records (0: block boundaries). */
+struct prog_space {
+	struct bpf_program *prog;
+	__u32 space;
+};
+
+static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
+{
+	const struct prog_space tab[] = {
+		{ skel->progs.tb_sys_enter,	TRACEBUF_FDR_SPACE_SYSCALL },
+		{ skel->progs.tb_sys_exit,	TRACEBUF_FDR_SPACE_SYSCALL },
+		{ skel->progs.tb_irq_entry,	TRACEBUF_FDR_SPACE_IRQ },
+		{ skel->progs.tb_irq_exit,	TRACEBUF_FDR_SPACE_IRQ },
+		{ skel->progs.tb_softirq_entry,	TRACEBUF_FDR_SPACE_SOFTIRQ },
+		{ skel->progs.tb_softirq_exit,	TRACEBUF_FDR_SPACE_SOFTIRQ },
+		{ skel->progs.tb_work_start,	TRACEBUF_FDR_SPACE_WORK },
+		{ skel->progs.tb_work_end,	TRACEBUF_FDR_SPACE_WORK },
+		{ skel->progs.tb_fault_user,	TRACEBUF_FDR_SPACE_FAULT },
+		{ skel->progs.tb_fault_kernel,	TRACEBUF_FDR_SPACE_FAULT },
+		{ skel->progs.tb_fork,		TRACEBUF_FDR_SPACE_TASK },
+		{ skel->progs.tb_exit,		TRACEBUF_FDR_SPACE_TASK },
+		{ skel->progs.tb_sched_switch,	0 },
+	};
+
+	memcpy(ps, tab, sizeof(tab));
+	return ARRAY_SIZE(tab);
+}
+
+#define MAX_PROGS	16
+
+/* The class a space is counted under, or -1 (switches). */
+static int space_class(__u32 space)
+{
+	size_t i;
+
+	for (i = 0; i < NR_CLASSES; i++)
+		if (classes[i].space == space)
+			return i;
+	return -1;
+}
+
+static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
+{
+	struct prog_space ps[MAX_PROGS];
+	size_t i, n = prog_spaces(skel, ps);
+
+	/* tb_sched_switch always loads: it delimits the blocks. */
+	for (i = 0; i < n; i++) {
+		int cls = space_class(ps[i].space);
+
+		if (cls >= 0)
+			bpf_program__set_autoload(ps[i].prog,
+						  !!(mask & classes[cls].mask));
+	}
+}
+
+/*
+ * Lost records by id space: ring buffer reservation failures counted by
+ * the programs, and runs the kernel skipped because the same program was
+ * already running on that CPU (bpf_prog_info.recursion_misses).
+ */
+struct losses {
+	__u64 ringbuf[TB_BPF_NR_COUNTERS];
+	__u64 recursion[TB_BPF_NR_COUNTERS];
+};
+
+static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
+			struct losses *l)
+{
+	__u64 *vals = calloc(nr_cpus, sizeof(__u64));
+	int fd = bpf_map__fd(skel->maps.drops);
+	struct prog_space ps[MAX_PROGS];
+	size_t i, n = prog_spaces(skel, ps);
+	__u32 k;
+	int cpu;
+
+	if (!vals)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	memset(l, 0, sizeof(*l));
+	for (k = 0; k < TB_BPF_NR_COUNTERS; k++) {
+		if (bpf_map_lookup_elem(fd, &k, vals)) {
+			tb_warn_errno("cannot read the drop counters");
+			continue;
+		}
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			l->ringbuf[k] += vals[cpu];
+	}
+	free(vals);
+	for (i = 0; i < n; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int pfd = bpf_program__fd(ps[i].prog);
+
+		if (pfd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(pfd, &info, &len))
+			l->recursion[ps[i].space] += info.recursion_misses;
+	}
+}
+
+/*
+ * Start the command once the programs are attached.  A close-on-exec
+ * pipe carries exec's errno back, so that a missing command is an error
+ * here rather than an empty trace.
+ */
+static pid_t start_command(char **cmd, bool stdout_is_trace)
+{
+	int pfd[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		tb_die_errno(TB_EXIT_FAIL, "pipe");
+	pid = fork();
+	if (pid < 0)
+		tb_die_errno(TB_EXIT_FAIL, "cannot fork");
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		close(pfd[0]);
+		/* With -o -, stdout carries the trace: keep the command off it. */
+		if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp(cmd[0], cmd);
+		err = errno;
+		if (write(pfd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		errno = err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", cmd[0]);
+	}
+	close(pfd[0]);
+	return pid;
+}
+
+static double tv_sec(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static __u64 now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct result {
+	struct losses lost;
+	struct rusage ru0, ru1;	/* reader's usage after attach, at the end */
+	__u64 bytes;
+	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
+	double duration;
+	int status;		/* the command's wait status, or -1 */
+};
+
+static __u64 lost_events(const struct losses *l, int cls)
+{
+	__u32 sp = classes[cls].space;
+
+	return l->ringbuf[sp] + l->recursion[sp];
+}
+
+static void print_summary(const struct collector *c, const struct result *r)
+{
+	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
+	size_t i;
+
+	for (i = 0; i < NR_CLASSES; i++) {
+		lost += lost_events(&r->lost, i);
+		lost_rb += r->lost.ringbuf[classes[i].space];
+		lost_rec += r->lost.recursion[classes[i].space];
+	}
+	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
+		tb_prog(), (unsigned long long)c->events, r->duration,
+		c->opt->output, (unsigned long long)r->bytes, c->nr_blocks);
+	fprintf(stderr, " ");
+	for (i = 0; i < NR_CLASSES; i++)
+		if (c->opt->classes & classes[i].mask)
+			fprintf(stderr, " %s %llu", classes[i].name,
+				(unsigned long long)c->per_class[i]);
+	fprintf(stderr, ", switches %llu\n", (unsigned long long)c->switches);
+	fprintf(stderr, "  lost %llu events (ring buffer full %llu, recursion %llu), %llu switches",
+		(unsigned long long)lost, (unsigned long long)lost_rb,
+		(unsigned long long)lost_rec,
+		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
+	if (r->status != -1) {
+		if (WIFEXITED(r->status))
+			fprintf(stderr, "; command exited %d",
+				WEXITSTATUS(r->status));
+		else if (WIFSIGNALED(r->status))
+			fprintf(stderr, "; command killed by signal %d",
+				WTERMSIG(r->status));
+	}
+	fprintf(stderr, "\n");
+	if (c->bad)
+		fprintf(stderr, "  %llu malformed records ignored\n",
+			(unsigned long long)c->bad);
+	if (c->opt->verbose) {
+		fprintf(stderr, "  %llu exits without entry left out, %llu records clamped\n",
+			(unsigned long long)c->unmatched,
+			(unsigned long long)c->clamped);
+		for (i = 0; i < c->nr_workfns; i++)
+			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
+				(unsigned long long)c->workfns[i]);
+	}
+}
+
+static double cpu_delta(struct timeval a, struct timeval b)
+{
+	return (b.tv_sec - a.tv_sec) + (b.tv_usec - a.tv_usec) / 1e6;
+}
+
+/*
+ * One object on one line (scripts append it to JSON Lines files); the
+ * keys are documented in bpf-collector.rst.
+ */
+static void write_json(const struct collector *c, const struct result *r,
+		       const char *path)
+{
+	FILE *j = tb_open_output(path);
+	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
+	double user, sys;
+	int st = r->status;
+	size_t i;
+
+	for (i = 0; i < NR_CLASSES; i++) {
+		lost += lost_events(&r->lost, i);
+		lost_rb += r->lost.ringbuf[classes[i].space];
+		lost_rec += r->lost.recursion[classes[i].space];
+	}
+	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
+		(unsigned long long)c->events, (unsigned long long)c->records,
+		(unsigned long long)c->switches);
+	fprintf(j, "\"bytes\": %llu, \"blocks\": %zu, ",
+		(unsigned long long)r->bytes, c->nr_blocks);
+	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, ",
+		(unsigned long long)lost, (unsigned long long)lost_rb);
+	fprintf(j, "\"lost_recursion\": %llu, \"lost_switches\": %llu, ",
+		(unsigned long long)lost_rec,
+		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
+	fprintf(j, "\"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu, ",
+		(unsigned long long)c->clamped,
+		(unsigned long long)c->unmatched, (unsigned long long)c->bad);
+	fprintf(j, "\"loss_markers\": %llu, \"loss_marked\": %llu, ",
+		(unsigned long long)c->gap_reports,
+		(unsigned long long)c->gap_events);
+	fprintf(j, "\"classes\": {");
+	for (i = 0; i < NR_CLASSES; i++)
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+			(unsigned long long)c->per_class[i]);
+	fprintf(j, "}, \"lost_classes\": {");
+	for (i = 0; i < NR_CLASSES; i++)
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+			(unsigned long long)lost_events(&r->lost, i));
+	fprintf(j, "}, ");
+	user = cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime);
+	sys = cpu_delta(r->ru0.ru_stime, r->ru1.ru_stime);
+	fprintf(j, "\"duration_s\": %.6f, \"reader_user_s\": %.6f, ",
+		r->duration, user);
+	fprintf(j, "\"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
+		sys, (user + sys) * 1e9);
+	fprintf(j, "\"setup_cpu_s\": %.6f, \"ringbuf_bytes\": %llu, \"nr_args\": %u, ",
+		tv_sec(r->ru0.ru_utime) + tv_sec(r->ru0.ru_stime),
+		(unsigned long long)c->opt->rb_size, c->opt->nr_args);
+	fprintf(j, "\"command_status\": %d}\n",
+		st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) :
+		128 + WTERMSIG(st));
+	tb_close_output(j, path);
+}
+
+/*
+ * Record with the BPF programs until the command ends, the duration is
+ * over or a signal comes; everything is drained into @c.
+ */
+static void run_bpf(struct collector *c, struct options *opt,
+		    struct result *r)
+{
+	struct tracebuf_bpf *skel;
+	struct ring_buffer *rb;
+	__u64 deadline = 0;
+	int status = -1, err;
+	pid_t child = 0;
+
+	skel = tracebuf_bpf__open();
+	if (!skel)
+		tb_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
+	skel->rodata->nr_args = opt->nr_args;
+	skel->rodata->self_tgid = getpid();
+	skel->rodata->wakeup_bytes = opt->wakeup;
+	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
+	if (err) {
+		errno = -err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
+	}
+	set_autoload(skel, opt->classes);
+
+	err = tracebuf_bpf__load(skel);
+	if (err) {
+		errno = -err;
+		if (errno == EPERM)
+			tb_die(TB_EXIT_FAIL,
+			       "cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
+			       strerror(errno));
+		tb_die(TB_EXIT_FAIL,
+		       "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
+		       strerror(errno));
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event,
+			      c, NULL);
+	if (!rb)
+		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+
+	c->realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	err = tracebuf_bpf__attach(skel);
+	if (err) {
+		errno = -err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
+	}
+	/* All programs start recording at once; see tracebuf.bpf.c. */
+	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
+	/* The reader's CPU time is counted from here: loading is not. */
+	getrusage(RUSAGE_SELF, &r->ru0);
+	r->t0 = now_ns(CLOCK_MONOTONIC);
+	if (opt->duration)
+		deadline = r->t0 + opt->duration * 1000000000ULL;
+	if (opt->cmd)
+		child = start_command(opt->cmd, !strcmp(opt->output, "-"));
+
+	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
+		if (child && __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
+		    waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+		if (deadline && now_ns(CLOCK_MONOTONIC) >= deadline)
+			break;
+		err = ring_buffer__poll(rb, 100);
+		/*
+		 * poll() consumes only after a wake-up, and the programs
+		 * skip those below --wakeup bytes: drain on the timeout.
+		 */
+		if (err == 0)
+			err = ring_buffer__consume(rb);
+		if (err < 0 && err != -EINTR) {
+			errno = -err;
+			tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+		}
+	}
+
+	/*
+	 * Stop the producers first so that the drain below is complete; all
+	 * at once, like the start.
+	 */
+	__atomic_store_n(&skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	tracebuf_bpf__detach(skel);
+	err = ring_buffer__consume(rb);
+	if (err < 0) {
+		errno = -err;
+		tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+	}
+	if (child) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	read_losses(skel, c->nr_cpus, &r->lost);
+	r->status = status;
+	ring_buffer__free(rb);
+	tracebuf_bpf__destroy(skel);
+}
+
+/*
+ * --replay: the same processing on records from a file instead of the
+ * ring buffer (each a little-endian u32 size, then the record), with the
+ * wall clock at 0.  It tests the block building on any host, without BPF.
+ */
+static void run_replay(struct collector *c, const char *path)
+{
+	FILE *f = tb_open_input(path);
+	uint8_t len[4];
+	__u64 rec[64];
+	__u32 n;
+
+	while (fread(len, sizeof(len), 1, f) == 1) {
+		n = tb_get32(len);
+		if (n > sizeof(rec) || fread(rec, 1, n, f) != n)
+			tb_die(TB_EXIT_DATA, "%s: truncated or oversized record", path);
+		handle_event(c, rec, n);
+	}
+	if (ferror(f))
+		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", path);
+	if (f != stdin)
+		fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct collector col = { 0 };
+	struct sigaction sa;
+	struct result r = { .status = -1 };
+	int cpu;
+	FILE *out;
+	size_t i;
+
+	tb_cli_init(argv[0]);
+	parse_args(argc, argv, &opt);
+	libbpf_verbose = opt.verbose;
+	libbpf_set_print(libbpf_print);
+
+	col.opt = &opt;
+	/* Replayed records may name any CPU a real machine could have. */
+	col.nr_cpus = opt.replay ? 4096 : libbpf_num_possible_cpus();
+	if (col.nr_cpus <= 0) {
+		errno = -col.nr_cpus;
+		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
+	}
+	col.streams = calloc(col.nr_cpus, sizeof(*col.streams));
+	col.spill = tmpfile();
+	if (!col.streams)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (!col.spill)
+		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
+	/*
+	 * Handlers first: a SIGTERM while loading (a script that stops us
+	 * early) still ends with a valid, if empty, file.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	/* Fail on an unwritable output before tracing anything. */
+	out = tb_open_output(opt.output);
+
+	if (opt.replay) {
+		getrusage(RUSAGE_SELF, &r.ru0);
+		r.t0 = now_ns(CLOCK_MONOTONIC);
+		run_replay(&col, opt.replay);
+	} else {
+		run_bpf(&col, &opt, &r);
+	}
+
+	for (cpu = 0; cpu < col.nr_cpus; cpu++)
+		stream_close(&col, &col.streams[cpu], cpu);
+	r.bytes = write_fdr(&col, out, opt.output);
+	tb_close_output(out, opt.output);
+	if (opt.names) {
+		write_names(&col, opt.names);
+	} else if (strcmp(opt.output, "-")) {
+		char *path;
+
+		if (asprintf(&path, "%s.names", opt.output) < 0)
+			tb_die(TB_EXIT_FAIL, "out of memory");
+		write_names(&col, path);
+		free(path);
+	}
+	getrusage(RUSAGE_SELF, &r.ru1);
+	r.duration = (now_ns(CLOCK_MONOTONIC) - r.t0) / 1e9;
+
+	if (!opt.quiet)
+		print_summary(&col, &r);
+	if (opt.stats_json)
+		write_json(&col, &r, opt.stats_json);
+
+	fclose(col.spill);
+	for (cpu = 0; cpu < col.nr_cpus; cpu++)
+		free(col.streams[cpu].buf);
+	free(col.streams);
+	free(col.blocks);
+	free(col.workfns);
+	for (i = 0; i < THREAD_BUCKETS; i++) {
+		while (col.threads[i]) {
+			struct thread *t = col.threads[i];
+
+			col.threads[i] = t->next;
+			free(t);
+		}
+	}
+	return TB_EXIT_OK;
+}
