@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,6 +77,10 @@ static void print_help(FILE *f)
 "                        the capture (llvm-xray stack/account reject them)\n"
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
 "  -q, --quiet           no summary\n"
+"  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
+"                        events, bytes, lost (dropped + overwritten),\n"
+"                        dropped, overwritten, reader_ns (this tool's CPU\n"
+"                        time while recording and draining)\n"
 "      --start           only configure and start recording, then exit\n"
 "                        (read later with cat " DEFAULT_DEV ")\n"
 "      --stop            only stop recording and print the counters\n"
@@ -686,6 +691,29 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static uint64_t rusage_ns(const struct rusage *ru)
+{
+	return (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000ULL +
+	       (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ULL;
+}
+
+/* For scripts and make bench: the same keys as tracebuf-bpf's. */
+static void write_stats_json(const char *path,
+			     const struct tracebuf_fdr_stats *st,
+			     const struct rusage *ru0, const struct rusage *ru1)
+{
+	FILE *j = tb_open_output(path);
+
+	fprintf(j, "{\"events\": %llu, \"bytes\": %llu, \"lost\": %llu, ",
+		(unsigned long long)st->written, (unsigned long long)st->bytes,
+		(unsigned long long)(st->dropped + st->overwritten));
+	fprintf(j, "\"dropped\": %llu, \"overwritten\": %llu, \"reader_ns\": %llu}\n",
+		(unsigned long long)st->dropped,
+		(unsigned long long)st->overwritten,
+		(unsigned long long)(rusage_ns(ru1) - rusage_ns(ru0)));
+	tb_close_output(j, path);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -700,6 +728,7 @@ int main(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "no-tfile", no_argument, NULL, 'N' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats-json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "start", no_argument, NULL, 'S' },
@@ -713,6 +742,8 @@ int main(int argc, char **argv)
 		.buf_size = TRACEBUF_FDR_BUF_DEFAULT,
 	};
 	const char *out = DEFAULT_OUT, *names = NULL, *dev = DEFAULT_DEV;
+	const char *stats_json = NULL;
+	struct rusage ru0, ru1;
 	struct tracebuf_fdr_stats st;
 	struct counts counts;
 	struct block *blocks;
@@ -731,7 +762,7 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:rNqhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:j:rNqhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -778,6 +809,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'j':
+			stats_json = optarg;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -826,6 +860,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (optind < argc)
 		child = start_command(argv + optind, &go_fd);
+	getrusage(RUSAGE_SELF, &ru0);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	t0 = now_s();
@@ -867,9 +902,12 @@ int main(int argc, char **argv)
 	}
 	while (drain_once(fd, &raw))
 		;
+	getrusage(RUSAGE_SELF, &ru1);
 	memset(&st, 0, sizeof(st));
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
+	if (stats_json)
+		write_stats_json(stats_json, &st, &ru0, &ru1);
 
 	nblocks = order_blocks(&raw, &blocks);
 	memset(&counts, 0, sizeof(counts));
