@@ -36,17 +36,19 @@ tb_classes() {
 	esac
 }
 
-# The workload itself: prints tb-workload's JSON line(s).
-run_workload() {
+# The workload as one shell command line; its JSON line goes to $WJSON so
+# that whatever a tracer prints cannot mix with it.
+WJSON=/tmp/workload.json
+workload_cmd() {
 	case $1 in
-	syscall)
-		tb-workload -c $WORK_CPU getppid "$GETPPID_N" ;;
-	irqsched)
-		tb-workload serial "$SERIAL_KIB" >/dev/null &
-		sp=$!
-		tb-workload -c $WORK_CPU pingpong "$PINGPONG_N"
-		wait $sp ;;
+	syscall) echo "tb-workload -c $WORK_CPU getppid $GETPPID_N >$WJSON" ;;
+	irqsched) echo "tb-workload serial $SERIAL_KIB >/dev/null & tb-workload -c $WORK_CPU pingpong $PINGPONG_N >$WJSON; wait" ;;
 	esac
+}
+
+run_workload() {
+	rm -f $WJSON
+	sh -c "$(workload_cmd "$1")" && cat $WJSON
 }
 
 # CPU time in ns a process has used so far (schedstat: ns precision).
@@ -97,32 +99,45 @@ cfg_ftrace() {
 	emit ftrace "$1" "$2" "$w" ", \"events\": $entries, \"lost\": $lost, \"reader_ns\": $reader_ns"
 }
 
+# A collector that runs the workload as its command (tracebuf-record,
+# tracebuf-bpf): the workload's JSON and the collector's --stats-json.
+run_collector() {	# tool workload extra-args...
+	tool=$1
+	wl=$2
+	shift 2
+	rm -f $WJSON /tmp/collector.json
+	taskset -c $READER_CPU "$tool" -q -e "$(tb_classes "$wl")" "$@" \
+		--stats-json /tmp/collector.json -- sh -c "$(workload_cmd "$wl")" \
+		>/dev/null || return 1
+	cat $WJSON
+}
+
 # tracebuf's FDR ring in streaming mode, drained by tracebuf-record.
 cfg_tb_fdr() {
 	command -v tracebuf-record >/dev/null || return 0
-	stats=/tmp/tb-stats.json
-	w=$(taskset -c $READER_CPU tracebuf-record -e "$(tb_classes "$1")" \
-		-o /tmp/bench.fdr --stats-json $stats -- sh -c "$(declare_workload "$1")") || return 1
-	emit tb_fdr "$1" "$2" "$w" ", \"tracer\": $(cat $stats)"
-	rm -f /tmp/bench.fdr
+	w=$(run_collector tracebuf-record "$1" -r --no-tfile -o /tmp/bench.fdr) || return 1
+	emit tb_fdr "$1" "$2" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
+	rm -f /tmp/bench.fdr*
 }
 
 # Probes registered, consumer writes nothing: the floor of any probe tracer.
 cfg_tb_floor() {
-	command -v tracebuf-record >/dev/null || return 0
-	tracebuf-record --help 2>&1 | grep -q -- '--floor' || return 0
-	w=$(taskset -c $READER_CPU tracebuf-record --floor -e "$(tb_classes "$1")" \
-		-o /dev/null -- sh -c "$(declare_workload "$1")") || return 1
+	p=/sys/module/tracebuf/parameters/fdr_probe_nop
+	[ -w $p ] || return 0
+	echo 1 >$p
+	w=$(run_collector tracebuf-record "$1" -r --no-tfile -o /tmp/bench.fdr)
+	rc=$?
+	echo 0 >$p
+	[ $rc = 0 ] || return 1
 	emit tb_floor "$1" "$2" "$w" ""
+	rm -f /tmp/bench.fdr*
 }
 
 cfg_bpf() {
 	command -v tracebuf-bpf >/dev/null || return 0
-	stats=/tmp/bpf-stats.json
-	w=$(taskset -c $READER_CPU tracebuf-bpf -e "$(tb_classes "$1")" \
-		-o /tmp/bench-bpf.fdr --stats-json $stats -- sh -c "$(declare_workload "$1")") || return 1
-	emit bpf "$1" "$2" "$w" ", \"tracer\": $(cat $stats)"
-	rm -f /tmp/bench-bpf.fdr
+	w=$(run_collector tracebuf-bpf "$1" -r -o /tmp/bench-bpf.fdr) || return 1
+	emit bpf "$1" "$2" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
+	rm -f /tmp/bench-bpf.fdr*
 }
 
 # The emulated XScale trace buffer fed by kernel events (syscalls only).
@@ -135,14 +150,6 @@ cfg_xscale() {
 	tracebufctl disable >/dev/null
 	tracebufctl sources none >/dev/null
 	emit xscale "$1" "$2" "$w" ""
-}
-
-# The workload as a shell command line, for tracers that run a command.
-declare_workload() {
-	case $1 in
-	syscall) echo "tb-workload -c $WORK_CPU getppid $GETPPID_N" ;;
-	irqsched) echo "tb-workload serial $SERIAL_KIB >/dev/null & tb-workload -c $WORK_CPU pingpong $PINGPONG_N; wait" ;;
-	esac
 }
 
 echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions"
