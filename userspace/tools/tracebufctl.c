@@ -26,41 +26,42 @@
 
 static const char *dev_path = TB_DEV_PATH;
 
+static const char usage_text[] =
+	"\n"
+	"Control the XScale trace buffer device (default " TB_DEV_PATH ").\n"
+	"\n"
+	"Commands:\n"
+	"  status                 mode, flags, counters and chain state\n"
+	"  mode [wrap|fill]       show or set the trace mode (set: capture off)\n"
+	"  enable | disable       start or stop capture\n"
+	"  chkpt [CHKPT0 CHKPT1]  show or set the checkpoint registers\n"
+	"  clear                  empty the buffer, zero the drop counter\n"
+	"  sources [LIST] [--cpu N|all]\n"
+	"                         show or set the kernel event feed; LIST is\n"
+	"                         none, all or a comma list of syscall, irq,\n"
+	"                         fault, ret-user (or ret), switch\n"
+	"  snapshot [-c] [FILE]   write a record (header + buffer) atomically;\n"
+	"                         -c clears the buffer after copying\n"
+	"  read [FILE]            read the raw buffer once (clears it)\n"
+	"  inject [-t|-b] [FILE]  inject events: binary struct tracebuf_event\n"
+	"                         records (-b) or text lines (-t); default: guess\n"
+	"  chain [-n N] [-q DEPTH] [FILE]\n"
+	"                         chained fill-once capture: save N buffers\n"
+	"                         (default: until Ctrl-C/SIGTERM) as records\n"
+	"\n"
+	"FILE '-' or none means stdin/stdout.  Text events, one per line:\n"
+	"  exc VECTOR [COUNT]     VECTOR: undef swi pabort dabort irq fiq or 1-7\n"
+	"  br TARGET [COUNT]      direct branch\n"
+	"  ind TARGET [COUNT]     indirect branch\n"
+	"  '#' starts a comment.  COUNT: instructions since the previous event.\n"
+	"\n"
+	"Options: -d, --device PATH;  -h, --help;  -V, --version\n"
+	"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n";
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-"Usage: %s [-d DEVICE] COMMAND [ARGS]\n"
-"\n"
-"Control the XScale trace buffer device (default " TB_DEV_PATH ").\n"
-"\n"
-"Commands:\n"
-"  status                 mode, flags, counters and chain state\n"
-"  mode [wrap|fill]       show or set the trace mode (set: capture off)\n"
-"  enable | disable       start or stop capture\n"
-"  chkpt [CHKPT0 CHKPT1]  show or set the checkpoint registers\n"
-"  clear                  empty the buffer, zero the drop counter\n"
-"  sources [LIST] [--cpu N|all]\n"
-"                         show or set the kernel event feed; LIST is\n"
-"                         none, all or a comma list of syscall, irq,\n"
-"                         fault, ret-user (or ret), switch\n"
-"  snapshot [-c] [FILE]   write a record (header + buffer) atomically;\n"
-"                         -c clears the buffer after copying\n"
-"  read [FILE]            read the raw buffer once (clears it)\n"
-"  inject [-t|-b] [FILE]  inject events: binary struct tracebuf_event\n"
-"                         records (-b) or text lines (-t); default: guess\n"
-"  chain [-n N] [-q DEPTH] [FILE]\n"
-"                         chained fill-once capture: save N buffers\n"
-"                         (default: until Ctrl-C/SIGTERM) as records\n"
-"\n"
-"FILE '-' or none means stdin/stdout.  Text events, one per line:\n"
-"  exc VECTOR [COUNT]     VECTOR: undef swi pabort dabort irq fiq or 1-7\n"
-"  br TARGET [COUNT]      direct branch\n"
-"  ind TARGET [COUNT]     indirect branch\n"
-"  '#' starts a comment.  COUNT: instructions since the previous event.\n"
-"\n"
-"Options: -d, --device PATH;  -h, --help;  -V, --version\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n",
-		tb_prog());
+	fprintf(f, "Usage: %s [-d DEVICE] COMMAND [ARGS]\n", tb_prog());
+	fputs(usage_text, f);
 }
 
 static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
@@ -82,7 +83,8 @@ static const char *const src_names[] = {
 	"syscall", "irq", "fault", "ret-user", "switch",
 };
 
-#define NSRC (sizeof(src_names) / sizeof(src_names[0]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NSRC ARRAY_SIZE(src_names)
 
 static void print_sources(FILE *f, uint32_t mask)
 {
@@ -134,12 +136,13 @@ static int cmd_status(int fd)
 		else
 			printf(" (CPU %u)", src.cpu);
 	}
-	printf("\nbytes written:    %" PRIu64 "\n", (uint64_t)st.bytes_written);
-	printf("messages dropped: %" PRIu64 "\n", (uint64_t)st.messages_dropped);
+	printf("\nbytes written:    %llu\n", (unsigned long long)st.bytes_written);
+	printf("messages dropped: %llu\n", (unsigned long long)st.messages_dropped);
 	if (st.flags & TRACEBUF_STATUS_CHAINED)
-		printf("chain:            depth %u, queued %u, saved %" PRIu64 ", lost %" PRIu64 "\n",
-		       st.chain_depth, st.chain_queued, (uint64_t)st.chain_saved,
-		       (uint64_t)st.chain_lost);
+		printf("chain:            depth %u, queued %u, saved %llu, lost %llu\n",
+		       st.chain_depth, st.chain_queued,
+		       (unsigned long long)st.chain_saved,
+		       (unsigned long long)st.chain_lost);
 	else
 		printf("chain:            off\n");
 	return TB_EXIT_OK;
@@ -237,7 +240,8 @@ static int cmd_sources(int fd, int argc, char **argv)
 	}
 	if (ioctl(fd, TRACEBUF_IOC_SET_SOURCES, &src)) {
 		if (errno == EOPNOTSUPP)
-			tb_die(TB_EXIT_FAIL, "a requested source is not available on this kernel or backend");
+			tb_die(TB_EXIT_FAIL,
+			       "a requested source is not available on this kernel or backend");
 		if (errno == EINVAL)
 			tb_die(TB_EXIT_FAIL, "invalid sources or CPU %u", src.cpu);
 		tb_die_errno(TB_EXIT_FAIL, "set sources");
@@ -358,7 +362,8 @@ static void parse_text_line(char *line, const char *path, unsigned int lineno,
 	if (!strcmp(word[0], "exc")) {
 		ev.kind = TRACEBUF_EV_EXCEPTION;
 		if (n < 2 || parse_vector(word[1], &ev.arg))
-			tb_die(TB_EXIT_DATA, "%s:%u: exc needs a vector (undef swi pabort dabort irq fiq or 1-7)",
+			tb_die(TB_EXIT_DATA,
+			       "%s:%u: exc needs a vector: undef swi pabort dabort irq fiq, 1-7",
 			       path, lineno);
 	} else if (!strcmp(word[0], "br") || !strcmp(word[0], "ind")) {
 		ev.kind = word[0][0] == 'b' ? TRACEBUF_EV_BRANCH : TRACEBUF_EV_INDIRECT;
@@ -442,7 +447,8 @@ static int cmd_inject(int fd, int argc, char **argv)
 		}
 	} else {
 		if (len % sizeof(struct tracebuf_event))
-			tb_die(TB_EXIT_DATA, "%s: %zu bytes is not a whole number of %zu-byte events",
+			tb_die(TB_EXIT_DATA,
+			       "%s: %zu bytes is not a whole number of %zu-byte events",
 			       path, len, sizeof(struct tracebuf_event));
 		b.ev = (struct tracebuf_event *)data;
 		b.n = len / sizeof(struct tracebuf_event);
@@ -458,7 +464,8 @@ static int cmd_inject(int fd, int argc, char **argv)
 			tb_die(TB_EXIT_FAIL, "capture is disabled (run '%s enable' first)",
 			       tb_prog());
 		if (w < 0 && errno == EINVAL)
-			tb_die(TB_EXIT_DATA, "%s: the device rejected malformed events near event %zu",
+			tb_die(TB_EXIT_DATA,
+			       "%s: the device rejected malformed events near event %zu",
 			       path, off);
 		if (w < 0)
 			tb_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
@@ -548,9 +555,9 @@ static int cmd_chain(int fd, int argc, char **argv)
 	ioctl(fd, TRACEBUF_IOC_SET_CHAIN, &ch);
 	tb_close_output(out, path);
 	/* Buffers still queued or lost after the last record we wrote. */
-	fprintf(stderr, "%s: %" PRIu64 " buffers saved, %" PRIu64 " lost (%" PRIu64
-		" more lost or queued after the last saved one)\n", tb_prog(), saved,
-		lost, (uint64_t)(st.chain_lost - lost) + st.chain_queued);
+	fprintf(stderr, "%s: %llu buffers saved, %llu lost, %llu more lost or queued at the end\n",
+		tb_prog(), (unsigned long long)saved, (unsigned long long)lost,
+		(unsigned long long)(st.chain_lost - lost) + st.chain_queued);
 	free(rec);
 	return ret;
 }
