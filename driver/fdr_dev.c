@@ -138,32 +138,12 @@ static int fdr_check_config(const struct tracebuf_fdr_config *c)
 	return 0;
 }
 
-/* Input struct of any size (versioning rule of <linux/tracebuf.h>). */
-static int fdr_get_struct(void *dst, size_t ksize, size_t min,
-			  void __user *src, size_t usize)
-{
-	if (usize < min)
-		return -EINVAL;
-	return copy_struct_from_user(dst, ksize, src, usize);
-}
-
-/* Output struct: the caller's size, extra bytes zeroed. */
-static int fdr_put_struct(void __user *dst, size_t usize, const void *src,
-			  size_t ksize)
-{
-	if (copy_to_user(dst, src, min(usize, ksize)))
-		return -EFAULT;
-	if (usize > ksize && clear_user(dst + ksize, usize - ksize))
-		return -EFAULT;
-	return 0;
-}
-
 static long fdr_ioc_config(void __user *uarg, size_t usize)
 {
 	struct tracebuf_fdr_config c;
 	int ret;
 
-	ret = fdr_get_struct(&c, sizeof(c), sizeof(c), uarg, usize);
+	ret = tb_uabi_get(&c, sizeof(c), sizeof(c), uarg, usize);
 	if (ret)
 		return ret;
 	mutex_lock(&fdr_lock);
@@ -193,7 +173,7 @@ static long fdr_ioc_get_config(void __user *uarg, size_t usize)
 	mutex_lock(&fdr_lock);
 	c = fdr_cfg;
 	mutex_unlock(&fdr_lock);
-	return fdr_put_struct(uarg, usize, &c, sizeof(c));
+	return tb_uabi_put(uarg, usize, &c, sizeof(c));
 }
 
 static long fdr_ioc_stats(void __user *uarg, size_t usize)
@@ -203,7 +183,7 @@ static long fdr_ioc_stats(void __user *uarg, size_t usize)
 	u32 n_in, csize;
 	int ret, cpu;
 
-	ret = fdr_get_struct(&s, sizeof(s), sizeof(s), uarg, usize);
+	ret = tb_uabi_get(&s, sizeof(s), sizeof(s), uarg, usize);
 	if (ret)
 		return ret;
 	n_in = s.nr_cpus;
@@ -232,7 +212,7 @@ static long fdr_ioc_stats(void __user *uarg, size_t usize)
 		cs.dropped = v[1];
 		cs.overwritten = v[2];
 		cs.bytes = v[3];
-		ret = fdr_put_struct((u8 __user *)ucpus + (size_t)cpu * csize,
+		ret = tb_uabi_put((u8 __user *)ucpus + (size_t)cpu * csize,
 				     csize, &cs, sizeof(cs));
 		if (ret)
 			break;
@@ -240,7 +220,7 @@ static long fdr_ioc_stats(void __user *uarg, size_t usize)
 	mutex_unlock(&fdr_lock);
 	if (ret)
 		return ret;
-	return fdr_put_struct(uarg, usize, &s, sizeof(s));
+	return tb_uabi_put(uarg, usize, &s, sizeof(s));
 }
 
 static long fdr_ioc_names(void __user *uarg, size_t usize)
@@ -250,7 +230,7 @@ static long fdr_ioc_names(void __user *uarg, size_t usize)
 	char *text;
 	int ret;
 
-	ret = fdr_get_struct(&n, sizeof(n), sizeof(n), uarg, usize);
+	ret = tb_uabi_get(&n, sizeof(n), sizeof(n), uarg, usize);
 	if (ret)
 		return ret;
 	text = fdr_names_text(&len);
@@ -263,7 +243,7 @@ static long fdr_ioc_names(void __user *uarg, size_t usize)
 	if (ret)
 		return ret;
 	n.size = len;
-	return fdr_put_struct(uarg, usize, &n, sizeof(n));
+	return tb_uabi_put(uarg, usize, &n, sizeof(n));
 }
 
 /* Take a flight-recorder snapshot for @f.  f->lock held. */

@@ -254,29 +254,18 @@ static bool tb_cmd_is(unsigned int cmd, unsigned int want)
 	return _IOC_NR(cmd) == _IOC_NR(want) && _IOC_DIR(cmd) == _IOC_DIR(want);
 }
 
-/* Copy an output struct: the caller's size decides how much it sees. */
+/* Copy an ioctl struct by the caller's size (the rule is in tb_uabi.c). */
 static int tb_copy_out(unsigned int cmd, unsigned long arg, const void *k,
 		       size_t ksize)
 {
-	size_t usize = _IOC_SIZE(cmd);
-	void __user *u = (void __user *)arg;
-
-	if (copy_to_user(u, k, min(usize, ksize)))
-		return -EFAULT;
-	if (usize > ksize && clear_user(u + ksize, usize - ksize))
-		return -EFAULT;
-	return 0;
+	return tb_uabi_put((void __user *)arg, _IOC_SIZE(cmd), k, ksize);
 }
 
-/* Read an input struct; older (smaller) than version 1 is refused. */
 static int tb_copy_in(unsigned int cmd, unsigned long arg, void *k,
 		      size_t ksize)
 {
-	size_t usize = _IOC_SIZE(cmd);
-
-	if (usize < ksize)
-		return -EINVAL;
-	return copy_struct_from_user(k, ksize, (void __user *)arg, usize);
+	return tb_uabi_get(k, ksize, ksize, (const void __user *)arg,
+			   _IOC_SIZE(cmd));
 }
 
 static long tb_ioctl_snapshot(unsigned int cmd, unsigned long arg)

@@ -20,4 +20,12 @@ void tb_dev_exit(void);
  */
 int tb_open_allowed(void);
 
+/*
+ * Copy an ioctl struct in or out by the caller's size @usize (tb_uabi.c).
+ * @kmin is the size of version 1 of an input struct.
+ */
+int tb_uabi_get(void *k, size_t ksize, size_t kmin, const void __user *u,
+		size_t usize);
+int tb_uabi_put(void __user *u, size_t usize, const void *k, size_t ksize);
+
 #endif /* _TRACEBUF_H */
