@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/tracebuf.h>
+
 #include "fdr_post.h"
 #include "fdr_reader.h"
 #include "fdr_writer.h"
@@ -453,14 +455,29 @@ int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text)
 			if (*c == ' ' || *c == '\t')
 				*c = '_';
 		if (!strcmp(space, "irq"))
-			snprintf(sym, sizeof(sym), "irq_%u_%s", id & 0xffffff,
-				 name);
+			snprintf(sym, sizeof(sym), "irq_%u_%s",
+				 TRACEBUF_FDR_ID_KEY(id), name);
 		else
 			snprintf(sym, sizeof(sym), "%s_%s", space, name);
 		if (tb_name_map_add(m, id, sym))
 			return -1;
 	}
 	return 0;
+}
+
+void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
+			       uint32_t kid, char *out, size_t size)
+{
+	const struct tb_fdr_syscalls *sc = ctx;
+	uint32_t key = TRACEBUF_FDR_ID_KEY(kid);
+
+	if (TRACEBUF_FDR_ID_SPACE(kid) != TRACEBUF_FDR_SPACE_SYSCALL)
+		snprintf(out, size, "fdr_%#x", kid);
+	else if (sc && key < sc->n && sc->names[key])
+		snprintf(out, size, "sys_%s", sc->names[key]);
+	else
+		snprintf(out, size, "sys_%s%u", key & 0x800000 ? "compat_" : "",
+			 key & 0x7fffff);
 }
 
 int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,

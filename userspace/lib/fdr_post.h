@@ -67,6 +67,19 @@ typedef void (*tb_fdr_namer_fn)(void *ctx, const struct tb_name_map *known,
 				uint32_t kid, char *out, size_t size);
 
 /*
+ * The namer both collectors use: syscalls named "sys_<name>" from @ctx, a
+ * struct tb_fdr_syscalls (the build's <asm/unistd.h> table), "sys_<nr>"
+ * for numbers it does not have, "fdr_0x<id>" for other ids.
+ */
+struct tb_fdr_syscalls {
+	const char *const *names;	/* by number, NULL for holes */
+	size_t n;
+};
+
+void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
+			       uint32_t kid, char *out, size_t size);
+
+/*
  * Add the kernel's id list (TRACEBUF_FDR_IOC_NAMES text: "<id hex>
  * <space> <name>" lines) to @m as "<space>_<name>" ("irq_<n>_<name>" for
  * IRQs), blanks in names turned into '_'.  Returns 0 or -1 (no memory).

@@ -159,26 +159,6 @@ static int drain_once(int fd, struct buf *b)
 	return n > 0;
 }
 
-/*
- * Name of kernel id @kid the kernel's list does not have: the syscall
- * table, or generic.
- */
-static void id_name(void *ctx, const struct tb_name_map *known, uint32_t kid,
-		    char *out, size_t size)
-{
-	uint32_t space = TRACEBUF_FDR_ID_SPACE(kid), key = TRACEBUF_FDR_ID_KEY(kid);
-
-	if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
-		 key < ARRAY_SIZE(syscall_names) &&
-		 syscall_names[key])
-		snprintf(out, size, "sys_%s", syscall_names[key]);
-	else if (space == TRACEBUF_FDR_SPACE_SYSCALL)
-		snprintf(out, size, "sys_%s%u", key & 0x800000 ? "compat_" : "",
-			 key & 0x7fffff);
-	else
-		snprintf(out, size, "fdr_%#x", kid);
-}
-
 /* The kernel's id list (TRACEBUF_FDR_IOC_NAMES), by kernel id. */
 static void kernel_names(int fd, struct tb_name_map *m)
 {
@@ -213,6 +193,7 @@ static void kernel_names(int fd, struct tb_name_map *m)
 static void write_names(int fd, const struct tb_fdr_post *post,
 			const char *path, const char *map_path)
 {
+	struct tb_fdr_syscalls sc = { syscall_names, ARRAY_SIZE(syscall_names) };
 	struct tb_name_map known = { 0 };
 	FILE *f, *map = NULL;
 
@@ -220,7 +201,8 @@ static void write_names(int fd, const struct tb_fdr_post *post,
 	f = tb_open_output(path);
 	if (!post->raw)
 		map = tb_open_output(map_path);
-	if (tb_fdr_post_names(post, f, map, &known, id_name, NULL))
+	if (tb_fdr_post_names(post, f, map, &known, tb_fdr_post_syscall_namer,
+			      &sc))
 		tb_die(TB_EXIT_FAIL, "%s: cannot write the names or the map", path);
 	tb_close_output(f, path);
 	if (map)
