@@ -13,6 +13,7 @@
 
 #include "fdr_post.h"
 #include "fdr_reader.h"
+#include "fdr_tfile.h"
 #include "fdr_writer.h"
 #include "tb_bytes.h"
 #include "xray_map.h"
@@ -517,6 +518,44 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 			ret = tb_xray_map_write(map, &dense);
 	}
 	tb_name_map_free(&dense);
+	return ret;
+}
+
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err)
+{
+	struct tb_name_map m = { 0 };
+	FILE *in, *nf, *f;
+	int ret;
+
+	if (names) {
+		nf = fopen(names, "r");
+		if (!nf)
+			return -errno;
+		ret = tb_name_map_load(&m, nf, err);
+		fclose(nf);
+		if (ret) {
+			tb_name_map_free(&m);
+			return -1;
+		}
+	}
+	in = fopen(trace, "rb");
+	if (!in) {
+		ret = -errno;
+		goto out;
+	}
+	f = fopen(out, "wb");
+	if (!f) {
+		ret = -errno;
+		fclose(in);
+		goto out;
+	}
+	ret = tb_fdr_tfile_write(in, f, &m, err);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	fclose(in);
+out:
+	tb_name_map_free(&m);
 	return ret;
 }
 

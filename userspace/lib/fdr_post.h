@@ -97,6 +97,14 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
 		      void *ctx);
 
+/*
+ * The GDB trace file (fdr_tfile.h) of the written trace @trace, its
+ * tracepoints named by the names file @names (may be NULL), to @out.
+ * Returns 0, -1 with @err set, or -errno.
+ */
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err);
+
 void tb_fdr_post_free(struct tb_fdr_post *p);
 
 #endif /* TB_FDR_POST_H */

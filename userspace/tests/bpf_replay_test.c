@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,15 @@ static char *names_file(struct ctx *self)
 	return capture(cmd);
 }
 
+/* Whether the output's companion file OUTPUT@ext exists. */
+static bool has_file(struct ctx *self, const char *ext)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s%s", self->fdr, ext);
+	return !access(path, F_OK);
+}
+
 /* Every file must pass the same checks as the VM's. */
 static void all_tools_accept(struct __test_metadata *_metadata,
 			     struct ctx *self)
@@ -317,7 +327,8 @@ TEST(unmatched_exit_raw)
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(1, count(out, "16777255 sys_getpid\n# kernel id 0x1000027\n"));
 	free(out);
-	EXPECT_NE(0, access(strcat(self->fdr, ".map"), F_OK));
+	EXPECT_FALSE(has_file(self, ".map"));
+	EXPECT_FALSE(has_file(self, ".tfile"));
 	cleanup(self);
 }
 
@@ -329,6 +340,7 @@ TEST(idle_threads_and_loss_marker)
 {
 	struct ctx cx, *self = &cx;
 	__u64 lost = 5;
+	char cmd[512];
 	char *out;
 
 	SETUP(self);
@@ -357,7 +369,13 @@ TEST(idle_threads_and_loss_marker)
 	EXPECT_EQ(1, count(out, "1 softirq_TIMER\n# kernel id 0x3000001\n"));
 	EXPECT_EQ(1, count(out, "2 softirq_SCHED\n# kernel id 0x3000007\n"));
 	free(out);
-	EXPECT_EQ(0, access(strcat(self->fdr, ".map"), F_OK));
+	EXPECT_TRUE(has_file(self, ".map"));
+	/* The GDB trace file, written in-process by the library. */
+	snprintf(cmd, sizeof(cmd), "head -c 8 %s.tfile | tail -c 7", self->fdr);
+	out = capture(cmd);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("TRACE0\n", out);
+	free(out);
 	cleanup(self);
 }
 

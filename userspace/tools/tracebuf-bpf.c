@@ -68,6 +68,7 @@ struct options {
 	bool quiet;
 	bool verbose;
 	bool raw;
+	bool no_tfile;
 	char **cmd;
 };
 
@@ -546,6 +547,22 @@ static void write_names(struct collector *c, const struct tb_fdr_post *post,
 	tb_name_map_free(&known);
 }
 
+/* OUTPUT.tfile, from the written trace and names file. */
+static void write_tfile(const char *trace, const char *names)
+{
+	struct tb_error err;
+	char *path;
+	int ret;
+
+	if (asprintf(&path, "%s.tfile", trace) < 0)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	ret = tb_fdr_post_tfile(trace, names, path, &err);
+	if (ret)
+		tb_warn("%s: not written: %s", path,
+			ret == -1 ? err.msg : strerror(-ret));
+	free(path);
+}
+
 /* ------------------------------------------------------------------ */
 /* Command line                                                        */
 /* ------------------------------------------------------------------ */
@@ -558,8 +575,9 @@ static void usage(FILE *f)
 	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
 	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
 	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf-record,\n"
-	      "writes OUTPUT, OUTPUT.names (\"ID NAME\") and OUTPUT.map (ELF\n"
-	      "instrumentation map: llvm-xray account -m OUTPUT.map); function ids in\n"
+	      "writes OUTPUT, OUTPUT.names (\"ID NAME\"), OUTPUT.map (ELF\n"
+	      "instrumentation map: llvm-xray account -m OUTPUT.map) and OUTPUT.tfile\n"
+	      "(GDB trace file, as tbconv fdr-tfile writes it); function ids in\n"
 	      "OUTPUT are dense (1..N), OUTPUT.names gives each one's kernel id.\n"
 	      "\n"
 	      "Options:\n"
@@ -579,7 +597,8 @@ static void usage(FILE *f)
 	      "                         OUTPUT.names; none for -o - without -n)\n"
 	      "  -r, --raw              write kernel function ids and keep exits whose\n"
 	      "                         entry is not in the capture (llvm-xray stack and\n"
-	      "                         account reject them); no OUTPUT.map\n"
+	      "                         account reject them); no OUTPUT.map or .tfile\n"
+	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
 	      "  -q, --quiet            no summary on stderr\n"
 	      "  -v, --verbose          libbpf's messages and the work function table\n"
 	      "  -h, --help             this text\n"
@@ -636,6 +655,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "names",	 required_argument, NULL, 'n' },
 		{ "quiet",	 no_argument,	    NULL, 'q' },
 		{ "raw",	 no_argument,	    NULL, 'r' },
+		{ "no-tfile",	 no_argument,	    NULL, 'N' },
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
@@ -650,7 +670,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
 	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rqvhV",
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rNqvhV",
 				 longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -696,6 +716,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'r':
 			o->raw = true;
+			break;
+		case 'N':
+			o->no_tfile = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -1233,6 +1256,8 @@ int main(int argc, char **argv)
 	if (opt.names || names)
 		write_names(&col, &post, opt.names ? opt.names : names,
 			    opt.raw ? NULL : map_path);
+	if (names && !opt.raw && !opt.no_tfile)
+		write_tfile(opt.output, opt.names ? opt.names : names);
 	free(names);
 	free(map_path);
 	tb_fdr_post_free(&post);

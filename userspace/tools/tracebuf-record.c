@@ -51,8 +51,8 @@ static void print_help(FILE *f)
 "Record kernel events with /dev/tracebuf_fdr into an XRay FDR file.\n"
 "Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM.\n"
 "Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
-"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, by\n"
-"tbconv fdr-tfile).  Function ids in FILE are dense (1..N); FILE.names\n"
+"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
+"tbconv fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
 "gives each one's kernel id.\n"
 "\n"
 "Options:\n"
@@ -208,34 +208,6 @@ static void write_names(int fd, const struct tb_fdr_post *post,
 	if (map)
 		tb_close_output(map, map_path);
 	tb_name_map_free(&known);
-}
-
-/* A GDB trace file through tbconv fdr-tfile, if tbconv is installed. */
-static int write_tfile(const char *argv0, const char *trace, const char *names,
-		       const char *out)
-{
-	char tbconv[4096];
-	const char *slash = strrchr(argv0, '/');
-	int status;
-	pid_t pid;
-
-	if (slash)
-		snprintf(tbconv, sizeof(tbconv), "%.*stbconv",
-			 (int)(slash - argv0 + 1), argv0);
-	else
-		snprintf(tbconv, sizeof(tbconv), "tbconv");
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execlp(tbconv, "tbconv", "-m", names, "fdr-tfile", trace, out,
-		       (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	return 0;
 }
 
 /* ------------------------------------------------------------ main */
@@ -507,9 +479,13 @@ int main(int argc, char **argv)
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	tb_close_output(f, out);
 	write_names(fd, &post, names, map_path);
-	if (!post.raw && !no_tfile &&
-	    write_tfile(argv[0], out, names, tfile_path))
-		tb_warn("%s: not written (tbconv fdr-tfile failed)", tfile_path);
+	if (!post.raw && !no_tfile) {
+		int ret = tb_fdr_post_tfile(out, names, tfile_path, &err);
+
+		if (ret)
+			tb_warn("%s: not written: %s", tfile_path,
+				ret == -1 ? err.msg : strerror(-ret));
+	}
 	close(fd);
 
 	if (!quiet) {
