@@ -11,6 +11,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "fdr_json.h"
 #include "fdr_post.h"
 #include "fdr_reader.h"
 #include "fdr_tfile.h"
@@ -521,8 +522,12 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	return ret;
 }
 
-int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
-		      struct tb_error *err)
+/* One of the converters, from the written trace and names file. */
+static int convert(const char *trace, const char *names, const char *out,
+		   int (*fn)(FILE *in, FILE *out,
+			     const struct tb_name_map *names,
+			     struct tb_error *err),
+		   struct tb_error *err)
 {
 	struct tb_name_map m = { 0 };
 	FILE *in, *nf, *f;
@@ -550,13 +555,31 @@ int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
 		fclose(in);
 		goto out;
 	}
-	ret = tb_fdr_tfile_write(in, f, &m, err);
+	ret = fn(in, f, &m, err);
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	fclose(in);
 out:
 	tb_name_map_free(&m);
 	return ret;
+}
+
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err)
+{
+	return convert(trace, names, out, tb_fdr_tfile_write, err);
+}
+
+static int json_write(FILE *in, FILE *out, const struct tb_name_map *names,
+		      struct tb_error *err)
+{
+	return tb_fdr_json_write(in, out, names, NULL, err);
+}
+
+int tb_fdr_post_json(const char *trace, const char *names, const char *out,
+		     struct tb_error *err)
+{
+	return convert(trace, names, out, json_write, err);
 }
 
 void tb_fdr_post_free(struct tb_fdr_post *p)

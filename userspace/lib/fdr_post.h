@@ -105,6 +105,10 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
 		      struct tb_error *err);
 
+/* The same for the trace_event JSON (fdr_json.h). */
+int tb_fdr_post_json(const char *trace, const char *names, const char *out,
+		     struct tb_error *err);
+
 void tb_fdr_post_free(struct tb_fdr_post *p);
 
 #endif /* TB_FDR_POST_H */

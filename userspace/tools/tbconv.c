@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fdr_print.h"
+#include "fdr_json.h"
 #include "fdr_reader.h"
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
@@ -55,6 +56,7 @@ static void usage(FILE *f)
 		"  xscale-names  \"ID NAME\" map of the xscale-fdr function ids\n"
 		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
 		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
+		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, chrome://tracing)\n"
 		"  tfile-text    GDB trace file -> text\n"
 		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
 		"Options:\n"
@@ -62,7 +64,8 @@ static void usage(FILE *f)
 		"                    K/M suffixes)\n"
 		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
 		"                    instruction (default %llu)\n"
-		"  -m, --map=FILE    fdr-tfile: \"ID NAME\" lines naming function ids\n"
+		"  -m, --map=FILE    fdr-tfile, fdr-json: \"ID NAME\" lines naming\n"
+		"                    function ids\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
 		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
@@ -386,6 +389,22 @@ static void fdr_tfile(FILE *in, FILE *out)
 		write_error(-ret);
 }
 
+/* fdr-json: trace_event JSON (lib/fdr_json.h). */
+static void fdr_json(FILE *in, FILE *out)
+{
+	struct tb_name_map names;
+	struct tb_error err = { 0 };
+	int ret;
+
+	load_names(&names);
+	ret = tb_fdr_json_write(in, out, &names, NULL, &err);
+	tb_name_map_free(&names);
+	if (ret == -1)
+		data_error(&err);
+	if (ret)
+		write_error(-ret);
+}
+
 /* ---- tfile-text ---- */
 
 static int tt_line(void *ctx, const char *line)
@@ -475,6 +494,7 @@ static const struct {
 	{ "xscale-names", xscale_names },
 	{ "fdr-text", fdr_text },
 	{ "fdr-tfile", fdr_tfile },
+	{ "fdr-json", fdr_json },
 	{ "tfile-text", tfile_text },
 	{ "map-elf", map_elf },
 };

@@ -69,6 +69,7 @@ struct options {
 	bool verbose;
 	bool raw;
 	bool no_tfile;
+	bool json;
 	char **cmd;
 };
 
@@ -547,16 +548,18 @@ static void write_names(struct collector *c, const struct tb_fdr_post *post,
 	tb_name_map_free(&known);
 }
 
-/* OUTPUT.tfile, from the written trace and names file. */
-static void write_tfile(const char *trace, const char *names)
+/* OUTPUT@ext (.tfile, .json) from the written trace and names file. */
+static void convert(const char *trace, const char *names, const char *ext,
+		    int (*fn)(const char *trace, const char *names,
+			      const char *out, struct tb_error *err))
 {
 	struct tb_error err;
 	char *path;
 	int ret;
 
-	if (asprintf(&path, "%s.tfile", trace) < 0)
+	if (asprintf(&path, "%s%s", trace, ext) < 0)
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	ret = tb_fdr_post_tfile(trace, names, path, &err);
+	ret = fn(trace, names, path, &err);
 	if (ret)
 		tb_warn("%s: not written: %s", path,
 			ret == -1 ? err.msg : strerror(-ret));
@@ -599,6 +602,8 @@ static void usage(FILE *f)
 	      "                         entry is not in the capture (llvm-xray stack and\n"
 	      "                         account reject them); no OUTPUT.map or .tfile\n"
 	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
+	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
+	      "                         Perfetto, as tbconv fdr-json writes it)\n"
 	      "  -q, --quiet            no summary on stderr\n"
 	      "  -v, --verbose          libbpf's messages and the work function table\n"
 	      "  -h, --help             this text\n"
@@ -656,6 +661,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "quiet",	 no_argument,	    NULL, 'q' },
 		{ "raw",	 no_argument,	    NULL, 'r' },
 		{ "no-tfile",	 no_argument,	    NULL, 'N' },
+		{ "json",	 no_argument,	    NULL, 'J' },
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
@@ -670,7 +676,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
 	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rNqvhV",
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rNJqvhV",
 				 longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -719,6 +725,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'N':
 			o->no_tfile = true;
+			break;
+		case 'J':
+			o->json = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -1257,7 +1266,11 @@ int main(int argc, char **argv)
 		write_names(&col, &post, opt.names ? opt.names : names,
 			    opt.raw ? NULL : map_path);
 	if (names && !opt.raw && !opt.no_tfile)
-		write_tfile(opt.output, opt.names ? opt.names : names);
+		convert(opt.output, opt.names ? opt.names : names, ".tfile",
+			tb_fdr_post_tfile);
+	if (names && opt.json)
+		convert(opt.output, opt.names ? opt.names : names, ".json",
+			tb_fdr_post_json);
 	free(names);
 	free(map_path);
 	tb_fdr_post_free(&post);

@@ -72,6 +72,8 @@ static void print_help(FILE *f)
 "                        function ids, and exits whose entry is not in\n"
 "                        the capture (llvm-xray stack/account reject them)\n"
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
+"  -J, --json            also write FILE.json (trace_event JSON for\n"
+"                        Perfetto, as tbconv fdr-json writes it)\n"
 "  -q, --quiet           no summary\n"
 "  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
 "                        events, bytes, lost (dropped + overwritten),\n"
@@ -210,6 +212,19 @@ static void write_names(int fd, const struct tb_fdr_post *post,
 	tb_name_map_free(&known);
 }
 
+/* FILE.tfile or FILE.json through the library; a warning on failure. */
+static void convert(const char *trace, const char *names, const char *path,
+		    int (*fn)(const char *trace, const char *names,
+			      const char *out, struct tb_error *err))
+{
+	struct tb_error err;
+	int ret = fn(trace, names, path, &err);
+
+	if (ret)
+		tb_warn("%s: not written: %s", path,
+			ret == -1 ? err.msg : strerror(-ret));
+}
+
 /* ------------------------------------------------------------ main */
 
 static int print_stats(int fd)
@@ -296,6 +311,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'D' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "no-tfile", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats-json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -322,12 +338,13 @@ int main(int argc, char **argv)
 	double duration = 0, t0;
 	int opt, fd, go_fd = -1, status = 0, quiet = 0;
 	char *names_buf = NULL, *map_path = NULL, *tfile_path = NULL;
-	int no_tfile = 0;
+	char *json_path = NULL;
+	int no_tfile = 0, json = 0;
 	pid_t child = 0;
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:j:rNqhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:j:rNJqhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -372,6 +389,9 @@ int main(int argc, char **argv)
 		case 'N':
 			no_tfile = 1;
 			break;
+		case 'J':
+			json = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -398,11 +418,13 @@ int main(int argc, char **argv)
 	names_buf = malloc(strlen(out) + 7);
 	map_path = malloc(strlen(out) + 5);
 	tfile_path = malloc(strlen(out) + 7);
-	if (!names_buf || !map_path || !tfile_path)
+	json_path = malloc(strlen(out) + 6);
+	if (!names_buf || !map_path || !tfile_path || !json_path)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	sprintf(names_buf, "%s.names", out);
 	sprintf(map_path, "%s.map", out);
 	sprintf(tfile_path, "%s.tfile", out);
+	sprintf(json_path, "%s.json", out);
 	if (!names)
 		names = names_buf;
 
@@ -479,13 +501,10 @@ int main(int argc, char **argv)
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	tb_close_output(f, out);
 	write_names(fd, &post, names, map_path);
-	if (!post.raw && !no_tfile) {
-		int ret = tb_fdr_post_tfile(out, names, tfile_path, &err);
-
-		if (ret)
-			tb_warn("%s: not written: %s", tfile_path,
-				ret == -1 ? err.msg : strerror(-ret));
-	}
+	if (!post.raw && !no_tfile)
+		convert(out, names, tfile_path, tb_fdr_post_tfile);
+	if (json)
+		convert(out, names, json_path, tb_fdr_post_json);
 	close(fd);
 
 	if (!quiet) {
@@ -522,5 +541,6 @@ int main(int argc, char **argv)
 	free(names_buf);
 	free(map_path);
 	free(tfile_path);
+	free(json_path);
 	return TB_EXIT_OK;
 }
