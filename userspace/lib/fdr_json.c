@@ -11,18 +11,13 @@
 #include "fdr_json.h"
 #include "fdr_reader.h"
 
-#define FJ_MAX_ARGS	6
-
 struct fj_ctx {
 	FILE *out;
 	const struct tb_name_map *names;
 	struct tb_fdr_json_stats *st;
 	uint64_t freq;
 	bool first;		/* no event written yet: no comma */
-	bool pending;
-	struct tb_fdr_record rec;
-	unsigned int nargs;
-	uint64_t args[FJ_MAX_ARGS];
+	struct tb_fdr_call call;	/* with its CallArgument records */
 };
 
 /* @s (@len bytes) as the body of a JSON string. */
@@ -56,17 +51,15 @@ static void fj_begin(struct fj_ctx *c, const struct tb_fdr_record *r,
 		us);
 }
 
-static void fj_flush(struct fj_ctx *c)
+static void fj_call(void *ctx, const struct tb_fdr_call *call)
 {
-	const struct tb_fdr_record *r = &c->rec;
+	const struct tb_fdr_record *r = &call->rec;
+	struct fj_ctx *c = ctx;
 	const char *name;
 	char buf[32];
 	unsigned int i;
 	bool is_exit;
 
-	if (!c->pending)
-		return;
-	c->pending = false;
 	name = tb_name_map_find(c->names, r->func_id);
 	if (!name) {
 		snprintf(buf, sizeof(buf), "function %" PRIu32, r->func_id);
@@ -78,11 +71,11 @@ static void fj_flush(struct fj_ctx *c)
 		c->st->ends++;
 	else
 		c->st->begins++;
-	if (c->nargs) {
+	if (call->nargs) {
 		fprintf(c->out, ", \"args\": {");
-		for (i = 0; i < c->nargs; i++)
+		for (i = 0; i < call->nargs; i++)
 			fprintf(c->out, "%s\"arg%u\": %" PRIu64, i ? ", " : "",
-				i, c->args[i]);
+				i, call->args[i]);
 		fprintf(c->out, "}");
 	}
 	fprintf(c->out, "}");
@@ -114,19 +107,9 @@ static int fj_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
 
-	if (r->kind == TB_FDR_CALL_ARG) {
-		if (c->pending && c->nargs < FJ_MAX_ARGS)
-			c->args[c->nargs++] = r->value;
-		return 0;
-	}
-	fj_flush(c);
-	if (r->kind == TB_FDR_FUNCTION) {
-		c->rec = *r;
-		c->nargs = 0;
-		c->pending = true;
-	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
+	if (!tb_fdr_call_feed(&c->call, r, fj_call, c) &&
+	    (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED))
 		fj_event(c, r);
-	}
 	return ferror(c->out) ? -EIO : 0;
 }
 
@@ -146,7 +129,7 @@ int tb_fdr_json_write(FILE *in, FILE *out, const struct tb_name_map *names,
 	ret = tb_fdr_read(in, fj_header, fj_visit, &c, NULL, err);
 	if (ret)
 		return ret;
-	fj_flush(&c);
+	tb_fdr_call_flush(&c.call, fj_call, &c);
 	fprintf(out, "\n]}\n");
 	if (ferror(out) || fflush(out))
 		return -EIO;

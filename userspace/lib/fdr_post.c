@@ -16,6 +16,7 @@
 #include "fdr_reader.h"
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
+#include "tb_cli.h"
 #include "tb_bytes.h"
 #include "xray_map.h"
 
@@ -580,6 +581,62 @@ int tb_fdr_post_json(const char *trace, const char *names, const char *out,
 		     struct tb_error *err)
 {
 	return convert(trace, names, out, json_write, err);
+}
+
+/* A tfile or JSON: a warning when it cannot be written. */
+static void companion(const char *trace, const char *names, const char *out,
+		      int (*fn)(const char *trace, const char *names,
+				const char *path, struct tb_error *err))
+{
+	struct tb_error err;
+	int ret;
+
+	if (!out)
+		return;
+	ret = fn(trace, names, out, &err);
+	if (ret)
+		tb_warn("%s: not written: %s", out,
+			ret == -1 ? err.msg : strerror(-ret));
+}
+
+int tb_fdr_post_files(const struct tb_fdr_post *p,
+		      const struct tb_fdr_post_files *f,
+		      const struct tb_name_map *known,
+		      const struct tb_fdr_syscalls *sc, struct tb_error *err)
+{
+	FILE *names, *map = NULL;
+	int ret;
+
+	if (!f->names)
+		return 0;
+	names = fopen(f->names, "w");
+	if (!names) {
+		tb_seterr(err, 0, "%s: %s", f->names, strerror(errno));
+		return -1;
+	}
+	if (f->map && !p->raw) {
+		map = fopen(f->map, "wb");
+		if (!map) {
+			tb_seterr(err, 0, "%s: %s", f->map, strerror(errno));
+			fclose(names);
+			return -1;
+		}
+	}
+	ret = tb_fdr_post_names(p, names, map, known,
+				tb_fdr_post_syscall_namer, (void *)sc);
+	if (fclose(names) && !ret)
+		ret = -EIO;
+	if (map && fclose(map) && !ret)
+		ret = -EIO;
+	if (ret) {
+		tb_seterr(err, 0, "%s: cannot write the names or the map: %s",
+			  f->names, strerror(-ret));
+		return -1;
+	}
+	if (!p->raw)
+		companion(f->trace, f->names, f->tfile, tb_fdr_post_tfile);
+	companion(f->trace, f->names, f->json, tb_fdr_post_json);
+	return 0;
 }
 
 void tb_fdr_post_free(struct tb_fdr_post *p)

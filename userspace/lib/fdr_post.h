@@ -109,6 +109,26 @@ int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
 int tb_fdr_post_json(const char *trace, const char *names, const char *out,
 		     struct tb_error *err);
 
+/* The files a collector writes next to its trace; NULL skips one. */
+struct tb_fdr_post_files {
+	const char *trace;	/* the trace written by tb_fdr_post_run() */
+	const char *names;	/* names file (needed by tfile and json) */
+	const char *map;	/* ELF instrumentation map (not in raw mode) */
+	const char *tfile;	/* GDB trace file (not in raw mode) */
+	const char *json;	/* trace_event JSON */
+};
+
+/*
+ * Write @f's files: names by @known then the syscall table @sc, as
+ * tb_fdr_post_names().  Returns 0, or -1 with @err set when the names
+ * file or the map cannot be written; a tfile or JSON that cannot be
+ * written is only reported on stderr (tb_warn), the trace stays usable.
+ */
+int tb_fdr_post_files(const struct tb_fdr_post *p,
+		      const struct tb_fdr_post_files *f,
+		      const struct tb_name_map *known,
+		      const struct tb_fdr_syscalls *sc, struct tb_error *err);
+
 void tb_fdr_post_free(struct tb_fdr_post *p);
 
 #endif /* TB_FDR_POST_H */

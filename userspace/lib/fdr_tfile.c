@@ -20,7 +20,7 @@ enum {
 	FT_TSC = 1, FT_CPU, FT_TID, FT_PID, FT_FID, FT_TYPE, FT_NARGS,
 	FT_ARG0,
 };
-#define FT_MAX_ARGS	6
+#define FT_MAX_ARGS	TB_FDR_CALL_MAX_ARGS
 #define FT_SMALL_IDS	65536
 static const char *const ft_names[] = {
 	NULL, "tsc", "cpu", "tid", "pid", "fid", "type", "nargs",
@@ -40,11 +40,7 @@ struct ft_ctx {
 	uint16_t small[FT_SMALL_IDS];	/* the same for small ids, faster */
 	unsigned int ntp;
 	unsigned int custom_tp;
-	/* A function record waits for its CallArgument records. */
-	bool pending;
-	struct tb_fdr_record rec;
-	unsigned int nargs;
-	uint64_t args[FT_MAX_ARGS];
+	struct tb_fdr_call call;	/* with its CallArgument records */
 	uint64_t n;
 };
 
@@ -109,19 +105,17 @@ static void ft_vars(struct ft_ctx *c, const struct tb_fdr_record *r,
 	tb_tfile_frame_tsvs(c->w, FT_TSC, v, n);
 }
 
-static void ft_flush(struct ft_ctx *c)
+static void ft_call(void *ctx, const struct tb_fdr_call *call)
 {
-	const struct tb_fdr_record *r = &c->rec;
+	const struct tb_fdr_record *r = &call->rec;
+	struct ft_ctx *c = ctx;
 	unsigned int tp;
 
-	if (!c->pending)
-		return;
-	c->pending = false;
 	tp = ft_tracepoint(c, r->func_id);
 	if (!tp)
 		return;
 	tb_tfile_frame_begin(c->w, tp);
-	ft_vars(c, r, r->func_id, r->func_type, c->nargs, c->args);
+	ft_vars(c, r, r->func_id, r->func_type, call->nargs, call->args);
 	if (tb_tfile_frame_end(c->w))
 		c->fail = -EIO;
 }
@@ -175,19 +169,9 @@ static int ft_visit(void *ctx, const struct tb_fdr_record *r)
 
 	if (!(++c->n & 0xffff))
 		tb_progress(r->offset);
-	if (r->kind == TB_FDR_CALL_ARG) {
-		if (c->pending && c->nargs < FT_MAX_ARGS)
-			c->args[c->nargs++] = r->value;
-		return 0;
-	}
-	ft_flush(c);
-	if (r->kind == TB_FDR_FUNCTION) {
-		c->rec = *r;
-		c->nargs = 0;
-		c->pending = true;
-	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
+	if (!tb_fdr_call_feed(&c->call, r, ft_call, c) &&
+	    (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED))
 		ft_event(c, r);
-	}
 	return c->fail;
 }
 
@@ -250,7 +234,7 @@ int tb_fdr_tfile_write(FILE *in, FILE *out, const struct tb_name_map *names,
 	}
 	ret = tb_fdr_read(in, NULL, ft_visit, c, NULL, err);
 	if (!ret) {
-		ft_flush(c);
+		tb_fdr_call_flush(&c->call, ft_call, c);
 		ret = c->fail;
 	}
 	if (ret)

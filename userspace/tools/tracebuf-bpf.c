@@ -509,16 +509,13 @@ static void work_names(struct collector *c, FILE *out)
 	free(names);
 }
 
-/* FILE.names and, unless raw, FILE.map, through the library. */
-static void write_names(struct collector *c, const struct tb_fdr_post *post,
-			const char *path, const char *map_path)
+/* The names this tool knows, by kernel id, for the library. */
+static void known_names(struct collector *c, struct tb_name_map *known)
 {
-	struct tb_fdr_syscalls sc = { syscall_names, ARRAY_SIZE(syscall_names) };
-	struct tb_name_map known = { 0 };
 	struct tb_error err;
 	char *text = NULL;
 	size_t len = 0, i;
-	FILE *t = open_memstream(&text, &len), *f, *map = NULL;
+	FILE *t = open_memstream(&text, &len);
 
 	if (!t)
 		tb_die(TB_EXIT_FAIL, "out of memory");
@@ -532,38 +529,10 @@ static void write_names(struct collector *c, const struct tb_fdr_post *post,
 	fprintf(t, "0x%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
 	irq_names(c, t);
 	work_names(c, t);
-	if (fclose(t) || tb_fdr_post_kernel_names(&known, text) ||
-	    tb_name_map_finish(&known, &err))
+	if (fclose(t) || tb_fdr_post_kernel_names(known, text) ||
+	    tb_name_map_finish(known, &err))
 		tb_die(TB_EXIT_FAIL, "cannot build the names");
 	free(text);
-	f = tb_open_output(path);
-	if (map_path)
-		map = tb_open_output(map_path);
-	if (tb_fdr_post_names(post, f, map, &known, tb_fdr_post_syscall_namer,
-			      &sc))
-		tb_die(TB_EXIT_FAIL, "%s: cannot write the names or the map", path);
-	tb_close_output(f, path);
-	if (map)
-		tb_close_output(map, map_path);
-	tb_name_map_free(&known);
-}
-
-/* OUTPUT@ext (.tfile, .json) from the written trace and names file. */
-static void convert(const char *trace, const char *names, const char *ext,
-		    int (*fn)(const char *trace, const char *names,
-			      const char *out, struct tb_error *err))
-{
-	struct tb_error err;
-	char *path;
-	int ret;
-
-	if (asprintf(&path, "%s%s", trace, ext) < 0)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	ret = fn(trace, names, path, &err);
-	if (ret)
-		tb_warn("%s: not written: %s", path,
-			ret == -1 ? err.msg : strerror(-ret));
-	free(path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1193,9 +1162,15 @@ int main(int argc, char **argv)
 	struct collector col = { 0 };
 	struct sigaction sa;
 	struct result r = { .status = -1 };
+	struct tb_fdr_syscalls syscalls = {
+		syscall_names, ARRAY_SIZE(syscall_names)
+	};
 	struct tb_fdr_post post = { 0 };
+	struct tb_fdr_post_files files = { 0 };
+	struct tb_name_map known = { 0 };
 	struct tb_error err;
 	char *raw = NULL, *names = NULL, *map_path = NULL;
+	char *tfile_path = NULL, *json_path = NULL;
 	size_t raw_len = 0;
 	int cpu;
 	FILE *out, *mem;
@@ -1257,22 +1232,29 @@ int main(int argc, char **argv)
 	tb_close_output(out, opt.output);
 	r.bytes = post.bytes;
 	col.unmatched = post.removed;
+	/* Next to a file: OUTPUT.names, .map, .tfile, .json (-J). */
 	if (strcmp(opt.output, "-")) {
 		if (asprintf(&names, "%s.names", opt.output) < 0 ||
-		    asprintf(&map_path, "%s.map", opt.output) < 0)
+		    asprintf(&map_path, "%s.map", opt.output) < 0 ||
+		    asprintf(&tfile_path, "%s.tfile", opt.output) < 0 ||
+		    asprintf(&json_path, "%s.json", opt.output) < 0)
 			tb_die(TB_EXIT_FAIL, "out of memory");
+		files.trace = opt.output;
+		files.map = map_path;
+		files.tfile = opt.no_tfile ? NULL : tfile_path;
+		files.json = opt.json ? json_path : NULL;
 	}
-	if (opt.names || names)
-		write_names(&col, &post, opt.names ? opt.names : names,
-			    opt.raw ? NULL : map_path);
-	if (names && !opt.raw && !opt.no_tfile)
-		convert(opt.output, opt.names ? opt.names : names, ".tfile",
-			tb_fdr_post_tfile);
-	if (names && opt.json)
-		convert(opt.output, opt.names ? opt.names : names, ".json",
-			tb_fdr_post_json);
+	files.names = opt.names ? opt.names : names;
+	if (files.names) {
+		known_names(&col, &known);
+		if (tb_fdr_post_files(&post, &files, &known, &syscalls, &err))
+			tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		tb_name_map_free(&known);
+	}
 	free(names);
 	free(map_path);
+	free(tfile_path);
+	free(json_path);
 	tb_fdr_post_free(&post);
 	getrusage(RUSAGE_SELF, &r.ru1);
 	r.duration = (now_ns(CLOCK_MONOTONIC) - r.t0) / 1e9;

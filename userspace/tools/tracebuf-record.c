@@ -191,40 +191,6 @@ static void kernel_names(int fd, struct tb_name_map *m)
 		tb_die(TB_EXIT_FAIL, "kernel names: duplicate id");
 }
 
-/* FILE.names and, unless raw, FILE.map (ELF instrumentation map). */
-static void write_names(int fd, const struct tb_fdr_post *post,
-			const char *path, const char *map_path)
-{
-	struct tb_fdr_syscalls sc = { syscall_names, ARRAY_SIZE(syscall_names) };
-	struct tb_name_map known = { 0 };
-	FILE *f, *map = NULL;
-
-	kernel_names(fd, &known);
-	f = tb_open_output(path);
-	if (!post->raw)
-		map = tb_open_output(map_path);
-	if (tb_fdr_post_names(post, f, map, &known, tb_fdr_post_syscall_namer,
-			      &sc))
-		tb_die(TB_EXIT_FAIL, "%s: cannot write the names or the map", path);
-	tb_close_output(f, path);
-	if (map)
-		tb_close_output(map, map_path);
-	tb_name_map_free(&known);
-}
-
-/* FILE.tfile or FILE.json through the library; a warning on failure. */
-static void convert(const char *trace, const char *names, const char *path,
-		    int (*fn)(const char *trace, const char *names,
-			      const char *out, struct tb_error *err))
-{
-	struct tb_error err;
-	int ret = fn(trace, names, path, &err);
-
-	if (ret)
-		tb_warn("%s: not written: %s", path,
-			ret == -1 ? err.msg : strerror(-ret));
-}
-
 /* ------------------------------------------------------------ main */
 
 static int print_stats(int fd)
@@ -330,7 +296,12 @@ int main(int argc, char **argv)
 	const char *stats_json = NULL;
 	struct rusage ru0, ru1;
 	struct tracebuf_fdr_stats st;
+	struct tb_fdr_syscalls syscalls = {
+		syscall_names, ARRAY_SIZE(syscall_names)
+	};
 	struct tb_fdr_post post = { 0 };
+	struct tb_fdr_post_files files = { 0 };
+	struct tb_name_map known = { 0 };
 	struct tb_error err;
 	struct buf raw = { 0 };
 	int control = 0;
@@ -500,11 +471,15 @@ int main(int argc, char **argv)
 	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	tb_close_output(f, out);
-	write_names(fd, &post, names, map_path);
-	if (!post.raw && !no_tfile)
-		convert(out, names, tfile_path, tb_fdr_post_tfile);
-	if (json)
-		convert(out, names, json_path, tb_fdr_post_json);
+	kernel_names(fd, &known);
+	files.trace = out;
+	files.names = names;
+	files.map = map_path;
+	files.tfile = no_tfile ? NULL : tfile_path;
+	files.json = json ? json_path : NULL;
+	if (tb_fdr_post_files(&post, &files, &known, &syscalls, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+	tb_name_map_free(&known);
 	close(fd);
 
 	if (!quiet) {
