@@ -600,9 +600,7 @@ static void companion(const char *trace, const char *names, const char *out,
 }
 
 int tb_fdr_post_files(const struct tb_fdr_post *p,
-		      const struct tb_fdr_post_files *f,
-		      const struct tb_name_map *known,
-		      const struct tb_fdr_syscalls *sc, struct tb_error *err)
+		      const struct tb_fdr_post_files *f, struct tb_error *err)
 {
 	FILE *names, *map = NULL;
 	int ret;
@@ -622,8 +620,9 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 			return -1;
 		}
 	}
-	ret = tb_fdr_post_names(p, names, map, known,
-				tb_fdr_post_syscall_namer, (void *)sc);
+	ret = tb_fdr_post_names(p, names, map, f->known,
+				tb_fdr_post_syscall_namer,
+				(void *)&f->syscalls);
 	if (fclose(names) && !ret)
 		ret = -EIO;
 	if (map && fclose(map) && !ret)

@@ -116,18 +116,18 @@ struct tb_fdr_post_files {
 	const char *map;	/* ELF instrumentation map (not in raw mode) */
 	const char *tfile;	/* GDB trace file (not in raw mode) */
 	const char *json;	/* trace_event JSON */
+	const struct tb_name_map *known;	/* names by kernel id */
+	struct tb_fdr_syscalls syscalls;	/* then the syscall table */
 };
 
 /*
- * Write @f's files: names by @known then the syscall table @sc, as
- * tb_fdr_post_names().  Returns 0, or -1 with @err set when the names
+ * Write @f's files, names as tb_fdr_post_names() with
+ * tb_fdr_post_syscall_namer().  Returns 0, or -1 with @err set when the names
  * file or the map cannot be written; a tfile or JSON that cannot be
  * written is only reported on stderr (tb_warn), the trace stays usable.
  */
 int tb_fdr_post_files(const struct tb_fdr_post *p,
-		      const struct tb_fdr_post_files *f,
-		      const struct tb_name_map *known,
-		      const struct tb_fdr_syscalls *sc, struct tb_error *err);
+		      const struct tb_fdr_post_files *f, struct tb_error *err);
 
 void tb_fdr_post_free(struct tb_fdr_post *p);
 

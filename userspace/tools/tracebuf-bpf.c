@@ -1162,11 +1162,10 @@ int main(int argc, char **argv)
 	struct collector col = { 0 };
 	struct sigaction sa;
 	struct result r = { .status = -1 };
-	struct tb_fdr_syscalls syscalls = {
-		syscall_names, ARRAY_SIZE(syscall_names)
+	struct tb_fdr_post_files files = {
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
 	};
 	struct tb_fdr_post post = { 0 };
-	struct tb_fdr_post_files files = { 0 };
 	struct tb_name_map known = { 0 };
 	struct tb_error err;
 	char *raw = NULL, *names = NULL, *map_path = NULL;
@@ -1247,7 +1246,8 @@ int main(int argc, char **argv)
 	files.names = opt.names ? opt.names : names;
 	if (files.names) {
 		known_names(&col, &known);
-		if (tb_fdr_post_files(&post, &files, &known, &syscalls, &err))
+		files.known = &known;
+		if (tb_fdr_post_files(&post, &files, &err))
 			tb_die(TB_EXIT_FAIL, "%s", err.msg);
 		tb_name_map_free(&known);
 	}

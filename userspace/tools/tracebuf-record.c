@@ -296,14 +296,13 @@ int main(int argc, char **argv)
 	const char *stats_json = NULL;
 	struct rusage ru0, ru1;
 	struct tracebuf_fdr_stats st;
-	struct tb_fdr_syscalls syscalls = {
-		syscall_names, ARRAY_SIZE(syscall_names)
-	};
 	struct tb_fdr_post post = { 0 };
-	struct tb_fdr_post_files files = { 0 };
+	struct tb_fdr_post_files files = {
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
 	struct tb_name_map known = { 0 };
-	struct tb_error err;
 	struct buf raw = { 0 };
+	struct tb_error err;
 	int control = 0;
 	uint64_t v;
 	double duration = 0, t0;
@@ -477,7 +476,8 @@ int main(int argc, char **argv)
 	files.map = map_path;
 	files.tfile = no_tfile ? NULL : tfile_path;
 	files.json = json ? json_path : NULL;
-	if (tb_fdr_post_files(&post, &files, &known, &syscalls, &err))
+	files.known = &known;
+	if (tb_fdr_post_files(&post, &files, &err))
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	close(fd);
