@@ -507,6 +507,8 @@ int main(int argc, char **argv)
 		else
 			printf("names: %s, map: %s (llvm-xray -m), tfile: %s\n",
 			       names, map_path, no_tfile ? "-" : tfile_path);
+		if (json)
+			printf("trace_event JSON: %s\n", json_path);
 		if (optind < argc && WIFEXITED(status) && WEXITSTATUS(status))
 			printf("command exited with status %d\n",
 			       WEXITSTATUS(status));
