@@ -39,7 +39,7 @@ run() {	# NAME CMD...: ok if CMD exits 0; its stderr as diagnostics
 }
 
 echo "TAP version 13"
-echo "1..13"
+echo "1..14"
 [ "$(cat "$dir/record.rc" 2>/dev/null)" = 0 ] && [ -s "$trace" ]
 tap $((! $?)) "tracebuf-record produced a trace"
 run "llvm-xray fdr-dump -verify" "$xray" fdr-dump -verify "$trace"
@@ -83,6 +83,14 @@ frames=$(gdb -nx -batch -ex "target tfile $trace.tfile" -ex tstatus 2>&1 |
 	sed -n 's/^Collected \([0-9]*\) trace frames\.$/\1/p')
 [ "${frames:-0}" -gt 0 ]
 tap $((! $?)) "gdb loads the tfile (${frames:-no} frames)"
+
+# trace.fdr.json (-J): trace_event JSON with one B/E event per function
+# record, as many as llvm-xray's own conversion has.
+count_be() { python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] in "BE"))' "$1" 2>/dev/null; }
+ours=$(count_be "$trace.json")
+theirs=$(count_be "$tmp/t.json")
+[ -n "$ours" ] && [ "$ours" -gt 0 ] && [ "$ours" = "$theirs" ]
+tap $((! $?)) "tracebuf-record -J: JSON events ($ours) == llvm-xray trace_event's (${theirs:-?})"
 
 # cat /dev/tracebuf_fdr (flight mode, every class, while running).
 run "cat of the device: fdr-dump -verify" "$xray" fdr-dump -verify "$dir/cat.fdr"

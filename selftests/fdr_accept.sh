@@ -7,7 +7,7 @@
 
 out=/out/accept
 mkdir -p "$out"
-tracebuf-record -o "$out/trace.fdr" -e syscall,irq,softirq,sched -- \
+tracebuf-record -J -o "$out/trace.fdr" -e syscall,irq,softirq,sched -- \
 	/selftests/fdr_workload 2000 >"$out/record.log" 2>&1
 echo $? >"$out/record.rc"
 cat "$out/record.log"

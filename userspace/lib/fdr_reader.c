@@ -528,3 +528,28 @@ int tb_fdr_read_mem(const void *buf, size_t len,
 
 	return read_common(&rd, on_header, visit, ctx, stats, err);
 }
+
+void tb_fdr_call_flush(struct tb_fdr_call *c, tb_fdr_call_fn done, void *ctx)
+{
+	if (!c->pending)
+		return;
+	c->pending = false;
+	done(ctx, c);
+}
+
+int tb_fdr_call_feed(struct tb_fdr_call *c, const struct tb_fdr_record *r,
+		     tb_fdr_call_fn done, void *ctx)
+{
+	if (r->kind == TB_FDR_CALL_ARG) {
+		if (c->pending && c->nargs < TB_FDR_CALL_MAX_ARGS)
+			c->args[c->nargs++] = r->value;
+		return 1;
+	}
+	tb_fdr_call_flush(c, done, ctx);
+	if (r->kind != TB_FDR_FUNCTION)
+		return 0;
+	c->rec = *r;
+	c->nargs = 0;
+	c->pending = true;
+	return 1;
+}

@@ -44,6 +44,29 @@ int tb_fdr_read_mem(const void *buf, size_t len,
 		    tb_fdr_visit_fn visit, void *ctx,
 		    struct tb_fdr_stats *stats, struct tb_error *err);
 
+/*
+ * A function record with the CallArgument records that follow it, for
+ * visitors that need a call's arguments with the call: feed every record
+ * to tb_fdr_call_feed(); @done sees each function record once its
+ * arguments are known (at the next record that is not an argument, or at
+ * tb_fdr_call_flush() after the read).
+ */
+#define TB_FDR_CALL_MAX_ARGS	6
+
+struct tb_fdr_call {
+	bool pending;
+	struct tb_fdr_record rec;
+	unsigned int nargs;
+	uint64_t args[TB_FDR_CALL_MAX_ARGS];
+};
+
+typedef void (*tb_fdr_call_fn)(void *ctx, const struct tb_fdr_call *c);
+
+/* 1 if @r was taken (function record, argument), 0 for the caller. */
+int tb_fdr_call_feed(struct tb_fdr_call *c, const struct tb_fdr_record *r,
+		     tb_fdr_call_fn done, void *ctx);
+void tb_fdr_call_flush(struct tb_fdr_call *c, tb_fdr_call_fn done, void *ctx);
+
 int tb_fdr_parse_header(const uint8_t *p, struct tb_fdr_header *h,
 			struct tb_error *err);
 

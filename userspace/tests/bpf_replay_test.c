@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,6 +198,24 @@ static long long stat_num(struct ctx *self, const char *key)
 	return v;
 }
 
+/* The names file next to the output, or NULL. */
+static char *names_file(struct ctx *self)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "cat %s.names", self->fdr);
+	return capture(cmd);
+}
+
+/* Whether the output's companion file OUTPUT@ext exists. */
+static bool has_file(struct ctx *self, const char *ext)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s%s", self->fdr, ext);
+	return !access(path, F_OK);
+}
+
 /* Every file must pass the same checks as the VM's. */
 static void all_tools_accept(struct __test_metadata *_metadata,
 			     struct ctx *self)
@@ -259,7 +278,10 @@ TEST(clamped)
 	cleanup(self);
 }
 
-/* An exit whose entry predates the trace is left out; stack accepts. */
+/*
+ * An exit whose entry predates the trace is left out; stack accepts.  Ids
+ * are dense in kernel-id order: SYS(39) is 1, SYS(61) 2.
+ */
 TEST(unmatched_exit)
 {
 	struct ctx cx, *self = &cx;
@@ -275,13 +297,15 @@ TEST(unmatched_exit)
 	EXPECT_EQ(3, stat_num(self, "events"));
 	out = xray(self, "convert -f yaml");
 	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, count(out, "func-id: 2,"));
+	EXPECT_EQ(2, count(out, "func-id: 1,"));
 	EXPECT_EQ(0, count(out, "func-id: 16777277,"));
-	EXPECT_EQ(2, count(out, "func-id: 16777255,"));
+	EXPECT_EQ(0, count(out, "func-id: 16777255,"));
 	free(out);
 	cleanup(self);
 }
 
-/* --raw keeps it, for those who want every record. */
+/* --raw keeps it and the kernel ids, for those who want every record. */
 TEST(unmatched_exit_raw)
 {
 	struct ctx cx, *self = &cx;
@@ -296,7 +320,15 @@ TEST(unmatched_exit_raw)
 	out = xray(self, "convert -f yaml");
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(1, count(out, "func-id: 16777277,"));
+	EXPECT_EQ(2, count(out, "func-id: 16777255,"));
 	free(out);
+	/* The names file says kernel ids; there is no map. */
+	out = names_file(self);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "16777255 sys_getpid\n# kernel id 0x1000027\n"));
+	free(out);
+	EXPECT_FALSE(has_file(self, ".map"));
+	EXPECT_FALSE(has_file(self, ".tfile"));
 	cleanup(self);
 }
 
@@ -308,6 +340,7 @@ TEST(idle_threads_and_loss_marker)
 {
 	struct ctx cx, *self = &cx;
 	__u64 lost = 5;
+	char cmd[512];
 	char *out;
 
 	SETUP(self);
@@ -330,13 +363,27 @@ TEST(idle_threads_and_loss_marker)
 	free(out);
 	EXPECT_EQ(1, stat_num(self, "loss_markers"));
 	EXPECT_EQ(5, stat_num(self, "loss_marked"));
+	/* Dense ids 1 and 2, named, with a map for llvm-xray -m. */
+	out = names_file(self);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "1 softirq_TIMER\n# kernel id 0x3000001\n"));
+	EXPECT_EQ(1, count(out, "2 softirq_SCHED\n# kernel id 0x3000007\n"));
+	free(out);
+	EXPECT_TRUE(has_file(self, ".map"));
+	/* The GDB trace file, written in-process by the library. */
+	snprintf(cmd, sizeof(cmd), "head -c 8 %s.tfile | tail -c 7", self->fdr);
+	out = capture(cmd);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("TRACE0\n", out);
+	free(out);
 	cleanup(self);
 }
 
 /*
  * A switch starts the next task's block at the switch time; without the
- * sched class the block opens only with the first event.  Blocks are in
- * order of their first record, whatever the CPU.
+ * sched class the block opens only with the first event.  Blocks are
+ * grouped by task, tasks in order of their first block's time (the
+ * library's order, as for tracebuf-record), whatever the CPU.
  */
 TEST(switch_time_and_block_order)
 {
@@ -362,7 +409,7 @@ TEST(switch_time_and_block_order)
 	b = strstr(out, "<Thread ID: 200>");
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
-	EXPECT_LT(a, b);	/* first record 58 before 60 */
+	EXPECT_LT(b, a);	/* 200's block at 50 before 300's at 55 */
 	free(out);
 	cleanup(self);
 }
@@ -405,20 +452,19 @@ TEST(work_keys)
 	all_tools_accept(_metadata, self);
 	out = xray(self, "convert -f yaml");
 	ASSERT_NE(NULL, out);
-	EXPECT_EQ(4, count(out, "func-id: 67108864,"));
-	EXPECT_EQ(2, count(out, "func-id: 67108865,"));
+	/* Keys 0 and 1, written as dense ids 1 and 2. */
+	EXPECT_EQ(4, count(out, "func-id: 1,"));
+	EXPECT_EQ(2, count(out, "func-id: 2,"));
 	free(out);
-	/* The names file, in the module's format, next to the output. */
+	/* The names file next to the output: ids, names and kernel ids. */
 	snprintf(names, sizeof(names), "%s.names", self->fdr);
 	f = fopen(names, "r");
 	ASSERT_NE(NULL, f);
 	n = fread(text, 1, sizeof(text) - 1, f);
 	text[n] = '\0';
 	fclose(f);
-	EXPECT_EQ(1, count(text, "0x100006e syscall getppid\n"));
-	EXPECT_EQ(1, count(text, "0x3000009 softirq RCU\n"));
-	EXPECT_EQ(1, count(text, "0x5000001 fault kernel\n"));
-	EXPECT_EQ(1, count(text, "0x4000000 work 0x1234\n0x4000001 work 0x5678\n"));
+	EXPECT_EQ(1, count(text, "1 work_0x1234\n# kernel id 0x4000000\n"
+			   "2 work_0x5678\n# kernel id 0x4000001\n"));
 	cleanup(self);
 }
 
@@ -440,8 +486,14 @@ TEST(arguments_and_instants)
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(1, count(out, "args: [ 1, 2, 3 ]"));
 	EXPECT_EQ(1, count(out, "args: [ 4096 ]"));
-	EXPECT_EQ(1, count(out, "func-id: 83886080, function: '83886080', args: [ 4096 ], cpu: 0, thread: 7, process: 7, kind: function-enter-arg, tsc: 20,"));
-	EXPECT_EQ(1, count(out, "func-id: 83886080, function: '83886080', cpu: 0, thread: 7, process: 7, kind: function-exit, tsc: 20,"));
+	/* SYS(0) is id 1, the fault id 2. */
+	EXPECT_EQ(1, count(out, "func-id: 2, function: '2', args: [ 4096 ], cpu: 0, thread: 7, process: 7, kind: function-enter-arg, tsc: 20,"));
+	EXPECT_EQ(1, count(out, "func-id: 2, function: '2', cpu: 0, thread: 7, process: 7, kind: function-exit, tsc: 20,"));
+	free(out);
+	out = names_file(self);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(1, count(out, "1 sys_read\n# kernel id 0x1000000\n"));
+	EXPECT_EQ(1, count(out, "2 fault_user\n# kernel id 0x5000000\n"));
 	free(out);
 	cleanup(self);
 }

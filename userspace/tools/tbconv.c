@@ -10,10 +10,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "fdr_print.h"
+#include "fdr_json.h"
 #include "fdr_reader.h"
+#include "fdr_tfile.h"
 #include "fdr_writer.h"
 #include "name_map.h"
 #include "tb_bytes.h"
@@ -29,10 +30,7 @@
 
 /* Addresses of the pseudo tracepoints in converted GDB trace files. */
 #define XS_TP_UNKNOWN_ADDR	0x0ULL		/* no known target */
-#define FDR_TP_CUSTOM_ADDR	0x3ff000ULL	/* custom / typed events */
-#define FDR_PAYLOAD_ADDR	0x10000000ULL	/* where payloads appear */
 #define ARM_REG_SIZE		168		/* gdb's default ARM g packet */
-#define X86_64_REG_SIZE		0x970		/* gdb 13 tsave, x86-64 Linux */
 
 static struct {
 	uint32_t size;
@@ -58,6 +56,7 @@ static void usage(FILE *f)
 		"  xscale-names  \"ID NAME\" map of the xscale-fdr function ids\n"
 		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
 		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
+		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, chrome://tracing)\n"
 		"  tfile-text    GDB trace file -> text\n"
 		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
 		"Options:\n"
@@ -65,7 +64,8 @@ static void usage(FILE *f)
 		"                    K/M suffixes)\n"
 		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
 		"                    instruction (default %llu)\n"
-		"  -m, --map=FILE    fdr-tfile: \"ID NAME\" lines naming function ids\n"
+		"  -m, --map=FILE    fdr-tfile, fdr-json: \"ID NAME\" lines naming\n"
+		"                    function ids\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
 		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
@@ -357,165 +357,6 @@ static void fdr_text(FILE *in, FILE *out)
 		data_error(&err);
 }
 
-/*
- * fdr-tfile: one frame per function record or event.  Arguments are
- * $param0..5: gdb's tdump treats any "$arg..." name as "all arguments".
- */
-enum {
-	FT_TSC = 1, FT_CPU, FT_TID, FT_PID, FT_FID, FT_TYPE, FT_NARGS,
-	FT_ARG0,
-};
-#define FT_MAX_ARGS	6
-#define FT_SMALL_IDS	65536
-static const char *const ft_names[] = {
-	NULL, "tsc", "cpu", "tid", "pid", "fid", "type", "nargs",
-	"param0", "param1", "param2", "param3", "param4", "param5",
-};
-static const char *const ft_cmds[] = {
-	"collect $tsc, $cpu, $tid, $pid, $fid, $type",
-	"collect $nargs, $param0, $param1, $param2, $param3, $param4, $param5",
-};
-
-struct fdr_tf_ctx {
-	struct tb_tfile_writer *w;
-	struct tb_name_map names;
-	struct tb_hash tps;	/* function id + 1 -> tracepoint */
-	uint16_t small[FT_SMALL_IDS];	/* the same for small ids, faster */
-	unsigned int ntp;
-	unsigned int custom_tp;
-	/* A function record waits for its CallArgument records. */
-	bool pending;
-	struct tb_fdr_record rec;
-	unsigned int nargs;
-	uint64_t args[FT_MAX_ARGS];
-	uint64_t n;
-};
-
-static unsigned int ft_tracepoint(struct fdr_tf_ctx *c, uint32_t fid)
-{
-	unsigned int tp;
-	const char *name;
-	char buf[64];
-
-	if (fid < FT_SMALL_IDS && c->small[fid])
-		return c->small[fid];
-	tp = tb_hash_get(&c->tps, (uint64_t)fid + 1);
-	if (tp)
-		return tp;
-	if (c->ntp == TB_TFILE_MAX_TP)
-		tb_die(TB_EXIT_DATA, "more than %d distinct function ids",
-		       TB_TFILE_MAX_TP);
-	tp = ++c->ntp;
-	if (fid < FT_SMALL_IDS)
-		c->small[fid] = (uint16_t)tp;
-	else if (tb_hash_put(&c->tps, (uint64_t)fid + 1, tp))
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	name = tb_name_map_find(&c->names, fid);
-	if (!name) {
-		snprintf(buf, sizeof(buf), "function %u", fid);
-		name = buf;
-	}
-	/* Same address as the ELF map writer gives the function. */
-	if (tb_tfile_tracepoint(c->w, tp, TB_XRAY_MAP_TEXT +
-				(uint64_t)(fid ? fid - 1 : 0) *
-				TB_XRAY_MAP_STRIDE, name, ft_cmds, 2))
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	return tp;
-}
-
-/*
- * The variables of a frame, $tsc to $nargs and the arguments, are
- * numbered consecutively so they go out in one call.
- */
-static void ft_vars(struct fdr_tf_ctx *c, const struct tb_fdr_record *r,
-		    int64_t fid, int64_t type, int64_t nargs,
-		    const uint64_t *args)
-{
-	int64_t v[FT_ARG0 - 1 + FT_MAX_ARGS];
-	unsigned int i, n = FT_ARG0 - 1;
-
-	v[FT_TSC - 1] = (int64_t)r->tsc;
-	v[FT_CPU - 1] = r->cpu;
-	v[FT_TID - 1] = r->tid;
-	v[FT_PID - 1] = r->pid;
-	v[FT_FID - 1] = fid;
-	v[FT_TYPE - 1] = type;
-	v[FT_NARGS - 1] = nargs;
-	for (i = 0; args && i < (unsigned int)nargs; i++)
-		v[n++] = (int64_t)args[i];
-	tb_tfile_frame_tsvs(c->w, FT_TSC, v, n);
-}
-
-static void ft_flush(struct fdr_tf_ctx *c)
-{
-	const struct tb_fdr_record *r = &c->rec;
-
-	if (!c->pending)
-		return;
-	c->pending = false;
-	tb_tfile_frame_begin(c->w, ft_tracepoint(c, r->func_id));
-	ft_vars(c, r, r->func_id, r->func_type, c->nargs, c->args);
-	if (tb_tfile_frame_end(c->w))
-		write_error(EIO);
-}
-
-static void ft_custom_tp(struct fdr_tf_ctx *c)
-{
-	if (c->custom_tp)
-		return;
-	if (c->ntp == TB_TFILE_MAX_TP)
-		tb_die(TB_EXIT_DATA, "too many tracepoints");
-	c->custom_tp = ++c->ntp;
-	if (tb_tfile_tracepoint(c->w, c->custom_tp, FDR_TP_CUSTOM_ADDR,
-				"custom event", ft_cmds, 2))
-		tb_die(TB_EXIT_FAIL, "out of memory");
-}
-
-static void ft_event(struct fdr_tf_ctx *c, const struct tb_fdr_record *r)
-{
-	uint64_t addr = FDR_PAYLOAD_ADDR;
-	size_t done = 0;
-
-	ft_custom_tp(c);
-	tb_tfile_frame_begin(c->w, c->custom_tp);
-	/* Type: 4 custom, 5 typed (after the function record types). */
-	ft_vars(c, r, r->kind == TB_FDR_TYPED ? r->event_type : 0,
-		r->kind == TB_FDR_CUSTOM ? 4 : 5, r->size, NULL);
-	while (done < (size_t)r->size) {
-		size_t n = (size_t)r->size - done;
-
-		if (n > 0xffff)
-			n = 0xffff;
-		tb_tfile_frame_mem(c->w, addr + done, r->data + done,
-				   (uint16_t)n);
-		done += n;
-	}
-	if (tb_tfile_frame_end(c->w))
-		write_error(EIO);
-}
-
-static int ft_visit_rec(void *ctx, const struct tb_fdr_record *r)
-{
-	struct fdr_tf_ctx *c = ctx;
-
-	if (!(++c->n & 0xffff))
-		tb_progress(r->offset);
-	if (r->kind == TB_FDR_CALL_ARG) {
-		if (c->pending && c->nargs < FT_MAX_ARGS)
-			c->args[c->nargs++] = r->value;
-		return 0;
-	}
-	ft_flush(c);
-	if (r->kind == TB_FDR_FUNCTION) {
-		c->rec = *r;
-		c->nargs = 0;
-		c->pending = true;
-	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
-		ft_event(c, r);
-	}
-	return 0;
-}
-
 static void load_names(struct tb_name_map *m)
 {
 	struct tb_error err = { 0 };
@@ -532,64 +373,34 @@ static void load_names(struct tb_name_map *m)
 	fclose(f);
 }
 
-/* Pass one of a seekable input: tracepoints and frame count. */
-static int ft_scan(void *ctx, const struct tb_fdr_record *r)
-{
-	struct fdr_tf_ctx *c = ctx;
-
-	if (r->kind == TB_FDR_FUNCTION) {
-		ft_tracepoint(c, r->func_id);
-		c->n++;
-	} else if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
-		ft_custom_tp(c);
-		c->n++;
-	}
-	return 0;
-}
-
-static bool seekable(FILE *f)
-{
-	struct stat st;
-
-	return !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
-	       ftello(f) == 0;
-}
-
+/* fdr-tfile: the library's mapping (lib/fdr_tfile.h). */
 static void fdr_tfile(FILE *in, FILE *out)
 {
-	static struct fdr_tf_ctx c;	/* large: not on the stack */
+	struct tb_name_map names;
 	struct tb_error err = { 0 };
-	unsigned int i;
 	int ret;
 
-	load_names(&c.names);
-	c.w = tb_tfile_create(out, "i386:x86-64", X86_64_REG_SIZE);
-	if (!c.w)
-		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
-	for (i = FT_TSC; i < FT_ARG0 + FT_MAX_ARGS; i++)
-		tb_tfile_tsv(c.w, i, ft_names[i], 0);
-	/*
-	 * A regular file is read twice: the first pass finds every
-	 * tracepoint and the frame count, so that frames can be written
-	 * straight behind the definitions instead of through a spool.
-	 */
-	if (seekable(in)) {
-		if (tb_fdr_read(in, NULL, ft_scan, &c, NULL, &err)) {
-			tb_tfile_abort(c.w);
-			data_error(&err);
-		}
-		if (tb_tfile_start_frames(c.w, c.n) || fseeko(in, 0, SEEK_SET))
-			tb_die_errno(TB_EXIT_FAIL, "rewinding '%s'", opt.in);
-		c.n = 0;
-	}
-	if (tb_fdr_read(in, NULL, ft_visit_rec, &c, NULL, &err)) {
-		tb_tfile_abort(c.w);
+	load_names(&names);
+	ret = tb_fdr_tfile_write(in, out, &names, &err);
+	tb_name_map_free(&names);
+	if (ret == -1)
 		data_error(&err);
-	}
-	ft_flush(&c);
-	ret = tb_tfile_finish(c.w);
-	tb_hash_free(&c.tps);
-	tb_name_map_free(&c.names);
+	if (ret)
+		write_error(-ret);
+}
+
+/* fdr-json: trace_event JSON (lib/fdr_json.h). */
+static void fdr_json(FILE *in, FILE *out)
+{
+	struct tb_name_map names;
+	struct tb_error err = { 0 };
+	int ret;
+
+	load_names(&names);
+	ret = tb_fdr_json_write(in, out, &names, NULL, &err);
+	tb_name_map_free(&names);
+	if (ret == -1)
+		data_error(&err);
 	if (ret)
 		write_error(-ret);
 }
@@ -683,6 +494,7 @@ static const struct {
 	{ "xscale-names", xscale_names },
 	{ "fdr-text", fdr_text },
 	{ "fdr-tfile", fdr_tfile },
+	{ "fdr-json", fdr_json },
 	{ "tfile-text", tfile_text },
 	{ "map-elf", map_elf },
 };

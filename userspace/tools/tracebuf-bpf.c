@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "fdr_post.h"
 #include "fdr_writer.h"
 #include "tb_bytes.h"
 #include "tb_cli.h"
@@ -67,6 +68,8 @@ struct options {
 	bool quiet;
 	bool verbose;
 	bool raw;
+	bool no_tfile;
+	bool json;
 	char **cmd;
 };
 
@@ -113,21 +116,7 @@ struct block_ref {
 	__u32 cpu;
 };
 
-/*
- * Open calls of one thread, to drop exits whose entry was never recorded:
- * calls in flight when tracing started, and a fork child's return from
- * clone.  `llvm-xray stack` rejects a trace with such an exit.
- */
-#define STACK_DEPTH	32
-#define THREAD_BUCKETS	1024
 #define MAX_IRQ_NAMES	1024	/* like the module: IRQs below this get names */
-
-struct thread {
-	struct thread *next;
-	__u32 tid;
-	int depth;
-	__u32 ids[STACK_DEPTH];
-};
 
 struct collector {
 	struct options *opt;
@@ -140,7 +129,6 @@ struct collector {
 	__u64 *workfns;		/* WORK key = index of the function here */
 	size_t nr_workfns, cap_workfns;
 	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
-	struct thread *threads[THREAD_BUCKETS];
 	__u64 irq_seen[MAX_IRQ_NAMES / 64];	/* IRQs to name */
 	/* statistics */
 	__u64 records;
@@ -148,7 +136,7 @@ struct collector {
 	__u64 per_class[NR_CLASSES];
 	__u64 switches;
 	__u64 clamped;		/* records older than their predecessor */
-	__u64 unmatched;	/* exits without a recorded entry, dropped */
+	__u64 unmatched;	/* exits without a recorded entry, left out */
 	__u64 gap_reports;	/* loss markers written into the stream */
 	__u64 gap_events;	/* events they report */
 	__u64 bad;		/* malformed records (never expected) */
@@ -160,48 +148,6 @@ static void *xrealloc(void *p, size_t n)
 	if (!p)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	return p;
-}
-
-static struct thread *thread_get(struct collector *c, __u32 tid)
-{
-	struct thread **head = &c->threads[tid % THREAD_BUCKETS];
-	struct thread *t;
-
-	for (t = *head; t; t = t->next)
-		if (t->tid == tid)
-			return t;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	t->tid = tid;
-	t->next = *head;
-	*head = t;
-	return t;
-}
-
-/* Whether the record is to be written; keeps the thread's call stack. */
-static bool thread_track(struct collector *c, const struct tb_bpf_event *e,
-			 __u32 tid, __u32 id)
-{
-	struct thread *t;
-
-	if (e->kind == TB_BPF_POINT || c->opt->raw)
-		return true;
-	t = thread_get(c, tid);
-	if (e->kind == TB_BPF_ENTER) {
-		if (t->depth == STACK_DEPTH) {
-			c->unmatched++;
-			return false;
-		}
-		t->ids[t->depth++] = id;
-		return true;
-	}
-	if (t->depth && t->ids[t->depth - 1] == id) {
-		t->depth--;
-		return true;
-	}
-	c->unmatched++;
-	return false;
 }
 
 /*
@@ -356,8 +302,6 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 			c->irq_seen[irq / 64] |= 1ULL << (irq % 64);
 		}
-		if (!thread_track(c, e, tid, id))
-			return 0;
 		break;
 	default:
 		c->bad++;
@@ -432,7 +376,7 @@ static void write_block(struct collector *c, struct tb_fdr_writer *w,
  * Blocks of one thread never overlap, so this keeps each thread's records
  * in time order, which `llvm-xray account` needs.
  */
-static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
+static void write_fdr(struct collector *c, FILE *out, const char *path)
 {
 	struct tb_fdr_header h = {
 		.version = 5,
@@ -462,7 +406,6 @@ static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
 	if (errno)
 		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	free(buf);
-	return w.bytes;
 }
 
 /* ------------------------------------------------------------------ */
@@ -470,12 +413,13 @@ static __u64 write_fdr(struct collector *c, FILE *out, const char *path)
 /* ------------------------------------------------------------------ */
 
 /*
- * The names file has the module's TRACEBUF_FDR_IOC_NAMES text format,
- * "<id hex> <space> <name>" per line, so that the same tools name both
- * recorders' files.  Syscall names come from the table tracebuf-record
- * also uses, softirq, fault and task names are fixed; IRQs are
- * named after /proc/interrupts (the first handler of a shared line) and
- * work functions after /proc/kallsyms, both read at the end.
+ * Names of the ids, in the module's TRACEBUF_FDR_IOC_NAMES text format
+ * ("<id hex> <space> <name>" per line), so that the library names both
+ * recorders' ids alike (lib/fdr_post.h); syscalls are named by the
+ * library from the build's table, as for tracebuf-record.  Softirq,
+ * fault and task names are fixed; IRQs are named after /proc/interrupts
+ * (the first handler of a shared line) and work functions after
+ * /proc/kallsyms, both read at the end.
  */
 static const char *const softirq_names[] = {
 	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
@@ -565,28 +509,30 @@ static void work_names(struct collector *c, FILE *out)
 	free(names);
 }
 
-static void write_names(struct collector *c, const char *path)
+/* The names this tool knows, by kernel id, for the library. */
+static void known_names(struct collector *c, struct tb_name_map *known)
 {
-	FILE *f = tb_open_output(path);
-	size_t i;
+	struct tb_error err;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *t = open_memstream(&text, &len);
 
-	/* Like tracebuf-record: every syscall of the build's <asm/unistd.h>. */
-	for (i = 0; i < ARRAY_SIZE(syscall_names); i++)
-		if (syscall_names[i])
-			fprintf(f, "0x%x syscall %s\n",
-				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, i),
-				syscall_names[i]);
+	if (!t)
+		tb_die(TB_EXIT_FAIL, "out of memory");
 	for (i = 0; i < ARRAY_SIZE(softirq_names); i++)
-		fprintf(f, "0x%x softirq %s\n",
+		fprintf(t, "0x%x softirq %s\n",
 			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
 			softirq_names[i]);
-	fprintf(f, "0x%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
-	fprintf(f, "0x%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
-	fprintf(f, "0x%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
-	fprintf(f, "0x%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
-	irq_names(c, f);
-	work_names(c, f);
-	tb_close_output(f, path);
+	fprintf(t, "0x%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
+	fprintf(t, "0x%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
+	fprintf(t, "0x%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
+	fprintf(t, "0x%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
+	irq_names(c, t);
+	work_names(c, t);
+	if (fclose(t) || tb_fdr_post_kernel_names(known, text) ||
+	    tb_name_map_finish(known, &err))
+		tb_die(TB_EXIT_FAIL, "cannot build the names");
+	free(text);
 }
 
 /* ------------------------------------------------------------------ */
@@ -600,7 +546,11 @@ static void usage(FILE *f)
 	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
 	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
 	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
-	      "exits, the duration ends, or SIGINT/SIGTERM arrives.\n"
+	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf-record,\n"
+	      "writes OUTPUT, OUTPUT.names (\"ID NAME\"), OUTPUT.map (ELF\n"
+	      "instrumentation map: llvm-xray account -m OUTPUT.map) and OUTPUT.tfile\n"
+	      "(GDB trace file, as tbconv fdr-tfile writes it); function ids in\n"
+	      "OUTPUT are dense (1..N), OUTPUT.names gives each one's kernel id.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
@@ -615,11 +565,14 @@ static void usage(FILE *f)
 	      "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
 	      "                         (default: a quarter of the ring buffer)\n"
 	      "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
-	      "  -n, --names FILE       id-to-name file, \"<id hex> <space> <name>\" lines\n"
-	      "                         (default: OUTPUT.names; none for -o - without -n)\n"
-	      "  -r, --raw              keep exits whose entry is not in the capture (by\n"
-	      "                         default they are left out: llvm-xray stack and\n"
-	      "                         account reject them)\n"
+	      "  -n, --names FILE       names file, \"ID NAME\" lines (default:\n"
+	      "                         OUTPUT.names; none for -o - without -n)\n"
+	      "  -r, --raw              write kernel function ids and keep exits whose\n"
+	      "                         entry is not in the capture (llvm-xray stack and\n"
+	      "                         account reject them); no OUTPUT.map or .tfile\n"
+	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
+	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
+	      "                         Perfetto, as tbconv fdr-json writes it)\n"
 	      "  -q, --quiet            no summary on stderr\n"
 	      "  -v, --verbose          libbpf's messages and the work function table\n"
 	      "  -h, --help             this text\n"
@@ -676,6 +629,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "names",	 required_argument, NULL, 'n' },
 		{ "quiet",	 no_argument,	    NULL, 'q' },
 		{ "raw",	 no_argument,	    NULL, 'r' },
+		{ "no-tfile",	 no_argument,	    NULL, 'N' },
+		{ "json",	 no_argument,	    NULL, 'J' },
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
@@ -690,7 +645,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
 	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rqvhV",
+	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rNJqvhV",
 				 longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
@@ -736,6 +691,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'r':
 			o->raw = true;
+			break;
+		case 'N':
+			o->no_tfile = true;
+			break;
+		case 'J':
+			o->json = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -1201,9 +1162,17 @@ int main(int argc, char **argv)
 	struct collector col = { 0 };
 	struct sigaction sa;
 	struct result r = { .status = -1 };
+	struct tb_fdr_post_files files = {
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
+	struct tb_fdr_post post = { 0 };
+	struct tb_name_map known = { 0 };
+	struct tb_error err;
+	char *raw = NULL, *names = NULL, *map_path = NULL;
+	char *tfile_path = NULL, *json_path = NULL;
+	size_t raw_len = 0;
 	int cpu;
-	FILE *out;
-	size_t i;
+	FILE *out, *mem;
 
 	tb_cli_init(argv[0]);
 	parse_args(argc, argv, &opt);
@@ -1248,18 +1217,45 @@ int main(int argc, char **argv)
 
 	for (cpu = 0; cpu < col.nr_cpus; cpu++)
 		stream_close(&col, &col.streams[cpu], cpu);
-	r.bytes = write_fdr(&col, out, opt.output);
+	/* The blocks in memory, then the library's post-processing. */
+	mem = open_memstream(&raw, &raw_len);
+	if (!mem)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	write_fdr(&col, mem, opt.output);
+	if (fclose(mem))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	post.raw = opt.raw;
+	if (tb_fdr_post_run(&post, raw, raw_len, out, &err))
+		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
+	free(raw);
 	tb_close_output(out, opt.output);
-	if (opt.names) {
-		write_names(&col, opt.names);
-	} else if (strcmp(opt.output, "-")) {
-		char *path;
-
-		if (asprintf(&path, "%s.names", opt.output) < 0)
+	r.bytes = post.bytes;
+	col.unmatched = post.removed;
+	/* Next to a file: OUTPUT.names, .map, .tfile, .json (-J). */
+	if (strcmp(opt.output, "-")) {
+		if (asprintf(&names, "%s.names", opt.output) < 0 ||
+		    asprintf(&map_path, "%s.map", opt.output) < 0 ||
+		    asprintf(&tfile_path, "%s.tfile", opt.output) < 0 ||
+		    asprintf(&json_path, "%s.json", opt.output) < 0)
 			tb_die(TB_EXIT_FAIL, "out of memory");
-		write_names(&col, path);
-		free(path);
+		files.trace = opt.output;
+		files.map = map_path;
+		files.tfile = opt.no_tfile ? NULL : tfile_path;
+		files.json = opt.json ? json_path : NULL;
 	}
+	files.names = opt.names ? opt.names : names;
+	if (files.names) {
+		known_names(&col, &known);
+		files.known = &known;
+		if (tb_fdr_post_files(&post, &files, &err))
+			tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		tb_name_map_free(&known);
+	}
+	free(names);
+	free(map_path);
+	free(tfile_path);
+	free(json_path);
+	tb_fdr_post_free(&post);
 	getrusage(RUSAGE_SELF, &r.ru1);
 	r.duration = (now_ns(CLOCK_MONOTONIC) - r.t0) / 1e9;
 
@@ -1274,13 +1270,5 @@ int main(int argc, char **argv)
 	free(col.streams);
 	free(col.blocks);
 	free(col.workfns);
-	for (i = 0; i < THREAD_BUCKETS; i++) {
-		while (col.threads[i]) {
-			struct thread *t = col.threads[i];
-
-			col.threads[i] = t->next;
-			free(t);
-		}
-	}
 	return TB_EXIT_OK;
 }

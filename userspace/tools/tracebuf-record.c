@@ -3,12 +3,10 @@
  * tracebuf-record: capture kernel events with /dev/tracebuf_fdr.
  *
  * Configures and starts the recorder, runs a command (or waits for -d
- * seconds, or for SIGINT/SIGTERM), drains the device, orders each task's
- * blocks by time (llvm-xray account needs every thread in time order),
- * writes an XRay FDR file plus a names file, and prints a summary.
- *
- * The only parsing done here is splitting the stream into blocks and
- * counting records; the stream itself is written unchanged.
+ * seconds, or for SIGINT/SIGTERM), drains the device, and hands the
+ * stream to the library's collector post-processing (lib/fdr_post.h:
+ * block order, dense ids, unmatched exits, names file and ELF map), then
+ * prints a summary.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,16 +26,14 @@
 
 #include <linux/tracebuf.h>
 
+#include "fdr_post.h"
 #include "name_map.h"
 #include "tb_cli.h"
-#include "xray_map.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DEFAULT_DEV	"/dev/tracebuf_fdr"
 #define DEFAULT_OUT	"trace.fdr"
-#define HDR_SIZE	32
-#define BLOCK_HDR	80
 
 /* volatile sig_atomic_t: what C requires for a flag set by a handler. */
 static volatile sig_atomic_t got_signal;
@@ -55,8 +51,8 @@ static void print_help(FILE *f)
 "Record kernel events with /dev/tracebuf_fdr into an XRay FDR file.\n"
 "Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM.\n"
 "Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
-"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, by\n"
-"tbconv fdr-tfile).  Function ids in FILE are dense (1..N); FILE.names\n"
+"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
+"tbconv fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
 "gives each one's kernel id.\n"
 "\n"
 "Options:\n"
@@ -76,6 +72,8 @@ static void print_help(FILE *f)
 "                        function ids, and exits whose entry is not in\n"
 "                        the capture (llvm-xray stack/account reject them)\n"
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
+"  -J, --json            also write FILE.json (trace_event JSON for\n"
+"                        Perfetto, as tbconv fdr-json writes it)\n"
 "  -q, --quiet           no summary\n"
 "  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
 "                        events, bytes, lost (dropped + overwritten),\n"
@@ -163,361 +161,12 @@ static int drain_once(int fd, struct buf *b)
 	return n > 0;
 }
 
-/* ------------------------------------------------------------ blocks */
-
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-struct block {
-	size_t off, len;	/* in the raw stream, header included */
-	int32_t tid, pid;
-	uint64_t t;		/* NewCPUId time */
-	size_t seq;		/* position in the stream, for a stable sort */
-	uint64_t task_first;	/* earliest time of the block's task */
-};
-
-struct counts {
-	uint64_t enters[16];
-	uint64_t markers, lost_reports;
-};
-
-static void count_records(const uint8_t *p, size_t len, struct counts *c)
-{
-	size_t pos = BLOCK_HDR;
-
-	while (pos < len) {
-		if (!(p[pos] & 1)) {
-			uint32_t w = le32(p + pos);
-			uint32_t id = w >> 4, type = (w >> 1) & 7;
-
-			if (type != 1)
-				c->enters[TRACEBUF_FDR_ID_SPACE(id)]++;
-			pos += 8;
-		} else if ((p[pos] >> 1) == 5) {
-			uint32_t size = le32(p + pos + 1);
-
-			if (size > 15 && pos + 16 + 15 <= len &&
-			    !memcmp(p + pos + 16, "tracebuf: lost ", 15))
-				c->lost_reports++;
-			else
-				c->markers++;
-			pos += 16 + size;
-		} else {
-			pos += 16;
-		}
-	}
-}
-
-static int cmp_block(const void *a, const void *b)
-{
-	const struct block *x = a, *y = b;
-
-	if (x->task_first != y->task_first)
-		return x->task_first < y->task_first ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_task(const void *a, const void *b)
-{
-	const struct block *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->t < y->t ? -1 : x->t > y->t;
-}
-
-/*
- * Split the stream into blocks and order them: tasks by their first
- * event, each task's blocks by time.  Returns the block count.
- */
-static size_t order_blocks(const struct buf *raw, struct block **out)
-{
-	struct block *v = NULL;
-	size_t n = 0, cap = 0, pos = HDR_SIZE, i, j;
-
-	if (raw->len < HDR_SIZE || le32(raw->p) != (1U << 16 | 5))
-		tb_die(TB_EXIT_DATA, "device stream has no FDR v5 header");
-	while (pos < raw->len) {
-		const uint8_t *b = raw->p + pos;
-		uint64_t ext;
-
-		if (raw->len - pos < BLOCK_HDR || b[0] != 0x0f)
-			tb_die(TB_EXIT_DATA, "malformed block at offset %zu", pos);
-		ext = le64(b + 1);
-		if (ext > raw->len - pos - 16)
-			tb_die(TB_EXIT_DATA, "block at offset %zu overruns the stream", pos);
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			v = realloc(v, cap * sizeof(*v));
-			if (!v)
-				tb_die(TB_EXIT_FAIL, "out of memory");
-		}
-		v[n].off = pos;
-		v[n].len = 16 + ext;
-		v[n].tid = (int32_t)le32(b + 17);
-		v[n].pid = (int32_t)le32(b + 49);
-		v[n].t = le64(b + 67);
-		v[n].seq = n;
-		n++;
-		pos += 16 + ext;
-	}
-	if (!n) {
-		*out = v;
-		return 0;
-	}
-	/* Sorted by task and time: each task's first block is its earliest. */
-	qsort(v, n, sizeof(*v), cmp_task);
-	for (i = 0; i < n; i = j) {
-		uint64_t first = v[i].t;
-
-		for (j = i; j < n && v[j].pid == v[i].pid && v[j].tid == v[i].tid; j++)
-			v[j].task_first = first;
-	}
-	qsort(v, n, sizeof(*v), cmp_block);
-	*out = v;
-	return n;
-}
-
-/* ------------------------------------------------------------ ids */
-
-/*
- * The kernel's ids (space << 24 | key) are far above what an ELF
- * instrumentation map can name (llvm-xray numbers sled functions 1..N
- * without gaps), so the written trace numbers the functions it uses
- * densely, 1..N in kernel-id order.  The names file and the map say which
- * kernel id each one is.
- */
-struct ids {
-	uint32_t *v;		/* kernel ids, sorted, unique */
-	size_t n, cap;
-};
-
-static void ids_collect(struct ids *ids, const uint8_t *p, size_t len)
-{
-	size_t pos = BLOCK_HDR;
-
-	while (pos < len) {
-		if (!(p[pos] & 1)) {
-			if (ids->n == ids->cap) {
-				ids->cap = ids->cap ? ids->cap * 2 : 256;
-				ids->v = realloc(ids->v, ids->cap * sizeof(*ids->v));
-				if (!ids->v)
-					tb_die(TB_EXIT_FAIL, "out of memory");
-			}
-			ids->v[ids->n++] = le32(p + pos) >> 4;
-			pos += 8;
-		} else if ((p[pos] >> 1) == 5) {
-			pos += 16 + le32(p + pos + 1);
-		} else {
-			pos += 16;
-		}
-	}
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void ids_finish(struct ids *ids)
-{
-	size_t i, j = 0;
-
-	if (!ids->n)
-		return;
-	qsort(ids->v, ids->n, sizeof(*ids->v), cmp_u32);
-	for (i = 1; i < ids->n; i++)
-		if (ids->v[i] != ids->v[j])
-			ids->v[++j] = ids->v[i];
-	ids->n = j + 1;
-}
-
-/* Dense id (1..n) of a kernel id, or the kernel id itself if unknown. */
-static uint32_t ids_dense(const struct ids *ids, uint32_t kid)
-{
-	const uint32_t *r;
-
-	if (!ids)
-		return kid;
-	r = bsearch(&kid, ids->v, ids->n, sizeof(*ids->v), cmp_u32);
-	return r ? (uint32_t)(r - ids->v) + 1 : kid;
-}
-
-/* ------------------------------------------------------------ tidy */
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, v);
-	put_le32(p + 4, v >> 32);
-}
-
-#define STACK_MAX	256
-
-struct task_stack {
-	uint32_t id[STACK_MAX];
-	int depth;
-	int32_t pid, tid;
-	int valid;
-};
-
-/*
- * Copy one block to @o, leaving out exits whose entry is not in the
- * capture (calls in progress when recording started, or whose entry was
- * lost): llvm-xray stack and account reject them.  A left-out record's
- * time delta is folded into the next record.  Returns records left out.
- */
-static uint64_t tidy_block(const uint8_t *in, size_t len, struct task_stack *st,
-			   const struct ids *ids, struct buf *o)
-{
-	uint64_t t, base, removed = 0;
-	size_t start = o->len, pos = BLOCK_HDR;
-	int32_t pid = (int32_t)le32(in + 49), tid = (int32_t)le32(in + 17);
-	int keep_args = 0;
-
-	if (!st->valid || st->pid != pid || st->tid != tid) {
-		st->valid = 1;
-		st->pid = pid;
-		st->tid = tid;
-		st->depth = 0;
-	}
-	buf_reserve(o, len + 64);
-	memcpy(o->p + o->len, in, BLOCK_HDR);
-	o->len += BLOCK_HDR;
-	t = le64(in + 67);
-	base = t;
-
-#define EMIT_DELTA(rec, field) do {					\
-		if (t - base > UINT32_MAX) {				\
-			buf_reserve(o, 16);				\
-			memset(o->p + o->len, 0, 16);			\
-			o->p[o->len] = 3 << 1 | 1;			\
-			put_le64(o->p + o->len + 1, t);			\
-			o->len += 16;					\
-			base = t;					\
-		}							\
-		put_le32((rec) + (field), (uint32_t)(t - base));	\
-		base = t;						\
-	} while (0)
-
-	while (pos < len) {
-		const uint8_t *r = in + pos;
-		size_t rl;
-
-		if (!(r[0] & 1)) {
-			uint32_t w = le32(r), id = w >> 4, type = (w >> 1) & 7;
-			int keep = 1, d;
-
-			t += le32(r + 4);
-			rl = 8;
-			if (type == 0 || type == 3) {
-				if (st->depth < STACK_MAX)
-					st->id[st->depth] = id;
-				st->depth++;
-			} else {
-				for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
-					if (st->id[d] == id)
-						break;
-				if (d < 0 || st->depth > STACK_MAX) {
-					keep = 0;
-					removed++;
-				} else {
-					st->depth = d;
-				}
-			}
-			keep_args = keep;
-			if (keep) {
-				buf_reserve(o, 8);
-				put_le32(o->p + o->len,
-					 ids_dense(ids, id) << 4 | (w & 0xf));
-				EMIT_DELTA(o->p + o->len, 4);
-				o->len += 8;
-			}
-		} else {
-			switch (r[0] >> 1) {
-			case 5:	/* CustomEventMarker: size, delta, payload */
-				rl = 16 + le32(r + 1);
-				t += le32(r + 5);
-				buf_reserve(o, rl + 16);
-				memcpy(o->p + o->len, r, rl);
-				EMIT_DELTA(o->p + o->len, 5);
-				o->len += rl;
-				keep_args = 0;
-				break;
-			case 3:	/* TSCWrap */
-			case 2:	/* NewCPUId */
-				rl = 16;
-				t = le64(r + ((r[0] >> 1) == 3 ? 1 : 3));
-				base = t;
-				buf_reserve(o, rl);
-				memcpy(o->p + o->len, r, rl);
-				o->len += rl;
-				break;
-			case 6:	/* CallArgument */
-				rl = 16;
-				if (keep_args) {
-					buf_reserve(o, rl);
-					memcpy(o->p + o->len, r, rl);
-					o->len += rl;
-				}
-				break;
-			default:
-				rl = 16;
-				buf_reserve(o, rl);
-				memcpy(o->p + o->len, r, rl);
-				o->len += rl;
-				break;
-			}
-		}
-		if (rl > len - pos)
-			tb_die(TB_EXIT_DATA, "record crosses its block");
-		pos += rl;
-	}
-#undef EMIT_DELTA
-	put_le64(o->p + start + 1, o->len - start - 16);
-	return removed;
-}
-
-/* ------------------------------------------------------------ names */
-
-/*
- * The names file: "<id hex> <name>" per line, syscall names from the
- * build-time table and the driver's list for everything else.
- */
-/* Append the kernel's id list ("hex space name" lines) to @m by kernel id. */
+/* The kernel's id list (TRACEBUF_FDR_IOC_NAMES), by kernel id. */
 static void kernel_names(int fd, struct tb_name_map *m)
 {
 	struct tracebuf_fdr_names n;
-	char *text, *line, *save = NULL;
+	struct tb_error err;
+	char *text;
 
 	memset(&n, 0, sizeof(n));
 	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n) || !n.size) {
@@ -535,110 +184,11 @@ static void kernel_names(int fd, struct tb_name_map *m)
 		return;
 	}
 	text[n.len < n.size ? n.len : n.size] = 0;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char space[16], name[256], sym[300], *c;
-		unsigned int id;
-
-		if (sscanf(line, "%x %15s %255[^\n]", &id, space, name) != 3)
-			continue;
-		for (c = name; *c; c++)
-			if (*c == ' ' || *c == '\t')
-				*c = '_';
-		snprintf(sym, sizeof(sym), "%s_%s", space, name);
-		if (!strcmp(space, "irq"))
-			snprintf(sym, sizeof(sym), "irq_%u_%s",
-				 TRACEBUF_FDR_ID_KEY(id), name);
-		if (tb_name_map_add(m, id, sym))
-			tb_die(TB_EXIT_FAIL, "out of memory");
-	}
+	if (tb_fdr_post_kernel_names(m, text))
+		tb_die(TB_EXIT_FAIL, "out of memory");
 	free(text);
-}
-
-/* Name of kernel id @kid: from @known, the syscall table, or generic. */
-static void id_name(const struct tb_name_map *known, uint32_t kid, char *out,
-		    size_t size)
-{
-	uint32_t space = TRACEBUF_FDR_ID_SPACE(kid), key = TRACEBUF_FDR_ID_KEY(kid);
-	const char *n = tb_name_map_find(known, kid);
-
-	if (n)
-		snprintf(out, size, "%s", n);
-	else if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
-		 key < ARRAY_SIZE(syscall_names) &&
-		 syscall_names[key])
-		snprintf(out, size, "sys_%s", syscall_names[key]);
-	else if (space == TRACEBUF_FDR_SPACE_SYSCALL)
-		snprintf(out, size, "sys_%s%u", key & 0x800000 ? "compat_" : "",
-			 key & 0x7fffff);
-	else
-		snprintf(out, size, "fdr_%#x", kid);
-}
-
-/*
- * The names file ("ID NAME", the format tbconv --map reads) and the ELF
- * instrumentation map for llvm-xray -m, both by the ids in the trace.
- */
-static void write_names(int fd, const char *path, const char *map_path,
-			const struct ids *ids)
-{
-	struct tb_name_map known = { 0 }, dense = { 0 };
-	struct tb_error err;
-	char name[320];
-	size_t i;
-	FILE *f;
-
-	kernel_names(fd, &known);
-	if (tb_name_map_finish(&known, &err))
+	if (tb_name_map_finish(m, &err))
 		tb_die(TB_EXIT_FAIL, "kernel names: duplicate id");
-	f = tb_open_output(path);
-	fprintf(f, "# tracebuf-record: function ids of the trace (dense, 1..N)\n");
-	fprintf(f, "# ID NAME, then the kernel id (space << 24 | key) as a comment\n");
-	for (i = 0; ids && i < ids->n; i++) {
-		id_name(&known, ids->v[i], name, sizeof(name));
-		fprintf(f, "%zu %s\n# kernel id %#x\n", i + 1, name, ids->v[i]);
-		if (tb_name_map_add(&dense, i + 1, name))
-			tb_die(TB_EXIT_FAIL, "out of memory");
-	}
-	tb_close_output(f, path);
-	if (ids && map_path) {
-		if (tb_name_map_finish(&dense, &err))
-			tb_die(TB_EXIT_FAIL, "names: duplicate id");
-		f = tb_open_output(map_path);
-		if (tb_xray_map_write(f, &dense))
-			tb_die(TB_EXIT_FAIL, "%s: cannot write the map", map_path);
-		tb_close_output(f, map_path);
-	}
-	tb_name_map_free(&known);
-	tb_name_map_free(&dense);
-}
-
-/* A GDB trace file through tbconv fdr-tfile, if tbconv is installed. */
-static int write_tfile(const char *argv0, const char *trace, const char *names,
-		       const char *out)
-{
-	char tbconv[4096];
-	const char *slash = strrchr(argv0, '/');
-	int status;
-	pid_t pid;
-
-	if (slash)
-		snprintf(tbconv, sizeof(tbconv), "%.*stbconv",
-			 (int)(slash - argv0 + 1), argv0);
-	else
-		snprintf(tbconv, sizeof(tbconv), "tbconv");
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execlp(tbconv, "tbconv", "-m", names, "fdr-tfile", trace, out,
-		       (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	return 0;
 }
 
 /* ------------------------------------------------------------ main */
@@ -727,6 +277,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'D' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "no-tfile", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats-json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -745,24 +296,25 @@ int main(int argc, char **argv)
 	const char *stats_json = NULL;
 	struct rusage ru0, ru1;
 	struct tracebuf_fdr_stats st;
-	struct counts counts;
-	struct block *blocks;
-	struct buf raw = { 0 }, tidy = { 0 };
-	struct task_stack *stack;
-	struct ids ids = { 0 };
-	uint64_t removed = 0;
-	int keep_raw = 0, control = 0;
-	uint64_t v, bytes_out;
+	struct tb_fdr_post post = { 0 };
+	struct tb_fdr_post_files files = {
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
+	struct tb_name_map known = { 0 };
+	struct buf raw = { 0 };
+	struct tb_error err;
+	int control = 0;
+	uint64_t v;
 	double duration = 0, t0;
 	int opt, fd, go_fd = -1, status = 0, quiet = 0;
-	size_t nblocks, i;
 	char *names_buf = NULL, *map_path = NULL, *tfile_path = NULL;
-	int no_tfile = 0;
+	char *json_path = NULL;
+	int no_tfile = 0, json = 0;
 	pid_t child = 0;
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:j:rNqhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:j:rNJqhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out = optarg;
@@ -802,10 +354,13 @@ int main(int argc, char **argv)
 			dev = optarg;
 			break;
 		case 'r':
-			keep_raw = 1;
+			post.raw = true;
 			break;
 		case 'N':
 			no_tfile = 1;
+			break;
+		case 'J':
+			json = 1;
 			break;
 		case 'q':
 			quiet = 1;
@@ -833,11 +388,13 @@ int main(int argc, char **argv)
 	names_buf = malloc(strlen(out) + 7);
 	map_path = malloc(strlen(out) + 5);
 	tfile_path = malloc(strlen(out) + 7);
-	if (!names_buf || !map_path || !tfile_path)
+	json_path = malloc(strlen(out) + 6);
+	if (!names_buf || !map_path || !tfile_path || !json_path)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	sprintf(names_buf, "%s.names", out);
 	sprintf(map_path, "%s.map", out);
 	sprintf(tfile_path, "%s.tfile", out);
+	sprintf(json_path, "%s.json", out);
 	if (!names)
 		names = names_buf;
 
@@ -909,75 +466,58 @@ int main(int argc, char **argv)
 	if (stats_json)
 		write_stats_json(stats_json, &st, &ru0, &ru1);
 
-	nblocks = order_blocks(&raw, &blocks);
-	memset(&counts, 0, sizeof(counts));
-	for (i = 0; i < nblocks; i++)
-		ids_collect(&ids, raw.p + blocks[i].off, blocks[i].len);
-	ids_finish(&ids);
-	stack = calloc(1, sizeof(*stack));
-	if (!stack)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	buf_reserve(&tidy, HDR_SIZE);
-	memcpy(tidy.p, raw.p, HDR_SIZE);
-	tidy.len = HDR_SIZE;
-	for (i = 0; i < nblocks; i++) {
-		const uint8_t *b = raw.p + blocks[i].off;
-
-		count_records(b, blocks[i].len, &counts);
-		if (keep_raw) {
-			buf_reserve(&tidy, blocks[i].len);
-			memcpy(tidy.p + tidy.len, b, blocks[i].len);
-			tidy.len += blocks[i].len;
-		} else {
-			removed += tidy_block(b, blocks[i].len, stack, &ids, &tidy);
-		}
-	}
 	f = tb_open_output(out);
-	if (fwrite(tidy.p, 1, tidy.len, f) != tidy.len)
-		tb_die_errno(TB_EXIT_FAIL, "%s", out);
+	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
+		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	tb_close_output(f, out);
-	bytes_out = tidy.len;
-	write_names(fd, names, keep_raw ? NULL : map_path, keep_raw ? NULL : &ids);
-	if (!keep_raw && !no_tfile &&
-	    write_tfile(argv[0], out, names, tfile_path))
-		tb_warn("%s: not written (tbconv fdr-tfile failed)", tfile_path);
+	kernel_names(fd, &known);
+	files.trace = out;
+	files.names = names;
+	files.map = map_path;
+	files.tfile = no_tfile ? NULL : tfile_path;
+	files.json = json ? json_path : NULL;
+	files.known = &known;
+	if (tb_fdr_post_files(&post, &files, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+	tb_name_map_free(&known);
 	close(fd);
 
 	if (!quiet) {
-		printf("%s: %zu blocks, %llu bytes\n", out, nblocks,
-		       (unsigned long long)bytes_out);
+		printf("%s: %llu blocks, %llu bytes\n", out,
+		       (unsigned long long)post.blocks,
+		       (unsigned long long)post.bytes);
 		printf("events: syscall %llu, irq %llu, softirq %llu, work %llu, fault %llu, task %llu, marker %llu\n",
-		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_SYSCALL],
-		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_IRQ],
-		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_SOFTIRQ],
-		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_WORK],
-		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_FAULT],
-		       (unsigned long long)counts.enters[TRACEBUF_FDR_SPACE_TASK],
-		       (unsigned long long)counts.markers);
+		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_SYSCALL],
+		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_IRQ],
+		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_SOFTIRQ],
+		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_WORK],
+		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_FAULT],
+		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_TASK],
+		       (unsigned long long)post.markers);
 		printf("recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
 		       (unsigned long long)st.written,
 		       (unsigned long long)st.dropped,
 		       (unsigned long long)st.overwritten,
 		       (unsigned long long)st.bytes);
-		if (removed)
+		if (post.removed)
 			printf("left out %llu exits whose entry precedes the capture or was lost (-r keeps them)\n",
-			       (unsigned long long)removed);
-		if (keep_raw)
+			       (unsigned long long)post.removed);
+		if (post.raw)
 			printf("names: %s (kernel ids; no map or tfile with -r)\n", names);
 		else
 			printf("names: %s, map: %s (llvm-xray -m), tfile: %s\n",
 			       names, map_path, no_tfile ? "-" : tfile_path);
+		if (json)
+			printf("trace_event JSON: %s\n", json_path);
 		if (optind < argc && WIFEXITED(status) && WEXITSTATUS(status))
 			printf("command exited with status %d\n",
 			       WEXITSTATUS(status));
 	}
-	free(blocks);
+	tb_fdr_post_free(&post);
 	free(raw.p);
-	free(tidy.p);
-	free(stack);
 	free(names_buf);
 	free(map_path);
 	free(tfile_path);
-	free(ids.v);
+	free(json_path);
 	return TB_EXIT_OK;
 }

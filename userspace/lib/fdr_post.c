@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Collector post-processing: see fdr_post.h.  The stream is verified and
+ * split into blocks by the FDR reader; blocks are written through the FDR
+ * writer.  Only the rewrite of a block's records (renumbering, leaving out
+ * exits) works on the record bytes, whose layout the reader has checked.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/tracebuf.h>
+
+#include "fdr_json.h"
+#include "fdr_post.h"
+#include "fdr_reader.h"
+#include "fdr_tfile.h"
+#include "fdr_writer.h"
+#include "tb_cli.h"
+#include "tb_bytes.h"
+#include "xray_map.h"
+
+#define BLOCK_HDR	(5 * TB_FDR_META_SIZE)	/* extents .. NewCPUId */
+#define STACK_MAX	256
+
+struct block {
+	size_t off, len;	/* in the stream, extents record included */
+	int32_t tid, pid;
+	uint64_t t;		/* first NewCPUId time */
+	size_t seq;		/* position in the stream, for a stable sort */
+	uint64_t task_first;	/* earliest time of the block's task */
+	bool has_t;
+};
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+struct scan {
+	struct tb_fdr_post *p;
+	struct block *v;
+	size_t n, cap;
+	size_t nids, capids;
+	bool oom;
+};
+
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+	size_t c;
+
+	if (n < *cap)
+		return true;
+	c = *cap ? *cap * 2 : 256;
+	q = realloc(*v, c * size);
+	if (!q)
+		return false;
+	*v = q;
+	*cap = c;
+	return true;
+}
+
+static int scan_record(void *ctx, const struct tb_fdr_record *r)
+{
+	struct scan *s = ctx;
+	struct tb_fdr_post *p = s->p;
+	struct block *b = s->n ? &s->v[s->n - 1] : NULL;
+
+	switch (r->kind) {
+	case TB_FDR_BUFFER_EXTENTS:
+		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
+			s->oom = true;
+			return -1;
+		}
+		b = &s->v[s->n];
+		memset(b, 0, sizeof(*b));
+		b->off = r->offset;
+		b->len = TB_FDR_META_SIZE + r->value;
+		b->seq = s->n++;
+		break;
+	case TB_FDR_NEW_BUFFER:
+		if (b)
+			b->tid = r->tid;
+		break;
+	case TB_FDR_PID:
+		if (b)
+			b->pid = r->pid;
+		break;
+	case TB_FDR_NEW_CPU:
+		if (b && !b->has_t) {
+			b->t = r->tsc;
+			b->has_t = true;
+		}
+		break;
+	case TB_FDR_FUNCTION:
+		if (r->func_type != TB_FDR_EXIT)
+			p->enters[r->func_id >> 24 & (TB_FDR_POST_SPACES - 1)]++;
+		if (!grow((void **)&p->ids, &s->capids, s->nids,
+			  sizeof(*p->ids))) {
+			s->oom = true;
+			return -1;
+		}
+		p->ids[s->nids++] = r->func_id;
+		break;
+	case TB_FDR_CUSTOM:
+		if (r->size >= (int32_t)strlen(TB_FDR_LOST_PREFIX) &&
+		    !memcmp(r->data, TB_FDR_LOST_PREFIX,
+			    strlen(TB_FDR_LOST_PREFIX)))
+			p->lost_reports++;
+		else
+			p->markers++;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int scan_header(void *ctx, const struct tb_fdr_header *h)
+{
+	struct scan *s = ctx;
+
+	s->p->hdr = *h;
+	return 0;
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct block *x = a, *y = b;
+
+	if (x->task_first != y->task_first)
+		return x->task_first < y->task_first ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct block *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Tasks by their first event, each task's blocks by time. */
+static void order_blocks(struct block *v, size_t n)
+{
+	size_t i, j;
+
+	if (!n)
+		return;
+	/* Sorted by task and time: each task's first block is its earliest. */
+	qsort(v, n, sizeof(*v), cmp_task);
+	for (i = 0; i < n; i = j)
+		for (j = i; j < n && v[j].pid == v[i].pid &&
+		     v[j].tid == v[i].tid; j++)
+			v[j].task_first = v[i].t;
+	qsort(v, n, sizeof(*v), cmp_block);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ids_finish(struct tb_fdr_post *p, size_t n)
+{
+	size_t i, j = 0;
+
+	p->nids = 0;
+	if (!n)
+		return;
+	qsort(p->ids, n, sizeof(*p->ids), cmp_u32);
+	for (i = 1; i < n; i++)
+		if (p->ids[i] != p->ids[j])
+			p->ids[++j] = p->ids[i];
+	p->nids = j + 1;
+}
+
+/* Dense id (1..n) of a kernel id. */
+static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
+{
+	const uint32_t *r = bsearch(&kid, p->ids, p->nids, sizeof(*p->ids),
+				    cmp_u32);
+
+	return r ? (uint32_t)(r - p->ids) + 1 : kid;
+}
+
+uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
+{
+	if (p->raw || !id || id > p->nids)
+		return id;
+	return p->ids[id - 1];
+}
+
+/* ------------------------------------------------------------ tidy */
+
+static uint8_t *reserve(struct buf *o, size_t more)
+{
+	uint8_t *q;
+	size_t c;
+
+	if (o->oom)
+		return NULL;
+	if (o->cap - o->len < more) {
+		c = o->cap ? o->cap : 4096;
+		while (c - o->len < more)
+			c *= 2;
+		q = realloc(o->p, c);
+		if (!q) {
+			o->oom = true;
+			return NULL;
+		}
+		o->p = q;
+		o->cap = c;
+	}
+	return o->p + o->len;
+}
+
+static void put(struct buf *o, const void *d, size_t n)
+{
+	uint8_t *q = reserve(o, n);
+
+	if (q) {
+		memcpy(q, d, n);
+		o->len += n;
+	}
+}
+
+struct task_stack {
+	uint32_t id[STACK_MAX];
+	int depth;
+	int32_t pid, tid;
+	bool valid;
+};
+
+struct tidy {
+	struct buf *o;
+	uint64_t t, base;
+};
+
+/*
+ * Store the delta from the last kept record to now at @field of the
+ * record being written, with a TSCWrap first when it does not fit.
+ */
+static void emit_delta(struct tidy *td, size_t rec, size_t field)
+{
+	uint8_t wrap[TB_FDR_META_SIZE];
+
+	if (td->t - td->base > UINT32_MAX) {
+		uint8_t *q;
+
+		tb_fdr_put_meta(wrap, TB_FDR_TSC_WRAP);
+		tb_put64(wrap + 1, td->t);
+		/* The wrap goes before the record already copied at @rec. */
+		q = reserve(td->o, sizeof(wrap));
+		if (!q)
+			return;
+		memmove(td->o->p + rec + sizeof(wrap), td->o->p + rec,
+			td->o->len - rec);
+		memcpy(td->o->p + rec, wrap, sizeof(wrap));
+		td->o->len += sizeof(wrap);
+		rec += sizeof(wrap);
+		td->base = td->t;
+	}
+	tb_put32(td->o->p + rec + field, (uint32_t)(td->t - td->base));
+	td->base = td->t;
+}
+
+/*
+ * Append block @in (records after the extents record) to @o, renumbered
+ * and without exits whose entry is not in the capture.  The reader has
+ * checked the record layout.
+ */
+static void tidy_block(struct tb_fdr_post *p, const uint8_t *in, size_t len,
+		       struct task_stack *st, struct buf *o)
+{
+	size_t pos = BLOCK_HDR - TB_FDR_META_SIZE;
+	struct tidy td = { .o = o };
+	int32_t pid = (int32_t)tb_get32(in + 33), tid = (int32_t)tb_get32(in + 1);
+	bool keep_args = false;
+
+	if (!st->valid || st->pid != pid || st->tid != tid) {
+		st->valid = true;
+		st->pid = pid;
+		st->tid = tid;
+		st->depth = 0;
+	}
+	put(o, in, pos);
+	td.t = tb_get64(in + 51);
+	td.base = td.t;
+	while (pos < len && !o->oom) {
+		const uint8_t *r = in + pos;
+		size_t rl = TB_FDR_META_SIZE, at = o->len;
+
+		if (!(r[0] & 1)) {
+			uint32_t w = tb_get32(r), id = w >> 4, type = (w >> 1) & 7;
+			bool keep = true;
+			int d;
+
+			td.t += tb_get32(r + 4);
+			rl = TB_FDR_FUNC_SIZE;
+			if (type == TB_FDR_ENTER || type == TB_FDR_ENTER_ARGS) {
+				if (st->depth < STACK_MAX)
+					st->id[st->depth] = id;
+				st->depth++;
+			} else {
+				for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
+					if (st->id[d] == id)
+						break;
+				if (d < 0 || st->depth > STACK_MAX) {
+					keep = false;
+					p->removed++;
+				} else {
+					st->depth = d;
+				}
+			}
+			keep_args = keep;
+			if (keep) {
+				uint8_t rec[TB_FDR_FUNC_SIZE];
+
+				tb_put32(rec, dense_id(p, id) << 4 | (w & 0xf));
+				put(o, rec, sizeof(rec));
+				if (!o->oom)
+					emit_delta(&td, at, 4);
+			}
+		} else {
+			switch (r[0] >> 1) {
+			case TB_FDR_CUSTOM:	/* size, delta, payload */
+				rl += tb_get32(r + 1);
+				td.t += tb_get32(r + 5);
+				put(o, r, rl);
+				if (!o->oom)
+					emit_delta(&td, at, 5);
+				keep_args = false;
+				break;
+			case TB_FDR_TSC_WRAP:
+				td.t = tb_get64(r + 1);
+				td.base = td.t;
+				put(o, r, rl);
+				break;
+			case TB_FDR_NEW_CPU:
+				td.t = tb_get64(r + 3);
+				td.base = td.t;
+				put(o, r, rl);
+				break;
+			case TB_FDR_CALL_ARG:
+				if (keep_args)
+					put(o, r, rl);
+				break;
+			default:
+				put(o, r, rl);
+				break;
+			}
+		}
+		pos += rl;
+	}
+}
+
+int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
+		    FILE *out, struct tb_error *err)
+{
+	const uint8_t *in = buf;
+	struct scan s = { .p = p };
+	struct buf o = { 0 };
+	struct task_stack *st = NULL;
+	struct tb_fdr_writer w;
+	int ret = -1, werr;
+	size_t i;
+
+	p->ids = NULL;
+	p->nids = 0;
+	if (len == TB_FDR_HEADER_SIZE) {
+		/* Nothing recorded: the reader wants a block. */
+		if (tb_fdr_parse_header(in, &p->hdr, err))
+			goto out;
+	} else if (tb_fdr_read_mem(buf, len, scan_header, scan_record, &s,
+				   NULL, err)) {
+		if (s.oom)
+			tb_seterr(err, 0, "out of memory");
+		goto out;
+	}
+	if (p->hdr.version != 5) {
+		tb_seterr(err, 0, "FDR version %u, not 5", p->hdr.version);
+		goto out;
+	}
+	p->blocks = s.n;
+	ids_finish(p, s.nids);
+	order_blocks(s.v, s.n);
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		tb_seterr(err, 0, "out of memory");
+		goto out;
+	}
+	errno = 0;
+	tb_fdr_writer_init(&w, out, &p->hdr, SIZE_MAX / 2);
+	for (i = 0; i < s.n; i++) {
+		const uint8_t *b = in + s.v[i].off + TB_FDR_META_SIZE;
+		size_t bl = s.v[i].len - TB_FDR_META_SIZE;
+
+		if (!p->raw) {
+			o.len = 0;
+			tidy_block(p, b, bl, st, &o);
+			if (o.oom)
+				break;
+			b = o.p;
+			bl = o.len;
+		}
+		tb_fdr_write_block(&w, b, bl);
+	}
+	werr = -tb_fdr_writer_finish(&w);
+	p->bytes = w.bytes;
+	if (o.oom)
+		tb_seterr(err, 0, "out of memory");
+	else if (werr)
+		tb_seterr(err, 0, "cannot write the trace: %s", strerror(werr));
+	else
+		ret = 0;
+out:
+	free(s.v);
+	free(st);
+	free(o.p);
+	return ret;
+}
+
+/* ------------------------------------------------------------ names */
+
+int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text)
+{
+	const char *line = text, *nl;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		char l[512], space[16], name[256], sym[300], *c;
+		unsigned int id;
+		size_t n;
+
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n >= sizeof(l))
+			continue;
+		memcpy(l, line, n);
+		l[n] = 0;
+		if (sscanf(l, "%x %15s %255[^\n]", &id, space, name) != 3)
+			continue;
+		for (c = name; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+		if (!strcmp(space, "irq"))
+			snprintf(sym, sizeof(sym), "irq_%u_%s",
+				 TRACEBUF_FDR_ID_KEY(id), name);
+		else
+			snprintf(sym, sizeof(sym), "%s_%s", space, name);
+		if (tb_name_map_add(m, id, sym))
+			return -1;
+	}
+	return 0;
+}
+
+void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
+			       uint32_t kid, char *out, size_t size)
+{
+	const struct tb_fdr_syscalls *sc = ctx;
+	uint32_t key = TRACEBUF_FDR_ID_KEY(kid);
+
+	if (TRACEBUF_FDR_ID_SPACE(kid) != TRACEBUF_FDR_SPACE_SYSCALL)
+		snprintf(out, size, "fdr_%#x", kid);
+	else if (sc && key < sc->n && sc->names[key])
+		snprintf(out, size, "sys_%s", sc->names[key]);
+	else
+		snprintf(out, size, "sys_%s%u", key & 0x800000 ? "compat_" : "",
+			 key & 0x7fffff);
+}
+
+int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
+		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
+		      void *ctx)
+{
+	struct tb_name_map dense = { 0 };
+	struct tb_error err;
+	char name[320];
+	int ret = 0;
+	size_t i;
+
+	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
+		p->raw ? "kernel ids, raw" : "dense, 1..N");
+	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
+	for (i = 0; i < p->nids; i++) {
+		uint32_t kid = p->ids[i];
+		uint32_t id = p->raw ? kid : (uint32_t)i + 1;
+		const char *n = tb_name_map_find(known, kid);
+
+		if (n)
+			snprintf(name, sizeof(name), "%s", n);
+		else if (namer)
+			namer(ctx, known, kid, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "fdr_%#x", kid);
+		fprintf(names, "%u %s\n# kernel id %#x\n", id, name, kid);
+		if (map && !p->raw && tb_name_map_add(&dense, id, name))
+			ret = -ENOMEM;
+	}
+	if (ferror(names) && !ret)
+		ret = -EIO;
+	if (map && !p->raw && !ret) {
+		if (tb_name_map_finish(&dense, &err))
+			ret = -EINVAL;
+		else
+			ret = tb_xray_map_write(map, &dense);
+	}
+	tb_name_map_free(&dense);
+	return ret;
+}
+
+/* One of the converters, from the written trace and names file. */
+static int convert(const char *trace, const char *names, const char *out,
+		   int (*fn)(FILE *in, FILE *out,
+			     const struct tb_name_map *names,
+			     struct tb_error *err),
+		   struct tb_error *err)
+{
+	struct tb_name_map m = { 0 };
+	FILE *in, *nf, *f;
+	int ret;
+
+	if (names) {
+		nf = fopen(names, "r");
+		if (!nf)
+			return -errno;
+		ret = tb_name_map_load(&m, nf, err);
+		fclose(nf);
+		if (ret) {
+			tb_name_map_free(&m);
+			return -1;
+		}
+	}
+	in = fopen(trace, "rb");
+	if (!in) {
+		ret = -errno;
+		goto out;
+	}
+	f = fopen(out, "wb");
+	if (!f) {
+		ret = -errno;
+		fclose(in);
+		goto out;
+	}
+	ret = fn(in, f, &m, err);
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	fclose(in);
+out:
+	tb_name_map_free(&m);
+	return ret;
+}
+
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err)
+{
+	return convert(trace, names, out, tb_fdr_tfile_write, err);
+}
+
+static int json_write(FILE *in, FILE *out, const struct tb_name_map *names,
+		      struct tb_error *err)
+{
+	return tb_fdr_json_write(in, out, names, NULL, err);
+}
+
+int tb_fdr_post_json(const char *trace, const char *names, const char *out,
+		     struct tb_error *err)
+{
+	return convert(trace, names, out, json_write, err);
+}
+
+/* A tfile or JSON: a warning when it cannot be written. */
+static void companion(const char *trace, const char *names, const char *out,
+		      int (*fn)(const char *trace, const char *names,
+				const char *path, struct tb_error *err))
+{
+	struct tb_error err;
+	int ret;
+
+	if (!out)
+		return;
+	ret = fn(trace, names, out, &err);
+	if (ret)
+		tb_warn("%s: not written: %s", out,
+			ret == -1 ? err.msg : strerror(-ret));
+}
+
+int tb_fdr_post_files(const struct tb_fdr_post *p,
+		      const struct tb_fdr_post_files *f, struct tb_error *err)
+{
+	FILE *names, *map = NULL;
+	int ret;
+
+	if (!f->names)
+		return 0;
+	names = fopen(f->names, "w");
+	if (!names) {
+		tb_seterr(err, 0, "%s: %s", f->names, strerror(errno));
+		return -1;
+	}
+	if (f->map && !p->raw) {
+		map = fopen(f->map, "wb");
+		if (!map) {
+			tb_seterr(err, 0, "%s: %s", f->map, strerror(errno));
+			fclose(names);
+			return -1;
+		}
+	}
+	ret = tb_fdr_post_names(p, names, map, f->known,
+				tb_fdr_post_syscall_namer,
+				(void *)&f->syscalls);
+	if (fclose(names) && !ret)
+		ret = -EIO;
+	if (map && fclose(map) && !ret)
+		ret = -EIO;
+	if (ret) {
+		tb_seterr(err, 0, "%s: cannot write the names or the map: %s",
+			  f->names, strerror(-ret));
+		return -1;
+	}
+	if (!p->raw)
+		companion(f->trace, f->names, f->tfile, tb_fdr_post_tfile);
+	companion(f->trace, f->names, f->json, tb_fdr_post_json);
+	return 0;
+}
+
+void tb_fdr_post_free(struct tb_fdr_post *p)
+{
+	free(p->ids);
+	p->ids = NULL;
+	p->nids = 0;
+}

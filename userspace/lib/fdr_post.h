@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Post-processing of a kernel FDR capture, shared by the collectors
+ * (tracebuf-record, tracebuf-bpf).  The input is an FDR v5 stream of
+ * finished blocks in any order (per-CPU buffers drained one after the
+ * other).  The output is what llvm-xray's stack and account accept:
+ *
+ *  - tasks ordered by their first event, each task's blocks by time;
+ *  - function ids renumbered densely, 1..N in kernel-id order, because
+ *    llvm-xray numbers the functions of an ELF instrumentation map that
+ *    way (the kernel's ids, space << 24 | key, are far larger);
+ *  - exits whose entry is not in the capture left out (calls in progress
+ *    when recording started, or whose entry was lost), with their time
+ *    deltas folded into the next record and TSCWrap records added when a
+ *    folded delta no longer fits in 32 bits.
+ *
+ * In raw mode the blocks are only ordered: ids and records stay as
+ * recorded.  The names file and the instrumentation map are written from
+ * the ids the trace uses.
+ */
+#ifndef TB_FDR_POST_H
+#define TB_FDR_POST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fdr_records.h"
+#include "name_map.h"
+#include "tb_error.h"
+
+#define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
+#define TB_FDR_LOST_PREFIX	"tracebuf: lost "
+
+struct tb_fdr_post {
+	bool raw;		/* keep ids and records as recorded */
+	struct tb_fdr_header hdr;
+	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
+	size_t nids;
+	/* statistics of the input */
+	uint64_t blocks;
+	uint64_t enters[TB_FDR_POST_SPACES];	/* entries by id space */
+	uint64_t markers;	/* custom events other than loss reports */
+	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
+	/* of the output */
+	uint64_t removed;	/* exits left out */
+	uint64_t bytes;		/* bytes written */
+};
+
+/*
+ * Process @len bytes at @buf and write the trace to @out.  Returns 0, or
+ * -1 with @err set (malformed input, or errno from writing: see @err).
+ * Release with tb_fdr_post_free() in both cases.
+ */
+int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
+		    FILE *out, struct tb_error *err);
+
+/* Kernel id of an id of the written trace (itself in raw mode). */
+uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id);
+
+/*
+ * Name of kernel id @kid for the names file: write at most @size bytes
+ * to @out.  @known (kernel id -> name, may be NULL) is tried first.
+ */
+typedef void (*tb_fdr_namer_fn)(void *ctx, const struct tb_name_map *known,
+				uint32_t kid, char *out, size_t size);
+
+/*
+ * The namer both collectors use: syscalls named "sys_<name>" from @ctx, a
+ * struct tb_fdr_syscalls (the build's <asm/unistd.h> table), "sys_<nr>"
+ * for numbers it does not have, "fdr_0x<id>" for other ids.
+ */
+struct tb_fdr_syscalls {
+	const char *const *names;	/* by number, NULL for holes */
+	size_t n;
+};
+
+void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
+			       uint32_t kid, char *out, size_t size);
+
+/*
+ * Add the kernel's id list (TRACEBUF_FDR_IOC_NAMES text: "<id hex>
+ * <space> <name>" lines) to @m as "<space>_<name>" ("irq_<n>_<name>" for
+ * IRQs), blanks in names turned into '_'.  Returns 0 or -1 (no memory).
+ */
+int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text);
+
+/*
+ * The names file ("ID NAME" lines, the format tb_name_map_load() reads,
+ * IDs in decimal, each followed by "# kernel id 0x..."), for every id of
+ * the written trace, and, if @map is not NULL and not in raw mode, the ELF
+ * instrumentation map (xray_map.h).  @namer may be NULL: "fdr_0x..." for
+ * ids @known does not name.  Returns 0 or -errno.
+ */
+int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
+		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
+		      void *ctx);
+
+/*
+ * The GDB trace file (fdr_tfile.h) of the written trace @trace, its
+ * tracepoints named by the names file @names (may be NULL), to @out.
+ * Returns 0, -1 with @err set, or -errno.
+ */
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err);
+
+/* The same for the trace_event JSON (fdr_json.h). */
+int tb_fdr_post_json(const char *trace, const char *names, const char *out,
+		     struct tb_error *err);
+
+/* The files a collector writes next to its trace; NULL skips one. */
+struct tb_fdr_post_files {
+	const char *trace;	/* the trace written by tb_fdr_post_run() */
+	const char *names;	/* names file (needed by tfile and json) */
+	const char *map;	/* ELF instrumentation map (not in raw mode) */
+	const char *tfile;	/* GDB trace file (not in raw mode) */
+	const char *json;	/* trace_event JSON */
+	const struct tb_name_map *known;	/* names by kernel id */
+	struct tb_fdr_syscalls syscalls;	/* then the syscall table */
+};
+
+/*
+ * Write @f's files, names as tb_fdr_post_names() with
+ * tb_fdr_post_syscall_namer().  Returns 0, or -1 with @err set when the names
+ * file or the map cannot be written; a tfile or JSON that cannot be
+ * written is only reported on stderr (tb_warn), the trace stays usable.
+ */
+int tb_fdr_post_files(const struct tb_fdr_post *p,
+		      const struct tb_fdr_post_files *f, struct tb_error *err);
+
+void tb_fdr_post_free(struct tb_fdr_post *p);
+
+#endif /* TB_FDR_POST_H */
