@@ -80,7 +80,7 @@ GUEST
 cat >>"$top/build/demo-guest.sh" <<'GUEST'
 echo "== fdr: tracebuf-record of a syscall/IRQ/context-switch workload"
 mkdir -p /out/fdr
-tracebuf-record -o /out/fdr/trace.fdr -e syscall,irq,softirq,sched,fault -- \
+tracebuf-record -J -o /out/fdr/trace.fdr -e syscall,irq,softirq,sched,fault -- \
 	/selftests/fdr_workload 1000
 GUEST
 # ---- end of FDR section
@@ -89,8 +89,11 @@ scripts/vm-run -o "$out" -s "$top/build/demo-guest.sh"
 
 # ---- FDR section (host): account of the syscalls with the real llvm-xray.
 if [ -s "$out/fdr/trace.fdr" ]; then
-	llvm-xray convert -f trace_event "$out/fdr/trace.fdr" -o "$out/fdr/trace.json" &&
-		echo "== fdr: $out/fdr/trace.json (trace_event, for Perfetto / chrome://tracing)"
+	echo "== fdr: files: $(cd "$out/fdr" && echo *)"
+	echo "== fdr: trace.fdr.json is trace_event JSON for Perfetto / chrome://tracing;"
+	echo "   gdb -batch -ex 'target tfile $out/fdr/trace.fdr.tfile' -ex tstatus"
+	gdb -batch -nx -ex "target tfile $out/fdr/trace.fdr.tfile" -ex tstatus 2>&1 |
+		grep -E 'Collected|frames' | sed 's/^/   /'
 	echo "== fdr: llvm-xray account -m $out/fdr/trace.fdr.map (names from the ELF map)"
 	llvm-xray account -k -m "$out/fdr/trace.fdr.map" -s sum -r dsc -top 15 \
 		"$out/fdr/trace.fdr" 2>/dev/null
