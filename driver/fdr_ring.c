@@ -293,6 +293,26 @@ static void fdr_commit(struct fdr_cpu *c, u32 len, u32 events)
 	}
 }
 
+/*
+ * Own this CPU's ring and reserve @len bytes of records by current, stamped
+ * *@now.  NULL when not recording; otherwise the caller must fdr_end(), and
+ * *@p is where it writes, or NULL when the event was dropped (counted).
+ */
+static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
+							u32 len, u64 *now,
+							u8 **p)
+{
+	struct fdr_cpu *c = fdr_begin(flags, true);
+
+	if (!c)
+		return NULL;
+	*now = local_clock();
+	*p = fdr_reserve(c, current, len, *now);
+	if (unlikely(!*p))
+		local64_inc(&c->dropped);
+	return c;
+}
+
 void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
 		    const unsigned long *args)
 {
@@ -303,22 +323,18 @@ void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
 	u64 now;
 	u8 *p;
 
-	c = fdr_begin(&flags, true);
+	c = fdr_record_begin(&flags, len, &now, &p);
 	if (!c)
 		return;
-	now = local_clock();
-	p = fdr_reserve(c, current, len, now);
-	if (unlikely(!p)) {
-		local64_inc(&c->dropped);
-		goto out;
+	if (likely(p)) {
+		fdr_put_function(p, id, nargs ? FDR_F_ENTER_ARGS : type,
+				 now - c->base);
+		c->base = now;
+		for (i = 0; i < nargs; i++)
+			fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE,
+					 args[i]);
+		fdr_commit(c, len, 1);
 	}
-	fdr_put_function(p, id, nargs ? FDR_F_ENTER_ARGS : type,
-			 now - c->base);
-	c->base = now;
-	for (i = 0; i < nargs; i++)
-		fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE, args[i]);
-	fdr_commit(c, len, 1);
-out:
 	fdr_end(c, flags);
 }
 
@@ -331,21 +347,17 @@ void fdr_write_instant(u32 id, unsigned long arg)
 	u64 now;
 	u8 *p;
 
-	c = fdr_begin(&flags, true);
+	c = fdr_record_begin(&flags, len, &now, &p);
 	if (!c)
 		return;
-	now = local_clock();
-	p = fdr_reserve(c, current, len, now);
-	if (unlikely(!p)) {
-		local64_inc(&c->dropped);
-		goto out;
+	if (likely(p)) {
+		fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - c->base);
+		fdr_put_call_arg(p + FDR_FUNC_SIZE, arg);
+		fdr_put_function(p + FDR_FUNC_SIZE + FDR_META_SIZE, id,
+				 FDR_F_EXIT, 0);
+		c->base = now;
+		fdr_commit(c, len, 1);
 	}
-	fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - c->base);
-	fdr_put_call_arg(p + FDR_FUNC_SIZE, arg);
-	fdr_put_function(p + FDR_FUNC_SIZE + FDR_META_SIZE, id, FDR_F_EXIT, 0);
-	c->base = now;
-	fdr_commit(c, len, 1);
-out:
 	fdr_end(c, flags);
 }
 
@@ -370,20 +382,15 @@ bool fdr_write_marker(const void *data, u32 len)
 	u64 now;
 	u8 *p;
 
-	c = fdr_begin(&flags, true);
+	c = fdr_record_begin(&flags, FDR_META_SIZE + len, &now, &p);
 	if (!c)
 		return false;
-	now = local_clock();
-	p = fdr_reserve(c, current, FDR_META_SIZE + len, now);
-	if (unlikely(!p)) {
-		local64_inc(&c->dropped);
-		goto out;
+	if (likely(p)) {
+		fdr_put_custom(p, len, now - c->base);
+		c->base = now;
+		memcpy(p + FDR_META_SIZE, data, len);
+		fdr_commit(c, FDR_META_SIZE + len, 1);
 	}
-	fdr_put_custom(p, len, now - c->base);
-	c->base = now;
-	memcpy(p + FDR_META_SIZE, data, len);
-	fdr_commit(c, FDR_META_SIZE + len, 1);
-out:
 	fdr_end(c, flags);
 	return true;
 }
