@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "fdr_classes.h"
 #include "fdr_post.h"
 #include "fdr_writer.h"
 #include "tb_bytes.h"
@@ -587,32 +588,21 @@ static void usage(FILE *f)
 
 static __u32 parse_classes(const char *list)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
-	__u32 mask = 0;
-	size_t i;
+	char bad[32];
+	__u32 mask;
+	int ret;
 
-	if (!copy)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "all")) {
-			mask |= BPF_CLASSES;
-			continue;
-		}
-		if (!strcmp(tok, "marker"))
-			tb_die(TB_EXIT_USAGE,
-			       "class 'marker' needs the module's /dev/tracebuf_fdr");
-		for (i = 0; i < NR_CLASSES; i++)
-			if (!strcmp(tok, classes[i].name))
-				break;
-		if (i == NR_CLASSES)
-			tb_die(TB_EXIT_USAGE, "unknown event class '%s' (try --help)",
-			       tok);
-		mask |= classes[i].mask;
-	}
-	free(copy);
-	if (!mask)
+	ret = tb_fdr_parse_classes(list, BPF_CLASSES, &mask, bad, sizeof(bad));
+	if (ret == -EINVAL)
+		tb_die(TB_EXIT_USAGE, "unknown event class '%s' (try --help)", bad);
+	if (ret == -ENODATA)
 		tb_die(TB_EXIT_USAGE, "no event class given");
+	if (ret)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	/* "all" means BPF_CLASSES, so the bit is set only when named. */
+	if (mask & TRACEBUF_FDR_MARKER)
+		tb_die(TB_EXIT_USAGE,
+		       "class 'marker' needs the module's /dev/tracebuf_fdr");
 	return mask;
 }
 

@@ -26,6 +26,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "fdr_classes.h"
 #include "fdr_post.h"
 #include "name_map.h"
 #include "tb_cli.h"
@@ -87,44 +88,6 @@ static void print_help(FILE *f)
 "\n"
 "Exit status: 0 recorded, 1 failure, 2 bad usage, 3 malformed data.\n",
 		tb_prog());
-}
-
-static const struct {
-	const char *name;
-	uint32_t bit;
-} class_names[] = {
-	{ "syscall", TRACEBUF_FDR_SYSCALL },
-	{ "irq", TRACEBUF_FDR_IRQ },
-	{ "softirq", TRACEBUF_FDR_SOFTIRQ },
-	{ "workqueue", TRACEBUF_FDR_WORKQUEUE },
-	{ "fault", TRACEBUF_FDR_FAULT },
-	{ "sched", TRACEBUF_FDR_SCHED },
-	{ "marker", TRACEBUF_FDR_MARKER },
-	{ "all", TRACEBUF_FDR_ALL },
-};
-
-static int parse_classes(const char *s, uint32_t *out)
-{
-	char *copy = strdup(s), *tok, *save = NULL;
-	uint32_t mask = 0;
-	size_t i;
-
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(class_names); i++)
-			if (!strcmp(tok, class_names[i].name))
-				break;
-		if (i == ARRAY_SIZE(class_names)) {
-			free(copy);
-			return -1;
-		}
-		mask |= class_names[i].bit;
-	}
-	free(copy);
-	*out = mask;
-	return mask ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ buffer */
@@ -323,7 +286,8 @@ int main(int argc, char **argv)
 			names = optarg;
 			break;
 		case 'e':
-			if (parse_classes(optarg, &cfg.classes))
+			if (tb_fdr_parse_classes(optarg, TRACEBUF_FDR_ALL,
+						 &cfg.classes, NULL, 0))
 				tb_die(TB_EXIT_USAGE, "bad event list '%s'", optarg);
 			break;
 		case 'm':
