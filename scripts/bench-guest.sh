@@ -89,7 +89,6 @@ cfg_ftrace() {
 	wait $pids 2>/dev/null
 	entries=0
 	lost=0
-	bytes=0
 	for c in 0 1; do
 		s=$T/per_cpu/cpu$c/stats
 		entries=$((entries + $(awk '/^entries:/ {print $2}' "$s") + $(awk '/^read events:/ {print $3}' "$s")))
@@ -112,12 +111,18 @@ run_collector() {	# tool workload extra-args...
 	cat $WJSON
 }
 
+# A collector's configuration: its raw trace (-r: no post-processing in the
+# measured reader time, no tfile), the workload's and the collector's JSON.
+measure_collector() {	# config tool workload rep
+	command -v "$2" >/dev/null || return 0
+	w=$(run_collector "$2" "$3" -r -N -o /tmp/bench.fdr) || return 1
+	emit "$1" "$3" "$4" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
+	rm -f /tmp/bench.fdr*
+}
+
 # tracebuf's FDR ring in streaming mode, drained by tracebuf-record.
 cfg_tb_fdr() {
-	command -v tracebuf-record >/dev/null || return 0
-	w=$(run_collector tracebuf-record "$1" -r --no-tfile -o /tmp/bench.fdr) || return 1
-	emit tb_fdr "$1" "$2" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
-	rm -f /tmp/bench.fdr*
+	measure_collector tb_fdr tracebuf-record "$1" "$2"
 }
 
 # Probes registered, consumer writes nothing: the floor of any probe tracer.
@@ -125,7 +130,7 @@ cfg_tb_floor() {
 	p=/sys/module/tracebuf/parameters/fdr_probe_nop
 	[ -w $p ] || return 0
 	echo 1 >$p
-	w=$(run_collector tracebuf-record "$1" -r --no-tfile -o /tmp/bench.fdr)
+	w=$(run_collector tracebuf-record "$1" -r -N -o /tmp/bench.fdr)
 	rc=$?
 	echo 0 >$p
 	[ $rc = 0 ] || return 1
@@ -133,11 +138,9 @@ cfg_tb_floor() {
 	rm -f /tmp/bench.fdr*
 }
 
+# The libbpf collector, on the same tracepoints.
 cfg_bpf() {
-	command -v tracebuf-bpf >/dev/null || return 0
-	w=$(run_collector tracebuf-bpf "$1" -r -o /tmp/bench-bpf.fdr) || return 1
-	emit bpf "$1" "$2" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
-	rm -f /tmp/bench-bpf.fdr*
+	measure_collector bpf tracebuf-bpf "$1" "$2"
 }
 
 # The emulated XScale trace buffer fed by kernel events (syscalls only).

@@ -25,17 +25,27 @@ results="$top/build/results"
 rm -rf "$results"
 mkdir -p "$results"
 
-# run_host_tests DIR SUITE: run every test binary in DIR, keep TAP and rc.
+# run_tap SUITE NAME CMD...: run a TAP-printing command, keep its output
+# and exit code for the summary, and show its result lines.
+run_tap() {
+	local suite=$1 name=$2
+	shift 2
+	mkdir -p "$results/$suite"
+	"$@" >"$results/$suite/$name.tap" 2>&1
+	echo $? >"$results/$suite/$name.rc"
+	grep -E '^(not )?ok ' "$results/$suite/$name.tap"
+}
+
+# run_host_tests DIR SUITE: run every test binary in DIR.
 run_host_tests() {
 	local dir=$1 suite=$2 t name
-	mkdir -p "$results/$suite"
 	for t in "$dir"/*; do
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		name=$(basename "$t")
 		echo "# ---- $suite/$name"
-		(cd "$top/userspace/tests" && timeout 600 "$t") >"$results/$suite/$name.tap" 2>&1
-		echo $? >"$results/$suite/$name.rc"
-		grep -E '^(not )?ok ' "$results/$suite/$name.tap"
+		# Tests find their data relative to userspace/tests.
+		run_tap "$suite" "$name" sh -c 'cd "$1" && exec timeout 600 "$2"' \
+			sh "$top/userspace/tests" "$t"
 	done
 }
 
@@ -81,16 +91,10 @@ if [ $do_vm = 1 ]; then
 	esac
 	# The FDR trace the guest recorded, checked with the host's llvm-xray.
 	echo "# ---- host: llvm-xray over the VM's FDR trace"
-	mkdir -p "$results/fdr-accept"
-	scripts/fdr-accept.sh "$results/vm-out/accept" >"$results/fdr-accept/llvm_xray.tap" 2>&1
-	echo $? >"$results/fdr-accept/llvm_xray.rc"
-	grep -E '^(not )?ok ' "$results/fdr-accept/llvm_xray.tap"
+	run_tap fdr-accept llvm_xray scripts/fdr-accept.sh "$results/vm-out/accept"
 	# What the BPF collector wrote in the guest, read by llvm-xray here.
 	echo "# ---- host: llvm-xray on the BPF collector's files"
-	mkdir -p "$results/host-xray"
-	scripts/check-bpf-xray.sh "$results/vm-out/bpf" >"$results/host-xray/bpf_xray.tap" 2>&1
-	echo $? >"$results/host-xray/bpf_xray.rc"
-	grep -E '^(not )?ok ' "$results/host-xray/bpf_xray.tap"
+	run_tap host-xray bpf_xray scripts/check-bpf-xray.sh "$results/vm-out/bpf"
 fi
 
 # Add up: ok / not ok lines per binary; a binary that exited non-zero
