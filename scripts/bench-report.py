@@ -93,7 +93,8 @@ def main():
                 continue
             for ref in ("ftrace", "tb_floor"):
                 rp = rows.get(ref, {}).get("ns_per_event_median")
-                if rp and cfg != ref:
+                # A reference at or below zero is noise: no ratio to it.
+                if rp is not None and rp > 0 and cfg != ref:
                     row["ratio_to_" + ref] = pe / rp
         results["workloads"][wl] = {"events_per_op": ev_per_op,
                                     "configs": rows}
