@@ -213,7 +213,7 @@ static long fdr_ioc_stats(void __user *uarg, size_t usize)
 		cs.overwritten = v[2];
 		cs.bytes = v[3];
 		ret = tb_uabi_put((u8 __user *)ucpus + (size_t)cpu * csize,
-				     csize, &cs, sizeof(cs));
+				  csize, &cs, sizeof(cs));
 		if (ret)
 			break;
 	}
@@ -363,7 +363,7 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 		u8 hdr[FDR_HDR_SIZE];
 		size_t n = min_t(size_t, count, FDR_HDR_SIZE - f->hdr_pos);
 
-		fdr_put_header(hdr, FDR_CLOCK_HZ);
+		fdr_put_header(hdr, fdr_clock_hz());
 		if (copy_to_user(buf, hdr + f->hdr_pos, n))
 			return -EFAULT;
 		f->hdr_pos += n;

@@ -58,17 +58,28 @@ static inline u32 fdr_syscall_key(long nr)
 	return key;
 }
 
-static void fdr_sys_enter(struct pt_regs *regs, long nr)
+/* Out of line: the array of arguments costs a stack canary per call. */
+static noinline void fdr_sys_enter_args(struct pt_regs *regs, u32 id,
+					unsigned int n)
 {
 	unsigned long args[TRACEBUF_FDR_ARGS_MAX];
+
+	syscall_get_arguments(current, regs, args);
+	fdr_write_func(id, FDR_F_ENTER, n, args);
+}
+
+static __always_inline void fdr_sys_enter(struct pt_regs *regs, long nr)
+{
+	u32 id = ID(SYSCALL, fdr_syscall_key(nr));
 	unsigned int n = fdr_nr_args;
 
 	if (n)
-		syscall_get_arguments(current, regs, args);
-	fdr_write_func(ID(SYSCALL, fdr_syscall_key(nr)), FDR_F_ENTER, n, args);
+		fdr_sys_enter_args(regs, id, n);
+	else
+		fdr_write_func(id, FDR_F_ENTER, 0, NULL);
 }
 
-static void fdr_sys_exit(struct pt_regs *regs)
+static __always_inline void fdr_sys_exit(struct pt_regs *regs)
 {
 	long nr = syscall_get_nr(current, regs);
 
@@ -80,13 +91,17 @@ static void fdr_event(const struct tb_event *ev)
 	if (READ_ONCE(fdr_probe_nop))
 		return;
 
-	switch (ev->type) {
-	case TB_EV_SYS_ENTER:
+	/* Syscalls outnumber everything else: test them before the switch. */
+	if (likely(ev->type == TB_EV_SYS_ENTER)) {
 		fdr_sys_enter(ev->sys_enter.regs, ev->sys_enter.id);
-		break;
-	case TB_EV_SYS_EXIT:
+		return;
+	}
+	if (likely(ev->type == TB_EV_SYS_EXIT)) {
 		fdr_sys_exit(ev->sys_exit.regs);
-		break;
+		return;
+	}
+
+	switch (ev->type) {
 	case TB_EV_IRQ_ENTRY:
 		fdr_names_irq_seen(ev->irq.irq, ev->irq.action->name);
 		fdr_write_func(ID(IRQ, ev->irq.irq), FDR_F_ENTER, 0, NULL);

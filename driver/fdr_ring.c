@@ -18,13 +18,17 @@
  * sched_switch and nested events.  sched_switch closes the block (and with
  * the SCHED class opens the next task's block at once, to show when it was
  * switched in); a full page closes it too, and the task continues in a new
- * block at the start of the next page.  The BufferExtents length is
- * rewritten at every commit, so the open block is valid at any moment.
+ * block at the start of the next page.  The BufferExtents length of the
+ * open block is brought up to date only when something may look at the
+ * block: when it closes (which every page close does first) and when a
+ * snapshot freezes the CPU.  Readers never see an open block otherwise,
+ * and the write path saves a store to the block header per event.
  *
- * Time.  Records carry 32-bit deltas from @base, the time of the previous
- * record; NewCPUId sets @base, a TSCWrap is written when a delta would not
- * fit in 32 bits.  The time is read after the writer owns the CPU's ring
- * (see below), so times are in record order.
+ * Time.  Records carry 32-bit deltas, in the capture's clock (fdr_clock.c),
+ * from @base, the time of the previous record; NewCPUId sets @base, and a
+ * TSCWrap is written when a delta would not fit in 32 bits.  The time is
+ * read after the writer owns the CPU's ring (see below), so times are in
+ * record order.
  *
  * Page state machine (per CPU):
  *
@@ -82,27 +86,32 @@ struct fdr_page {
 };
 
 struct fdr_cpu {
-	/* Writer state: only this CPU touches it, interrupts off, @busy. */
+	/*
+	 * Writer state: only this CPU touches it, interrupts off, @busy.
+	 * What every event reads comes first, in one cache line.
+	 */
+	bool busy;		/* a writer owns the ring */
+	bool on;		/* recording */
+	bool frozen;		/* a snapshot is copying */
+	u32 len;		/* bytes in page @head */
+	u8 *page;		/* start of page @head */
+	struct task_struct *owner;	/* task of the open block, or NULL */
+	u64 base;		/* time the next delta counts from */
+	u64 reported;		/* losses already reported in the stream */
+	u64 wake_at;		/* @bytes at which to wake the reader */
+	u32 events;		/* events in page @head */
+	u32 block;		/* offset of the open block in page @head */
+
+	/* Counters: written by this CPU, read anywhere. */
+	u64 written;
+	u64 bytes;
+	u64 overwritten;
+	local64_t dropped;	/* also from NMI */
+
 	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
 	struct fdr_page *pages;
 	u64 head;		/* page being filled (sequence number) */
 	u64 tail;		/* oldest page held */
-	u32 len;		/* bytes in page @head */
-	u32 events;		/* events in page @head */
-	u32 block;		/* offset of the open block in page @head */
-	struct task_struct *owner;	/* task of the open block, or NULL */
-	u64 base;		/* time the next delta counts from */
-	u64 reported;		/* losses already reported in the stream */
-	u32 since_wake;		/* bytes since the last reader wake-up */
-	bool busy;		/* a writer owns the ring */
-	bool on;		/* recording */
-	bool frozen;		/* a snapshot is copying */
-
-	/* Counters: written by this CPU, read anywhere. */
-	u64 written;
-	u64 overwritten;
-	u64 bytes;
-	local64_t dropped;	/* also from NMI */
 
 	struct irq_work wake;
 
@@ -120,7 +129,6 @@ static u32 fdr_buf_size;
 static u32 fdr_page_size;
 static u32 fdr_mode;
 static u32 fdr_wakeup;
-static u64 fdr_wall0, fdr_clk0;	/* wall clock = fdr_wall0 + (t - fdr_clk0) */
 
 static inline u8 *fdr_page_ptr(struct fdr_cpu *c, u64 seq)
 {
@@ -159,9 +167,23 @@ static __always_inline void fdr_end(struct fdr_cpu *c, unsigned long flags)
 	local_irq_restore(flags);
 }
 
-static inline u64 fdr_lost(struct fdr_cpu *c)
+static __always_inline u64 fdr_lost(struct fdr_cpu *c)
 {
 	return local64_read(&c->dropped) + c->overwritten - c->reported;
+}
+
+/* Bring the open block's BufferExtents up to date (see the top). */
+static void fdr_sync_extents(struct fdr_cpu *c)
+{
+	if (c->owner)
+		fdr_set_extents(c->page + c->block,
+				c->len - c->block - FDR_META_SIZE);
+}
+
+static void fdr_close_block(struct fdr_cpu *c)
+{
+	fdr_sync_extents(c);
+	c->owner = NULL;
 }
 
 /*
@@ -181,11 +203,12 @@ static bool fdr_next_page(struct fdr_cpu *c)
 		c->overwritten += c->pages[c->tail & FDR_PAGE_MASK].events;
 		WRITE_ONCE(c->tail, c->tail + 1);
 	}
+	fdr_close_block(c);
 	pg->len = c->len;
 	pg->events = c->events;
 	WRITE_ONCE(c->len, 0);
 	c->events = 0;
-	c->owner = NULL;
+	c->page = fdr_page_ptr(c, next);
 	/* The page's bytes and length before the reader can see it closed. */
 	smp_store_release(&c->head, next);
 	return true;
@@ -201,11 +224,11 @@ static inline s32 fdr_tid(struct task_struct *tsk, unsigned int cpu)
 static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
 			   u64 now)
 {
-	u8 *p = fdr_page_ptr(c, c->head) + c->len;
+	u8 *p = c->page + c->len;
 	u32 usec;
 	u64 sec;
 
-	sec = div_u64_rem(fdr_wall0 + (now - fdr_clk0), NSEC_PER_SEC, &usec);
+	sec = div_u64_rem(fdr_clock_wall_ns(now), NSEC_PER_SEC, &usec);
 	fdr_put_extents(p, 4 * FDR_META_SIZE);
 	fdr_put_new_buffer(p + 16, fdr_tid(tsk, c->cpu));
 	fdr_put_wallclock(p + 32, sec, usec / NSEC_PER_USEC);
@@ -220,7 +243,7 @@ static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
 
 static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
 {
-	u8 *p = fdr_page_ptr(c, c->head) + c->len;
+	u8 *p = c->page + c->len;
 	int n;
 
 	n = scnprintf(p + FDR_META_SIZE, FDR_LOST_TEXT_MAX,
@@ -236,14 +259,17 @@ static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
  * Make room for @len bytes of records by task @tsk in its block, opening a
  * page, a block, a TSCWrap and a loss report as needed.  Returns where the
  * caller writes its records (with deltas from c->base), or NULL to drop.
+ * Writers try fdr_fits() first: this is the rest.
  */
-static u8 *fdr_reserve(struct fdr_cpu *c, struct task_struct *tsk, u32 len,
-		       u64 now)
+static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
+				     struct task_struct *tsk, u32 len, u64 now)
 {
 	bool open, wrap;
 	u64 lost;
 	u32 need;
 
+	if (c->owner != tsk)
+		fdr_close_block(c);
 	for (;;) {
 		open = c->owner != tsk;
 		wrap = !open && now - c->base > U32_MAX;
@@ -264,33 +290,52 @@ static u8 *fdr_reserve(struct fdr_cpu *c, struct task_struct *tsk, u32 len,
 	if (open) {
 		fdr_open_block(c, tsk, now);
 	} else if (wrap) {
-		fdr_put_tsc_wrap(fdr_page_ptr(c, c->head) + c->len, now);
+		fdr_put_tsc_wrap(c->page + c->len, now);
 		c->base = now;
 		c->len += FDR_META_SIZE;
 		c->bytes += FDR_META_SIZE;
 	}
 	if (lost)
 		fdr_put_lost(c, lost, now);
-	return fdr_page_ptr(c, c->head) + c->len;
+	return c->page + c->len;
 }
 
-static void fdr_commit(struct fdr_cpu *c, u32 len, u32 events)
+/*
+ * The common case of a write: @tsk's block is open, the delta fits in 32
+ * bits, there is no loss to report and the page has room.
+ */
+static __always_inline bool fdr_fits(struct fdr_cpu *c,
+				     struct task_struct *tsk, u32 len, u64 now)
 {
-	u8 *page = fdr_page_ptr(c, c->head);
+	return likely(c->owner == tsk && now - c->base <= U32_MAX &&
+		      c->len + len <= fdr_page_size && !fdr_lost(c));
+}
 
+/* Streaming: enough was committed since the last wake-up.  Ends the write. */
+static noinline void fdr_wake_end(struct fdr_cpu *c, unsigned long flags)
+{
+	c->wake_at = c->bytes + fdr_wakeup;
+	/* Never wake from here: sched_switch holds rq locks. */
+	irq_work_queue(&c->wake);
+	fdr_end(c, flags);
+}
+
+/*
+ * Account @len bytes of records and @events, then end the write.  The
+ * wake-up is a tail call, so that the common case calls nothing.
+ */
+static __always_inline void fdr_commit_end(struct fdr_cpu *c, u32 len,
+					   u32 events, unsigned long flags)
+{
 	c->len += len;
-	fdr_set_extents(page + c->block, c->len - c->block - FDR_META_SIZE);
 	c->events += events;
 	WRITE_ONCE(c->written, c->written + events);
 	WRITE_ONCE(c->bytes, c->bytes + len);
-	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
-		c->since_wake += len;
-		if (c->since_wake >= fdr_wakeup) {
-			c->since_wake = 0;
-			/* Never wake from here: sched_switch holds rq locks. */
-			irq_work_queue(&c->wake);
-		}
-	}
+	/* Streaming only: in flight mode @wake_at is never reached. */
+	if (unlikely(c->bytes >= c->wake_at))
+		fdr_wake_end(c, flags);
+	else
+		fdr_end(c, flags);
 }
 
 /*
@@ -306,26 +351,29 @@ static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
 
 	if (!c)
 		return NULL;
-	*now = local_clock();
-	*p = fdr_reserve(c, current, len, *now);
+	*now = fdr_clock_read();
+	if (fdr_fits(c, current, len, *now))
+		*p = c->page + c->len;
+	else
+		*p = fdr_reserve_slow(c, current, len, *now);
 	if (unlikely(!*p))
 		local64_inc(&c->dropped);
 	return c;
 }
 
-void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
-		    const unsigned long *args)
+/* Everything but the common case of fdr_write_func(), out of its way. */
+static noinline void fdr_write_func_slow(struct fdr_cpu *c,
+					 unsigned long flags, u32 id,
+					 enum fdr_func_type type,
+					 unsigned int nargs,
+					 const unsigned long *args)
 {
 	u32 len = FDR_FUNC_SIZE + nargs * FDR_META_SIZE;
-	unsigned long flags;
-	struct fdr_cpu *c;
+	u64 now = fdr_clock_read();
 	unsigned int i;
-	u64 now;
 	u8 *p;
 
-	c = fdr_record_begin(&flags, len, &now, &p);
-	if (!c)
-		return;
+	p = fdr_reserve_slow(c, current, len, now);
 	if (likely(p)) {
 		fdr_put_function(p, id, nargs ? FDR_F_ENTER_ARGS : type,
 				 now - c->base);
@@ -333,9 +381,41 @@ void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
 		for (i = 0; i < nargs; i++)
 			fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE,
 					 args[i]);
-		fdr_commit(c, len, 1);
+		fdr_commit_end(c, len, 1, flags);
+		return;
 	}
+	local64_inc(&c->dropped);
 	fdr_end(c, flags);
+}
+
+/*
+ * The hot path of the recorder (every syscall, IRQ, softirq and work item
+ * comes here), written so that its common case calls nothing and keeps
+ * everything in registers: Documentation/performance.rst has its
+ * instruction count.
+ */
+void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
+		    const unsigned long *args)
+{
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u64 now;
+
+	c = fdr_begin(&flags, true);
+	if (!c)
+		return;
+	/* No call before the slow path's: nothing to save on the stack. */
+	if (unlikely(nargs || !fdr_clock_is_tsc))
+		goto slow;
+	now = fdr_clock_tsc();
+	if (unlikely(!fdr_fits(c, current, FDR_FUNC_SIZE, now)))
+		goto slow;
+	fdr_put_function(c->page + c->len, id, type, now - c->base);
+	c->base = now;
+	fdr_commit_end(c, FDR_FUNC_SIZE, 1, flags);
+	return;
+slow:
+	fdr_write_func_slow(c, flags, id, type, nargs, args);
 }
 
 /* An event without duration: entry with one argument, exit at once. */
@@ -356,7 +436,8 @@ void fdr_write_instant(u32 id, unsigned long arg)
 		fdr_put_function(p + FDR_FUNC_SIZE + FDR_META_SIZE, id,
 				 FDR_F_EXIT, 0);
 		c->base = now;
-		fdr_commit(c, len, 1);
+		fdr_commit_end(c, len, 1, flags);
+		return;
 	}
 	fdr_end(c, flags);
 }
@@ -369,9 +450,11 @@ void fdr_write_switch(struct task_struct *next, bool open_block)
 	c = fdr_begin(&flags, false);
 	if (!c)
 		return;
-	c->owner = NULL;
-	if (open_block && fdr_reserve(c, next, 0, local_clock()))
-		fdr_commit(c, 0, 0);
+	fdr_close_block(c);
+	if (open_block && fdr_reserve_slow(c, next, 0, fdr_clock_read())) {
+		fdr_commit_end(c, 0, 0, flags);
+		return;
+	}
 	fdr_end(c, flags);
 }
 
@@ -389,7 +472,8 @@ bool fdr_write_marker(const void *data, u32 len)
 		fdr_put_custom(p, len, now - c->base);
 		c->base = now;
 		memcpy(p + FDR_META_SIZE, data, len);
-		fdr_commit(c, FDR_META_SIZE + len, 1);
+		fdr_commit_end(c, FDR_META_SIZE + len, 1, flags);
+		return true;
 	}
 	fdr_end(c, flags);
 	return true;
@@ -452,18 +536,18 @@ void fdr_ring_reset(u32 mode, u32 wakeup)
 
 	fdr_mode = mode;
 	fdr_wakeup = wakeup;
-	fdr_wall0 = ktime_get_real_ns();
-	fdr_clk0 = local_clock();
+	fdr_clock_select();
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
 		c->head = 0;
 		c->tail = 0;
 		c->len = 0;
+		c->page = c->data;
 		c->events = 0;
 		c->owner = NULL;
 		c->reported = 0;
-		c->since_wake = 0;
+		c->wake_at = mode == TRACEBUF_FDR_MODE_STREAM ? wakeup : U64_MAX;
 		c->written = 0;
 		c->overwritten = 0;
 		c->bytes = 0;
@@ -533,6 +617,7 @@ static void fdr_freeze_ipi(void *info)
 
 	/* Runs on c's CPU with interrupts off: no writer is inside. */
 	c->frozen = true;
+	fdr_sync_extents(c);
 }
 
 /*
@@ -544,7 +629,7 @@ static void fdr_freeze(struct fdr_cpu *c)
 	if (READ_ONCE(c->on) && cpu_online(c->cpu))
 		smp_call_function_single(c->cpu, fdr_freeze_ipi, c, 1);
 	else
-		WRITE_ONCE(c->frozen, true);
+		fdr_freeze_ipi(c);
 }
 
 static void fdr_thaw(struct fdr_cpu *c)
@@ -563,7 +648,7 @@ size_t fdr_snapshot(u8 *dst)
 	size_t pos = FDR_HDR_SIZE;
 	int cpu;
 
-	fdr_put_header(dst, FDR_CLOCK_HZ);
+	fdr_put_header(dst, fdr_clock_hz());
 	if (!fdr_buf_size)
 		return pos;
 	cpus_read_lock();
