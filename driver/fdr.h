@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel flight data recorder (/dev/tracebuf_fdr), split in four parts:
+ * The kernel flight data recorder (/dev/tracebuf_fdr), split in five parts:
  *
  *   fdr_ring.c    per-CPU buffers of FDR blocks, the write path, snapshot
  *                 and streaming consumption (the state machine lives there)
+ *   fdr_clock.c   the timestamp clock: the TSC or local_clock()
  *   fdr_events.c  the probe-layer consumer: kernel event -> FDR records
  *   fdr_names.c   function id -> name (IRQ, softirq, work functions)
  *   fdr_dev.c     the misc device: ioctls, read, write (markers), poll
@@ -22,10 +23,41 @@
 
 struct task_struct;
 
-/* ----------------------------------------------------------- fdr_ring.c */
+/* ---------------------------------------------------------- fdr_clock.c */
 
-/* local_clock() counts nanoseconds: the header's cycle_frequency. */
-#define FDR_CLOCK_HZ		1000000000ULL
+#include <linux/sched/clock.h>
+#ifdef CONFIG_X86
+#include <asm/msr.h>
+#endif
+
+/* Set by fdr_clock_select(), while stopped. */
+extern bool fdr_clock_is_tsc;
+
+/* Fixes the clock of the capture about to start: fdr_lock, stopped. */
+void fdr_clock_select(void);
+/* Its unit, for the file header's cycle_frequency. */
+u64 fdr_clock_hz(void);
+u64 fdr_clock_wall_ns(u64 t);
+
+/* The TSC; only meaningful when fdr_clock_is_tsc. */
+static __always_inline u64 fdr_clock_tsc(void)
+{
+#ifdef CONFIG_X86
+	return rdtsc();
+#else
+	return 0;
+#endif
+}
+
+/* Any context: the current time in the capture's clock. */
+static __always_inline u64 fdr_clock_read(void)
+{
+	if (likely(fdr_clock_is_tsc))
+		return fdr_clock_tsc();
+	return local_clock();
+}
+
+/* ----------------------------------------------------------- fdr_ring.c */
 
 extern wait_queue_head_t fdr_ring_wq;
 

@@ -41,7 +41,7 @@ enum fdr_func_type {
 	FDR_F_ENTER_ARGS	= 3,
 };
 
-/* Header flags: local_clock() is constant-rate and runs in idle. */
+/* Header flags: both of our clocks (fdr_clock.c) are constant-rate and run in idle. */
 #define FDR_HDR_CONSTANT_TSC	BIT(0)
 #define FDR_HDR_NONSTOP_TSC	BIT(1)
 

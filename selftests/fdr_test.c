@@ -775,7 +775,10 @@ TEST(stream_blocking_reader)
 	close(fd);
 }
 
-/* A block open for more than 2^32 ns needs a TSCWrap before its next delta. */
+/*
+ * A block open for more than 2^32 clock ticks needs a TSCWrap before its next
+ * delta.  4.4 s is that many ticks of any clock of 1 GHz or more.
+ */
 struct wrap_seen {
 	int n;
 	unsigned int block[2];
@@ -871,9 +874,104 @@ TEST(tsc_wrap)
 		write_sysctl("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime);
 	if (try == 3)
 		SKIP(return, "the spinning task was always switched out");
+	ASSERT_LT(0xffffffffULL, s.t[1] - s.t[0])
+		TH_LOG("clock of %llu Hz: no wrap in 4.4 s", (unsigned long long)fdr_hz);
 	EXPECT_LE(1, fdr_tsc_wraps);
-	EXPECT_LE(4400000000ULL, s.t[1] - s.t[0]);
-	EXPECT_GT(5400000000ULL, s.t[1] - s.t[0]);
+	/* The spin, in seconds, as the trace's own clock measured it. */
+	EXPECT_LE(4.4, (double)(s.t[1] - s.t[0]) / fdr_hz);
+	EXPECT_GT(5.4, (double)(s.t[1] - s.t[0]) / fdr_hz);
+}
+
+/*
+ * The header's cycle_frequency is the unit of the timestamps, whichever
+ * clock (fdr_clock=auto: the TSC where the kernel trusts it; local:
+ * local_clock() ns) recorded them: 200 ms apart must read as about 0.2 s.
+ */
+struct marker_times {
+	int n;
+	uint64_t t[2];
+};
+
+static void marker_times_cb(const struct fdr_rec *r, void *arg)
+{
+	struct marker_times *m = arg;
+
+	if (r->kind == FDR_R_CUSTOM && r->size == 4 &&
+	    !memcmp(r->data, "tick", 4) && m->n < 2)
+		m->t[m->n++] = r->t;
+}
+
+static int set_clock_param(const char *val)
+{
+	int fd = open("/sys/module/tracebuf/parameters/fdr_clock", O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
+}
+
+static int read_file_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return ok ? 0 : -1;
+}
+
+TEST(clock_choice)
+{
+	static const char *const clocks[] = { "local", "auto" };
+	char cs[64] = "", err[128];
+	struct marker_times m;
+	size_t len = 0;
+	unsigned int i;
+	uint8_t *buf;
+	double secs;
+	int fd;
+
+	EXPECT_EQ(-1, set_clock_param("bogus"));
+	EXPECT_EQ(EINVAL, errno);
+	read_file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		       cs, sizeof(cs));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, set_clock_param(clocks[i]));
+		ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+					TRACEBUF_FDR_MODE_FLIGHT, 0, 0));
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+		ASSERT_EQ(4, write(fd, "tick", 4));
+		usleep(200000);
+		ASSERT_EQ(4, write(fd, "tick", 4));
+		buf = capture_read(fd, &len);
+		ASSERT_NE(NULL, buf);
+		memset(&m, 0, sizeof(m));
+		ASSERT_LE(1, fdr_check(buf, len, marker_times_cb, &m, err,
+				       sizeof(err))) TH_LOG("%s", err);
+		free(buf);
+		ASSERT_EQ(2, m.n);
+		secs = (double)(m.t[1] - m.t[0]) / fdr_hz;
+		EXPECT_LE(0.2, secs) TH_LOG("%s: %.3f s at %llu Hz", clocks[i],
+					    secs, (unsigned long long)fdr_hz);
+		EXPECT_GT(1.0, secs) TH_LOG("%s: %.3f s at %llu Hz", clocks[i],
+					    secs, (unsigned long long)fdr_hz);
+		if (i == 0) {
+			EXPECT_EQ(1000000000ULL, fdr_hz);
+		} else if (!strcmp(cs, "tsc")) {
+			/* The VM's TSC: reliable (tsc=reliable), the clocksource. */
+			EXPECT_NE(1000000000ULL, fdr_hz);
+		}
+	}
+	close(fd);
+	ASSERT_EQ(0, set_clock_param("auto"));
 }
 
 /* ------------------------------------------------------------ control */

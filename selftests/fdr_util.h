@@ -53,6 +53,8 @@ typedef void (*fdr_rec_cb)(const struct fdr_rec *r, void *arg);
 
 /* TSCWrap records seen by the last fdr_check(). */
 static int fdr_tsc_wraps;
+/* The header's cycle_frequency: 10^9 (local_clock) or the TSC's. */
+static uint64_t fdr_hz;
 
 /*
  * Check a whole stream and report every function record (with its
@@ -71,8 +73,9 @@ static inline int fdr_check(const uint8_t *buf, size_t len, fdr_rec_cb cb,
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 	if (len < 32)
 		FAIL("short header");
-	if (fdr_le16(buf) != 5 || fdr_le16(buf + 2) != 1 ||
-	    fdr_le64(buf + 8) != 1000000000ULL)
+	fdr_hz = fdr_le64(buf + 8);
+	/* No clock this recorder uses ticks slower than 1 MHz. */
+	if (fdr_le16(buf) != 5 || fdr_le16(buf + 2) != 1 || fdr_hz < 1000000)
 		FAIL("bad header");
 	while (pos < len) {
 		const uint8_t *b = buf + pos;

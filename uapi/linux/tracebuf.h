@@ -240,7 +240,8 @@ struct tracebuf_event {
  * read() returns an LLVM XRay FDR version 5 file: a 32-byte header, then
  * blocks (BufferExtents, NewBuffer, WallClockTime, PIDEntry, NewCPUId,
  * records), each block holding one task's events on one CPU.  Timestamps
- * are local_clock() nanoseconds (header cycle_frequency 1000000000).  See
+ * are in the header's cycle_frequency: the TSC where the kernel trusts it
+ * (tsc_khz * 1000), else local_clock() nanoseconds (1000000000).  See
  * Documentation/fdr.rst for the stream and Documentation/ioctl-fdr.rst for
  * the ioctls.
  */
