@@ -796,14 +796,17 @@ static void wrap_cb(const struct fdr_rec *r, void *arg)
 	}
 }
 
-static void write_sysctl(const char *path, const char *val)
+/* Write @val to a sysctl or sysfs file: 0, or -1 with errno (EINVAL...). */
+static int write_file(const char *path, const char *val)
 {
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
 
-	if (f) {
-		fputs(val, f);
-		fclose(f);
-	}
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -1;
 }
 
 static uint64_t now_ns(void)
@@ -839,7 +842,7 @@ TEST(tsc_wrap)
 		fprintf(f, "-1\n");
 		fclose(f);
 	}
-	write_sysctl("/proc/sys/kernel/soft_watchdog", "0\n");
+	write_file("/proc/sys/kernel/soft_watchdog", "0\n");
 	ASSERT_EQ(0, pin_cpu(1));
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &sp));
 	fd = fdr_open_stopped();
@@ -869,9 +872,9 @@ TEST(tsc_wrap)
 	sp.sched_priority = 0;
 	sched_setscheduler(0, SCHED_OTHER, &sp);
 	unpin();
-	write_sysctl("/proc/sys/kernel/soft_watchdog", "1\n");
+	write_file("/proc/sys/kernel/soft_watchdog", "1\n");
 	if (rt_runtime[0])
-		write_sysctl("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime);
+		write_file("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime);
 	if (try == 3)
 		SKIP(return, "the spinning task was always switched out");
 	ASSERT_LT(0xffffffffULL, s.t[1] - s.t[0])
@@ -903,14 +906,7 @@ static void marker_times_cb(const struct fdr_rec *r, void *arg)
 
 static int set_clock_param(const char *val)
 {
-	int fd = open("/sys/module/tracebuf/parameters/fdr_clock", O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	close(fd);
-	return n == (ssize_t)strlen(val) ? 0 : -1;
+	return write_file("/sys/module/tracebuf/parameters/fdr_clock", val);
 }
 
 static int read_file_line(const char *path, char *buf, size_t len)
