@@ -76,9 +76,13 @@ void fdr_ring_set_on(bool on);
 /* After fdr_ring_set_on(false) and a grace period: flush deferred work. */
 void fdr_ring_quiesce(void);
 
-/* Write path: any context, including NMI.  Never sleeps or locks. */
-void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
-		    const unsigned long *args);
+/*
+ * Write path: any context, including NMI.  Never sleeps or locks.
+ * fdr_write_func() takes the record's fdr_func_word(), which callers
+ * build from constants.
+ */
+void fdr_write_func(u32 word);
+void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args);
 void fdr_write_instant(u32 id, unsigned long arg);
 void fdr_write_switch(struct task_struct *next, bool open_block);
 /* Process context; false if not recording (stopped). */

@@ -45,83 +45,112 @@ static u32 fdr_nr_args;
 static struct tb_consumer fdr_consumer;
 
 #define ID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
+#define FUNC(space, key, type) \
+	fdr_func_word(ID(space, key), FDR_F_##type)
 
-static inline u32 fdr_syscall_key(long nr)
+/*
+ * A 32-bit caller's syscall numbers differ from native ones.  On x86 only
+ * ia32 calls need telling apart: x32 numbers carry bit 30 and so are
+ * already out of range.
+ */
+static __always_inline bool fdr_compat_syscall(void)
 {
-	u32 key;
-
-	if (nr < 0 || nr >= FDR_COMPAT_KEY)
-		return TRACEBUF_FDR_KEY_OTHER;
-	key = nr;
-	if (in_compat_syscall())
-		key |= FDR_COMPAT_KEY;
-	return key;
+#ifdef CONFIG_X86
+	return in_ia32_syscall();
+#else
+	return in_compat_syscall();
+#endif
 }
 
-/* Out of line: the array of arguments costs a stack canary per call. */
-static noinline void fdr_sys_enter_args(struct pt_regs *regs, u32 id,
-					unsigned int n)
+/* @key is in range: the range test comes first and masking would not. */
+#define SYSCALL_ID(key) \
+	((TRACEBUF_FDR_SPACE_SYSCALL << TRACEBUF_FDR_ID_SPACE_SHIFT) | (key))
+
+static __always_inline u32 fdr_syscall_id(unsigned long nr)
+{
+	if (unlikely(nr >= FDR_COMPAT_KEY))
+		return SYSCALL_ID(TRACEBUF_FDR_KEY_OTHER);
+	if (unlikely(fdr_compat_syscall()))
+		return SYSCALL_ID(nr | FDR_COMPAT_KEY);
+	return SYSCALL_ID(nr);
+}
+
+/*
+ * A syscall's entry or exit record.  Three calls rather than one with a
+ * computed word: the compiler then keeps the common case straight.
+ */
+static __always_inline void fdr_write_syscall(unsigned long nr,
+					      enum fdr_func_type type)
+{
+	if (unlikely(nr >= FDR_COMPAT_KEY))
+		fdr_write_func(fdr_func_word(SYSCALL_ID(TRACEBUF_FDR_KEY_OTHER),
+					     type));
+	else if (unlikely(fdr_compat_syscall()))
+		fdr_write_func(fdr_func_word(SYSCALL_ID(nr | FDR_COMPAT_KEY),
+					     type));
+	else
+		fdr_write_func(fdr_func_word(SYSCALL_ID(nr), type));
+}
+
+/*
+ * The syscall events have callbacks of their own (see tb_probes.h), so the
+ * hottest events in the system reach the ring with no test of their type.
+ */
+static void fdr_on_sys_enter(const struct tb_event *ev)
+{
+	if (READ_ONCE(fdr_probe_nop))
+		return;
+	fdr_write_syscall(ev->sys_enter.id, FDR_F_ENTER);
+}
+
+static void fdr_on_sys_enter_args(const struct tb_event *ev)
 {
 	unsigned long args[TRACEBUF_FDR_ARGS_MAX];
 
-	syscall_get_arguments(current, regs, args);
-	fdr_write_func(id, FDR_F_ENTER, n, args);
+	if (READ_ONCE(fdr_probe_nop))
+		return;
+	syscall_get_arguments(current, ev->sys_enter.regs, args);
+	fdr_write_func_args(fdr_syscall_id(ev->sys_enter.id), fdr_nr_args,
+			    args);
 }
 
-static __always_inline void fdr_sys_enter(struct pt_regs *regs, long nr)
+static void fdr_on_sys_exit(const struct tb_event *ev)
 {
-	u32 id = ID(SYSCALL, fdr_syscall_key(nr));
-	unsigned int n = fdr_nr_args;
+	/* An int; negative (no syscall) becomes out of range. */
+	u32 nr;
 
-	if (n)
-		fdr_sys_enter_args(regs, id, n);
-	else
-		fdr_write_func(id, FDR_F_ENTER, 0, NULL);
+	if (READ_ONCE(fdr_probe_nop))
+		return;
+	nr = syscall_get_nr(current, ev->sys_exit.regs);
+	fdr_write_syscall(nr, FDR_F_EXIT);
 }
 
-static __always_inline void fdr_sys_exit(struct pt_regs *regs)
-{
-	long nr = syscall_get_nr(current, regs);
-
-	fdr_write_func(ID(SYSCALL, fdr_syscall_key(nr)), FDR_F_EXIT, 0, NULL);
-}
-
-static void fdr_event(const struct tb_event *ev)
+static void fdr_on_event(const struct tb_event *ev)
 {
 	if (READ_ONCE(fdr_probe_nop))
 		return;
 
-	/* Syscalls outnumber everything else: test them before the switch. */
-	if (likely(ev->type == TB_EV_SYS_ENTER)) {
-		fdr_sys_enter(ev->sys_enter.regs, ev->sys_enter.id);
-		return;
-	}
-	if (likely(ev->type == TB_EV_SYS_EXIT)) {
-		fdr_sys_exit(ev->sys_exit.regs);
-		return;
-	}
-
 	switch (ev->type) {
 	case TB_EV_IRQ_ENTRY:
 		fdr_names_irq_seen(ev->irq.irq, ev->irq.action->name);
-		fdr_write_func(ID(IRQ, ev->irq.irq), FDR_F_ENTER, 0, NULL);
+		fdr_write_func(FUNC(IRQ, ev->irq.irq, ENTER));
 		break;
 	case TB_EV_IRQ_EXIT:
-		fdr_write_func(ID(IRQ, ev->irq.irq), FDR_F_EXIT, 0, NULL);
+		fdr_write_func(FUNC(IRQ, ev->irq.irq, EXIT));
 		break;
 	case TB_EV_SOFTIRQ_ENTRY:
-		fdr_write_func(ID(SOFTIRQ, ev->softirq.vec), FDR_F_ENTER, 0, NULL);
+		fdr_write_func(FUNC(SOFTIRQ, ev->softirq.vec, ENTER));
 		break;
 	case TB_EV_SOFTIRQ_EXIT:
-		fdr_write_func(ID(SOFTIRQ, ev->softirq.vec), FDR_F_EXIT, 0, NULL);
+		fdr_write_func(FUNC(SOFTIRQ, ev->softirq.vec, EXIT));
 		break;
 	case TB_EV_WORK_START:
-		fdr_write_func(ID(WORK, fdr_names_work_key(ev->work.work->func)),
-			       FDR_F_ENTER, 0, NULL);
+		fdr_write_func(FUNC(WORK, fdr_names_work_key(ev->work.work->func),
+				    ENTER));
 		break;
 	case TB_EV_WORK_END:
-		fdr_write_func(ID(WORK, fdr_names_work_key(ev->work.function)),
-			       FDR_F_EXIT, 0, NULL);
+		fdr_write_func(FUNC(WORK, fdr_names_work_key(ev->work.function),
+				    EXIT));
 		break;
 	case TB_EV_FAULT_USER:
 		fdr_write_instant(ID(FAULT, 0), ev->fault.address);
@@ -173,10 +202,14 @@ void fdr_events_config(u32 classes, u32 nr_args)
 
 int fdr_events_start(void)
 {
-	int ret;
+	int type, ret;
 
 	fdr_consumer.name = "fdr";
-	fdr_consumer.event = fdr_event;
+	for (type = 0; type < TB_EV_NR; type++)
+		fdr_consumer.event[type] = fdr_on_event;
+	fdr_consumer.event[TB_EV_SYS_ENTER] =
+		fdr_nr_args ? fdr_on_sys_enter_args : fdr_on_sys_enter;
+	fdr_consumer.event[TB_EV_SYS_EXIT] = fdr_on_sys_exit;
 	ret = tb_probes_attach(&fdr_consumer, fdr_event_mask(fdr_classes));
 	return ret == -ENOENT ? -EOPNOTSUPP : ret;
 }

@@ -117,11 +117,26 @@ static __always_inline void fdr_put_custom(u8 *p, s32 size, u32 delta)
 	put_unaligned_le32(delta, f + 4);
 }
 
+/*
+ * The first 32 bits of a function record: kind bit 0 clear, the type in
+ * bits 1-3, the function id in bits 4-31.  Computed by the caller, where
+ * id and type are usually constants.
+ */
+static __always_inline u32 fdr_func_word(u32 id, enum fdr_func_type type)
+{
+	return (id << 4) | (type << 1);
+}
+
+static __always_inline void fdr_put_func_word(u8 *p, u32 word, u32 delta)
+{
+	put_unaligned_le32(word, p);
+	put_unaligned_le32(delta, p + 4);
+}
+
 static __always_inline void fdr_put_function(u8 *p, u32 id,
 					     enum fdr_func_type type, u32 delta)
 {
-	put_unaligned_le32((id << 4) | (type << 1), p);
-	put_unaligned_le32(delta, p + 4);
+	fdr_put_func_word(p, fdr_func_word(id, type), delta);
 }
 
 #endif /* _FDR_RECORD_H */

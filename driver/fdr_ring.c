@@ -60,6 +60,7 @@
 #include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/seqlock.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -85,26 +86,49 @@ struct fdr_page {
 	u32 events;		/* events in it, for the overwritten count */
 };
 
+/*
+ * The writers' gate: one byte per condition, so that each byte has one
+ * kind of writer and none needs an atomic operation, and one word, so that
+ * the common case of a write tests them all with a single compare against
+ * FDR_GATE_FAST.
+ */
+union fdr_gate {
+	struct {
+		u8 busy;	/* a writer owns the ring (this CPU or its NMI) */
+		u8 on;		/* recording: fdr_ring_set_on() */
+		u8 frozen;	/* a snapshot is copying: its IPI, then thaw */
+		u8 lost;	/* a loss waits to be reported in the stream */
+		u8 slow_clock;	/* the capture's clock is not the TSC */
+	};
+	u64 word;
+};
+
+#define FDR_GATE_FAST		(((union fdr_gate){ .on = 1 }).word)
+
 struct fdr_cpu {
 	/*
-	 * Writer state: only this CPU touches it, interrupts off, @busy.
-	 * What every event reads comes first, in one cache line.
+	 * Writer state: only this CPU touches it, interrupts off, @gate.busy
+	 * set (except the gate bytes named above).  What every event reads
+	 * comes first, in one cache line.
 	 */
-	bool busy;		/* a writer owns the ring */
-	bool on;		/* recording */
-	bool frozen;		/* a snapshot is copying */
+	union fdr_gate gate;
 	u32 len;		/* bytes in page @head */
+	s32 func_max;		/* fdr_write_func() fast while @len <= this */
 	u8 *page;		/* start of page @head */
 	struct task_struct *owner;	/* task of the open block, or NULL */
 	u64 base;		/* time the next delta counts from */
-	u64 reported;		/* losses already reported in the stream */
-	u64 wake_at;		/* @bytes at which to wake the reader */
 	u32 events;		/* events in page @head */
 	u32 block;		/* offset of the open block in page @head */
+	u32 wake_len;		/* wake the reader when @len reaches it */
+	u64 reported;		/* losses already reported in the stream */
 
-	/* Counters: written by this CPU, read anywhere. */
-	u64 written;
-	u64 bytes;
+	/*
+	 * Counters, read anywhere: closed pages' totals change only at a
+	 * page close, inside @seq; the open page adds @events and @len.
+	 */
+	seqcount_t seq;
+	u64 closed_events;
+	u64 closed_bytes;
 	u64 overwritten;
 	local64_t dropped;	/* also from NMI */
 
@@ -137,6 +161,34 @@ static inline u8 *fdr_page_ptr(struct fdr_cpu *c, u64 seq)
 
 /* ------------------------------------------------------------ write path */
 
+/* An event is lost: count it; the next write reports it in the stream. */
+static __always_inline void fdr_drop(struct fdr_cpu *c)
+{
+	local64_inc(&c->dropped);
+	WRITE_ONCE(c->gate.lost, 1);
+}
+
+/*
+ * Interrupts off: take this CPU's ring.  False when not recording, or when
+ * a writer this NMI interrupted or a snapshot holds it (then the event is
+ * dropped if it @counts).
+ */
+static __always_inline bool fdr_own(struct fdr_cpu *c, bool counts)
+{
+	union fdr_gate g = { .word = READ_ONCE(c->gate.word) };
+
+	if (unlikely(!g.on))
+		return false;
+	if (unlikely(g.busy || g.frozen)) {
+		if (counts)
+			fdr_drop(c);
+		return false;
+	}
+	c->gate.busy = 1;
+	barrier();	/* own the ring before reading the clock or state */
+	return true;
+}
+
 static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
 						 bool counts)
 {
@@ -144,18 +196,8 @@ static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
 
 	local_irq_save(*flags);
 	c = this_cpu_ptr(fdr_cpus);
-	if (unlikely(!READ_ONCE(c->on)))
-		goto out;
-	if (unlikely(c->busy || c->frozen)) {
-		/* NMI inside a write, or a snapshot is copying. */
-		if (counts)
-			local64_inc(&c->dropped);
-		goto out;
-	}
-	c->busy = true;
-	barrier();	/* own the ring before reading the clock or state */
-	return c;
-out:
+	if (fdr_own(c, counts))
+		return c;
 	local_irq_restore(*flags);
 	return NULL;
 }
@@ -163,13 +205,29 @@ out:
 static __always_inline void fdr_end(struct fdr_cpu *c, unsigned long flags)
 {
 	barrier();
-	c->busy = false;
+	WRITE_ONCE(c->gate.busy, 0);
 	local_irq_restore(flags);
 }
 
 static __always_inline u64 fdr_lost(struct fdr_cpu *c)
 {
 	return local64_read(&c->dropped) + c->overwritten - c->reported;
+}
+
+/*
+ * The fast paths stop short of the page end and of the reader's wake-up
+ * point (@wake_len >= 1), so that they never test for either: a record
+ * ending at or before fdr_fast_end() takes them.  @func_max keeps it in the
+ * form fdr_write_func() tests with the fewest instructions.
+ */
+static __always_inline s32 fdr_fast_end(struct fdr_cpu *c)
+{
+	return c->func_max + FDR_FUNC_SIZE;
+}
+
+static void fdr_set_limit(struct fdr_cpu *c)
+{
+	c->func_max = (s32)min(fdr_page_size, c->wake_len - 1) - FDR_FUNC_SIZE;
 }
 
 /* Bring the open block's BufferExtents up to date (see the top). */
@@ -194,20 +252,34 @@ static bool fdr_next_page(struct fdr_cpu *c)
 {
 	struct fdr_page *pg = &c->pages[c->head & FDR_PAGE_MASK];
 	u64 next = c->head + 1;
+	u32 gone = 0;
 
 	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
 		/* Pairs with the reader's release: its copy is done. */
 		if (next - smp_load_acquire(&c->tail) >= FDR_NR_PAGES)
 			return false;
-	} else if (next - c->tail >= FDR_NR_PAGES) {
-		c->overwritten += c->pages[c->tail & FDR_PAGE_MASK].events;
-		WRITE_ONCE(c->tail, c->tail + 1);
 	}
 	fdr_close_block(c);
+	raw_write_seqcount_begin(&c->seq);
+	if (fdr_mode != TRACEBUF_FDR_MODE_STREAM &&
+	    next - c->tail >= FDR_NR_PAGES) {
+		gone = c->pages[c->tail & FDR_PAGE_MASK].events;
+		c->overwritten += gone;
+		WRITE_ONCE(c->tail, c->tail + 1);
+	}
 	pg->len = c->len;
 	pg->events = c->events;
+	c->closed_bytes += c->len;
+	c->closed_events += c->events;
 	WRITE_ONCE(c->len, 0);
 	c->events = 0;
+	raw_write_seqcount_end(&c->seq);
+	if (gone)
+		WRITE_ONCE(c->gate.lost, 1);
+	/* The wake-up point is counted in bytes across pages. */
+	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM)
+		c->wake_len = c->wake_len > pg->len ? c->wake_len - pg->len : 1;
+	fdr_set_limit(c);
 	c->page = fdr_page_ptr(c, next);
 	/* The page's bytes and length before the reader can see it closed. */
 	smp_store_release(&c->head, next);
@@ -238,7 +310,6 @@ static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
 	c->owner = tsk;
 	c->base = now;
 	c->len += FDR_BLOCK_HDR_SIZE;
-	c->bytes += FDR_BLOCK_HDR_SIZE;
 }
 
 static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
@@ -252,14 +323,13 @@ static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
 	c->base = now;
 	c->reported += lost;
 	c->len += FDR_META_SIZE + n;
-	c->bytes += FDR_META_SIZE + n;
 }
 
 /*
  * Make room for @len bytes of records by task @tsk in its block, opening a
  * page, a block, a TSCWrap and a loss report as needed.  Returns where the
  * caller writes its records (with deltas from c->base), or NULL to drop.
- * Writers try fdr_fits() first: this is the rest.
+ * Writers try fdr_fits() or fdr_write_func()'s test first: this is the rest.
  */
 static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 				     struct task_struct *tsk, u32 len, u64 now)
@@ -273,6 +343,9 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 	for (;;) {
 		open = c->owner != tsk;
 		wrap = !open && now - c->base > U32_MAX;
+		/* An NMI's loss after this is flagged again for the next write. */
+		WRITE_ONCE(c->gate.lost, 0);
+		barrier();
 		lost = fdr_lost(c);
 		need = len;
 		if (open)
@@ -293,7 +366,6 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 		fdr_put_tsc_wrap(c->page + c->len, now);
 		c->base = now;
 		c->len += FDR_META_SIZE;
-		c->bytes += FDR_META_SIZE;
 	}
 	if (lost)
 		fdr_put_lost(c, lost, now);
@@ -302,19 +374,22 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 
 /*
  * The common case of a write: @tsk's block is open, the delta fits in 32
- * bits, there is no loss to report and the page has room.
+ * bits, there is no loss to report and the page has room short of the
+ * wake-up point.
  */
 static __always_inline bool fdr_fits(struct fdr_cpu *c,
 				     struct task_struct *tsk, u32 len, u64 now)
 {
 	return likely(c->owner == tsk && now - c->base <= U32_MAX &&
-		      c->len + len <= fdr_page_size && !fdr_lost(c));
+		      (s32)(c->len + len) <= fdr_fast_end(c) &&
+		      !c->gate.lost);
 }
 
-/* Streaming: enough was committed since the last wake-up.  Ends the write. */
+/* Streaming: the wake-up point is reached.  Ends the write. */
 static noinline void fdr_wake_end(struct fdr_cpu *c, unsigned long flags)
 {
-	c->wake_at = c->bytes + fdr_wakeup;
+	c->wake_len = c->len + fdr_wakeup;
+	fdr_set_limit(c);
 	/* Never wake from here: sched_switch holds rq locks. */
 	irq_work_queue(&c->wake);
 	fdr_end(c, flags);
@@ -327,12 +402,10 @@ static noinline void fdr_wake_end(struct fdr_cpu *c, unsigned long flags)
 static __always_inline void fdr_commit_end(struct fdr_cpu *c, u32 len,
 					   u32 events, unsigned long flags)
 {
-	c->len += len;
+	WRITE_ONCE(c->len, c->len + len);
 	c->events += events;
-	WRITE_ONCE(c->written, c->written + events);
-	WRITE_ONCE(c->bytes, c->bytes + len);
-	/* Streaming only: in flight mode @wake_at is never reached. */
-	if (unlikely(c->bytes >= c->wake_at))
+	/* Streaming only: in flight mode @wake_len is never reached. */
+	if (unlikely(c->len >= c->wake_len))
 		fdr_wake_end(c, flags);
 	else
 		fdr_end(c, flags);
@@ -357,26 +430,99 @@ static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
 	else
 		*p = fdr_reserve_slow(c, current, len, *now);
 	if (unlikely(!*p))
-		local64_inc(&c->dropped);
+		fdr_drop(c);
 	return c;
 }
 
 /* Everything but the common case of fdr_write_func(), out of its way. */
-static noinline void fdr_write_func_slow(struct fdr_cpu *c,
-					 unsigned long flags, u32 id,
-					 enum fdr_func_type type,
-					 unsigned int nargs,
-					 const unsigned long *args)
+static noinline void fdr_write_func_slow(unsigned long flags, u32 word,
+					 bool owned)
 {
-	u32 len = FDR_FUNC_SIZE + nargs * FDR_META_SIZE;
-	u64 now = fdr_clock_read();
-	unsigned int i;
+	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
+	u64 now;
 	u8 *p;
 
-	p = fdr_reserve_slow(c, current, len, now);
+	if (!owned && !fdr_own(c, true)) {
+		local_irq_restore(flags);
+		return;
+	}
+	now = fdr_clock_read();
+	p = fdr_reserve_slow(c, current, FDR_FUNC_SIZE, now);
+	if (unlikely(!p)) {
+		fdr_drop(c);
+		fdr_end(c, flags);
+		return;
+	}
+	fdr_put_func_word(p, word, now - c->base);
+	c->base = now;
+	fdr_commit_end(c, FDR_FUNC_SIZE, 1, flags);
+}
+
+/*
+ * The hot path of the recorder: every syscall, IRQ, softirq and work item
+ * comes here.  Its common case is one gate compare, three tests, two
+ * stores of the record and three of state, and calls nothing, so nothing
+ * is saved on the stack; Documentation/performance.rst has its
+ * instruction count.  notrace: the recorder's own write path is not
+ * function-traced, like kernel/trace's ring buffer.
+ */
+notrace void fdr_write_func(u32 word)
+{
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u64 now, delta;
+	u32 len;
+
+	local_irq_save(flags);
+	c = this_cpu_ptr(fdr_cpus);
+	/*
+	 * Recording with the TSC, nobody inside, nothing to report.  A plain
+	 * read: the bytes that others change are only ever tested here.
+	 */
+	if (unlikely(c->gate.word != FDR_GATE_FAST))
+		goto slow;
+	c->gate.busy = 1;
+	barrier();	/* own the ring before reading the clock or state */
+	now = fdr_clock_tsc();
+	len = c->len;
+	if (unlikely(c->owner != current || (s32)len > c->func_max))
+		goto slow_owned;
+	/*
+	 * Store the record before knowing that its delta fits: the bytes
+	 * past @len are nobody's until @len moves, so a miss just leaves
+	 * them for the slow path to overwrite.
+	 */
+	delta = now - c->base;
+	fdr_put_func_word(c->page + len, word, delta);
+	if (unlikely(delta > U32_MAX))
+		goto slow_owned;
+	c->base = now;
+	c->events++;
+	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
+	fdr_end(c, flags);
+	return;
+slow:
+	fdr_write_func_slow(flags, word, false);
+	return;
+slow_owned:
+	fdr_write_func_slow(flags, word, true);
+}
+
+/* A syscall entry with @nargs CallArgument records. */
+void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args)
+{
+	u32 len = FDR_FUNC_SIZE + nargs * FDR_META_SIZE;
+	unsigned long flags;
+	struct fdr_cpu *c;
+	unsigned int i;
+	u64 now;
+	u8 *p;
+
+	c = fdr_record_begin(&flags, len, &now, &p);
+	if (!c)
+		return;
 	if (likely(p)) {
-		fdr_put_function(p, id, nargs ? FDR_F_ENTER_ARGS : type,
-				 now - c->base);
+		fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - c->base);
 		c->base = now;
 		for (i = 0; i < nargs; i++)
 			fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE,
@@ -384,38 +530,7 @@ static noinline void fdr_write_func_slow(struct fdr_cpu *c,
 		fdr_commit_end(c, len, 1, flags);
 		return;
 	}
-	local64_inc(&c->dropped);
 	fdr_end(c, flags);
-}
-
-/*
- * The hot path of the recorder (every syscall, IRQ, softirq and work item
- * comes here), written so that its common case calls nothing and keeps
- * everything in registers: Documentation/performance.rst has its
- * instruction count.
- */
-void fdr_write_func(u32 id, enum fdr_func_type type, unsigned int nargs,
-		    const unsigned long *args)
-{
-	unsigned long flags;
-	struct fdr_cpu *c;
-	u64 now;
-
-	c = fdr_begin(&flags, true);
-	if (!c)
-		return;
-	/* No call before the slow path's: nothing to save on the stack. */
-	if (unlikely(nargs || !fdr_clock_is_tsc))
-		goto slow;
-	now = fdr_clock_tsc();
-	if (unlikely(!fdr_fits(c, current, FDR_FUNC_SIZE, now)))
-		goto slow;
-	fdr_put_function(c->page + c->len, id, type, now - c->base);
-	c->base = now;
-	fdr_commit_end(c, FDR_FUNC_SIZE, 1, flags);
-	return;
-slow:
-	fdr_write_func_slow(c, flags, id, type, nargs, args);
 }
 
 /* An event without duration: entry with one argument, exit at once. */
@@ -547,14 +662,16 @@ void fdr_ring_reset(u32 mode, u32 wakeup)
 		c->events = 0;
 		c->owner = NULL;
 		c->reported = 0;
-		c->wake_at = mode == TRACEBUF_FDR_MODE_STREAM ? wakeup : U64_MAX;
-		c->written = 0;
+		c->wake_len = mode == TRACEBUF_FDR_MODE_STREAM ? wakeup : U32_MAX;
+		fdr_set_limit(c);
+		c->closed_events = 0;
+		c->closed_bytes = 0;
 		c->overwritten = 0;
-		c->bytes = 0;
 		local64_set(&c->dropped, 0);
 		c->rd_off = 0;
 		c->rd_owner = NULL;
-		c->frozen = false;
+		c->gate.word = 0;
+		c->gate.slow_clock = !fdr_clock_is_tsc;
 		if (c->pages)
 			memset(c->pages, 0, FDR_NR_PAGES * sizeof(*c->pages));
 	}
@@ -565,7 +682,8 @@ void fdr_ring_set_on(bool on)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->on, on && fdr_buf_size);
+		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->gate.on,
+			   on && fdr_buf_size);
 }
 
 void fdr_ring_quiesce(void)
@@ -579,11 +697,15 @@ void fdr_ring_quiesce(void)
 void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4])
 {
 	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	unsigned int seq;
 
-	out[0] = READ_ONCE(c->written);
+	do {
+		seq = read_seqcount_begin(&c->seq);
+		out[0] = c->closed_events + READ_ONCE(c->events);
+		out[2] = c->overwritten;
+		out[3] = c->closed_bytes + READ_ONCE(c->len);
+	} while (read_seqcount_retry(&c->seq, seq));
 	out[1] = local64_read(&c->dropped);
-	out[2] = READ_ONCE(c->overwritten);
-	out[3] = READ_ONCE(c->bytes);
 }
 
 int fdr_ring_init(void)
@@ -597,6 +719,7 @@ int fdr_ring_init(void)
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
 		c->cpu = cpu;
+		seqcount_init(&c->seq);
 		local64_set(&c->dropped, 0);
 		init_irq_work(&c->wake, fdr_wake);
 	}
@@ -616,7 +739,7 @@ static void fdr_freeze_ipi(void *info)
 	struct fdr_cpu *c = info;
 
 	/* Runs on c's CPU with interrupts off: no writer is inside. */
-	c->frozen = true;
+	c->gate.frozen = 1;
 	fdr_sync_extents(c);
 }
 
@@ -626,7 +749,7 @@ static void fdr_freeze_ipi(void *info)
  */
 static void fdr_freeze(struct fdr_cpu *c)
 {
-	if (READ_ONCE(c->on) && cpu_online(c->cpu))
+	if (READ_ONCE(c->gate.on) && cpu_online(c->cpu))
 		smp_call_function_single(c->cpu, fdr_freeze_ipi, c, 1);
 	else
 		fdr_freeze_ipi(c);
@@ -635,7 +758,7 @@ static void fdr_freeze(struct fdr_cpu *c)
 static void fdr_thaw(struct fdr_cpu *c)
 {
 	/* Our copies are done before a writer may touch the ring again. */
-	smp_store_release(&c->frozen, false);
+	smp_store_release(&c->gate.frozen, 0);
 }
 
 size_t fdr_snapshot_size(void)
@@ -714,7 +837,7 @@ static void fdr_flush_ipi(void *info)
 	struct fdr_cpu *c = info;
 
 	/* Interrupts off on c's CPU, so no writer is inside. */
-	if (c->len && !c->frozen)
+	if (c->len && !c->gate.frozen)
 		fdr_next_page(c);
 }
 
@@ -735,7 +858,7 @@ void fdr_stream_flush(bool all)
 
 		if (!len || (!all && len < fdr_wakeup))
 			continue;
-		if (READ_ONCE(c->on) && cpu_online(cpu))
+		if (READ_ONCE(c->gate.on) && cpu_online(cpu))
 			smp_call_function_single(cpu, fdr_flush_ipi, c, 1);
 		else
 			fdr_flush_ipi(c);

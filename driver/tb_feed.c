@@ -53,7 +53,7 @@ static void tb_feed_event(const struct tb_event *e);
 
 static struct tb_consumer tb_feed_consumer = {
 	.name	= "tracebuf",
-	.event	= tb_feed_event,
+	.event	= { [0 ... TB_EV_NR - 1] = tb_feed_event },
 };
 
 bool tb_feed_counts(void)

@@ -42,14 +42,15 @@ static DEFINE_MUTEX(tb_probes_lock);
 
 static __always_inline void tb_dispatch(const struct tb_event *ev)
 {
-	u32 bit = TB_EVMASK(ev->type);
+	/* A constant in each probe, unlike *ev once a callback has run. */
+	enum tb_event_type type = ev->type;
 	int i;
 
 	for (i = 0; i < TB_MAX_CONSUMERS; i++) {
 		struct tb_consumer *c = READ_ONCE(tb_consumers[i]);
 
-		if (c && (READ_ONCE(c->mask) & bit))
-			c->event(ev);
+		if (c && (READ_ONCE(c->mask) & TB_EVMASK(type)))
+			c->event[type](ev);
 	}
 }
 
@@ -329,10 +330,13 @@ static int tb_slot_of(const struct tb_consumer *c)
 int tb_probes_attach(struct tb_consumer *c, u32 mask)
 {
 	u32 others, dropped;
-	int slot, ret = 0;
+	int type, slot, ret = 0;
 
 	if (mask & ~TB_EVMASK_ALL)
 		return -EINVAL;
+	for (type = 0; type < TB_EV_NR; type++)
+		if ((mask & TB_EVMASK(type)) && !c->event[type])
+			return -EINVAL;
 	if (mask & ~tb_probes_available())
 		return -ENOENT;
 

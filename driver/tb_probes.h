@@ -90,15 +90,20 @@ struct tb_event {
 	};
 };
 
+typedef void (*tb_event_fn)(const struct tb_event *ev);
+
 /**
  * struct tb_consumer - a user of kernel events
  * @name:	for messages
- * @event:	called for every event in @mask; probe context (see above)
+ * @event:	one callback per event type, called for every event in @mask;
+ *		probe context (see above).  A consumer may give one function
+ *		for all types or a dedicated one for its hot events, which
+ *		then needs no test of @ev->type.
  * @mask:	TB_EVMASK() bits currently delivered; owned by the probe layer
  */
 struct tb_consumer {
 	const char *name;
-	void (*event)(const struct tb_event *ev);
+	tb_event_fn event[TB_EV_NR];
 	u32 mask;
 };
 
@@ -106,8 +111,9 @@ struct tb_consumer {
  * Deliver the events in @mask to @c from now on, replacing any earlier mask.
  * Registers the tracepoints that become needed.  -ENOENT if one of them
  * does not exist in this kernel (e.g. page faults outside x86); then nothing
- * changed.  Events that @c no longer wants have stopped reaching it when
- * this returns.
+ * changed; -EINVAL if @mask has a type without a callback.  Events that @c
+ * no longer wants have stopped reaching it when this returns.  @c->event
+ * must not change while @c is attached: probes read it without a lock.
  */
 int tb_probes_attach(struct tb_consumer *c, u32 mask);
 
