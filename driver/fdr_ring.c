@@ -41,13 +41,23 @@
  *   closed(tail) --reader copied it--> free, tail+1 (streaming only)
  *
  * Writers and nesting.  A writer disables interrupts, then takes the CPU's
- * ring by setting @busy.  With interrupts off only an NMI can run in the
- * middle of a write; an NMI writer that finds @busy set drops its event and
- * counts it (local64, safe against the interrupted writer).  A snapshot
+ * ring by setting @gate.busy.  With interrupts off only an NMI can run in
+ * the middle of a write; an NMI writer that finds it set drops its event
+ * and counts it (local64, safe against the interrupted writer).  A snapshot
  * freezes a CPU's ring from an IPI on that CPU (which cannot land inside a
  * write); writers arriving while frozen count their event as dropped.
- * Losses are reported in the stream itself: the next write on the CPU
- * first adds a CustomEventMarker "tracebuf: lost N events" there.
+ * Losses are reported in the stream itself: every loss sets @gate.lost,
+ * and the next write on the CPU first adds a CustomEventMarker "tracebuf:
+ * lost N events" there.
+ *
+ * The fast path.  @gate holds every condition that sends a write the long
+ * way as one byte each, so fdr_write_func() tests them with one compare;
+ * then its task's block must be open, the page must have room short of
+ * the wake-up point (@func_max) and the delta must fit.  Everything else,
+ * opening pages and blocks, TSCWrap, loss reports, waking the reader, is
+ * fdr_reserve_slow() and friends.  Per event the fast path stores the
+ * record, @base, @events and @len; the counters of closed pages are summed
+ * at page close, inside @seq, for fdr_ring_cpu_stats().
  *
  * Readers (under fdr_lock): streaming readers copy closed pages and free
  * them with a release store of @tail, pairing with the writer's acquire;
@@ -435,7 +445,7 @@ static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
 }
 
 /* Everything but the common case of fdr_write_func(), out of its way. */
-static noinline void fdr_write_func_slow(unsigned long flags, u32 word,
+static noinline void fdr_write_func_slow(u32 word, unsigned long flags,
 					 bool owned)
 {
 	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
@@ -502,14 +512,18 @@ notrace void fdr_write_func(u32 word)
 	fdr_end(c, flags);
 	return;
 slow:
-	fdr_write_func_slow(flags, word, false);
+	fdr_write_func_slow(word, flags, false);
 	return;
 slow_owned:
-	fdr_write_func_slow(flags, word, true);
+	fdr_write_func_slow(word, flags, true);
 }
 
-/* A syscall entry with @nargs CallArgument records. */
-void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args)
+/*
+ * An entry with @nargs CallArgument records and, if @exit, its exit at the
+ * same time.
+ */
+static void fdr_write_args(u32 id, unsigned int nargs,
+			   const unsigned long *args, bool exit)
 {
 	u32 len = FDR_FUNC_SIZE + nargs * FDR_META_SIZE;
 	unsigned long flags;
@@ -518,6 +532,8 @@ void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args)
 	u64 now;
 	u8 *p;
 
+	if (exit)
+		len += FDR_FUNC_SIZE;
 	c = fdr_record_begin(&flags, len, &now, &p);
 	if (!c)
 		return;
@@ -527,34 +543,24 @@ void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args)
 		for (i = 0; i < nargs; i++)
 			fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE,
 					 args[i]);
+		if (exit)
+			fdr_put_function(p + len - FDR_FUNC_SIZE, id,
+					 FDR_F_EXIT, 0);
 		fdr_commit_end(c, len, 1, flags);
 		return;
 	}
 	fdr_end(c, flags);
 }
 
+void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args)
+{
+	fdr_write_args(id, nargs, args, false);
+}
+
 /* An event without duration: entry with one argument, exit at once. */
 void fdr_write_instant(u32 id, unsigned long arg)
 {
-	u32 len = 2 * FDR_FUNC_SIZE + FDR_META_SIZE;
-	unsigned long flags;
-	struct fdr_cpu *c;
-	u64 now;
-	u8 *p;
-
-	c = fdr_record_begin(&flags, len, &now, &p);
-	if (!c)
-		return;
-	if (likely(p)) {
-		fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - c->base);
-		fdr_put_call_arg(p + FDR_FUNC_SIZE, arg);
-		fdr_put_function(p + FDR_FUNC_SIZE + FDR_META_SIZE, id,
-				 FDR_F_EXIT, 0);
-		c->base = now;
-		fdr_commit_end(c, len, 1, flags);
-		return;
-	}
-	fdr_end(c, flags);
+	fdr_write_args(id, 1, &arg, true);
 }
 
 void fdr_write_switch(struct task_struct *next, bool open_block)
@@ -836,9 +842,17 @@ static void fdr_flush_ipi(void *info)
 {
 	struct fdr_cpu *c = info;
 
-	/* Interrupts off on c's CPU, so no writer is inside. */
-	if (c->len && !c->gate.frozen)
-		fdr_next_page(c);
+	/*
+	 * Interrupts off on c's CPU, so no writer is inside; an NMI writer
+	 * could come in, so own the ring as a writer does.
+	 */
+	if (!c->len || c->gate.frozen)
+		return;
+	c->gate.busy = 1;
+	barrier();
+	fdr_next_page(c);
+	barrier();
+	WRITE_ONCE(c->gate.busy, 0);
 }
 
 /*
