@@ -712,6 +712,98 @@ TEST(stream_loss_exact)
 	unpin();
 }
 
+/*
+ * A write that finds a loss waiting must report it before its own record,
+ * even when its block and page have room (the write path's fast case).
+ * Snapshots freeze CPU 0 while a child there makes syscalls without a
+ * context switch, so the child loses events while its block stays open;
+ * once the parent saw losses, the child's last calls must bring every
+ * loss into the stream.  A write path that reported losses only when it
+ * opens a block or a page would leave the last ones out.
+ */
+struct loss_sum {
+	uint64_t lost;
+	int reports;
+};
+
+static void loss_cb(const struct fdr_rec *r, void *arg)
+{
+	struct loss_sum *s = arg;
+	unsigned long long n;
+
+	if (r->kind == FDR_R_CUSTOM && r->cpu == 0 && r->size > 15 &&
+	    sscanf((const char *)r->data, "tracebuf: lost %llu events", &n) == 1) {
+		s->lost += n;
+		s->reports++;
+	}
+}
+
+TEST(loss_reported_at_next_write)
+{
+	struct tracebuf_fdr_cpu_stats cs[FDR_MAX_CPUS];
+	struct tracebuf_fdr_stats st;
+	struct loss_sum s = { 0 };
+	volatile int *stop;
+	char err[128];
+	int fd, rfd, i, status;
+	uint8_t *buf;
+	size_t len;
+	pid_t child;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs 2 CPUs");
+	stop = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, stop);
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_SYSCALL,
+				TRACEBUF_FDR_MODE_FLIGHT, 16 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pin_cpu(0);
+		while (!*stop)
+			syscall(SYS_getppid);
+		for (i = 0; i < 1000; i++)
+			syscall(SYS_getppid);
+		_exit(0);
+	}
+	ASSERT_EQ(0, pin_cpu(1));
+	memset(&st, 0, sizeof(st));
+	st.cpus = (uintptr_t)cs;
+	st.nr_cpus = FDR_MAX_CPUS;
+	st.cpu_size = sizeof(cs[0]);
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT));
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
+		if (cs[0].dropped)
+			break;
+	}
+	*stop = 1;
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
+	rfd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, rfd);
+	buf = fdr_read_all(rfd, &len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LE(1, fdr_check(buf, len, loss_cb, &s, err, sizeof(err))) TH_LOG("%s", err);
+	TH_LOG("%d snapshots, CPU 0 dropped %llu, %d reports of %llu", i + 1,
+	       (unsigned long long)cs[0].dropped, s.reports,
+	       (unsigned long long)s.lost);
+	ASSERT_LT(0ULL, cs[0].dropped) TH_LOG("no snapshot made CPU 0 lose an event");
+	/* Nothing may have been overwritten, or reports could be gone. */
+	ASSERT_EQ(0ULL, cs[0].overwritten);
+	EXPECT_EQ(cs[0].dropped, s.lost);
+	free(buf);
+	close(rfd);
+	close(fd);
+	munmap((void *)stop, 4096);
+	unpin();
+}
+
 struct reader_arg {
 	int fd;
 	size_t len;
