@@ -470,10 +470,9 @@ static noinline void fdr_write_func_slow(u32 word, unsigned long flags,
 
 /*
  * The hot path of the recorder: every syscall, IRQ, softirq and work item
- * comes here.  Its common case is one gate compare, three tests, two
- * stores of the record and three of state, and calls nothing, so nothing
- * is saved on the stack; Documentation/performance.rst has its
- * instruction count.  notrace: the recorder's own write path is not
+ * comes here.  Its common case is one gate compare, three tests and seven
+ * stores, and calls nothing, so nothing is saved on the stack;
+ * Documentation/performance.rst has its instruction count.  notrace: the recorder's own write path is not
  * function-traced, like kernel/trace's ring buffer.
  */
 notrace void fdr_write_func(u32 word)
@@ -486,8 +485,9 @@ notrace void fdr_write_func(u32 word)
 	local_irq_save(flags);
 	c = this_cpu_ptr(fdr_cpus);
 	/*
-	 * Recording with the TSC, nobody inside, nothing to report.  A plain
-	 * read: the bytes that others change are only ever tested here.
+	 * Recording with the TSC, nobody inside, nothing to report.  Not
+	 * READ_ONCE(): a plain read lets the compiler compare in memory, and
+	 * one compare reads the word once either way.
 	 */
 	if (unlikely(c->gate.word != FDR_GATE_FAST))
 		goto slow;
