@@ -472,8 +472,9 @@ static noinline void fdr_write_func_slow(u32 word, unsigned long flags,
  * The hot path of the recorder: every syscall, IRQ, softirq and work item
  * comes here.  Its common case is one gate compare, three tests and seven
  * stores, and calls nothing, so nothing is saved on the stack;
- * Documentation/performance.rst has its instruction count.  notrace: the recorder's own write path is not
- * function-traced, like kernel/trace's ring buffer.
+ * Documentation/performance.rst has its instruction count.  notrace: the
+ * recorder's own write path is not function-traced, like kernel/trace's
+ * ring buffer.
  */
 notrace void fdr_write_func(u32 word)
 {
