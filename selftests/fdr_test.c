@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -743,7 +744,9 @@ TEST(loss_reported_at_next_write)
 	struct tracebuf_fdr_cpu_stats cs[FDR_MAX_CPUS];
 	struct tracebuf_fdr_stats st;
 	struct loss_sum s = { 0 };
-	volatile int *stop;
+	struct timespec t0, t;
+	volatile int *shared;	/* [0]: child running on CPU 0, [1]: stop */
+	double secs = 0;
 	char err[128];
 	int fd, rfd, i, status;
 	uint8_t *buf;
@@ -752,9 +755,9 @@ TEST(loss_reported_at_next_write)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs 2 CPUs");
-	stop = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, stop);
+	shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, shared);
 	fd = fdr_open_stopped();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_SYSCALL,
@@ -763,25 +766,37 @@ TEST(loss_reported_at_next_write)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
-		pin_cpu(0);
-		while (!*stop)
+		/* Gone with the test, even when an assertion ends it early. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin_cpu(0))
+			_exit(1);
+		syscall(SYS_getppid);
+		shared[0] = 1;
+		while (!shared[1])
 			syscall(SYS_getppid);
 		for (i = 0; i < 1000; i++)
 			syscall(SYS_getppid);
 		_exit(0);
 	}
 	ASSERT_EQ(0, pin_cpu(1));
+	for (i = 0; !shared[0] && i < 5000; i++)
+		usleep(1000);
+	ASSERT_TRUE(shared[0]) TH_LOG("the child did not start on CPU 0");
 	memset(&st, 0, sizeof(st));
 	st.cpus = (uintptr_t)cs;
 	st.nr_cpus = FDR_MAX_CPUS;
 	st.cpu_size = sizeof(cs[0]);
-	for (i = 0; i < 200; i++) {
+	/* Bounded in time, not count: a snapshot copies more each time. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; secs < 10; i++) {
 		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT));
 		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
 		if (cs[0].dropped)
 			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		secs = t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9;
 	}
-	*stop = 1;
+	shared[1] = 1;
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
@@ -790,8 +805,8 @@ TEST(loss_reported_at_next_write)
 	buf = fdr_read_all(rfd, &len);
 	ASSERT_NE(NULL, buf);
 	ASSERT_LE(1, fdr_check(buf, len, loss_cb, &s, err, sizeof(err))) TH_LOG("%s", err);
-	TH_LOG("%d snapshots, CPU 0 dropped %llu, %d reports of %llu", i + 1,
-	       (unsigned long long)cs[0].dropped, s.reports,
+	TH_LOG("%d snapshots in %.1f s, CPU 0 dropped %llu, %d reports of %llu",
+	       i + 1, secs, (unsigned long long)cs[0].dropped, s.reports,
 	       (unsigned long long)s.lost);
 	ASSERT_LT(0ULL, cs[0].dropped) TH_LOG("no snapshot made CPU 0 lose an event");
 	/* Nothing may have been overwritten, or reports could be gone. */
@@ -800,7 +815,7 @@ TEST(loss_reported_at_next_write)
 	free(buf);
 	close(rfd);
 	close(fd);
-	munmap((void *)stop, 4096);
+	munmap((void *)shared, 4096);
 	unpin();
 }
 
