@@ -6,6 +6,8 @@
  * feed runs, module unload with the feed on, and the buf_size parameter.
  */
 #include <poll.h>
+#include <pthread.h>
+#include <time.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -405,6 +407,117 @@ TEST(buf_size_parameter)
 	EXPECT_EQ(0x21, big[1023]);
 	EXPECT_EQ(0, read(fd, big, sizeof(big)));
 	close(fd);
+	ASSERT_EQ(0, tb_module_unload());
+	ASSERT_EQ(0, tb_wait_node(0));
+	ASSERT_EQ(0, tb_module_load());
+	ASSERT_EQ(0, tb_wait_node(1));
+}
+
+/*
+ * A write of events with the largest icount must not hold the CPU: each
+ * event stands for 2^28 roll-overs, a whole 64 KiB buffer of them, so the
+ * write is long, and it must let another task on its CPU run all along
+ * (bounded work per lock hold, a scheduling point between holds).  The
+ * probe thread sleeps 1 ms at a time; its longest gap must be a small part
+ * of the write, where a write that never yields makes it the whole write.
+ */
+struct gap_probe {
+	volatile int stop;
+	double max_gap;
+};
+
+static double mono_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void *gap_thread(void *p)
+{
+	struct gap_probe *g = p;
+	double last = mono_s(), now;
+
+	while (!g->stop) {
+		usleep(1000);
+		now = mono_s();
+		if (now - last > g->max_gap)
+			g->max_gap = now - last;
+		last = now;
+	}
+	return NULL;
+}
+
+static void max_icount_write(struct __test_metadata *_metadata, uint32_t mode,
+			     uint32_t depth, size_t nev)
+{
+	struct tracebuf_event *evs = calloc(nev, sizeof(*evs));
+	struct gap_probe g = { 0 };
+	struct tracebuf_status st;
+	cpu_set_t cpu0;
+	pthread_t th;
+	double t0, secs;
+	uint8_t *buf;
+	size_t i;
+	int fd;
+
+	ASSERT_NE(NULL, evs);
+	for (i = 0; i < nev; i++)
+		evs[i] = (struct tracebuf_event)BR(0x1000 + i, 0xffffffffU);
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+	fd = tb_open_dev(O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tb_set_mode(fd, mode));
+	if (depth)
+		ASSERT_EQ(0, tb_set_chain(fd, depth));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_IOC_ENABLE));
+	/* The probe thread inherits CPU 0. */
+	ASSERT_EQ(0, pthread_create(&th, NULL, gap_thread, &g));
+	usleep(20000);
+	t0 = mono_s();
+	ASSERT_EQ((ssize_t)(nev * sizeof(*evs)),
+		  write(fd, evs, nev * sizeof(*evs)));
+	secs = mono_s() - t0;
+	g.stop = 1;
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, tb_status(fd, &st));
+	TH_LOG("mode %u depth %u: %zu events in %.2f s, longest gap on the CPU %.3f s",
+	       mode, depth, nev, secs, g.max_gap);
+	if (depth) {
+		/* 2^28 bytes per event: exactly 4096 full buffers each. */
+		EXPECT_EQ((uint64_t)nev * 4096, st.chain_saved + st.chain_lost);
+	} else {
+		buf = malloc(65536);
+		ASSERT_NE(NULL, buf);
+		ASSERT_EQ(65536, read(fd, buf, 65536));
+		for (i = 0; i < 65535 && buf[i] == 0xff; i++)
+			;
+		EXPECT_EQ(65535, i);
+		/* The last branch: direct, CCCC 15. */
+		EXPECT_EQ(0x8f, buf[65535] & ~0x40);
+		free(buf);
+	}
+	EXPECT_LT(g.max_gap * 4, secs + 0.2)
+		TH_LOG("the write kept its CPU for %.3f s of %.2f s", g.max_gap,
+		       secs);
+	ioctl(fd, TRACEBUF_IOC_DISABLE);
+	if (depth)
+		tb_set_chain(fd, 0);
+	close(fd);
+	free(evs);
+}
+
+TEST(max_icount_write_yields)
+{
+	ASSERT_EQ(0, tb_module_unload());
+	ASSERT_EQ(0, tb_wait_node(0));
+	ASSERT_EQ(0, tb_module_load_params("buf_size=65536"));
+	ASSERT_EQ(0, tb_wait_node(1));
+	max_icount_write(_metadata, TRACEBUF_MODE_WRAP, 0, 4096);
+	max_icount_write(_metadata, TRACEBUF_MODE_FILL_ONCE, 100, 64);
 	ASSERT_EQ(0, tb_module_unload());
 	ASSERT_EQ(0, tb_wait_node(0));
 	ASSERT_EQ(0, tb_module_load());

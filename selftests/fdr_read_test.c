@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/tracebuf_fdr read-side attacks: every read size gives a valid stream
+ * with the same content, a read never outlives its capture, a wake-up
+ * threshold is always reachable, and snapshots cost no memory per file.
+ *
+ * Markers carry "cap C cpu N seq S": the capture they belong to, the CPU
+ * they were written on (the writer is pinned) and a per-CPU sequence, so a
+ * checker can tell a block spliced from another CPU, a record from another
+ * capture, and a gap.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "tb_selftest.h"
+#include "fdr_util.h"
+
+#define MARK_SIZE	48
+#define SEQ_MAX		200000
+
+static int fdr_open_stopped(void)
+{
+	int fd = open(TB_FDR_DEV, O_RDWR);
+
+	if (fd >= 0)
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	return fd;
+}
+
+static int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int nr_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 2 ? 2 : (int)n;
+}
+
+/* Write markers @first..@first+@count-1 of capture @cap from CPU @cpu. */
+static void put_markers(int fd, int cap, int cpu, int first, int count,
+			size_t size)
+{
+	char m[TRACEBUF_FDR_MARKER_MAX];
+	int i;
+
+	for (i = first; i < first + count; i++) {
+		memset(m, '.', size);
+		m[snprintf(m, size, "cap %d cpu %d seq %d", cap, cpu, i)] = '.';
+		write(fd, m, size);
+	}
+}
+
+/* What a checker saw of the markers in a stream. */
+struct mark_seen {
+	int cap;		/* the capture expected */
+	int n[2];		/* markers per CPU */
+	int next[2];		/* next sequence expected per CPU */
+	int gaps, foreign, wrong_cpu, lost_reports;
+};
+
+static void mark_cb(const struct fdr_rec *r, void *arg)
+{
+	struct mark_seen *s = arg;
+	int cap, cpu, seq;
+
+	if (r->kind != FDR_R_CUSTOM)
+		return;
+	if (r->size > 15 && !memcmp(r->data, "tracebuf: lost ", 15)) {
+		s->lost_reports++;
+		return;
+	}
+	if (sscanf((const char *)r->data, "cap %d cpu %d seq %d", &cap, &cpu,
+		   &seq) != 3 || cpu < 0 || cpu > 1)
+		return;
+	if (cap != s->cap) {
+		s->foreign++;
+		return;
+	}
+	if (cpu != r->cpu)
+		s->wrong_cpu++;
+	if (seq != s->next[cpu])
+		s->gaps++;
+	s->next[cpu] = seq + 1;
+	s->n[cpu]++;
+}
+
+/* Read @fd to EOF in reads of @size bytes. */
+static uint8_t *read_in(int fd, size_t size, size_t *lenp)
+{
+	size_t cap = 4 << 20, len = 0;
+	uint8_t *buf = malloc(cap);
+	ssize_t n;
+
+	while (buf) {
+		if (cap - len < size) {
+			cap = 2 * cap + size;
+			buf = realloc(buf, cap);
+			if (!buf)
+				break;
+		}
+		n = read(fd, buf + len, size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	*lenp = len;
+	return buf;
+}
+
+/* ------------------------------------------------------------ read sizes */
+
+/*
+ * A read that ends inside a page of CPU 1 while CPU 0 closes pages must
+ * continue that page first: the next read must not copy CPU 0's pages
+ * into the middle of CPU 1's block.
+ */
+TEST(read_resumes_its_page)
+{
+	struct tracebuf_fdr_stats st;
+	struct mark_seen s = { .cap = 1 };
+	uint8_t *out, *rest;
+	size_t len, rlen;
+	char err[160];
+	ssize_t n;
+	int fd, rfd;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	rfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, rfd);
+	out = malloc(4 << 20);
+	ASSERT_NE(NULL, out);
+	/* Pages of 64 KiB: 3000 markers close two on CPU 1. */
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 1, 1, 0, 3000, MARK_SIZE);
+	ASSERT_EQ(32, read(rfd, out, 32));
+	n = read(rfd, out + 32, 1000);
+	ASSERT_EQ(1000, n);
+	/* Now CPU 0 closes pages while CPU 1's is half read. */
+	ASSERT_EQ(0, pin_cpu(0));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	fcntl(rfd, F_SETFL, 0);
+	rest = read_in(rfd, 4103, &rlen);
+	ASSERT_NE(NULL, rest);
+	memcpy(out + 1032, rest, rlen);
+	len = 1032 + rlen;
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	ASSERT_LE(1, fdr_check(out, len, mark_cb, &s, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(0, s.wrong_cpu);
+	EXPECT_EQ(0, s.gaps);
+	EXPECT_EQ(3000, s.n[0]);
+	EXPECT_EQ(3000, s.n[1]);
+	EXPECT_EQ(0ULL, st.dropped);
+	free(rest);
+	free(out);
+	close(rfd);
+	close(fd);
+}
+
+struct load_arg {
+	int fd, cpu, count;
+	volatile int *go;
+};
+
+static void *load_thread(void *p)
+{
+	struct load_arg *a = p;
+	int i;
+
+	pin_cpu(a->cpu);
+	while (!*a->go)
+		usleep(100);
+	for (i = 0; i < a->count; i += 50) {
+		put_markers(a->fd, 2, a->cpu, i, 50, MARK_SIZE);
+		getppid();
+	}
+	return NULL;
+}
+
+/*
+ * Every read size, odd ones included, while both CPUs write: the stream
+ * must parse, every marker must be in a block of its own CPU, in order,
+ * none missing (the buffer is large enough that nothing is dropped), so
+ * the content equals what a 1 MiB reader gets.
+ */
+TEST(every_read_size_under_load)
+{
+	static const size_t sizes[] = {
+		1, 3, 7, 100, 1000, 4095, 4096, 4103, 65536, 65549,
+		131072, 1 << 20, 3 << 20,
+	};
+	int count = 4000;
+	unsigned int i;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct tracebuf_fdr_config c = {
+			.classes = TRACEBUF_FDR_MARKER | TRACEBUF_FDR_SYSCALL,
+			.mode = TRACEBUF_FDR_MODE_STREAM,
+			.buf_size = 4 << 20,
+			.wakeup = 4096,
+		};
+		struct load_arg la[2];
+		struct tracebuf_fdr_stats st;
+		struct mark_seen s = { .cap = 2 };
+		volatile int go = 0;
+		pthread_t th[2];
+		uint8_t *buf;
+		char err[160];
+		size_t len;
+		int fd, rfd, cpu;
+
+		/* Byte-sized reads are slow: fewer markers, same checks. */
+		if (sizes[i] < 100)
+			count = 400;
+		else
+			count = 4000;
+		fd = fdr_open_stopped();
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+		rfd = open(TB_FDR_DEV, O_RDONLY);
+		ASSERT_LE(0, rfd);
+		for (cpu = 0; cpu < 2; cpu++) {
+			la[cpu] = (struct load_arg){ fd, cpu, count, &go };
+			ASSERT_EQ(0, pthread_create(&th[cpu], NULL, load_thread,
+						    &la[cpu]));
+		}
+		go = 1;
+		pthread_join(th[0], NULL);
+		pthread_join(th[1], NULL);
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+		buf = read_in(rfd, sizes[i], &len);
+		ASSERT_NE(NULL, buf);
+		ASSERT_EQ(0, fdr_stats(fd, &st));
+		ASSERT_LE(1, fdr_check(buf, len, mark_cb, &s, err, sizeof(err)))
+			TH_LOG("read size %zu: %s", sizes[i], err);
+		TH_LOG("read size %zu: %zu bytes, markers %d + %d", sizes[i],
+		       len, s.n[0], s.n[1]);
+		EXPECT_EQ(0ULL, st.dropped);
+		EXPECT_EQ(0, s.wrong_cpu);
+		EXPECT_EQ(0, s.gaps);
+		EXPECT_EQ(count, s.n[0]);
+		EXPECT_EQ(count, s.n[1]);
+		free(buf);
+		close(rfd);
+		close(fd);
+	}
+}
+
+/*
+ * The same with the reader draining while the writers run, so reads end
+ * anywhere in pages of either CPU while the other closes pages.
+ */
+struct drain_arg {
+	int fd;
+	size_t size, len;
+	uint8_t *buf;
+};
+
+static void *drain_thread(void *p)
+{
+	struct drain_arg *a = p;
+
+	a->buf = read_in(a->fd, a->size, &a->len);
+	return NULL;
+}
+
+TEST(every_read_size_while_streaming)
+{
+	static const size_t sizes[] = { 1000, 4103, 65549, 131072, 1 << 20 };
+	unsigned int i;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct tracebuf_fdr_config c = {
+			.classes = TRACEBUF_FDR_MARKER | TRACEBUF_FDR_SYSCALL,
+			.mode = TRACEBUF_FDR_MODE_STREAM,
+			.buf_size = 4 << 20,
+			.wakeup = 4096,
+		};
+		struct mark_seen s = { .cap = 2 };
+		struct tracebuf_fdr_stats st;
+		struct drain_arg d = { 0 };
+		struct load_arg la[2];
+		volatile int go = 0;
+		pthread_t th[2], rd;
+		char err[160];
+		int fd, cpu, count = 4000;
+
+		fd = fdr_open_stopped();
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+		d.fd = open(TB_FDR_DEV, O_RDONLY);
+		ASSERT_LE(0, d.fd);
+		d.size = sizes[i];
+		ASSERT_EQ(0, pthread_create(&rd, NULL, drain_thread, &d));
+		for (cpu = 0; cpu < 2; cpu++) {
+			la[cpu] = (struct load_arg){ fd, cpu, count, &go };
+			ASSERT_EQ(0, pthread_create(&th[cpu], NULL, load_thread,
+						    &la[cpu]));
+		}
+		go = 1;
+		pthread_join(th[0], NULL);
+		pthread_join(th[1], NULL);
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+		pthread_join(rd, NULL);
+		ASSERT_NE(NULL, d.buf);
+		ASSERT_EQ(0, fdr_stats(fd, &st));
+		ASSERT_LE(1, fdr_check(d.buf, d.len, mark_cb, &s, err,
+				       sizeof(err)))
+			TH_LOG("read size %zu: %s", sizes[i], err);
+		TH_LOG("read size %zu: %zu bytes, markers %d + %d, dropped %llu",
+		       sizes[i], d.len, s.n[0], s.n[1],
+		       (unsigned long long)st.dropped);
+		EXPECT_EQ(0, s.wrong_cpu);
+		EXPECT_EQ(0, s.gaps);
+		EXPECT_EQ(0ULL, st.dropped);
+		EXPECT_EQ(count, s.n[0]);
+		EXPECT_EQ(count, s.n[1]);
+		free(d.buf);
+		close(d.fd);
+		close(fd);
+	}
+}
+
+/* --------------------------------------------------- capture lifetime */
+
+/*
+ * Keep every other task off CPU 1 for @ms: a SCHED_FIFO spinner there
+ * holds a woken reader pinned to CPU 1 until the capture has changed.
+ */
+static pid_t hold_cpu1(int ms)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	struct timespec t0, t;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pin_cpu(1);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		_exit(1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+		 (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	_exit(0);
+}
+
+struct sleeper {
+	int fd;
+	size_t len;
+	uint8_t buf[1 << 20];
+	int eof;		/* a read returned 0 */
+	volatile int blocked;	/* about to block in read() */
+};
+
+/* Read the stream on CPU 1 until the first EOF. */
+static void *sleeper_thread(void *p)
+{
+	struct sleeper *s = p;
+	ssize_t n;
+
+	pin_cpu(1);
+	for (;;) {
+		s->blocked = 1;
+		n = read(s->fd, s->buf + s->len, sizeof(s->buf) - s->len);
+		if (n <= 0)
+			break;
+		s->len += n;
+	}
+	s->eof = n == 0;
+	return NULL;
+}
+
+/*
+ * A streaming reader asleep while its capture is stopped and another one
+ * configured and started must end with EOF at its own capture's end: it
+ * must neither take the next capture's blocks (without their header) nor
+ * consume a flight recorder's pages.
+ */
+static void reader_across(struct __test_metadata *_metadata, uint32_t next_mode)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_MARKER,
+		.mode = TRACEBUF_FDR_MODE_STREAM,
+		.buf_size = 64 << 10,
+		.wakeup = 4096,
+	};
+	struct mark_seen s = { .cap = 3 }, s2 = { .cap = 4 };
+	struct sleeper *sl;
+	pthread_t th;
+	char err[160];
+	uint8_t *buf;
+	size_t len;
+	pid_t spin;
+	int fd, rfd, i;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	sl = calloc(1, sizeof(*sl));
+	ASSERT_NE(NULL, sl);
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 3, 0, 0, 10, MARK_SIZE);
+	sl->fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, sl->fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, sleeper_thread, sl));
+	/* Let it read the header and block for the wake-up amount. */
+	for (i = 0; i < 200 && (!sl->blocked || sl->len < 32); i++)
+		usleep(10000);
+	usleep(100000);
+	ASSERT_EQ(32, sl->len);
+	spin = hold_cpu1(600);
+	usleep(50000);
+	/* The capture changes while the reader cannot run. */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	c.mode = next_mode;
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	/* 100 markers: more than the wake-up amount. */
+	put_markers(fd, 4, 0, 0, 100, MARK_SIZE);
+	waitpid(spin, NULL, 0);
+	pthread_join(th, NULL);
+	EXPECT_EQ(1, sl->eof);
+	ASSERT_LE(1, fdr_check(sl->buf, sl->len, mark_cb, &s, err, sizeof(err)))
+		TH_LOG("the old capture's reader: %s", err);
+	EXPECT_EQ(10, s.n[0]);
+	EXPECT_EQ(0, s.foreign) TH_LOG("it read the next capture's markers");
+
+	/* The next capture is whole for a new reader. */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	rfd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, rfd);
+	buf = fdr_read_all(rfd, &len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LE(1, fdr_check(buf, len, mark_cb, &s2, err, sizeof(err)))
+		TH_LOG("the next capture: %s", err);
+	EXPECT_EQ(100, s2.n[0]) TH_LOG("markers missing from the next capture");
+	EXPECT_EQ(0, s2.gaps);
+	/* The old reader's file then reads the next capture from its header. */
+	memset(&s2, 0, sizeof(s2));
+	s2.cap = 4;
+	free(buf);
+	buf = fdr_read_all(sl->fd, &len);
+	ASSERT_NE(NULL, buf);
+	if (next_mode == TRACEBUF_FDR_MODE_FLIGHT) {
+		ASSERT_LE(1, fdr_check(buf, len, mark_cb, &s2, err, sizeof(err)))
+			TH_LOG("%s", err);
+		EXPECT_EQ(100, s2.n[0]);
+	}
+	free(buf);
+	close(rfd);
+	close(sl->fd);
+	close(fd);
+	free(sl);
+}
+
+TEST(reader_across_stream_to_flight)
+{
+	reader_across(_metadata, TRACEBUF_FDR_MODE_FLIGHT);
+}
+
+TEST(reader_across_stream_to_stream)
+{
+	reader_across(_metadata, TRACEBUF_FDR_MODE_STREAM);
+}
+
+/* ------------------------------------------------------------ wake-up */
+
+/* The largest wake-up threshold CONFIG accepts for @c's buffer size. */
+static uint32_t largest_wakeup(int fd, struct tracebuf_fdr_config *c)
+{
+	uint32_t w;
+
+	for (w = c->buf_size; w >= c->buf_size / 4; w -= 1024) {
+		c->wakeup = w;
+		if (!ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, c))
+			return w;
+		if (errno != EINVAL)
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * A threshold the ring cannot reach is refused; the largest one accepted
+ * wakes a blocked reader even with the largest markers, which pack the
+ * fewest bytes into a page.
+ */
+TEST(wakeup_threshold_reachable)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_MARKER,
+		.mode = TRACEBUF_FDR_MODE_STREAM,
+		.buf_size = 64 << 10,
+	};
+	static const uint32_t sizes[] = { 64 << 10, 1 << 20 };
+	struct tracebuf_fdr_stats st;
+	struct pollfd pfd;
+	unsigned int i;
+	int fd, rfd, n;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 2; i++) {
+		uint32_t max;
+
+		c.buf_size = sizes[i];
+		max = largest_wakeup(fd, &c);
+		TH_LOG("buf_size %u: largest wakeup accepted %u", c.buf_size, max);
+		ASSERT_LT(0, max);
+		c.wakeup = c.buf_size + 1;
+		EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+		c.wakeup = max;
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+		rfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+		ASSERT_LE(0, rfd);
+		pfd.fd = rfd;
+		pfd.events = POLLIN;
+		/* Largest markers until the ring drops: poll must be ready. */
+		for (n = 0; n < 100000; n++) {
+			put_markers(fd, 5, 0, n, 1, TRACEBUF_FDR_MARKER_MAX);
+			ASSERT_EQ(0, fdr_stats(fd, &st));
+			if (st.dropped)
+				break;
+		}
+		TH_LOG("ring full after %d markers of %d bytes, %llu bytes",
+		       n, TRACEBUF_FDR_MARKER_MAX,
+		       (unsigned long long)st.bytes);
+		EXPECT_LT(0ULL, st.dropped);
+		/* The threshold accepted must be reachable. */
+		EXPECT_LE(max, st.bytes);
+		EXPECT_EQ(1, poll(&pfd, 1, 3000))
+			TH_LOG("a full ring did not wake its reader");
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+		close(rfd);
+	}
+	close(fd);
+}
+
+/*
+ * A reader blocked in read() with the largest threshold accepted is woken
+ * before, or at the latest when, the ring fills: every event dropped from
+ * then on must not leave it asleep.
+ */
+struct blocked_read {
+	int fd;
+	ssize_t n;
+	volatile int header, done;
+};
+
+static void *blocked_read_thread(void *p)
+{
+	struct blocked_read *b = p;
+	char buf[64];
+
+	/* The header first, then block for data. */
+	b->n = read(b->fd, buf, 32);
+	b->header = 1;
+	if (b->n == 32)
+		b->n = read(b->fd, buf, sizeof(buf));
+	b->done = 1;
+	return NULL;
+}
+
+TEST(full_ring_wakes_blocked_reader)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_MARKER,
+		.mode = TRACEBUF_FDR_MODE_STREAM,
+		.buf_size = 64 << 10,
+	};
+	struct tracebuf_fdr_stats st;
+	struct blocked_read b = { 0 };
+	pthread_t th;
+	int fd, n, i;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	/* The largest threshold accepted, with the largest markers. */
+	ASSERT_LT(0, largest_wakeup(fd, &c));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	b.fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
+	/* Let it block in read() before anything is written. */
+	for (i = 0; i < 100 && !b.header; i++)
+		usleep(10000);
+	usleep(200000);
+	ASSERT_FALSE(b.done);
+	for (n = 0; n < 100000 && !b.done; n++) {
+		put_markers(fd, 6, 0, n, 1, TRACEBUF_FDR_MARKER_MAX);
+		ASSERT_EQ(0, fdr_stats(fd, &st));
+		if (st.dropped)
+			break;
+	}
+	for (i = 0; i < 300 && !b.done; i++)
+		usleep(10000);
+	EXPECT_TRUE(b.done) TH_LOG("the reader still sleeps after %d markers", n);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	pthread_join(th, NULL);
+	EXPECT_LT(0, b.n);
+	close(b.fd);
+	close(fd);
+}
+
+/* ------------------------------------------------------------ snapshots */
+
+static long mem_available_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Snapshots on many files at once take no memory per file: with buffers
+ * of a quarter of the guest's memory, sixteen files holding snapshots must
+ * not drive it out of memory (before, each held a private copy of every
+ * CPU's buffer).  Every file still reads the whole recording.
+ */
+TEST(snapshots_cost_no_copy)
+{
+	struct mark_seen s;
+	long before, after;
+	int fd, i, files[16];
+	uint32_t size = 64 << 20;
+	char err[160];
+	uint8_t *buf;
+	size_t len;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	/* The largest buffer that fits a quarter of what is free. */
+	while (size > (64 << 10) &&
+	       (long)size / 1024 * nr_cpus() > mem_available_kb() / 4)
+		size /= 2;
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_FLIGHT, size, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 7, 0, 0, 1000, MARK_SIZE);
+	before = mem_available_kb();
+	for (i = 0; i < 16; i++) {
+		files[i] = open(TB_FDR_DEV, O_RDONLY);
+		ASSERT_LE(0, files[i]);
+		ASSERT_EQ(0, ioctl(files[i], TRACEBUF_FDR_IOC_SNAPSHOT));
+	}
+	after = mem_available_kb();
+	TH_LOG("buf_size %u x %d CPUs: MemAvailable %ld -> %ld kB with 16 snapshots",
+	       size, nr_cpus(), before, after);
+	/* Allow for noise, not for a copy of one CPU's buffer per file. */
+	EXPECT_GT(after + (long)size / 1024, before);
+	for (i = 0; i < 16; i++) {
+		memset(&s, 0, sizeof(s));
+		s.cap = 7;
+		buf = fdr_read_all(files[i], &len);
+		ASSERT_NE(NULL, buf);
+		ASSERT_LE(1, fdr_check(buf, len, mark_cb, &s, err, sizeof(err)))
+			TH_LOG("file %d: %s", i, err);
+		EXPECT_EQ(1000, s.n[0]);
+		EXPECT_EQ(0, s.gaps);
+		free(buf);
+		close(files[i]);
+	}
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
