@@ -25,6 +25,8 @@
 #include <linux/err.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -42,7 +44,17 @@ module_param(buf_size, uint, 0444);
 MODULE_PARM_DESC(buf_size,
 		 "emulated trace buffer size in bytes: power of two, 256..65536 (default 256)");
 
-/* Events recorded under the lock in one go by inject(): bounds irq-off time. */
+/*
+ * What one hold of the lock may do, whatever the events: bytes of buffer
+ * work (roll-overs written, buffers saved to the chain) and injected
+ * events.  An event with a large icount stands for up to 2^28 roll-overs;
+ * recorded in one go, a 1 MiB write() of such events kept a CPU busy with
+ * interrupts off for many seconds.  Now a hold writes at most
+ * TB_EMUL_HOLD_WORK bytes plus one buffer saved to the chain (buf_size,
+ * at most 64 KiB), and an event that needs more continues in the next
+ * hold: Documentation/tracebuf.rst gives the resulting latency bound.
+ */
+#define TB_EMUL_HOLD_WORK	(16 << 10)
 #define TB_INJECT_BATCH		64
 
 static struct {
@@ -50,10 +62,13 @@ static struct {
 	struct tb_model model;
 	struct tb_chain *chain;
 	bool enabled;
+	bool split;		/* an event is being recorded across holds */
 	struct tracebuf_sources sources;
-	atomic64_t busy_dropped;	/* NMI found the lock taken */
+	atomic64_t busy_dropped;	/* lock taken in NMI, or a split event */
+	struct mutex inject_lock;	/* one injecting write() at a time */
 } tb_emul = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(tb_emul.lock),
+	.inject_lock = __MUTEX_INITIALIZER(tb_emul.inject_lock),
 };
 
 static u32 tb_emul_record_flags(const struct tb_model *m)
@@ -84,18 +99,25 @@ static bool tb_emul_readable_locked(void)
 }
 
 /*
- * Record @ev (modified: its count is consumed).  Caller holds the lock and
- * has checked that capture is on.
+ * Record @ev (modified: what was recorded is taken off its count) within
+ * *@work bytes of buffer work.  False when the work ran out first: the
+ * caller continues with the same @ev in its next hold.  Caller holds the
+ * lock and has checked that capture is on.
  */
-static void tb_emul_record_locked(struct tracebuf_event *ev)
+static bool tb_emul_record_locked(struct tracebuf_event *ev, s64 *work)
 {
 	struct tb_model *m = &tb_emul.model;
 	struct tb_chain *chain = tb_emul.chain;
 	bool was_readable = tb_emul_readable_locked();
+	bool done = true;
 
 	for (;;) {
-		enum tb_put r = tb_model_put(m, ev);
+		enum tb_put r = tb_model_put(m, ev, work);
 
+		if (r == TB_PUT_MORE) {
+			done = false;
+			break;
+		}
 		if (!m->full || !chain) {
 			if (r == TB_PUT_FULL)
 				m->dropped += tb_model_messages_in(ev);
@@ -104,6 +126,7 @@ static void tb_emul_record_locked(struct tracebuf_event *ev)
 		/* Chained: save the full buffer, re-arm, carry on. */
 		tb_chain_push(chain, m, tb_emul_record_flags(m));
 		tb_model_clear(m);
+		*work -= m->size;
 		if (r == TB_PUT_DONE)
 			break;
 		/*
@@ -117,52 +140,96 @@ static void tb_emul_record_locked(struct tracebuf_event *ev)
 			tb_chain_lose(chain, n);
 			ev->icount -= n * m->size * TB_ROLLOVER_INSNS;
 		}
+		if (*work <= 0) {
+			done = false;
+			break;
+		}
 	}
 	if (!was_readable && tb_emul_readable_locked())
 		tb_dev_notify();
+	return done;
 }
 
+/*
+ * A kernel event, in bounded holds of the lock.  No other event may come
+ * between the holds of one event (its roll-overs and its message are one
+ * entry): a writer that finds an event split counts its own as dropped,
+ * like an NMI that finds the lock taken.
+ */
 void tb_emul_feed_event(struct tracebuf_event *ev)
 {
 	unsigned long flags;
+	bool own = false, done;
+	s64 work;
 
 	if (!READ_ONCE(tb_emul.enabled))
 		return;
-	if (in_nmi()) {
-		if (!raw_spin_trylock_irqsave(&tb_emul.lock, flags)) {
-			atomic64_add(tb_model_messages_in(ev), &tb_emul.busy_dropped);
-			return;
+	do {
+		if (in_nmi()) {
+			if (!raw_spin_trylock_irqsave(&tb_emul.lock, flags))
+				goto busy;
+		} else {
+			raw_spin_lock_irqsave(&tb_emul.lock, flags);
 		}
-	} else {
-		raw_spin_lock_irqsave(&tb_emul.lock, flags);
-	}
-	if (tb_emul.enabled)
-		tb_emul_record_locked(ev);
-	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+		if (tb_emul.split && !own) {
+			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+			goto busy;
+		}
+		work = TB_EMUL_HOLD_WORK;
+		done = !tb_emul.enabled || tb_emul_record_locked(ev, &work);
+		tb_emul.split = !done;
+		own = true;
+		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+	} while (!done);
+	return;
+busy:
+	atomic64_add(tb_model_messages_in(ev), &tb_emul.busy_dropped);
 }
 
+/*
+ * Injected events (write(), process context): bounded holds as for the
+ * kernel feed, and a scheduling point between them, so that a write of
+ * any size never holds its CPU.
+ */
 static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 {
+	struct tracebuf_event ev;
+	bool in_event = false;
 	unsigned long flags;
-	unsigned int i = 0;
+	unsigned int i = 0, k;
 	int ret = 0;
+	s64 work;
 
-	while (i < n && !ret) {
-		unsigned int end = min(n, i + TB_INJECT_BATCH);
-
+	mutex_lock(&tb_emul.inject_lock);
+	while (i < n) {
 		raw_spin_lock_irqsave(&tb_emul.lock, flags);
 		if (!tb_emul.enabled) {
 			/* Disabled: refuse up front, drop the rest silently. */
-			ret = i ? 0 : -EBUSY;
-			i = n;
+			ret = i || in_event ? 0 : -EBUSY;
+			tb_emul.split = false;
+			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+			break;
 		}
-		for (; i < end; i++) {
-			struct tracebuf_event ev = evs[i];
-
-			tb_emul_record_locked(&ev);
+		if (tb_emul.split && !in_event) {
+			/* A kernel event is between two of its holds. */
+			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+			cpu_relax();
+			continue;
 		}
+		work = TB_EMUL_HOLD_WORK;
+		for (k = 0; i < n && k < TB_INJECT_BATCH && work > 0; k++) {
+			if (!in_event)
+				ev = evs[i];
+			in_event = !tb_emul_record_locked(&ev, &work);
+			if (in_event)
+				break;
+			i++;
+		}
+		tb_emul.split = in_event;
 		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
+		cond_resched();
 	}
+	mutex_unlock(&tb_emul.inject_lock);
 	return ret;
 }
 
@@ -406,6 +473,7 @@ const struct tb_backend *tb_emul_init(void)
 		return ERR_PTR(-ENOMEM);
 	tb_model_init(&tb_emul.model, buf, buf_size);
 	tb_emul.enabled = false;
+	tb_emul.split = false;
 	tb_emul.chain = NULL;
 	tb_emul.sources.mask = 0;
 	tb_emul.sources.cpu = 0;

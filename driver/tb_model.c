@@ -113,19 +113,21 @@ static u32 tb_room(const struct tb_model *m)
 }
 
 /*
- * Write the roll-overs of @ev and take their instructions off ev->icount.
- * Returns false when a fill-once buffer filled before all were written.
+ * Write the roll-overs of @ev, at most *@work bytes of them, and take
+ * their instructions off ev->icount and the bytes off *@work.
  */
-static bool tb_put_rollovers(struct tb_model *m, struct tracebuf_event *ev)
+static enum tb_put tb_put_rollovers(struct tb_model *m,
+				    struct tracebuf_event *ev, s64 *work)
 {
 	u32 n = ev->icount / TB_ROLLOVER_INSNS;
-	u32 i, todo, run;
+	u32 i, room, todo, run;
 
 	if (m->mode == TRACEBUF_MODE_WRAP && n > m->size) {
 		/*
 		 * Only the last @size roll-overs survive; account for the
 		 * others without writing them one by one.  The @size bytes
-		 * written below cross both halves, so arming is unaffected.
+		 * written after this cross both halves, so arming is
+		 * unaffected.
 		 */
 		u32 skip = n - m->size;
 
@@ -134,7 +136,8 @@ static bool tb_put_rollovers(struct tb_model *m, struct tracebuf_event *ev)
 		ev->icount -= skip * TB_ROLLOVER_INSNS;
 		n = m->size;
 	}
-	todo = min(n, tb_room(m));
+	room = tb_room(m);
+	todo = min_t(s64, min(n, room), max_t(s64, *work, 0));
 	for (i = 0; i < todo; i += run) {
 		u32 idx = m->wpos & (m->size - 1);
 		u32 half = m->size / 2;
@@ -149,29 +152,41 @@ static bool tb_put_rollovers(struct tb_model *m, struct tracebuf_event *ev)
 		m->bytes_written += run;
 	}
 	ev->icount -= todo * TB_ROLLOVER_INSNS;
-	return todo == n;
+	*work -= todo;
+	if (todo == n)
+		return TB_PUT_DONE;
+	return todo == room ? TB_PUT_FULL : TB_PUT_MORE;
 }
 
 /**
  * tb_model_put() - record one event as the hardware would
- * @m:	the buffer
- * @ev:	a valid event; on TB_PUT_FULL, ev->icount is reduced by the
- *	roll-overs already written, so putting @ev again into a cleared
- *	buffer continues exactly where this stopped
+ * @m:		the buffer
+ * @ev:		a valid event; unless TB_PUT_DONE, ev->icount is reduced by
+ *		the roll-overs already written, so putting @ev again (into a
+ *		cleared buffer after TB_PUT_FULL) continues exactly there
+ * @work:	bytes this call may write (roll-overs; the message itself
+ *		always goes in whole); reduced by what it wrote.  It bounds
+ *		the time one call takes whatever the icount.
  *
- * Return: TB_PUT_DONE, or TB_PUT_FULL when a fill-once buffer is full
- * (m->full is then set).  m->full can also become set with TB_PUT_DONE
- * when the entry filled the buffer exactly.
+ * Return: TB_PUT_DONE; TB_PUT_FULL when a fill-once buffer is full
+ * (m->full is then set); TB_PUT_MORE when *@work ran out first.  m->full
+ * can also become set with TB_PUT_DONE when the entry filled the buffer
+ * exactly.
  */
-enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev)
+enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
+			 s64 *work)
 {
+	enum tb_put r;
 	u32 count, need;
 	u8 msg;
 
 	if (m->full)
 		return TB_PUT_FULL;
-	if (!tb_put_rollovers(m, ev))
+	r = tb_put_rollovers(m, ev, work);
+	if (r == TB_PUT_FULL)
 		goto full;
+	if (r == TB_PUT_MORE)
+		return r;
 
 	count = ev->icount;	/* now below 16 */
 	need = ev->kind == TRACEBUF_EV_INDIRECT ? 5 : 1;
@@ -203,6 +218,7 @@ enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev)
 		}
 	}
 	tb_store_byte(m, msg);
+	*work -= need;
 	ev->icount = 0;
 	if (m->mode == TRACEBUF_MODE_FILL_ONCE && m->wpos == m->size)
 		m->full = true;

@@ -49,12 +49,14 @@ struct tb_model {
 enum tb_put {
 	TB_PUT_DONE,	/* the whole entry, roll-overs included, is in */
 	TB_PUT_FULL,	/* fill-once buffer full: the rest is left in the event */
+	TB_PUT_MORE,	/* the work allowed was spent: the rest is left too */
 };
 
 void tb_model_init(struct tb_model *m, u8 *buf, u32 size);
 void tb_model_clear(struct tb_model *m);
 bool tb_model_event_valid(const struct tracebuf_event *ev);
-enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev);
+enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
+			 s64 *work);
 u64 tb_model_messages_in(const struct tracebuf_event *ev);
 void tb_model_copy(const struct tb_model *m, u8 *out);
 bool tb_model_wrapped(const struct tb_model *m);
