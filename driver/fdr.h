@@ -16,6 +16,7 @@
 #ifndef _FDR_H
 #define _FDR_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -91,14 +92,64 @@ bool fdr_write_marker(const void *data, u32 len);
 /* Stats: fills written, dropped, overwritten, bytes of one CPU. */
 void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4]);
 
-/* Flight-recorder snapshot.  fdr_lock.  Returns bytes stored in @dst. */
-size_t fdr_snapshot_size(void);
-size_t fdr_snapshot(u8 *dst);
+/*
+ * The largest streaming wake-up threshold for a buffer of @buf_size bytes:
+ * one the ring always reaches before it is full, whatever the records
+ * (fdr_ring.c checks it against the largest reservation at build time).
+ */
+#define FDR_WAKEUP_MAX(buf_size)	((buf_size) / 2)
 
-/* Streaming consumption.  fdr_lock. */
-ssize_t fdr_stream_read(char __user *buf, size_t count, const void *owner);
+#define FDR_NO_BLOCK	U32_MAX
+
+/**
+ * struct fdr_snap_cpu - one CPU's part of a snapshot
+ * @next:	the next page to read (sequence number); past @end: done
+ * @end:	the page that was open when the snapshot was taken, read last
+ * @open_len:	bytes of page @end that belong to the snapshot
+ * @open_block:	offset in page @end of the block open then, or FDR_NO_BLOCK;
+ *		its BufferExtents is sent as it was then (@open_ext)
+ * @open_ext:	that block's length then
+ */
+struct fdr_snap_cpu {
+	u64 next;
+	u64 end;
+	u32 open_len;
+	u32 open_block;
+	u64 open_ext;
+};
+
+/**
+ * struct fdr_reader - where one file is in the rings (fdr_lock)
+ * @holders:	on the list of snapshot holders while it holds one
+ * @snap:	per possible CPU, the snapshot it holds
+ * @cpu:	snapshot: the CPU being copied; streaming: the CPU whose oldest
+ *		page this file is partway through, or -1
+ * @off:	snapshot: bytes of the current page already copied
+ */
+struct fdr_reader {
+	struct list_head holders;
+	struct fdr_snap_cpu *snap;
+	int cpu;
+	u32 off;
+};
+
+/* Open: 0 or -ENOMEM.  Close (fdr_lock): let go of everything held. */
+int fdr_reader_init(struct fdr_reader *rd);
+void fdr_reader_exit(struct fdr_reader *rd);
+
+/*
+ * Flight-recorder snapshots (fdr_lock): take one (replacing any held),
+ * read it (0 at its end, when it is let go), let it go.  A held snapshot
+ * keeps writers from reusing its pages; nothing is copied.
+ */
+void fdr_snap_take(struct fdr_reader *rd);
+ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count);
+void fdr_snap_release(struct fdr_reader *rd);
+bool fdr_snap_held(const struct fdr_reader *rd);
+
+/* Streaming consumption (fdr_lock). */
+ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count);
 void fdr_stream_flush(bool all);
-void fdr_stream_release(const void *owner);
 /* Lockless: is there something a blocked reader should look at? */
 bool fdr_stream_ready(void);
 

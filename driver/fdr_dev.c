@@ -10,13 +10,16 @@
  *   CONFIG only while stopped; it and START discard the recorded data.
  *
  * read() always yields a valid XRay FDR file from its first byte: the
- * 32-byte header, then whole blocks.  In flight-recorder mode a file
+ * 32-byte header, then whole blocks, then EOF (see struct fdr_file for
+ * how that output is tied to one capture).  In flight-recorder mode a file
  * reads one snapshot (taken by TRACEBUF_FDR_IOC_SNAPSHOT, or by the first
  * read) and then EOF; after EOF it reads EOF until SNAPSHOT, or until a new
- * capture was started or configured, re-arms it.  In streaming mode reads consume the data: they
- * block until a CPU committed the wake-up amount, and return EOF once
- * capture is stopped and everything was read.  Several streaming readers
- * share the data, each getting whole pages.
+ * capture was started or configured, re-arms it.  A snapshot copies
+ * nothing: it holds the pages it covers until read (fdr_ring.c).  In
+ * streaming mode reads consume the data: they block until a CPU committed
+ * the wake-up amount, and return EOF once capture is stopped and
+ * everything was read.  Several streaming readers share the data, each
+ * getting whole pages.
  *
  * write() records its bytes as one CustomEventMarker on the writer's CPU.
  */
@@ -54,15 +57,21 @@ static bool fdr_running;	/* written under fdr_lock */
 static bool fdr_markers;	/* running with TRACEBUF_FDR_MARKER */
 static u64 fdr_gen;		/* capture number: START and CONFIG count */
 
+/*
+ * What a file reads is one "output": the header, then the capture's blocks
+ * (a snapshot, or the stream), then EOF.  An output belongs to the capture
+ * it began in: once START or CONFIG discard that capture, the output ends
+ * (EOF) and the next read begins a new one, header first.  It never reads
+ * blocks of another capture, nor consumes pages a flight recorder keeps.
+ */
 struct fdr_file {
-	struct mutex lock;	/* the snapshot and positions below */
-	u8 *snap;		/* flight-recorder snapshot being read */
-	size_t snap_len;
-	size_t snap_pos;
-	bool snap_done;		/* read to EOF ... */
-	u64 snap_gen;		/* ... of this capture; a new one re-arms */
-	u32 hdr_pos;		/* streaming: header bytes already read ... */
-	u64 hdr_gen;		/* ... in this capture */
+	struct mutex lock;	/* serialises this file's reads and SNAPSHOT */
+	struct fdr_reader rd;	/* its place in the rings: fdr_lock */
+	u64 gen;		/* the capture of the output below */
+	u32 mode;		/* TRACEBUF_FDR_MODE_* of that capture */
+	u32 hdr_pos;		/* header bytes already read */
+	bool reading;		/* an output is under way */
+	bool at_eof;		/* the output of capture @gen was read to EOF */
 };
 
 static u32 fdr_wakeup_bytes(const struct tracebuf_fdr_config *cfg)
@@ -96,6 +105,8 @@ static int fdr_start(void)
 	WRITE_ONCE(fdr_running, true);
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
 	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);
+	/* Readers of the previous capture see it is gone. */
+	wake_up_interruptible_all(&fdr_ring_wq);
 	return 0;
 }
 
@@ -128,7 +139,9 @@ static int fdr_check_config(const struct tracebuf_fdr_config *c)
 			    c->buf_size < TRACEBUF_FDR_BUF_MIN ||
 			    c->buf_size > TRACEBUF_FDR_BUF_MAX))
 		return -EINVAL;
-	if (c->nr_args > TRACEBUF_FDR_ARGS_MAX || c->wakeup > size)
+	/* A threshold the ring may never reach would leave readers asleep. */
+	if (c->nr_args > TRACEBUF_FDR_ARGS_MAX ||
+	    c->wakeup > FDR_WAKEUP_MAX(size))
 		return -EINVAL;
 	if ((c->classes & TRACEBUF_FDR_FAULT) &&
 	    (tb_probes_available() & (TB_EVMASK(TB_EV_FAULT_USER) |
@@ -161,6 +174,7 @@ static long fdr_ioc_config(void __user *uarg, size_t usize)
 	fdr_cfg = c;
 	fdr_ring_reset(c.mode, fdr_wakeup_bytes(&c));
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+	wake_up_interruptible_all(&fdr_ring_wq);
 out:
 	mutex_unlock(&fdr_lock);
 	return ret;
@@ -246,24 +260,59 @@ static long fdr_ioc_names(void __user *uarg, size_t usize)
 	return tb_uabi_put(uarg, usize, &n, sizeof(n));
 }
 
-/* Take a flight-recorder snapshot for @f.  f->lock held. */
-static int fdr_take_snapshot(struct fdr_file *f)
-{
-	u8 *snap;
+/* ------------------------------------------------------------ outputs */
 
-	mutex_lock(&fdr_lock);
-	snap = kvmalloc(fdr_snapshot_size(), GFP_KERNEL);
-	if (!snap) {
-		mutex_unlock(&fdr_lock);
-		return -ENOMEM;
+/* fdr_lock: the output of @f ends here; its next read begins a new one. */
+static void fdr_output_end(struct fdr_file *f)
+{
+	fdr_snap_release(&f->rd);
+	f->reading = false;
+	f->at_eof = true;
+}
+
+/*
+ * fdr_lock: make sure @f has an output of the current capture under way,
+ * beginning one (and in flight mode taking its snapshot) unless @f already
+ * read this capture to EOF.  False: the read returns EOF.
+ */
+static bool fdr_output_begin(struct fdr_file *f)
+{
+	if (f->reading) {
+		if (f->gen == fdr_gen)
+			return true;
+		fdr_output_end(f);	/* its capture was discarded */
+		return false;
 	}
-	kvfree(f->snap);
-	f->snap = snap;
-	f->snap_len = fdr_snapshot(snap);
-	f->snap_pos = 0;
-	f->snap_done = false;
+	if (f->at_eof && f->gen == fdr_gen)
+		return false;		/* this capture was read to EOF */
+	f->gen = fdr_gen;
+	f->mode = fdr_cfg.mode;
+	f->hdr_pos = 0;
+	f->reading = true;
+	f->at_eof = false;
+	if (f->mode == TRACEBUF_FDR_MODE_FLIGHT)
+		fdr_snap_take(&f->rd);
+	return true;
+}
+
+static long fdr_ioc_snapshot(struct fdr_file *f)
+{
+	long ret = 0;
+
+	if (mutex_lock_interruptible(&f->lock))
+		return -ERESTARTSYS;
+	mutex_lock(&fdr_lock);
+	if (fdr_cfg.mode != TRACEBUF_FDR_MODE_FLIGHT) {
+		ret = -EINVAL;
+	} else {
+		/* A new output, from the header, of the recording as it is now. */
+		f->reading = false;
+		f->at_eof = false;
+		fdr_output_begin(f);
+	}
 	mutex_unlock(&fdr_lock);
-	return 0;
+	mutex_unlock(&f->lock);
+	return ret;
 }
 
 static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -310,12 +359,7 @@ static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case _IOC_NR(TRACEBUF_FDR_IOC_SNAPSHOT):
 		if (cmd != TRACEBUF_FDR_IOC_SNAPSHOT)
 			return -ENOTTY;
-		if (READ_ONCE(fdr_cfg.mode) != TRACEBUF_FDR_MODE_FLIGHT)
-			return -EINVAL;
-		mutex_lock(&f->lock);
-		ret = fdr_take_snapshot(f);
-		mutex_unlock(&f->lock);
-		return ret;
+		return fdr_ioc_snapshot(f);
 	default:
 		return -ENOTTY;
 	}
@@ -323,69 +367,58 @@ static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 /* ------------------------------------------------------------ read */
 
-static ssize_t fdr_read_snapshot(struct fdr_file *f, char __user *buf,
-				 size_t count)
+/* fdr_lock: the next bytes of the file header. */
+static ssize_t fdr_read_header(struct fdr_file *f, char __user *buf,
+			       size_t count)
 {
-	size_t n;
+	size_t n = min_t(size_t, count, FDR_HDR_SIZE - f->hdr_pos);
+	u8 hdr[FDR_HDR_SIZE];
 
-	if (!f->snap) {
-		int ret;
-
-		if (f->snap_done && f->snap_gen == READ_ONCE(fdr_gen))
-			return 0;
-		ret = fdr_take_snapshot(f);
-		if (ret)
-			return ret;
-	}
-	n = min(count, f->snap_len - f->snap_pos);
-	if (copy_to_user(buf, f->snap + f->snap_pos, n))
+	fdr_put_header(hdr, fdr_clock_hz());
+	if (copy_to_user(buf, hdr + f->hdr_pos, n))
 		return -EFAULT;
-	f->snap_pos += n;
-	if (f->snap_pos == f->snap_len) {
-		kvfree(f->snap);
-		f->snap = NULL;
-		f->snap_done = true;
-		f->snap_gen = READ_ONCE(fdr_gen);
-	}
+	f->hdr_pos += n;
 	return n;
 }
 
+/*
+ * fdr_lock, dropped and retaken while waiting: the next bytes of @f's
+ * streaming output, waiting for a CPU to commit the wake-up amount.  EOF
+ * once capture stopped and everything was read, or once the capture is
+ * gone.
+ */
 static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 			       char __user *buf, size_t count)
 {
 	ssize_t ret;
+	bool running;
+	u64 gen;
 
-	if (f->hdr_gen != READ_ONCE(fdr_gen)) {
-		f->hdr_gen = READ_ONCE(fdr_gen);
-		f->hdr_pos = 0;
-	}
-	if (f->hdr_pos < FDR_HDR_SIZE) {
-		u8 hdr[FDR_HDR_SIZE];
-		size_t n = min_t(size_t, count, FDR_HDR_SIZE - f->hdr_pos);
-
-		fdr_put_header(hdr, fdr_clock_hz());
-		if (copy_to_user(buf, hdr + f->hdr_pos, n))
-			return -EFAULT;
-		f->hdr_pos += n;
-		return n;
-	}
 	for (;;) {
-		bool running;
-
-		mutex_lock(&fdr_lock);
+		if (!fdr_output_begin(f))
+			return 0;
 		running = fdr_running;
-		ret = fdr_stream_read(buf, count, f);
+		ret = fdr_stream_read(&f->rd, buf, count);
 		if (!ret) {
 			fdr_stream_flush(!running);
-			ret = fdr_stream_read(buf, count, f);
+			ret = fdr_stream_read(&f->rd, buf, count);
 		}
-		mutex_unlock(&fdr_lock);
-		if (ret || !running)
+		if (ret)
 			return ret;
+		if (!running) {
+			fdr_output_end(f);
+			return 0;
+		}
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		if (wait_event_interruptible(fdr_ring_wq, fdr_stream_ready() ||
-					     !READ_ONCE(fdr_running)))
+		gen = f->gen;
+		mutex_unlock(&fdr_lock);
+		ret = wait_event_interruptible(fdr_ring_wq,
+					       fdr_stream_ready() ||
+					       !READ_ONCE(fdr_running) ||
+					       READ_ONCE(fdr_gen) != gen);
+		mutex_lock(&fdr_lock);
+		if (ret)
 			return -ERESTARTSYS;
 	}
 }
@@ -400,19 +433,32 @@ static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
 		return 0;
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	if (f->snap || READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT)
-		ret = fdr_read_snapshot(f, buf, count);
-	else
+	mutex_lock(&fdr_lock);
+	if (!fdr_output_begin(f)) {
+		ret = 0;
+	} else if (f->hdr_pos < FDR_HDR_SIZE) {
+		ret = fdr_read_header(f, buf, count);
+	} else if (f->mode == TRACEBUF_FDR_MODE_FLIGHT) {
+		ret = fdr_snap_read(&f->rd, buf, count);
+		if (!ret)
+			fdr_output_end(f);
+	} else {
 		ret = fdr_read_stream(file, f, buf, count);
+	}
+	mutex_unlock(&fdr_lock);
 	mutex_unlock(&f->lock);
 	return ret;
 }
 
 static __poll_t fdr_poll(struct file *file, poll_table *wait)
 {
+	struct fdr_file *f = file->private_data;
+
 	poll_wait(file, &fdr_ring_wq, wait);
+	/* A snapshot, the end of a capture, or its data are all readable. */
 	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
-	    !READ_ONCE(fdr_running) || fdr_stream_ready())
+	    !READ_ONCE(fdr_running) || fdr_stream_ready() ||
+	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
@@ -449,9 +495,14 @@ static int fdr_open(struct inode *inode, struct file *file)
 	ret = tb_open_allowed();
 	if (ret)
 		return ret;
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
+	ret = fdr_reader_init(&f->rd);
+	if (ret) {
+		kfree(f);
+		return ret;
+	}
 	mutex_init(&f->lock);
 	file->private_data = f;
 	return nonseekable_open(inode, file);
@@ -462,9 +513,8 @@ static int fdr_release(struct inode *inode, struct file *file)
 	struct fdr_file *f = file->private_data;
 
 	mutex_lock(&fdr_lock);
-	fdr_stream_release(f);
+	fdr_reader_exit(&f->rd);
 	mutex_unlock(&fdr_lock);
-	kvfree(f->snap);
 	kfree(f);
 	return 0;
 }

@@ -86,10 +86,22 @@
 
 #define FDR_NR_PAGES		TRACEBUF_FDR_PAGES
 #define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
+#define FDR_KEEP_NONE		U64_MAX
 
 /* "tracebuf: lost 18446744073709551615 events" fits. */
 #define FDR_LOST_TEXT_MAX	48
 #define FDR_LOST_SIZE		(FDR_META_SIZE + FDR_LOST_TEXT_MAX)
+
+/*
+ * The most one write reserves: a block header, a TSCWrap, a loss report
+ * and the largest marker.  A page closes only when a reservation does not
+ * fit, so a full ring holds more than FDR_NR_PAGES times a page less this,
+ * and every wake-up threshold CONFIG accepts is reached before it is full.
+ */
+#define FDR_RESERVE_MAX		(FDR_BLOCK_HDR_SIZE + 2 * FDR_META_SIZE + \
+				 FDR_LOST_SIZE + TRACEBUF_FDR_MARKER_MAX)
+static_assert(FDR_WAKEUP_MAX(TRACEBUF_FDR_BUF_MIN) <= FDR_NR_PAGES *
+	      (TRACEBUF_FDR_BUF_MIN / FDR_NR_PAGES - FDR_RESERVE_MAX));
 
 struct fdr_page {
 	u32 len;		/* bytes, final once closed */
@@ -149,14 +161,24 @@ struct fdr_cpu {
 
 	struct irq_work wake;
 
-	/* Streaming reader state: fdr_lock. */
+	/*
+	 * Readers (fdr_lock).  Flight mode: @keep is the oldest page a held
+	 * snapshot still needs (FDR_KEEP_NONE: none); writers do not reuse
+	 * it.  Streaming: readers consume at @tail, and a file that read part
+	 * of page @tail owns the rest of it.
+	 */
+	u64 keep;
 	u32 rd_off;		/* bytes of page @tail already read */
-	const void *rd_owner;	/* file that read part of page @tail */
+	struct fdr_reader *rd_owner;
 	unsigned int cpu;
+	bool full_woken;	/* writer: woke the reader for a full ring */
 };
 
 static struct fdr_cpu __percpu *fdr_cpus;
 DECLARE_WAIT_QUEUE_HEAD(fdr_ring_wq);
+
+/* Files holding a flight-recorder snapshot (fdr_lock). */
+static LIST_HEAD(fdr_holders);
 
 /* Set while stopped, read by writers. */
 static u32 fdr_buf_size;
@@ -266,8 +288,19 @@ static bool fdr_next_page(struct fdr_cpu *c)
 
 	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
 		/* Pairs with the reader's release: its copy is done. */
-		if (next - smp_load_acquire(&c->tail) >= FDR_NR_PAGES)
+		if (next - smp_load_acquire(&c->tail) >= FDR_NR_PAGES) {
+			/* Full: whatever the threshold, the reader must know. */
+			if (!c->full_woken) {
+				c->full_woken = true;
+				irq_work_queue(&c->wake);
+			}
 			return false;
+		}
+		c->full_woken = false;
+	} else if (next - c->tail >= FDR_NR_PAGES &&
+		   smp_load_acquire(&c->keep) == c->tail) {
+		/* A snapshot being read still needs the oldest page. */
+		return false;
 	}
 	fdr_close_block(c);
 	raw_write_seqcount_begin(&c->seq);
@@ -654,7 +687,12 @@ int fdr_ring_alloc(u32 size)
 
 void fdr_ring_reset(u32 mode, u32 wakeup)
 {
+	struct fdr_reader *rd, *tmp;
 	int cpu;
+
+	/* Snapshots of the capture being discarded hold nothing now. */
+	list_for_each_entry_safe(rd, tmp, &fdr_holders, holders)
+		list_del_init(&rd->holders);
 
 	fdr_mode = mode;
 	fdr_wakeup = wakeup;
@@ -675,6 +713,8 @@ void fdr_ring_reset(u32 mode, u32 wakeup)
 		c->closed_bytes = 0;
 		c->overwritten = 0;
 		local64_set(&c->dropped, 0);
+		c->keep = FDR_KEEP_NONE;
+		c->full_woken = false;
 		c->rd_off = 0;
 		c->rd_owner = NULL;
 		c->gate.word = 0;
@@ -739,103 +779,247 @@ void fdr_ring_exit(void)
 	free_percpu(fdr_cpus);
 }
 
+/* ------------------------------------------------------------ reading */
+
+/*
+ * Copy @n bytes at @off of page @seq of @c to @dst.  The FDR_META_SIZE
+ * bytes at @patch_at, when inside, come from @patch instead: the open
+ * block's BufferExtents as it was when a snapshot was taken (the writer
+ * rewrites it when the block closes).
+ */
+static int fdr_copy_out(char __user *dst, struct fdr_cpu *c, u64 seq, u32 off,
+			u32 n, u32 patch_at, const u8 *patch)
+{
+	const u8 *page = fdr_page_ptr(c, seq);
+	u32 end = off + n;
+
+	while (off < end) {
+		const u8 *from = page + off;
+		u32 stop = end;
+
+		if (off < patch_at) {
+			stop = min(end, patch_at);
+		} else if (off < patch_at + FDR_META_SIZE) {
+			stop = min(end, patch_at + FDR_META_SIZE);
+			from = patch + (off - patch_at);
+		}
+		if (copy_to_user(dst, from, stop - off))
+			return -EFAULT;
+		dst += stop - off;
+		off = stop;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ snapshot */
 
-static void fdr_freeze_ipi(void *info)
-{
-	struct fdr_cpu *c = info;
 
-	/* Runs on c's CPU with interrupts off: no writer is inside. */
-	c->gate.frozen = 1;
-	fdr_sync_extents(c);
+/*
+ * Recompute @cpu's @keep: the oldest page any holder still needs.  The
+ * release pairs with fdr_next_page()'s acquire: our copies of the pages
+ * below it are done before a writer reuses them.
+ */
+static void fdr_keep_update(unsigned int cpu)
+{
+	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	u64 keep = FDR_KEEP_NONE;
+	struct fdr_reader *rd;
+
+	list_for_each_entry(rd, &fdr_holders, holders) {
+		const struct fdr_snap_cpu *s = &rd->snap[cpu];
+
+		if (s->next <= s->end && s->next < keep)
+			keep = s->next;
+	}
+	smp_store_release(&c->keep, keep);
+}
+
+struct fdr_hold_req {
+	struct fdr_cpu *c;
+	struct fdr_snap_cpu *s;
+};
+
+static void fdr_hold_ipi(void *info)
+{
+	struct fdr_hold_req *r = info;
+	struct fdr_cpu *c = r->c;
+	struct fdr_snap_cpu *s = r->s;
+
+	/*
+	 * On c's CPU with interrupts off, or with c's CPU offline or not
+	 * recording: no writer is inside.  Keep NMI writers out as a writer
+	 * does, so that @len and the open block agree.
+	 */
+	c->gate.busy = 1;
+	barrier();
+	s->next = c->tail;
+	s->end = c->head;
+	s->open_len = c->len;
+	s->open_block = c->owner ? c->block : FDR_NO_BLOCK;
+	s->open_ext = c->len - c->block - FDR_META_SIZE;
+	if (s->next == s->end && !s->open_len) {
+		s->next = s->end + 1;		/* nothing recorded here */
+	} else {
+		/* Every holder's pages are at or after @tail: this is the min. */
+		WRITE_ONCE(c->keep, s->next);
+	}
+	barrier();
+	WRITE_ONCE(c->gate.busy, 0);
+}
+
+bool fdr_snap_held(const struct fdr_reader *rd)
+{
+	return !list_empty(&rd->holders);
+}
+
+void fdr_snap_release(struct fdr_reader *rd)
+{
+	int cpu;
+
+	if (!fdr_snap_held(rd))
+		return;
+	list_del_init(&rd->holders);
+	for_each_possible_cpu(cpu)
+		fdr_keep_update(cpu);
 }
 
 /*
- * Keep writers out of @c's ring.  Caller holds cpus_read_lock(), so an
- * offline CPU stays offline and has no writers to stop.
+ * Take a snapshot for @rd: on each CPU in turn, note the pages tail..head
+ * and how much of the open page is written, and keep writers from reusing
+ * them until @rd has read them.  Nothing is copied: the reader reads the
+ * ring itself, and the recording goes on into the pages nobody holds.
  */
-static void fdr_freeze(struct fdr_cpu *c)
+void fdr_snap_take(struct fdr_reader *rd)
 {
-	if (READ_ONCE(c->gate.on) && cpu_online(c->cpu))
-		smp_call_function_single(c->cpu, fdr_freeze_ipi, c, 1);
-	else
-		fdr_freeze_ipi(c);
-}
-
-static void fdr_thaw(struct fdr_cpu *c)
-{
-	/* Our copies are done before a writer may touch the ring again. */
-	smp_store_release(&c->gate.frozen, 0);
-}
-
-size_t fdr_snapshot_size(void)
-{
-	return FDR_HDR_SIZE + (size_t)fdr_buf_size * nr_cpu_ids;
-}
-
-size_t fdr_snapshot(u8 *dst)
-{
-	size_t pos = FDR_HDR_SIZE;
+	struct fdr_hold_req r;
 	int cpu;
 
-	fdr_put_header(dst, fdr_clock_hz());
-	if (!fdr_buf_size)
-		return pos;
+	fdr_snap_release(rd);
+	rd->cpu = cpumask_first(cpu_possible_mask);
+	rd->off = 0;
+	if (!fdr_buf_size) {
+		rd->cpu = nr_cpu_ids;		/* nothing was ever recorded */
+		return;
+	}
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
-		u64 seq;
-
-		fdr_freeze(c);
-		for (seq = c->tail; seq != c->head; seq++) {
-			u32 len = c->pages[seq & FDR_PAGE_MASK].len;
-
-			memcpy(dst + pos, fdr_page_ptr(c, seq), len);
-			pos += len;
-		}
-		memcpy(dst + pos, fdr_page_ptr(c, c->head), c->len);
-		pos += c->len;
-		fdr_thaw(c);
+		r.c = per_cpu_ptr(fdr_cpus, cpu);
+		r.s = &rd->snap[cpu];
+		if (READ_ONCE(r.c->gate.on) && cpu_online(cpu))
+			smp_call_function_single(cpu, fdr_hold_ipi, &r, 1);
+		else
+			fdr_hold_ipi(&r);
 	}
 	cpus_read_unlock();
-	return pos;
+	list_add(&rd->holders, &fdr_holders);
+}
+
+/*
+ * Copy the snapshot @rd holds, CPU after CPU, page after page, each page
+ * from where the previous read stopped.  Returns 0 once everything was
+ * read, and then lets go of the pages.
+ */
+ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
+{
+	u8 patch[FDR_META_SIZE];
+	size_t done = 0;
+
+	while (done < count && rd->cpu < nr_cpu_ids) {
+		struct fdr_snap_cpu *s = &rd->snap[rd->cpu];
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
+		u32 len, n, patch_at = FDR_NO_BLOCK;
+
+		if (s->next > s->end) {
+			rd->cpu = cpumask_next(rd->cpu, cpu_possible_mask);
+			rd->off = 0;
+			continue;
+		}
+		if (s->next == s->end) {
+			len = s->open_len;
+			if (s->open_block != FDR_NO_BLOCK) {
+				patch_at = s->open_block;
+				fdr_put_extents(patch, s->open_ext);
+			}
+		} else {
+			len = c->pages[s->next & FDR_PAGE_MASK].len;
+		}
+		n = min_t(size_t, len - rd->off, count - done);
+		if (fdr_copy_out(buf + done, c, s->next, rd->off, n, patch_at,
+				 patch))
+			return done ? done : -EFAULT;
+		done += n;
+		rd->off += n;
+		if (rd->off < len)
+			break;
+		rd->off = 0;
+		s->next++;
+		fdr_keep_update(rd->cpu);
+	}
+	if (rd->cpu >= nr_cpu_ids)
+		fdr_snap_release(rd);
+	return done;
 }
 
 /* ------------------------------------------------------------ streaming */
 
-ssize_t fdr_stream_read(char __user *buf, size_t count, const void *owner)
+/*
+ * Copy closed pages of @c to @buf + *@done, up to @count.  Returns 1 when
+ * the copy stopped inside a page: @rd then owns the rest of it and must
+ * read it before anything else, or blocks of two CPUs would be spliced.
+ */
+static int fdr_stream_copy(struct fdr_cpu *c, struct fdr_reader *rd,
+			   char __user *buf, size_t count, size_t *done)
+{
+	while (*done < count && c->tail != smp_load_acquire(&c->head)) {
+		u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
+		size_t n = min_t(size_t, len - c->rd_off, count - *done);
+
+		if (fdr_copy_out(buf + *done, c, c->tail, c->rd_off, n,
+				 FDR_NO_BLOCK, NULL))
+			return -EFAULT;
+		*done += n;
+		c->rd_off += n;
+		if (c->rd_off < len) {
+			c->rd_owner = rd;
+			rd->cpu = c->cpu;
+			return 1;
+		}
+		c->rd_off = 0;
+		c->rd_owner = NULL;
+		rd->cpu = -1;
+		/* Our copy is done before the writer reuses the page. */
+		smp_store_release(&c->tail, c->tail + 1);
+	}
+	return 0;
+}
+
+ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 {
 	size_t done = 0;
-	int cpu;
+	int cpu, ret = 0;
 
 	if (!fdr_buf_size)
 		return 0;
+	/* First the rest of the page this file is partway through. */
+	if (rd->cpu >= 0) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
+
+		if (c->rd_owner != rd)
+			rd->cpu = -1;	/* a reset took it away */
+		else
+			ret = fdr_stream_copy(c, rd, buf, count, &done);
+	}
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
-		if (c->rd_owner && c->rd_owner != owner)
-			continue;	/* another file is in the middle of it */
-		while (done < count && c->tail != smp_load_acquire(&c->head)) {
-			u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
-			size_t n = min_t(size_t, len - c->rd_off, count - done);
-
-			if (copy_to_user(buf + done,
-					 fdr_page_ptr(c, c->tail) + c->rd_off, n))
-				return done ? done : -EFAULT;
-			done += n;
-			c->rd_off += n;
-			if (c->rd_off < len) {
-				c->rd_owner = owner;
-				return done;
-			}
-			c->rd_off = 0;
-			c->rd_owner = NULL;
-			/* Our copy is done before the writer reuses the page. */
-			smp_store_release(&c->tail, c->tail + 1);
-		}
-		if (done == count)
+		if (ret || done == count)
 			break;
+		if (c->rd_owner)
+			continue;	/* a file is in the middle of it */
+		ret = fdr_stream_copy(c, rd, buf, count, &done);
 	}
+	if (ret < 0 && !done)
+		return ret;
 	return done;
 }
 
@@ -881,25 +1065,6 @@ void fdr_stream_flush(bool all)
 	cpus_read_unlock();
 }
 
-/* A file is closed: forget the page it was halfway through. */
-void fdr_stream_release(const void *owner)
-{
-	int cpu;
-
-	if (!fdr_buf_size)
-		return;
-	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
-
-		if (c->rd_owner != owner)
-			continue;
-		c->rd_off = 0;
-		c->rd_owner = NULL;
-		/* Pairs with fdr_next_page(): the page is free for reuse. */
-		smp_store_release(&c->tail, c->tail + 1);
-	}
-}
-
 bool fdr_stream_ready(void)
 {
 	int cpu;
@@ -918,4 +1083,41 @@ bool fdr_stream_ready(void)
 			return true;
 	}
 	return false;
+}
+
+/* ------------------------------------------------------------ files */
+
+int fdr_reader_init(struct fdr_reader *rd)
+{
+	INIT_LIST_HEAD(&rd->holders);
+	rd->cpu = -1;
+	rd->off = 0;
+	rd->snap = kcalloc(nr_cpu_ids, sizeof(*rd->snap), GFP_KERNEL_ACCOUNT);
+	return rd->snap ? 0 : -ENOMEM;
+}
+
+/*
+ * The file is closed: let go of its snapshot, and of the page it was
+ * halfway through (the rest of that page is discarded: another reader
+ * could not start in the middle of a block).
+ */
+void fdr_reader_exit(struct fdr_reader *rd)
+{
+	int cpu;
+
+	fdr_snap_release(rd);
+	if (fdr_buf_size) {
+		for_each_possible_cpu(cpu) {
+			struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+			if (c->rd_owner != rd)
+				continue;
+			c->rd_off = 0;
+			c->rd_owner = NULL;
+			/* Pairs with fdr_next_page(): the page is free. */
+			smp_store_release(&c->tail, c->tail + 1);
+		}
+	}
+	kfree(rd->snap);
+	rd->snap = NULL;
 }

@@ -459,9 +459,10 @@ static void reader_across(struct __test_metadata *_metadata, uint32_t next_mode)
 	waitpid(spin, NULL, 0);
 	pthread_join(th, NULL);
 	EXPECT_EQ(1, sl->eof);
-	ASSERT_LE(1, fdr_check(sl->buf, sl->len, mark_cb, &s, err, sizeof(err)))
+	/* START discarded what it had not read: a valid stream, and no more. */
+	ASSERT_LE(0, fdr_check(sl->buf, sl->len, mark_cb, &s, err, sizeof(err)))
 		TH_LOG("the old capture's reader: %s", err);
-	EXPECT_EQ(10, s.n[0]);
+	EXPECT_GE(10, s.n[0]);
 	EXPECT_EQ(0, s.foreign) TH_LOG("it read the next capture's markers");
 
 	/* The next capture is whole for a new reader. */

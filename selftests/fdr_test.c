@@ -716,11 +716,13 @@ TEST(stream_loss_exact)
 /*
  * A write that finds a loss waiting must report it before its own record,
  * even when its block and page have room (the write path's fast case).
- * Snapshots freeze CPU 0 while a child there makes syscalls without a
- * context switch, so the child loses events while its block stays open;
- * once the parent saw losses, the child's last calls must bring every
- * loss into the stream.  A write path that reported losses only when it
- * opens a block or a page would leave the last ones out.
+ * A snapshot the parent holds and does not read keeps CPU 0's ring from
+ * reusing pages, so once it is full a child there loses its next large
+ * marker while the page still has room for small records; the child's
+ * next syscall records, which take the fast path when nothing is
+ * waiting, must report that loss at once.  A write path that reported
+ * losses only when it opens a block or a page would leave it out: the
+ * child stops before it needs another page.
  */
 struct loss_sum {
 	uint64_t lost;
@@ -744,11 +746,9 @@ TEST(loss_reported_at_next_write)
 	struct tracebuf_fdr_cpu_stats cs[FDR_MAX_CPUS];
 	struct tracebuf_fdr_stats st;
 	struct loss_sum s = { 0 };
-	struct timespec t0, t;
-	volatile int *shared;	/* [0]: child running on CPU 0, [1]: stop */
-	double secs = 0;
-	char err[128];
-	int fd, rfd, i, status;
+	volatile int *shared;	/* [0]: child started, [1]: held, [2]: done */
+	char err[128], big[992];
+	int fd, hfd, rfd, i, status;
 	uint8_t *buf;
 	size_t len;
 	pid_t child;
@@ -760,55 +760,71 @@ TEST(loss_reported_at_next_write)
 	ASSERT_NE(MAP_FAILED, shared);
 	fd = fdr_open_stopped();
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_SYSCALL,
-				TRACEBUF_FDR_MODE_FLIGHT, 16 << 20, 0));
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_FLIGHT, 64 << 10, 0));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	memset(big, 'x', sizeof(big));
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child) {
+		struct tracebuf_fdr_stats cst;
+
 		/* Gone with the test, even when an assertion ends it early. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (pin_cpu(0))
 			_exit(1);
-		syscall(SYS_getppid);
+		write(fd, big, sizeof(big));
 		shared[0] = 1;
 		while (!shared[1])
+			usleep(1000);
+		/* 16 pages of 4 KiB, three of these to a page. */
+		for (i = 0; i < 100; i++) {
+			write(fd, big, sizeof(big));
+			memset(&cst, 0, sizeof(cst));
+			cst.cpus = (uintptr_t)cs;
+			cst.nr_cpus = FDR_MAX_CPUS;
+			cst.cpu_size = sizeof(cs[0]);
+			if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, &cst) ||
+			    cs[0].dropped)
+				break;
+		}
+		for (i = 0; i < 10; i++)
 			syscall(SYS_getppid);
-		for (i = 0; i < 1000; i++)
-			syscall(SYS_getppid);
-		_exit(0);
+		shared[2] = 1;
+		_exit(cs[0].dropped ? 0 : 2);
 	}
 	ASSERT_EQ(0, pin_cpu(1));
 	for (i = 0; !shared[0] && i < 5000; i++)
 		usleep(1000);
 	ASSERT_TRUE(shared[0]) TH_LOG("the child did not start on CPU 0");
+	/* Hold CPU 0's pages from the oldest one on. */
+	hfd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, hfd);
+	ASSERT_EQ(0, ioctl(hfd, TRACEBUF_FDR_IOC_SNAPSHOT));
+	shared[1] = 1;
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	close(hfd);
 	memset(&st, 0, sizeof(st));
 	st.cpus = (uintptr_t)cs;
 	st.nr_cpus = FDR_MAX_CPUS;
 	st.cpu_size = sizeof(cs[0]);
-	/* Bounded in time, not count: a snapshot copies more each time. */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; secs < 10; i++) {
-		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT));
-		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
-		if (cs[0].dropped)
-			break;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		secs = t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9;
-	}
-	shared[1] = 1;
-	ASSERT_EQ(child, waitpid(child, &status, 0));
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
+	TH_LOG("CPU 0: written %llu, dropped %llu, overwritten %llu, %llu bytes",
+	       (unsigned long long)cs[0].written,
+	       (unsigned long long)cs[0].dropped,
+	       (unsigned long long)cs[0].overwritten,
+	       (unsigned long long)cs[0].bytes);
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child lost nothing");
 	rfd = open(TB_FDR_DEV, O_RDONLY);
 	ASSERT_LE(0, rfd);
 	buf = fdr_read_all(rfd, &len);
 	ASSERT_NE(NULL, buf);
 	ASSERT_LE(1, fdr_check(buf, len, loss_cb, &s, err, sizeof(err))) TH_LOG("%s", err);
-	TH_LOG("%d snapshots in %.1f s, CPU 0 dropped %llu, %d reports of %llu",
-	       i + 1, secs, (unsigned long long)cs[0].dropped, s.reports,
+	TH_LOG("CPU 0 dropped %llu, %d reports of %llu",
+	       (unsigned long long)cs[0].dropped, s.reports,
 	       (unsigned long long)s.lost);
-	ASSERT_LT(0ULL, cs[0].dropped) TH_LOG("no snapshot made CPU 0 lose an event");
+	ASSERT_LT(0ULL, cs[0].dropped);
 	/* Nothing may have been overwritten, or reports could be gone. */
 	ASSERT_EQ(0ULL, cs[0].overwritten);
 	EXPECT_EQ(cs[0].dropped, s.lost);
