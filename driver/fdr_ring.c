@@ -298,6 +298,7 @@ static bool fdr_next_page(struct fdr_cpu *c)
 		}
 		c->full_woken = false;
 	} else if (next - c->tail >= FDR_NR_PAGES &&
+		   /* Pairs with fdr_keep_update(): the reader's copy is done. */
 		   smp_load_acquire(&c->keep) == c->tail) {
 		/* A snapshot being read still needs the oldest page. */
 		return false;
@@ -813,7 +814,6 @@ static int fdr_copy_out(char __user *dst, struct fdr_cpu *c, u64 seq, u32 off,
 
 /* ------------------------------------------------------------ snapshot */
 
-
 /*
  * Recompute @cpu's @keep: the oldest page any holder still needs.  The
  * release pairs with fdr_next_page()'s acquire: our copies of the pages
@@ -831,6 +831,7 @@ static void fdr_keep_update(unsigned int cpu)
 		if (s->next <= s->end && s->next < keep)
 			keep = s->next;
 	}
+	/* Our copies are done before a writer may reuse those pages. */
 	smp_store_release(&c->keep, keep);
 }
 
@@ -970,6 +971,7 @@ ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
 static int fdr_stream_copy(struct fdr_cpu *c, struct fdr_reader *rd,
 			   char __user *buf, size_t count, size_t *done)
 {
+	/* Pairs with fdr_next_page()'s release of a closed page. */
 	while (*done < count && c->tail != smp_load_acquire(&c->head)) {
 		u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
 		size_t n = min_t(size_t, len - c->rd_off, count - *done);
