@@ -20,6 +20,8 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include <linux/tracebuf.h>
+
 #include "fdr_record.h"
 
 struct task_struct;
@@ -97,7 +99,7 @@ void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4]);
  * one the ring always reaches before it is full, whatever the records
  * (fdr_ring.c checks it against the largest reservation at build time).
  */
-#define FDR_WAKEUP_MAX(buf_size)	((buf_size) / 2)
+#define FDR_WAKEUP_MAX(buf_size)	TRACEBUF_FDR_WAKEUP_MAX(buf_size)
 
 #define FDR_NO_BLOCK	U32_MAX
 

@@ -206,6 +206,7 @@ static long fdr_ioc_stats(void __user *uarg, size_t usize)
 	if (s.cpus && (!csize || csize > FDR_CPU_STATS_MAX || csize % 8))
 		return -EINVAL;
 	memset(&s, 0, sizeof(s));
+	s.cpus = (uintptr_t)ucpus;	/* kept: the struct can be reused */
 	s.abi_version = TRACEBUF_ABI_VERSION;
 	s.running = READ_ONCE(fdr_running);
 	s.nr_cpus = nr_cpu_ids;

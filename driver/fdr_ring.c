@@ -19,10 +19,10 @@
  * the SCHED class opens the next task's block at once, to show when it was
  * switched in); a full page closes it too, and the task continues in a new
  * block at the start of the next page.  The BufferExtents length of the
- * open block is brought up to date only when something may look at the
- * block: when it closes (which every page close does first) and when a
- * snapshot freezes the CPU.  Readers never see an open block otherwise,
- * and the write path saves a store to the block header per event.
+ * open block is brought up to date only when it closes (which every page
+ * close does first): readers see an open block only through a snapshot,
+ * which sends its BufferExtents as it was when taken, so the write path
+ * saves a store to the block header per event.
  *
  * Time.  Records carry 32-bit deltas, in the capture's clock (fdr_clock.c),
  * from @base, the time of the previous record; NewCPUId sets @base, and a
@@ -34,7 +34,9 @@
  *
  *   filling(head) --page full / flush--> closed, head+1 becomes filling
  *       flight mode:    if that reuses the oldest page, tail+1 and the
- *                       oldest page's events count as overwritten
+ *                       oldest page's events count as overwritten;
+ *                       unless a snapshot still holds it (@keep == tail):
+ *                       then stay and drop as streaming mode does
  *       streaming mode: only if the reader has freed it (head+1-tail < 16);
  *                       otherwise stay on the current page and drop what
  *                       does not fit (counted as dropped)
@@ -43,12 +45,11 @@
  * Writers and nesting.  A writer disables interrupts, then takes the CPU's
  * ring by setting @gate.busy.  With interrupts off only an NMI can run in
  * the middle of a write; an NMI writer that finds it set drops its event
- * and counts it (local64, safe against the interrupted writer).  A snapshot
- * freezes a CPU's ring from an IPI on that CPU (which cannot land inside a
- * write); writers arriving while frozen count their event as dropped.
- * Losses are reported in the stream itself: every loss sets @gate.lost,
- * and the next write on the CPU first adds a CustomEventMarker "tracebuf:
- * lost N events" there.
+ * and counts it (local64, safe against the interrupted writer).  Readers
+ * that must see a consistent CPU (a snapshot, a flush) do it from an IPI
+ * on that CPU, which cannot land inside a write.  Losses are reported in
+ * the stream itself: every loss sets @gate.lost, and the next write on the
+ * CPU first adds a CustomEventMarker "tracebuf: lost N events" there.
  *
  * The fast path.  @gate holds every condition that sends a write the long
  * way as one byte each, so fdr_write_func() tests them with one compare;
@@ -62,7 +63,10 @@
  * Readers (under fdr_lock): streaming readers copy closed pages and free
  * them with a release store of @tail, pairing with the writer's acquire;
  * the writer publishes a closed page with a release store of @head.
- * Flight-recorder snapshots freeze one CPU at a time and copy tail..head.
+ * Flight-recorder snapshots copy nothing: each holds the pages it covers
+ * (@keep, the oldest page any holder needs) and the file reads them from
+ * the ring, releasing them page by page with a store of @keep that pairs
+ * with the writer's acquire the same way.  "Reading" below has the rest.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -116,9 +120,8 @@ struct fdr_page {
  */
 union fdr_gate {
 	struct {
-		u8 busy;	/* a writer owns the ring (this CPU or its NMI) */
+		u8 busy;	/* a writer or a reader's IPI owns the ring */
 		u8 on;		/* recording: fdr_ring_set_on() */
-		u8 frozen;	/* a snapshot is copying: its IPI, then thaw */
 		u8 lost;	/* a loss waits to be reported in the stream */
 		u8 slow_clock;	/* the capture's clock is not the TSC */
 	};
@@ -202,8 +205,8 @@ static __always_inline void fdr_drop(struct fdr_cpu *c)
 
 /*
  * Interrupts off: take this CPU's ring.  False when not recording, or when
- * a writer this NMI interrupted or a snapshot holds it (then the event is
- * dropped if it @counts).
+ * a writer this NMI interrupted holds it (then the event is dropped if it
+ * @counts).
  */
 static __always_inline bool fdr_own(struct fdr_cpu *c, bool counts)
 {
@@ -211,7 +214,7 @@ static __always_inline bool fdr_own(struct fdr_cpu *c, bool counts)
 
 	if (unlikely(!g.on))
 		return false;
-	if (unlikely(g.busy || g.frozen)) {
+	if (unlikely(g.busy)) {
 		if (counts)
 			fdr_drop(c);
 		return false;
@@ -1033,7 +1036,7 @@ static void fdr_flush_ipi(void *info)
 	 * Interrupts off on c's CPU, so no writer is inside; an NMI writer
 	 * could come in, so own the ring as a writer does.
 	 */
-	if (!c->len || c->gate.frozen)
+	if (!c->len)
 		return;
 	c->gate.busy = 1;
 	barrier();

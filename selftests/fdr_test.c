@@ -697,6 +697,8 @@ TEST(stream_loss_exact)
 	st.nr_cpus = FDR_MAX_CPUS;
 	st.cpu_size = sizeof(cs[0]);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st));
+	/* The array pointer comes back as given: the struct can be reused. */
+	EXPECT_EQ((uintptr_t)cs, st.cpus);
 	ASSERT_LE(1, fdr_check(buf, len, seq_cb, &s, err, sizeof(err))) TH_LOG("%s", err);
 	TH_LOG("stream: %d markers, written %llu dropped %llu", s.n,
 	       (unsigned long long)st.written, (unsigned long long)st.dropped);

@@ -266,6 +266,11 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_BUF_DEFAULT	(1U << 20)
 #define TRACEBUF_FDR_PAGES		16 /* sub-buffers per CPU buffer */
 #define TRACEBUF_FDR_ARGS_MAX		6
+/*
+ * Largest streaming wake-up threshold for a buffer of @size bytes: every
+ * ring reaches it before it is full, whatever the records.
+ */
+#define TRACEBUF_FDR_WAKEUP_MAX(size)	((size) / 2)
 
 /* Largest user marker: a longer write() fails with EMSGSIZE. */
 #define TRACEBUF_FDR_MARKER_MAX		1024
@@ -303,7 +308,9 @@ struct tracebuf_event {
  *		TRACEBUF_FDR_BUF_MAX; 0 keeps the current size
  * @nr_args:	syscall arguments recorded as CallArgument records, 0..6
  * @wakeup:	streaming mode: bytes committed on a CPU before poll() and
- *		blocked reads wake up; 0 means the default (a quarter buffer)
+ *		blocked reads wake up; 0 means the default (a quarter buffer),
+ *		at most TRACEBUF_FDR_WAKEUP_MAX(buf_size).  A full ring wakes
+ *		its readers whatever the threshold.
  * @reserved:	must be zero
  *
  * Only while stopped (EBUSY otherwise).  Discards the recorded data.
@@ -325,14 +332,16 @@ struct tracebuf_fdr_config {
  * @cpu_size:		sizeof(struct tracebuf_fdr_cpu_stats) the caller uses
  * @cpus:		user pointer (as __u64) to an array of @nr_cpus entries,
  *			or 0 for totals only; on return @nr_cpus holds the
- *			number of possible CPUs (nr_cpu_ids) and the first
- *			min(in, out) entries are filled
+ *			number of possible CPUs (nr_cpu_ids), the first
+ *			min(in, out) entries are filled and @cpus is kept,
+ *			so the struct can be passed again as it is
  * @written:		events recorded, all CPUs (a function record with its
  *			arguments or a marker is one event; the recorder's own
  *			block headers and loss reports are not counted)
- * @dropped:		events not recorded: streaming buffer full, snapshot
- *			in progress on that CPU, or a nested writer (NMI)
- *			while the CPU was writing
+ * @dropped:		events not recorded: streaming buffer full, every
+ *			page of a flight-recorder buffer held by a snapshot
+ *			not yet read, or a nested writer (NMI) while the CPU
+ *			was writing
  * @overwritten:	recorded events overwritten in flight-recorder mode
  * @bytes:		bytes committed, block headers included
  *
