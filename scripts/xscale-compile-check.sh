@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Compile check of the XScale hardware backend (driver/tb_xscale.c) and
+# Compile check of the XScale hardware backend (driver/tracebuf/xscale.c) and
 # the rest of the module for ARM: extract Debian's linux-source-6.1 into
 # build/xscale/linux once, configure it with pxa_defconfig (XScale PXA2xx,
 # CONFIG_CPU_XSCALE) plus modules, run modules_prepare, then build
@@ -51,7 +51,7 @@ rm -rf "$mod"
 mkdir -p "$mod"
 cp -r "$top/Kbuild" "$top/driver" "$top/uapi" "$mod/"
 find "$mod" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
-objs=$(cd "$mod" && ls driver/*.c | sed 's/\.c$/.o/')
+objs=$(cd "$mod" && ls driver/*/*.c | sed 's/\.c$/.o/')
 # Each object alone: no vmlinux or Module.symvers is needed for that.
 # shellcheck disable=SC2086
 make -C "$ksrc" ARCH=arm CROSS_COMPILE="$cross" M="$mod" W=1 $objs 2>&1 |
@@ -60,7 +60,7 @@ status=${PIPESTATUS[0]}
 if grep -qE 'warning:|error:' "$out/build.log"; then
 	status=1
 fi
-[ -f "$mod/driver/tb_xscale.o" ] || status=1
+[ -f "$mod/driver/tracebuf/xscale.o" ] || status=1
 # Link tracebuf.ko too.  Without an ARM Module.symvers every kernel symbol
 # is "unresolved" for modpost: warn, do not fail, on those only.
 if [ $status = 0 ]; then

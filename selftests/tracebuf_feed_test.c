@@ -392,10 +392,21 @@ TEST(buf_size_parameter)
 
 	ASSERT_EQ(0, tb_module_unload());
 	ASSERT_EQ(0, tb_wait_node(0));
-	EXPECT_EQ(-EINVAL, tb_module_load_params("buf_size=100"));
-	EXPECT_EQ(-EINVAL, tb_module_load_params("buf_size=128"));
+	EXPECT_EQ(-EINVAL, tb_module_load_params("tb_buf_size=100"));
+	EXPECT_EQ(-EINVAL, tb_module_load_params("tb_buf_size=128"));
+	EXPECT_EQ(-EINVAL, tb_module_load_params("tb_buf_size=131072"));
+	/* The name without the prefix still works, for one release. */
 	EXPECT_EQ(-EINVAL, tb_module_load_params("buf_size=131072"));
-	ASSERT_EQ(0, tb_module_load_params("buf_size=1024"));
+	ASSERT_EQ(0, tb_module_load_params("buf_size=512"));
+	ASSERT_EQ(0, tb_wait_node(1));
+	fd = tb_open_dev(O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tb_status(fd, &st));
+	EXPECT_EQ(512, st.buf_size);
+	close(fd);
+	ASSERT_EQ(0, tb_module_unload());
+	ASSERT_EQ(0, tb_wait_node(0));
+	ASSERT_EQ(0, tb_module_load_params("tb_buf_size=1024"));
 	ASSERT_EQ(0, tb_wait_node(1));
 	fd = tb_open_dev(O_RDWR);
 	ASSERT_LE(0, fd);
@@ -514,7 +525,7 @@ TEST(max_icount_write_yields)
 {
 	ASSERT_EQ(0, tb_module_unload());
 	ASSERT_EQ(0, tb_wait_node(0));
-	ASSERT_EQ(0, tb_module_load_params("buf_size=65536"));
+	ASSERT_EQ(0, tb_module_load_params("tb_buf_size=65536"));
 	ASSERT_EQ(0, tb_wait_node(1));
 	max_icount_write(_metadata, TRACEBUF_MODE_WRAP, 0, 4096);
 	max_icount_write(_metadata, TRACEBUF_MODE_FILL_ONCE, 100, 64);

@@ -9,8 +9,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "tb_chain.h"
-#include "tb_model.h"
+#include "chain.h"
+#include "model.h"
 
 struct tb_chain *tb_chain_alloc(u32 depth, u32 buf_size)
 {

@@ -2,35 +2,22 @@
 /*
  * tracebuf: Intel XScale trace buffer device and kernel XRay FDR recorder.
  *
- * This file only wires the parts together; see Documentation/design.rst.
+ * This file only starts and stops the core and the two products, in that
+ * order, and back; see Documentation/design.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
 #include <linux/module.h>
-#include <linux/security.h>
 
-#include "fdr.h"
-#include "tb_probes.h"
-#include "tracebuf.h"
-
-int tb_open_allowed(void)
-{
-	int ret;
-
-	if (!perfmon_capable())
-		return -EPERM;
-	ret = security_locked_down(LOCKDOWN_PERF);
-	if (ret)
-		return ret;
-	return 0;
-}
+#include "core/probes.h"
+#include "fdr/fdr.h"
+#include "tracebuf/tb.h"
 
 static int __init tracebuf_init(void)
 {
 	int ret;
 
-	ret = tb_probes_init();
+	ret = tbcore_probes_init();
 	if (ret)
 		return ret;
 	ret = tb_dev_init();
@@ -45,7 +32,7 @@ static int __init tracebuf_init(void)
 err_dev:
 	tb_dev_exit();
 err_probes:
-	tb_probes_exit();
+	tbcore_probes_exit();
 	return ret;
 }
 
@@ -53,7 +40,7 @@ static void __exit tracebuf_exit(void)
 {
 	fdr_dev_exit();
 	tb_dev_exit();
-	tb_probes_exit();
+	tbcore_probes_exit();
 	pr_info("unloaded\n");
 }
 

@@ -6,13 +6,13 @@
  * the emulated trace buffer) that asked for it.
  *
  * A tracepoint is registered while at least one consumer wants its event and
- * unregistered when none does.  tb_probes_attach() and tb_probes_detach()
+ * unregistered when none does.  tbcore_probes_attach() and tbcore_probes_detach()
  * sleep; the consumer's callback runs in probe context: preemption off,
  * possibly in hard IRQ or NMI (page faults), never allowed to sleep, take a
  * sleeping lock or wake a task.
  */
-#ifndef _TB_PROBES_H
-#define _TB_PROBES_H
+#ifndef _TBCORE_PROBES_H
+#define _TBCORE_PROBES_H
 
 #include <linux/bits.h>
 #include <linux/types.h>
@@ -22,32 +22,32 @@ struct irqaction;
 struct pt_regs;
 struct task_struct;
 
-enum tb_event_type {
-	TB_EV_SYS_ENTER,	/* raw_syscalls:sys_enter */
-	TB_EV_SYS_EXIT,		/* raw_syscalls:sys_exit */
-	TB_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
-	TB_EV_IRQ_EXIT,		/* irq:irq_handler_exit */
-	TB_EV_SOFTIRQ_ENTRY,	/* irq:softirq_entry */
-	TB_EV_SOFTIRQ_EXIT,	/* irq:softirq_exit */
-	TB_EV_WORK_START,	/* workqueue:workqueue_execute_start */
-	TB_EV_WORK_END,		/* workqueue:workqueue_execute_end */
-	TB_EV_FAULT_USER,	/* exceptions:page_fault_user (x86) */
-	TB_EV_FAULT_KERNEL,	/* exceptions:page_fault_kernel (x86) */
-	TB_EV_SCHED_SWITCH,	/* sched:sched_switch */
-	TB_EV_FORK,		/* sched:sched_process_fork */
-	TB_EV_EXIT,		/* sched:sched_process_exit */
-	TB_EV_NR
+enum tbcore_event_type {
+	TBCORE_EV_SYS_ENTER,	/* raw_syscalls:sys_enter */
+	TBCORE_EV_SYS_EXIT,		/* raw_syscalls:sys_exit */
+	TBCORE_EV_IRQ_ENTRY,	/* irq:irq_handler_entry */
+	TBCORE_EV_IRQ_EXIT,		/* irq:irq_handler_exit */
+	TBCORE_EV_SOFTIRQ_ENTRY,	/* irq:softirq_entry */
+	TBCORE_EV_SOFTIRQ_EXIT,	/* irq:softirq_exit */
+	TBCORE_EV_WORK_START,	/* workqueue:workqueue_execute_start */
+	TBCORE_EV_WORK_END,		/* workqueue:workqueue_execute_end */
+	TBCORE_EV_FAULT_USER,	/* exceptions:page_fault_user (x86) */
+	TBCORE_EV_FAULT_KERNEL,	/* exceptions:page_fault_kernel (x86) */
+	TBCORE_EV_SCHED_SWITCH,	/* sched:sched_switch */
+	TBCORE_EV_FORK,		/* sched:sched_process_fork */
+	TBCORE_EV_EXIT,		/* sched:sched_process_exit */
+	TBCORE_EV_NR
 };
 
-#define TB_EVMASK(type)		BIT(type)
-#define TB_EVMASK_ALL		(BIT(TB_EV_NR) - 1)
+#define TBCORE_EVMASK(type)		BIT(type)
+#define TBCORE_EVMASK_ALL		(BIT(TBCORE_EV_NR) - 1)
 
 /*
  * One event, as the tracepoint gave it.  Built on the probe's stack and
  * valid only during the callback.
  */
-struct tb_event {
-	enum tb_event_type type;
+struct tbcore_event {
+	enum tbcore_event_type type;
 	union {
 		struct {
 			struct pt_regs *regs;
@@ -90,20 +90,20 @@ struct tb_event {
 	};
 };
 
-typedef void (*tb_event_fn)(const struct tb_event *ev);
+typedef void (*tbcore_event_fn)(const struct tbcore_event *ev);
 
 /**
- * struct tb_consumer - a user of kernel events
+ * struct tbcore_consumer - a user of kernel events
  * @name:	for messages
  * @event:	one callback per event type, called for every event in @mask;
  *		probe context (see above).  A consumer may give one function
  *		for all types or a dedicated one for its hot events, which
  *		then needs no test of @ev->type.
- * @mask:	TB_EVMASK() bits currently delivered; owned by the probe layer
+ * @mask:	TBCORE_EVMASK() bits currently delivered; owned by the probe layer
  */
-struct tb_consumer {
+struct tbcore_consumer {
 	const char *name;
-	tb_event_fn event[TB_EV_NR];
+	tbcore_event_fn event[TBCORE_EV_NR];
 	u32 mask;
 };
 
@@ -115,18 +115,18 @@ struct tb_consumer {
  * no longer wants have stopped reaching it when this returns.  @c->event
  * must not change while @c is attached: probes read it without a lock.
  */
-int tb_probes_attach(struct tb_consumer *c, u32 mask);
+int tbcore_probes_attach(struct tbcore_consumer *c, u32 mask);
 
 /*
  * Stop all events to @c.  When this returns, no callback of @c runs or will
  * run, so @c's data can be freed.
  */
-void tb_probes_detach(struct tb_consumer *c);
+void tbcore_probes_detach(struct tbcore_consumer *c);
 
-/* Which events this kernel has tracepoints for (TB_EVMASK bits). */
-u32 tb_probes_available(void);
+/* Which events this kernel has tracepoints for (TBCORE_EVMASK bits). */
+u32 tbcore_probes_available(void);
 
-int tb_probes_init(void);
-void tb_probes_exit(void);
+int tbcore_probes_init(void);
+void tbcore_probes_exit(void);
 
-#endif /* _TB_PROBES_H */
+#endif /* _TBCORE_PROBES_H */

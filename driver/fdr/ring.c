@@ -90,7 +90,7 @@
 
 #define FDR_NR_PAGES		TRACEBUF_FDR_PAGES
 #define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
-#define FDR_KEEP_NONE		U64_MAX
+#define FDR_KEEP_NONE		ULONG_MAX
 
 /* "tracebuf: lost 18446744073709551615 events" fits. */
 #define FDR_LOST_TEXT_MAX	48
@@ -159,8 +159,13 @@ struct fdr_cpu {
 
 	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
 	struct fdr_page *pages;
-	u64 head;		/* page being filled (sequence number) */
-	u64 tail;		/* oldest page held */
+	/*
+	 * Page sequence numbers are native words, for acquire and release
+	 * on 32-bit too; they are compared only by difference, so they may
+	 * wrap.
+	 */
+	unsigned long head;	/* page being filled (sequence number) */
+	unsigned long tail;	/* oldest page held */
 
 	struct irq_work wake;
 
@@ -170,7 +175,7 @@ struct fdr_cpu {
 	 * it.  Streaming: readers consume at @tail, and a file that read part
 	 * of page @tail owns the rest of it.
 	 */
-	u64 keep;
+	unsigned long keep;
 	u32 rd_off;		/* bytes of page @tail already read */
 	struct fdr_reader *rd_owner;
 	unsigned int cpu;
@@ -189,7 +194,7 @@ static u32 fdr_page_size;
 static u32 fdr_mode;
 static u32 fdr_wakeup;
 
-static inline u8 *fdr_page_ptr(struct fdr_cpu *c, u64 seq)
+static inline u8 *fdr_page_ptr(struct fdr_cpu *c, unsigned long seq)
 {
 	return c->data + (size_t)(seq & FDR_PAGE_MASK) * fdr_page_size;
 }
@@ -286,7 +291,7 @@ static void fdr_close_block(struct fdr_cpu *c)
 static bool fdr_next_page(struct fdr_cpu *c)
 {
 	struct fdr_page *pg = &c->pages[c->head & FDR_PAGE_MASK];
-	u64 next = c->head + 1;
+	unsigned long next = c->head + 1;
 	u32 gone = 0;
 
 	if (fdr_mode == TRACEBUF_FDR_MODE_STREAM) {
@@ -745,18 +750,18 @@ void fdr_ring_quiesce(void)
 		irq_work_sync(&per_cpu_ptr(fdr_cpus, cpu)->wake);
 }
 
-void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4])
+void fdr_ring_cpu_stats(unsigned int cpu, struct tracebuf_fdr_cpu_stats *out)
 {
 	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&c->seq);
-		out[0] = c->closed_events + READ_ONCE(c->events);
-		out[2] = c->overwritten;
-		out[3] = c->closed_bytes + READ_ONCE(c->len);
+		out->written = c->closed_events + READ_ONCE(c->events);
+		out->overwritten = c->overwritten;
+		out->bytes = c->closed_bytes + READ_ONCE(c->len);
 	} while (read_seqcount_retry(&c->seq, seq));
-	out[1] = local64_read(&c->dropped);
+	out->dropped = local64_read(&c->dropped);
 }
 
 int fdr_ring_init(void)
@@ -791,8 +796,8 @@ void fdr_ring_exit(void)
  * block's BufferExtents as it was when a snapshot was taken (the writer
  * rewrites it when the block closes).
  */
-static int fdr_copy_out(char __user *dst, struct fdr_cpu *c, u64 seq, u32 off,
-			u32 n, u32 patch_at, const u8 *patch)
+static int fdr_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
+			u32 off, u32 n, u32 patch_at, const u8 *patch)
 {
 	const u8 *page = fdr_page_ptr(c, seq);
 	u32 end = off + n;
@@ -825,7 +830,7 @@ static int fdr_copy_out(char __user *dst, struct fdr_cpu *c, u64 seq, u32 off,
 static void fdr_keep_update(unsigned int cpu)
 {
 	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
-	u64 keep = FDR_KEEP_NONE;
+	unsigned long keep = FDR_KEEP_NONE;
 	struct fdr_reader *rd;
 
 	list_for_each_entry(rd, &fdr_holders, holders) {

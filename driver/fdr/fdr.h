@@ -22,7 +22,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "fdr_record.h"
+#include "record.h"
 
 struct task_struct;
 
@@ -91,8 +91,8 @@ void fdr_write_switch(struct task_struct *next, bool open_block);
 /* Process context; false if not recording (stopped). */
 bool fdr_write_marker(const void *data, u32 len);
 
-/* Stats: fills written, dropped, overwritten, bytes of one CPU. */
-void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4]);
+/* The counters of one CPU. */
+void fdr_ring_cpu_stats(unsigned int cpu, struct tracebuf_fdr_cpu_stats *out);
 
 /*
  * The largest streaming wake-up threshold for a buffer of @buf_size bytes:
@@ -113,8 +113,8 @@ void fdr_ring_cpu_stats(unsigned int cpu, u64 out[4]);
  * @open_ext:	that block's length then
  */
 struct fdr_snap_cpu {
-	u64 next;
-	u64 end;
+	unsigned long next;
+	unsigned long end;
 	u32 open_len;
 	u32 open_block;
 	u64 open_ext;

@@ -34,8 +34,8 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 
-#include "tb_emul.h"
-#include "tb_probes.h"
+#include "feed.h"
+#include "core/probes.h"
 
 struct tb_feed_cpu {
 	struct perf_event *counter;
@@ -48,12 +48,13 @@ static int tb_feed_hp_state = -1;	/* cpuhp state while counters exist */
 static bool tb_feed_on;
 static bool tb_feed_have_counts;	/* every online CPU has a counter */
 static u32 tb_feed_cpu_sel = TRACEBUF_CPU_ALL;
+static tb_feed_sink_fn tb_feed_sink;	/* set once, before any event */
 
-static void tb_feed_event(const struct tb_event *e);
+static void tb_feed_event(const struct tbcore_event *e);
 
-static struct tb_consumer tb_feed_consumer = {
+static struct tbcore_consumer tb_feed_consumer = {
 	.name	= "tracebuf",
-	.event	= { [0 ... TB_EV_NR - 1] = tb_feed_event },
+	.event	= { [0 ... TBCORE_EV_NR - 1] = tb_feed_event },
 };
 
 bool tb_feed_counts(void)
@@ -80,7 +81,7 @@ static u32 tb_feed_icount(void)
 	return min_t(u64, delta, U32_MAX);
 }
 
-static void tb_feed_event(const struct tb_event *e)
+static void tb_feed_event(const struct tbcore_event *e)
 {
 	struct tracebuf_event ev = { 0 };
 	unsigned long flags;
@@ -89,24 +90,24 @@ static void tb_feed_event(const struct tb_event *e)
 	if (cpu != TRACEBUF_CPU_ALL && cpu != smp_processor_id())
 		return;
 	switch (e->type) {
-	case TB_EV_SYS_ENTER:
+	case TBCORE_EV_SYS_ENTER:
 		ev.kind = TRACEBUF_EV_EXCEPTION;
 		ev.arg = TRACEBUF_VEC_SWI;
 		break;
-	case TB_EV_IRQ_ENTRY:
+	case TBCORE_EV_IRQ_ENTRY:
 		ev.kind = TRACEBUF_EV_EXCEPTION;
 		ev.arg = TRACEBUF_VEC_IRQ;
 		break;
-	case TB_EV_FAULT_USER:
-	case TB_EV_FAULT_KERNEL:
+	case TBCORE_EV_FAULT_USER:
+	case TBCORE_EV_FAULT_KERNEL:
 		ev.kind = TRACEBUF_EV_EXCEPTION;
 		ev.arg = TRACEBUF_VEC_DABORT;
 		break;
-	case TB_EV_SYS_EXIT:
+	case TBCORE_EV_SYS_EXIT:
 		ev.kind = TRACEBUF_EV_INDIRECT;
 		ev.arg = lower_32_bits(instruction_pointer(e->sys_exit.regs));
 		break;
-	case TB_EV_SCHED_SWITCH:
+	case TBCORE_EV_SCHED_SWITCH:
 		ev.kind = TRACEBUF_EV_INDIRECT;
 		ev.arg = e->sched_switch.next->pid;
 		break;
@@ -116,7 +117,7 @@ static void tb_feed_event(const struct tb_event *e)
 	local_irq_save(flags);
 	ev.icount = tb_feed_icount();
 	local_irq_restore(flags);
-	tb_emul_feed_event(&ev);
+	tb_feed_sink(&ev);
 }
 
 static u32 tb_feed_evmask(u32 src)
@@ -124,15 +125,15 @@ static u32 tb_feed_evmask(u32 src)
 	u32 mask = 0;
 
 	if (src & TRACEBUF_SRC_SYSCALL)
-		mask |= TB_EVMASK(TB_EV_SYS_ENTER);
+		mask |= TBCORE_EVMASK(TBCORE_EV_SYS_ENTER);
 	if (src & TRACEBUF_SRC_IRQ)
-		mask |= TB_EVMASK(TB_EV_IRQ_ENTRY);
+		mask |= TBCORE_EVMASK(TBCORE_EV_IRQ_ENTRY);
 	if (src & TRACEBUF_SRC_FAULT)
-		mask |= TB_EVMASK(TB_EV_FAULT_USER) | TB_EVMASK(TB_EV_FAULT_KERNEL);
+		mask |= TBCORE_EVMASK(TBCORE_EV_FAULT_USER) | TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL);
 	if (src & TRACEBUF_SRC_RET_USER)
-		mask |= TB_EVMASK(TB_EV_SYS_EXIT);
+		mask |= TBCORE_EVMASK(TBCORE_EV_SYS_EXIT);
 	if (src & TRACEBUF_SRC_SWITCH)
-		mask |= TB_EVMASK(TB_EV_SCHED_SWITCH);
+		mask |= TBCORE_EVMASK(TBCORE_EV_SCHED_SWITCH);
 	return mask;
 }
 
@@ -200,6 +201,11 @@ static void tb_feed_counters_stop(void)
 
 /* --------------------------------------------------------------- control */
 
+void tb_feed_init(tb_feed_sink_fn sink)
+{
+	tb_feed_sink = sink;
+}
+
 int tb_feed_set(const struct tracebuf_sources *src)
 {
 	u32 mask, old_cpu;
@@ -215,13 +221,13 @@ int tb_feed_set(const struct tracebuf_sources *src)
 	mutex_lock(&tb_feed_lock);
 	if (!mask) {
 		if (tb_feed_on) {
-			tb_probes_detach(&tb_feed_consumer);
+			tbcore_probes_detach(&tb_feed_consumer);
 			tb_feed_counters_stop();
 			WRITE_ONCE(tb_feed_on, false);
 		}
 		goto out;
 	}
-	if (mask & ~tb_probes_available()) {
+	if (mask & ~tbcore_probes_available()) {
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
@@ -229,7 +235,7 @@ int tb_feed_set(const struct tracebuf_sources *src)
 		tb_feed_counters_start();
 	old_cpu = tb_feed_cpu_sel;
 	WRITE_ONCE(tb_feed_cpu_sel, src->cpu);
-	ret = tb_probes_attach(&tb_feed_consumer, mask);
+	ret = tbcore_probes_attach(&tb_feed_consumer, mask);
 	if (ret) {
 		WRITE_ONCE(tb_feed_cpu_sel, old_cpu);
 		if (!tb_feed_on)

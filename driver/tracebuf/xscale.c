@@ -34,7 +34,7 @@
 
 #include <asm/cputype.h>
 
-#include "tb_backend.h"
+#include "backend.h"
 
 #define TB_XS_SIZE	256
 
@@ -44,9 +44,12 @@
 #define DCSR_M		BIT(1)
 #define DCSR_E		BIT(0)
 
-static bool emulate;
-module_param(emulate, bool, 0444);
-MODULE_PARM_DESC(emulate, "on XScale, use the emulated backend instead of the hardware");
+static bool tb_emulate;
+module_param(tb_emulate, bool, 0444);
+MODULE_PARM_DESC(tb_emulate, "on XScale, use the emulated backend instead of the hardware");
+/* The name before parameters had their product's prefix; for one release. */
+module_param_named(emulate, tb_emulate, bool, 0444);
+MODULE_PARM_DESC(emulate, "deprecated name of tb_emulate");
 
 static inline u32 tb_xs_dcsr_read(void)
 {
@@ -319,9 +322,9 @@ static bool tb_xs_present(void)
 	       ((id >> 16) & 0xf) == 5 && (gen == 1 || gen == 2);
 }
 
-const struct tb_backend *tb_xscale_init(void)
+const struct tb_backend *tb_xscale_init(tb_notify_fn notify)
 {
-	if (emulate || !tb_xs_present())
+	if (tb_emulate || !tb_xs_present())
 		return NULL;
 	tb_xs.dcsr_saved = tb_xs_dcsr_read();
 	tb_xs.mode = TRACEBUF_MODE_WRAP;

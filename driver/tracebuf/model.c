@@ -33,7 +33,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
-#include "tb_model.h"
+#include "model.h"
 
 void tb_model_init(struct tb_model *m, u8 *buf, u32 size)
 {

@@ -17,7 +17,8 @@
  * lost between consecutive buffers.
  *
  * Nothing here may wake a task from a writer (sched_switch probes run
- * inside the scheduler): tb_dev_notify() defers the wakeup to irq_work.
+ * inside the scheduler): the device's notify callback defers the wakeup
+ * to irq_work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,18 +32,21 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "tb_backend.h"
-#include "tb_chain.h"
-#include "tb_emul.h"
-#include "tb_model.h"
+#include "backend.h"
+#include "chain.h"
+#include "feed.h"
+#include "model.h"
 
 #define TB_EMUL_MIN_SIZE	256U
 #define TB_EMUL_MAX_SIZE	65536U
 
-static unsigned int buf_size = 256;
-module_param(buf_size, uint, 0444);
-MODULE_PARM_DESC(buf_size,
+static unsigned int tb_buf_size = 256;
+module_param(tb_buf_size, uint, 0444);
+MODULE_PARM_DESC(tb_buf_size,
 		 "emulated trace buffer size in bytes: power of two, 256..65536 (default 256)");
+/* The name before parameters had their product's prefix; for one release. */
+module_param_named(buf_size, tb_buf_size, uint, 0444);
+MODULE_PARM_DESC(buf_size, "deprecated name of tb_buf_size");
 
 /*
  * What one hold of the lock may do, whatever the events: bytes of buffer
@@ -66,6 +70,7 @@ static struct {
 	struct tracebuf_sources sources;
 	atomic64_t busy_dropped;	/* lock taken in NMI, or a split event */
 	struct mutex inject_lock;	/* one injecting write() at a time */
+	tb_notify_fn notify;		/* the device's, from tb_emul_init() */
 } tb_emul = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(tb_emul.lock),
 	.inject_lock = __MUTEX_INITIALIZER(tb_emul.inject_lock),
@@ -146,7 +151,7 @@ static bool tb_emul_record_locked(struct tracebuf_event *ev, s64 *work)
 		}
 	}
 	if (!was_readable && tb_emul_readable_locked())
-		tb_dev_notify();
+		tb_emul.notify();
 	return done;
 }
 
@@ -156,7 +161,7 @@ static bool tb_emul_record_locked(struct tracebuf_event *ev, s64 *work)
  * entry): a writer that finds an event split counts its own as dropped,
  * like an NMI that finds the lock taken.
  */
-void tb_emul_feed_event(struct tracebuf_event *ev)
+static void tb_emul_feed_event(struct tracebuf_event *ev)
 {
 	unsigned long flags;
 	bool own = false, done;
@@ -400,7 +405,7 @@ static int tb_emul_set_chain(u32 depth)
 	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	tb_chain_free(new);
 	if (!ret)
-		tb_dev_notify();	/* blocked readers see the change */
+		tb_emul.notify();	/* blocked readers see the change */
 	return ret;
 }
 
@@ -458,26 +463,28 @@ static struct tb_backend tb_emul_backend = {
 	.readable	= tb_emul_readable,
 };
 
-const struct tb_backend *tb_emul_init(void)
+const struct tb_backend *tb_emul_init(tb_notify_fn notify)
 {
 	u8 *buf;
 
-	if (buf_size < TB_EMUL_MIN_SIZE || buf_size > TB_EMUL_MAX_SIZE ||
-	    !is_power_of_2(buf_size)) {
-		pr_err("buf_size=%u: must be a power of two from %u to %u\n",
-		       buf_size, TB_EMUL_MIN_SIZE, TB_EMUL_MAX_SIZE);
+	if (tb_buf_size < TB_EMUL_MIN_SIZE || tb_buf_size > TB_EMUL_MAX_SIZE ||
+	    !is_power_of_2(tb_buf_size)) {
+		pr_err("tb_buf_size=%u: must be a power of two from %u to %u\n",
+		       tb_buf_size, TB_EMUL_MIN_SIZE, TB_EMUL_MAX_SIZE);
 		return ERR_PTR(-EINVAL);
 	}
-	buf = kvzalloc(buf_size, GFP_KERNEL);
+	buf = kvzalloc(tb_buf_size, GFP_KERNEL);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
-	tb_model_init(&tb_emul.model, buf, buf_size);
+	tb_model_init(&tb_emul.model, buf, tb_buf_size);
 	tb_emul.enabled = false;
 	tb_emul.split = false;
 	tb_emul.chain = NULL;
 	tb_emul.sources.mask = 0;
 	tb_emul.sources.cpu = 0;
 	atomic64_set(&tb_emul.busy_dropped, 0);
-	tb_emul_backend.buf_size = buf_size;
+	tb_emul.notify = notify;
+	tb_feed_init(tb_emul_feed_event);
+	tb_emul_backend.buf_size = tb_buf_size;
 	return &tb_emul_backend;
 }

@@ -60,18 +60,24 @@ struct tb_backend {
 	bool (*readable)(void);
 };
 
-/* Each returns the backend, or NULL if it does not apply to this machine. */
-const struct tb_backend *tb_emul_init(void);
+/*
+ * Wakes poll() and blocked readers of the device; safe from any context,
+ * even NMI.  A backend calls it when tb_backend.readable may have changed.
+ */
+typedef void (*tb_notify_fn)(void);
+
+/*
+ * Each returns the backend, or NULL if it does not apply to this machine;
+ * @notify is the device's, for the backend to call.
+ */
+const struct tb_backend *tb_emul_init(tb_notify_fn notify);
 #ifdef CONFIG_CPU_XSCALE
-const struct tb_backend *tb_xscale_init(void);
+const struct tb_backend *tb_xscale_init(tb_notify_fn notify);
 #else
-static inline const struct tb_backend *tb_xscale_init(void)
+static inline const struct tb_backend *tb_xscale_init(tb_notify_fn notify)
 {
 	return NULL;
 }
 #endif
-
-/* Wake poll() and blocked readers; safe from any context, even NMI. */
-void tb_dev_notify(void);
 
 #endif /* _TB_BACKEND_H */

@@ -37,8 +37,8 @@
 #include <linux/tracebuf.h>
 
 #include "fdr.h"
-#include "tb_probes.h"
-#include "tracebuf.h"
+#include "core/probes.h"
+#include "core/core.h"
 
 #define FDR_DEV_NAME	"tracebuf_fdr"
 
@@ -144,19 +144,20 @@ static int fdr_check_config(const struct tracebuf_fdr_config *c)
 	    c->wakeup > FDR_WAKEUP_MAX(size))
 		return -EINVAL;
 	if ((c->classes & TRACEBUF_FDR_FAULT) &&
-	    (tb_probes_available() & (TB_EVMASK(TB_EV_FAULT_USER) |
-				      TB_EVMASK(TB_EV_FAULT_KERNEL))) !=
-	    (TB_EVMASK(TB_EV_FAULT_USER) | TB_EVMASK(TB_EV_FAULT_KERNEL)))
+	    (tbcore_probes_available() & (TBCORE_EVMASK(TBCORE_EV_FAULT_USER) |
+				      TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL))) !=
+	    (TBCORE_EVMASK(TBCORE_EV_FAULT_USER) | TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL)))
 		return -EOPNOTSUPP;
 	return 0;
 }
 
-static long fdr_ioc_config(void __user *uarg, size_t usize)
+static long fdr_ioc_config(struct file *file, void __user *uarg,
+			   size_t usize)
 {
 	struct tracebuf_fdr_config c;
 	int ret;
 
-	ret = tb_uabi_get(&c, sizeof(c), sizeof(c), uarg, usize);
+	ret = tbcore_uabi_get(&c, sizeof(c), sizeof(c), uarg, usize);
 	if (ret)
 		return ret;
 	mutex_lock(&fdr_lock);
@@ -180,24 +181,26 @@ out:
 	return ret;
 }
 
-static long fdr_ioc_get_config(void __user *uarg, size_t usize)
+static long fdr_ioc_get_config(struct file *file, void __user *uarg,
+			       size_t usize)
 {
 	struct tracebuf_fdr_config c;
 
 	mutex_lock(&fdr_lock);
 	c = fdr_cfg;
 	mutex_unlock(&fdr_lock);
-	return tb_uabi_put(uarg, usize, &c, sizeof(c));
+	return tbcore_uabi_put(uarg, usize, &c, sizeof(c));
 }
 
-static long fdr_ioc_stats(void __user *uarg, size_t usize)
+static long fdr_ioc_stats(struct file *file, void __user *uarg,
+			  size_t usize)
 {
 	struct tracebuf_fdr_stats s;
 	u64 __user *ucpus;
 	u32 n_in, csize;
 	int ret, cpu;
 
-	ret = tb_uabi_get(&s, sizeof(s), sizeof(s), uarg, usize);
+	ret = tbcore_uabi_get(&s, sizeof(s), sizeof(s), uarg, usize);
 	if (ret)
 		return ret;
 	n_in = s.nr_cpus;
@@ -214,38 +217,34 @@ static long fdr_ioc_stats(void __user *uarg, size_t usize)
 	mutex_lock(&fdr_lock);
 	for_each_possible_cpu(cpu) {
 		struct tracebuf_fdr_cpu_stats cs;
-		u64 v[4];
 
-		fdr_ring_cpu_stats(cpu, v);
-		s.written += v[0];
-		s.dropped += v[1];
-		s.overwritten += v[2];
-		s.bytes += v[3];
+		fdr_ring_cpu_stats(cpu, &cs);
+		s.written += cs.written;
+		s.dropped += cs.dropped;
+		s.overwritten += cs.overwritten;
+		s.bytes += cs.bytes;
 		if (!ucpus || cpu >= n_in)
 			continue;
-		cs.written = v[0];
-		cs.dropped = v[1];
-		cs.overwritten = v[2];
-		cs.bytes = v[3];
-		ret = tb_uabi_put((u8 __user *)ucpus + (size_t)cpu * csize,
-				  csize, &cs, sizeof(cs));
+		ret = tbcore_uabi_put((u8 __user *)ucpus + (size_t)cpu * csize,
+				      csize, &cs, sizeof(cs));
 		if (ret)
 			break;
 	}
 	mutex_unlock(&fdr_lock);
 	if (ret)
 		return ret;
-	return tb_uabi_put(uarg, usize, &s, sizeof(s));
+	return tbcore_uabi_put(uarg, usize, &s, sizeof(s));
 }
 
-static long fdr_ioc_names(void __user *uarg, size_t usize)
+static long fdr_ioc_names(struct file *file, void __user *uarg,
+			  size_t usize)
 {
 	struct tracebuf_fdr_names n;
 	size_t len;
 	char *text;
 	int ret;
 
-	ret = tb_uabi_get(&n, sizeof(n), sizeof(n), uarg, usize);
+	ret = tbcore_uabi_get(&n, sizeof(n), sizeof(n), uarg, usize);
 	if (ret)
 		return ret;
 	text = fdr_names_text(&len);
@@ -258,7 +257,7 @@ static long fdr_ioc_names(void __user *uarg, size_t usize)
 	if (ret)
 		return ret;
 	n.size = len;
-	return tb_uabi_put(uarg, usize, &n, sizeof(n));
+	return tbcore_uabi_put(uarg, usize, &n, sizeof(n));
 }
 
 /* ------------------------------------------------------------ outputs */
@@ -296,8 +295,10 @@ static bool fdr_output_begin(struct fdr_file *f)
 	return true;
 }
 
-static long fdr_ioc_snapshot(struct fdr_file *f)
+static long fdr_ioc_snapshot(struct file *file, void __user *uarg,
+			     size_t usize)
 {
+	struct fdr_file *f = file->private_data;
 	long ret = 0;
 
 	if (mutex_lock_interruptible(&f->lock))
@@ -316,54 +317,37 @@ static long fdr_ioc_snapshot(struct fdr_file *f)
 	return ret;
 }
 
-static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long fdr_ioc_start(struct file *file, void __user *uarg, size_t usize)
 {
-	struct fdr_file *f = file->private_data;
-	void __user *uarg = (void __user *)arg;
-	size_t usize = _IOC_SIZE(cmd);
 	long ret;
 
-	if (_IOC_TYPE(cmd) != TRACEBUF_IOC_MAGIC)
-		return -ENOTTY;
+	mutex_lock(&fdr_lock);
+	ret = fdr_start();
+	mutex_unlock(&fdr_lock);
+	return ret;
+}
 
-	switch (_IOC_NR(cmd)) {
-	case _IOC_NR(TRACEBUF_FDR_IOC_CONFIG):
-		if (_IOC_DIR(cmd) != _IOC_WRITE)
-			return -ENOTTY;
-		return fdr_ioc_config(uarg, usize);
-	case _IOC_NR(TRACEBUF_FDR_IOC_GET_CONFIG):
-		if (_IOC_DIR(cmd) != _IOC_READ)
-			return -ENOTTY;
-		return fdr_ioc_get_config(uarg, usize);
-	case _IOC_NR(TRACEBUF_FDR_IOC_STATS):
-		if (_IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
-			return -ENOTTY;
-		return fdr_ioc_stats(uarg, usize);
-	case _IOC_NR(TRACEBUF_FDR_IOC_NAMES):
-		if (_IOC_DIR(cmd) != (_IOC_READ | _IOC_WRITE))
-			return -ENOTTY;
-		return fdr_ioc_names(uarg, usize);
-	case _IOC_NR(TRACEBUF_FDR_IOC_START):
-		if (cmd != TRACEBUF_FDR_IOC_START)
-			return -ENOTTY;
-		mutex_lock(&fdr_lock);
-		ret = fdr_start();
-		mutex_unlock(&fdr_lock);
-		return ret;
-	case _IOC_NR(TRACEBUF_FDR_IOC_STOP):
-		if (cmd != TRACEBUF_FDR_IOC_STOP)
-			return -ENOTTY;
-		mutex_lock(&fdr_lock);
-		fdr_stop();
-		mutex_unlock(&fdr_lock);
-		return 0;
-	case _IOC_NR(TRACEBUF_FDR_IOC_SNAPSHOT):
-		if (cmd != TRACEBUF_FDR_IOC_SNAPSHOT)
-			return -ENOTTY;
-		return fdr_ioc_snapshot(f);
-	default:
-		return -ENOTTY;
-	}
+static long fdr_ioc_stop(struct file *file, void __user *uarg, size_t usize)
+{
+	mutex_lock(&fdr_lock);
+	fdr_stop();
+	mutex_unlock(&fdr_lock);
+	return 0;
+}
+
+static const struct tbcore_ioctl fdr_ioctls[] = {
+	{ TRACEBUF_FDR_IOC_CONFIG,	fdr_ioc_config },
+	{ TRACEBUF_FDR_IOC_GET_CONFIG,	fdr_ioc_get_config },
+	{ TRACEBUF_FDR_IOC_STATS,	fdr_ioc_stats },
+	{ TRACEBUF_FDR_IOC_NAMES,	fdr_ioc_names },
+	{ TRACEBUF_FDR_IOC_START,	fdr_ioc_start },
+	{ TRACEBUF_FDR_IOC_STOP,	fdr_ioc_stop },
+	{ TRACEBUF_FDR_IOC_SNAPSHOT,	fdr_ioc_snapshot },
+};
+
+static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return tbcore_ioctl(fdr_ioctls, ARRAY_SIZE(fdr_ioctls), file, cmd, arg);
 }
 
 /* ------------------------------------------------------------ read */
@@ -493,7 +477,7 @@ static int fdr_open(struct inode *inode, struct file *file)
 	struct fdr_file *f;
 	int ret;
 
-	ret = tb_open_allowed();
+	ret = tbcore_open_allowed();
 	if (ret)
 		return ret;
 	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);

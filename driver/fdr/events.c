@@ -29,7 +29,7 @@
 #include <linux/tracebuf.h>
 
 #include "fdr.h"
-#include "tb_probes.h"
+#include "core/probes.h"
 
 static bool fdr_probe_nop;
 module_param(fdr_probe_nop, bool, 0644);
@@ -42,7 +42,7 @@ MODULE_PARM_DESC(fdr_probe_nop,
 static u32 fdr_classes;
 static u32 fdr_nr_args;
 
-static struct tb_consumer fdr_consumer;
+static struct tbcore_consumer fdr_consumer;
 
 #define ID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
 #define FUNC(space, key, type) \
@@ -96,14 +96,14 @@ static __always_inline void fdr_write_syscall(unsigned long nr,
  * The syscall events have callbacks of their own (see tb_probes.h), so the
  * hottest events in the system reach the ring with no test of their type.
  */
-static void fdr_on_sys_enter(const struct tb_event *ev)
+static void fdr_on_sys_enter(const struct tbcore_event *ev)
 {
 	if (READ_ONCE(fdr_probe_nop))
 		return;
 	fdr_write_syscall(ev->sys_enter.id, FDR_F_ENTER);
 }
 
-static void fdr_on_sys_enter_args(const struct tb_event *ev)
+static void fdr_on_sys_enter_args(const struct tbcore_event *ev)
 {
 	unsigned long args[TRACEBUF_FDR_ARGS_MAX];
 
@@ -114,7 +114,7 @@ static void fdr_on_sys_enter_args(const struct tb_event *ev)
 			    args);
 }
 
-static void fdr_on_sys_exit(const struct tb_event *ev)
+static void fdr_on_sys_exit(const struct tbcore_event *ev)
 {
 	/* An int; negative (no syscall) becomes out of range. */
 	u32 nr;
@@ -125,47 +125,47 @@ static void fdr_on_sys_exit(const struct tb_event *ev)
 	fdr_write_syscall(nr, FDR_F_EXIT);
 }
 
-static void fdr_on_event(const struct tb_event *ev)
+static void fdr_on_event(const struct tbcore_event *ev)
 {
 	if (READ_ONCE(fdr_probe_nop))
 		return;
 
 	switch (ev->type) {
-	case TB_EV_IRQ_ENTRY:
+	case TBCORE_EV_IRQ_ENTRY:
 		fdr_names_irq_seen(ev->irq.irq, ev->irq.action->name);
 		fdr_write_func(FUNC(IRQ, ev->irq.irq, ENTER));
 		break;
-	case TB_EV_IRQ_EXIT:
+	case TBCORE_EV_IRQ_EXIT:
 		fdr_write_func(FUNC(IRQ, ev->irq.irq, EXIT));
 		break;
-	case TB_EV_SOFTIRQ_ENTRY:
+	case TBCORE_EV_SOFTIRQ_ENTRY:
 		fdr_write_func(FUNC(SOFTIRQ, ev->softirq.vec, ENTER));
 		break;
-	case TB_EV_SOFTIRQ_EXIT:
+	case TBCORE_EV_SOFTIRQ_EXIT:
 		fdr_write_func(FUNC(SOFTIRQ, ev->softirq.vec, EXIT));
 		break;
-	case TB_EV_WORK_START:
+	case TBCORE_EV_WORK_START:
 		fdr_write_func(FUNC(WORK, fdr_names_work_key(ev->work.work->func),
 				    ENTER));
 		break;
-	case TB_EV_WORK_END:
+	case TBCORE_EV_WORK_END:
 		fdr_write_func(FUNC(WORK, fdr_names_work_key(ev->work.function),
 				    EXIT));
 		break;
-	case TB_EV_FAULT_USER:
+	case TBCORE_EV_FAULT_USER:
 		fdr_write_instant(ID(FAULT, 0), ev->fault.address);
 		break;
-	case TB_EV_FAULT_KERNEL:
+	case TBCORE_EV_FAULT_KERNEL:
 		fdr_write_instant(ID(FAULT, 1), ev->fault.address);
 		break;
-	case TB_EV_SCHED_SWITCH:
+	case TBCORE_EV_SCHED_SWITCH:
 		fdr_write_switch(ev->sched_switch.next,
 				 fdr_classes & TRACEBUF_FDR_SCHED);
 		break;
-	case TB_EV_FORK:
+	case TBCORE_EV_FORK:
 		fdr_write_instant(ID(TASK, 0), ev->fork.child->pid);
 		break;
-	case TB_EV_EXIT:
+	case TBCORE_EV_EXIT:
 		fdr_write_instant(ID(TASK, 1), ev->exit.task->pid);
 		break;
 	default:
@@ -175,22 +175,22 @@ static void fdr_on_event(const struct tb_event *ev)
 
 static u32 fdr_event_mask(u32 classes)
 {
-	u32 mask = TB_EVMASK(TB_EV_SCHED_SWITCH);
+	u32 mask = TBCORE_EVMASK(TBCORE_EV_SCHED_SWITCH);
 
 	if (classes & TRACEBUF_FDR_SYSCALL)
-		mask |= TB_EVMASK(TB_EV_SYS_ENTER) | TB_EVMASK(TB_EV_SYS_EXIT);
+		mask |= TBCORE_EVMASK(TBCORE_EV_SYS_ENTER) | TBCORE_EVMASK(TBCORE_EV_SYS_EXIT);
 	if (classes & TRACEBUF_FDR_IRQ)
-		mask |= TB_EVMASK(TB_EV_IRQ_ENTRY) | TB_EVMASK(TB_EV_IRQ_EXIT);
+		mask |= TBCORE_EVMASK(TBCORE_EV_IRQ_ENTRY) | TBCORE_EVMASK(TBCORE_EV_IRQ_EXIT);
 	if (classes & TRACEBUF_FDR_SOFTIRQ)
-		mask |= TB_EVMASK(TB_EV_SOFTIRQ_ENTRY) |
-			TB_EVMASK(TB_EV_SOFTIRQ_EXIT);
+		mask |= TBCORE_EVMASK(TBCORE_EV_SOFTIRQ_ENTRY) |
+			TBCORE_EVMASK(TBCORE_EV_SOFTIRQ_EXIT);
 	if (classes & TRACEBUF_FDR_WORKQUEUE)
-		mask |= TB_EVMASK(TB_EV_WORK_START) | TB_EVMASK(TB_EV_WORK_END);
+		mask |= TBCORE_EVMASK(TBCORE_EV_WORK_START) | TBCORE_EVMASK(TBCORE_EV_WORK_END);
 	if (classes & TRACEBUF_FDR_FAULT)
-		mask |= TB_EVMASK(TB_EV_FAULT_USER) |
-			TB_EVMASK(TB_EV_FAULT_KERNEL);
+		mask |= TBCORE_EVMASK(TBCORE_EV_FAULT_USER) |
+			TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL);
 	if (classes & TRACEBUF_FDR_SCHED)
-		mask |= TB_EVMASK(TB_EV_FORK) | TB_EVMASK(TB_EV_EXIT);
+		mask |= TBCORE_EVMASK(TBCORE_EV_FORK) | TBCORE_EVMASK(TBCORE_EV_EXIT);
 	return mask;
 }
 
@@ -205,16 +205,16 @@ int fdr_events_start(void)
 	int type, ret;
 
 	fdr_consumer.name = "fdr";
-	for (type = 0; type < TB_EV_NR; type++)
+	for (type = 0; type < TBCORE_EV_NR; type++)
 		fdr_consumer.event[type] = fdr_on_event;
-	fdr_consumer.event[TB_EV_SYS_ENTER] =
+	fdr_consumer.event[TBCORE_EV_SYS_ENTER] =
 		fdr_nr_args ? fdr_on_sys_enter_args : fdr_on_sys_enter;
-	fdr_consumer.event[TB_EV_SYS_EXIT] = fdr_on_sys_exit;
-	ret = tb_probes_attach(&fdr_consumer, fdr_event_mask(fdr_classes));
+	fdr_consumer.event[TBCORE_EV_SYS_EXIT] = fdr_on_sys_exit;
+	ret = tbcore_probes_attach(&fdr_consumer, fdr_event_mask(fdr_classes));
 	return ret == -ENOENT ? -EOPNOTSUPP : ret;
 }
 
 void fdr_events_stop(void)
 {
-	tb_probes_detach(&fdr_consumer);
+	tbcore_probes_detach(&fdr_consumer);
 }

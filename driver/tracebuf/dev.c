@@ -17,8 +17,8 @@
  * Writing injects struct tracebuf_event records (emulated backend only).
  *
  * Wakeups come from writers that may run inside the scheduler or in NMI,
- * so tb_dev_notify() only queues an irq_work, and the irq_work wakes the
- * wait queue.
+ * so the notify callback the backend gets (tb_dev_notify()) only queues
+ * an irq_work, and the irq_work wakes the wait queue.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,9 +37,12 @@
 
 #include <linux/tracebuf.h>
 
-#include "tb_backend.h"
-#include "tb_model.h"
-#include "tracebuf.h"
+#include "backend.h"
+#include "model.h"
+#include "tb.h"
+#include "core/core.h"
+
+#define TB_DEV_NAME	"tracebuf"
 
 /* Largest write(): validated as a whole, so it is copied in as a whole. */
 #define TB_WRITE_MAX	SZ_1M
@@ -54,7 +57,7 @@ static void tb_wake_fn(struct irq_work *work)
 
 static struct irq_work tb_wake_work = IRQ_WORK_INIT(tb_wake_fn);
 
-void tb_dev_notify(void)
+static void tb_dev_notify(void)
 {
 	irq_work_queue(&tb_wake_work);
 }
@@ -83,7 +86,7 @@ static size_t tb_rec_size(void)
 static int tb_open(struct inode *inode, struct file *file)
 {
 	struct tb_file *f;
-	int ret = tb_open_allowed();
+	int ret = tbcore_open_allowed();
 
 	if (ret)
 		return ret;
@@ -248,27 +251,112 @@ static __poll_t tb_poll(struct file *file, poll_table *wait)
 
 /* ------------------------------------------------------------------ ioctl */
 
-/* Same command number and direction; the size is the caller's version. */
-static bool tb_cmd_is(unsigned int cmd, unsigned int want)
-{
-	return _IOC_NR(cmd) == _IOC_NR(want) && _IOC_DIR(cmd) == _IOC_DIR(want);
-}
-
-/* Copy an ioctl struct by the caller's size (the rule is in tb_uabi.c). */
-static int tb_copy_out(unsigned int cmd, unsigned long arg, const void *k,
+/* Copy an ioctl struct by the caller's size (the rule is in core/uabi.c). */
+static int tb_copy_out(void __user *arg, size_t usize, const void *k,
 		       size_t ksize)
 {
-	return tb_uabi_put((void __user *)arg, _IOC_SIZE(cmd), k, ksize);
+	return tbcore_uabi_put(arg, usize, k, ksize);
 }
 
-static int tb_copy_in(unsigned int cmd, unsigned long arg, void *k,
-		      size_t ksize)
+static int tb_copy_in(void __user *arg, size_t usize, void *k, size_t ksize)
 {
-	return tb_uabi_get(k, ksize, ksize, (const void __user *)arg,
-			   _IOC_SIZE(cmd));
+	return tbcore_uabi_get(k, ksize, ksize, arg, usize);
 }
 
-static long tb_ioctl_snapshot(unsigned int cmd, unsigned long arg)
+static long tb_ioc_status(struct file *file, void __user *arg, size_t usize)
+{
+	struct tracebuf_status st = { 0 };
+
+	tb_be->status(&st);
+	st.abi_version = TRACEBUF_ABI_VERSION;
+	st.backend = tb_be->id;
+	st.buf_size = tb_be->buf_size;
+	return tb_copy_out(arg, usize, &st, sizeof(st));
+}
+
+static long tb_ioc_get_mode(struct file *file, void __user *arg, size_t usize)
+{
+	struct tracebuf_status st = { 0 };
+	u32 mode;
+
+	tb_be->status(&st);
+	mode = st.mode;
+	return tb_copy_out(arg, usize, &mode, sizeof(mode));
+}
+
+static long tb_ioc_set_mode(struct file *file, void __user *arg, size_t usize)
+{
+	u32 mode;
+	int ret;
+
+	ret = tb_copy_in(arg, usize, &mode, sizeof(mode));
+	if (ret)
+		return ret;
+	if (mode != TRACEBUF_MODE_WRAP && mode != TRACEBUF_MODE_FILL_ONCE)
+		return -EINVAL;
+	return tb_be->set_mode(mode);
+}
+
+static long tb_ioc_enable(struct file *file, void __user *arg, size_t usize)
+{
+	return tb_be->enable(true);
+}
+
+static long tb_ioc_disable(struct file *file, void __user *arg, size_t usize)
+{
+	return tb_be->enable(false);
+}
+
+static long tb_ioc_get_chkpt(struct file *file, void __user *arg, size_t usize)
+{
+	struct tracebuf_chkpt ck = { 0 };
+
+	tb_be->get_chkpt(&ck);
+	return tb_copy_out(arg, usize, &ck, sizeof(ck));
+}
+
+static long tb_ioc_set_chkpt(struct file *file, void __user *arg, size_t usize)
+{
+	struct tracebuf_chkpt ck;
+	int ret;
+
+	ret = tb_copy_in(arg, usize, &ck, sizeof(ck));
+	if (ret)
+		return ret;
+	return tb_be->set_chkpt(&ck);
+}
+
+static long tb_ioc_clear(struct file *file, void __user *arg, size_t usize)
+{
+	tb_be->clear();
+	return 0;
+}
+
+static long tb_ioc_get_sources(struct file *file, void __user *arg,
+			       size_t usize)
+{
+	struct tracebuf_sources src = { 0 };
+
+	if (tb_be->get_sources)
+		tb_be->get_sources(&src);
+	return tb_copy_out(arg, usize, &src, sizeof(src));
+}
+
+static long tb_ioc_set_sources(struct file *file, void __user *arg,
+			       size_t usize)
+{
+	struct tracebuf_sources src;
+	int ret;
+
+	ret = tb_copy_in(arg, usize, &src, sizeof(src));
+	if (ret)
+		return ret;
+	if (!tb_be->set_sources)
+		return -EOPNOTSUPP;
+	return tb_be->set_sources(&src);
+}
+
+static long tb_ioc_snapshot(struct file *file, void __user *arg, size_t usize)
 {
 	struct tracebuf_snapshot_req req;
 	struct tracebuf_record hdr;
@@ -276,7 +364,7 @@ static long tb_ioctl_snapshot(unsigned int cmd, unsigned long arg)
 	u8 *data;
 	int ret;
 
-	ret = tb_copy_in(cmd, arg, &req, sizeof(req));
+	ret = tb_copy_in(arg, usize, &req, sizeof(req));
 	if (ret)
 		return ret;
 	if (req.flags & ~TRACEBUF_SNAP_CLEAR)
@@ -298,90 +386,37 @@ static long tb_ioctl_snapshot(unsigned int cmd, unsigned long arg)
 	return ret;
 }
 
-static long tb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long tb_ioc_set_chain(struct file *file, void __user *arg, size_t usize)
 {
-	struct tracebuf_status st;
-	struct tracebuf_chkpt ck;
-	struct tracebuf_sources src;
 	struct tracebuf_chain ch;
-	unsigned int dir = _IOC_DIR(cmd);
-	u32 mode;
 	int ret;
 
-	if (_IOC_TYPE(cmd) != TRACEBUF_IOC_MAGIC)
-		return -ENOTTY;
-
-	if (dir == _IOC_NONE && _IOC_SIZE(cmd))
-		return -ENOTTY;
-	if (dir != _IOC_NONE && !_IOC_SIZE(cmd))
+	ret = tb_copy_in(arg, usize, &ch, sizeof(ch));
+	if (ret)
+		return ret;
+	if (ch.reserved || ch.depth > TRACEBUF_CHAIN_MAX)
 		return -EINVAL;
+	return tb_be->set_chain(ch.depth);
+}
 
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_STATUS)) {
-		memset(&st, 0, sizeof(st));
-		tb_be->status(&st);
-		st.abi_version = TRACEBUF_ABI_VERSION;
-		st.backend = tb_be->id;
-		st.buf_size = tb_be->buf_size;
-		return tb_copy_out(cmd, arg, &st, sizeof(st));
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_GET_MODE)) {
-		memset(&st, 0, sizeof(st));
-		tb_be->status(&st);
-		mode = st.mode;
-		return tb_copy_out(cmd, arg, &mode, sizeof(mode));
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_SET_MODE)) {
-		ret = tb_copy_in(cmd, arg, &mode, sizeof(mode));
-		if (ret)
-			return ret;
-		if (mode != TRACEBUF_MODE_WRAP && mode != TRACEBUF_MODE_FILL_ONCE)
-			return -EINVAL;
-		return tb_be->set_mode(mode);
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_ENABLE))
-		return tb_be->enable(true);
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_DISABLE))
-		return tb_be->enable(false);
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_GET_CHKPT)) {
-		memset(&ck, 0, sizeof(ck));
-		tb_be->get_chkpt(&ck);
-		return tb_copy_out(cmd, arg, &ck, sizeof(ck));
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_SET_CHKPT)) {
-		ret = tb_copy_in(cmd, arg, &ck, sizeof(ck));
-		if (ret)
-			return ret;
-		return tb_be->set_chkpt(&ck);
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_CLEAR)) {
-		tb_be->clear();
-		return 0;
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_GET_SOURCES)) {
-		memset(&src, 0, sizeof(src));
-		if (tb_be->get_sources)
-			tb_be->get_sources(&src);
-		return tb_copy_out(cmd, arg, &src, sizeof(src));
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_SET_SOURCES)) {
-		ret = tb_copy_in(cmd, arg, &src, sizeof(src));
-		if (ret)
-			return ret;
-		if (!tb_be->set_sources)
-			return -EOPNOTSUPP;
-		return tb_be->set_sources(&src);
-	}
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_SNAPSHOT))
-		return tb_ioctl_snapshot(cmd, arg);
-	if (tb_cmd_is(cmd, TRACEBUF_IOC_SET_CHAIN)) {
-		ret = tb_copy_in(cmd, arg, &ch, sizeof(ch));
-		if (ret)
-			return ret;
-		if (ch.reserved || ch.depth > TRACEBUF_CHAIN_MAX)
-			return -EINVAL;
-		return tb_be->set_chain(ch.depth);
-	}
-	return -ENOTTY;
+static const struct tbcore_ioctl tb_ioctls[] = {
+	{ TRACEBUF_IOC_STATUS,		tb_ioc_status },
+	{ TRACEBUF_IOC_GET_MODE,	tb_ioc_get_mode },
+	{ TRACEBUF_IOC_SET_MODE,	tb_ioc_set_mode },
+	{ TRACEBUF_IOC_ENABLE,		tb_ioc_enable },
+	{ TRACEBUF_IOC_DISABLE,		tb_ioc_disable },
+	{ TRACEBUF_IOC_GET_CHKPT,	tb_ioc_get_chkpt },
+	{ TRACEBUF_IOC_SET_CHKPT,	tb_ioc_set_chkpt },
+	{ TRACEBUF_IOC_CLEAR,		tb_ioc_clear },
+	{ TRACEBUF_IOC_GET_SOURCES,	tb_ioc_get_sources },
+	{ TRACEBUF_IOC_SET_SOURCES,	tb_ioc_set_sources },
+	{ TRACEBUF_IOC_SNAPSHOT,	tb_ioc_snapshot },
+	{ TRACEBUF_IOC_SET_CHAIN,	tb_ioc_set_chain },
+};
+
+static long tb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return tbcore_ioctl(tb_ioctls, ARRAY_SIZE(tb_ioctls), file, cmd, arg);
 }
 
 static const struct file_operations tb_fops = {
@@ -398,7 +433,7 @@ static const struct file_operations tb_fops = {
 
 static struct miscdevice tb_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
-	.name	= TRACEBUF_NAME,
+	.name	= TB_DEV_NAME,
 	.fops	= &tb_fops,
 	.mode	= 0600,
 };
@@ -408,9 +443,9 @@ int tb_dev_init(void)
 	const struct tb_backend *be;
 	int ret;
 
-	be = tb_xscale_init();
+	be = tb_xscale_init(tb_dev_notify);
 	if (!be)
-		be = tb_emul_init();
+		be = tb_emul_init(tb_dev_notify);
 	if (IS_ERR(be))
 		return PTR_ERR(be);
 	tb_be = be;
