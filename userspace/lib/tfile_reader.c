@@ -103,9 +103,12 @@ static int definitions(struct rd *r, const struct tb_tfile_visitor *v,
 			info->tsvs++;
 		}
 		if (v && v->line) {
-			ret = v->line(ctx, line);
-			if (ret)
+			int cb = v->line(ctx, line);
+
+			if (cb) {
+				ret = cb;
 				goto out;
+			}
 		}
 	}
 	if (!info->reg_size) {

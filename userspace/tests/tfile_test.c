@@ -77,6 +77,16 @@ static const struct tb_tfile_visitor rd_visitor = {
 	.frame = rd_frame, .block = rd_block,
 };
 
+static int rd_line(void *ctx, const char *line)
+{
+	return 0;
+}
+
+/* Every callback, as tbconv tfile-text has them. */
+static const struct tb_tfile_visitor count_visitor = {
+	.line = rd_line, .frame = rd_frame, .block = rd_block,
+};
+
 /* 12 frames over 3 tracepoints with two variables and some memory. */
 static int write_sample(const char *path)
 {
@@ -427,17 +437,26 @@ TEST(malformed_files)
 		{ "\x7fTRACE0\nR 4\n\n", 14, "premature end of file in a frame" },
 		{ "\x7fTRACE0\nR 4\n", 13, "premature end of file in the definitions" },
 	};
-	unsigned int i;
+	unsigned int i, with;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct tb_error err = { 0 };
-		FILE *f = fmemopen((void *)cases[i].data, cases[i].len, "rb");
+	/* With and without visitors: a callback must not hide an error. */
+	for (with = 0; with < 2; with++) {
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct tb_error err = { 0 };
+			struct rd_ctx c = { 0 };
+			FILE *f = fmemopen((void *)cases[i].data, cases[i].len,
+					   "rb");
 
-		EXPECT_EQ(-1, tb_tfile_read(f, NULL, NULL, NULL, &err));
-		EXPECT_NE(NULL, strstr(err.msg, cases[i].msg)) {
-			TH_LOG("case %u: \"%s\"", i, err.msg);
+			EXPECT_EQ(-1, tb_tfile_read(f, with ? &count_visitor :
+						    NULL, &c, NULL, &err)) {
+				TH_LOG("case %u, visitor %u: accepted", i,
+				       with);
+			}
+			EXPECT_NE(NULL, strstr(err.msg, cases[i].msg)) {
+				TH_LOG("case %u: \"%s\"", i, err.msg);
+			}
+			fclose(f);
 		}
-		fclose(f);
 	}
 }
 
