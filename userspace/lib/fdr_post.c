@@ -68,6 +68,8 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 	struct tb_fdr_post *p = s->p;
 	struct block *b = s->n ? &s->v[s->n - 1] : NULL;
 
+	if (r->ignored)
+		return 0;
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
 		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
@@ -382,12 +384,9 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 
 	p->ids = NULL;
 	p->nids = 0;
-	if (len == TB_FDR_HEADER_SIZE) {
-		/* Nothing recorded: the reader wants a block. */
-		if (tb_fdr_parse_header(in, &p->hdr, err))
-			goto out;
-	} else if (tb_fdr_read_mem(buf, len, scan_header, scan_record, &s,
-				   NULL, err)) {
+	/* A header alone (nothing recorded) is a valid, empty trace. */
+	if (tb_fdr_read_mem(buf, len, scan_header, scan_record, &s, NULL,
+			    err)) {
 		if (s.oom)
 			tb_seterr(err, 0, "out of memory");
 		goto out;
