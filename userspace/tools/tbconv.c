@@ -442,10 +442,17 @@ static int tt_block(void *ctx, const struct tb_tfile_block *b)
 	return 0;
 }
 
+/* What gdb tolerates, in the text where it happens. */
+static void tt_warning(void *ctx, const struct tb_error *w)
+{
+	fprintf(ctx, "# warning: %s\n", w->msg);
+}
+
 static void tfile_text(FILE *in, FILE *out)
 {
 	static const struct tb_tfile_visitor v = {
 		.line = tt_line, .frame = tt_frame, .block = tt_block,
+		.warning = tt_warning,
 	};
 	struct tb_tfile_info info;
 	struct tb_error err = { 0 };
