@@ -303,6 +303,8 @@ static int check_tps(struct rd *r)
 {
 	size_t i, j;
 
+	if (!r->ntps)
+		return 0;
 	qsort(r->tps, r->ntps, sizeof(*r->tps), cmp_tp);
 	for (i = 0; i < r->ntps; i = j) {
 		bool defined = false;
