@@ -362,6 +362,217 @@ static void *slurp(const char *path, size_t *n)
 	return p;
 }
 
+/*
+ * ---- fuzzer seeds ----
+ *
+ * The files data/corpus/DIR/gen-* seed the libFuzzer targets with the
+ * shapes the readers decide on (fdr_llvm_test, tfile_gdb_test and
+ * xscale_model_test check the verdicts).  They are made here, and this
+ * test checks the committed files are what the builders make; run it with
+ * TB_WRITE_SEEDS=1 to write them again.
+ */
+
+/* A small version 5 block: extent, preamble, a call. */
+static size_t seed_block(struct gb *g, uint64_t extra)
+{
+	size_t at = gf_extents(g, 0);
+
+	gf_new_buffer(g, 7);
+	gf_wallclock(g, 1, 2);
+	gf_pid(g, 3);
+	gf_cpu(g, 1, 100);
+	gf_func(g, TB_FDR_ENTER, 1, 5);
+	gf_func(g, TB_FDR_EXIT, 1, 5);
+	tb_put64(g->p + at + 1, extra + g->n - at - TB_FDR_META_SIZE);
+	return at;
+}
+
+static void seed_fdr(struct gb *g, unsigned int i)
+{
+	unsigned int seed = 7 + i;
+
+	switch (i) {
+	case 0:		/* compiler-rt's version 1: fixed buffers, padding */
+		gf_v1_file(g, &seed, 256, 3);
+		break;
+	case 1:		/* padding that is not a multiple of 8 */
+		gf_v1_file(g, &seed, 128, 1);
+		gb_space(g, 4);
+		break;
+	case 2:		/* an extent of 2^32 + n: llvm keeps 32 bits */
+		gf_header(g, 5, 1, 0);
+		seed_block(g, 1ULL << 32);
+		break;
+	case 3:		/* exactly 2^32: skipped up to the next 0x0f */
+		gf_header(g, 5, 1, 0);
+		seed_block(g, 0);
+		tb_put64(g->p + 33, 1ULL << 32);
+		seed_block(g, 0);
+		break;
+	case 4:		/* a final BufferExtents of 9 bytes */
+		gf_header(g, 5, 1, 0);
+		seed_block(g, 0);
+		gf_extents(g, 48);
+		g->n -= 7;
+		break;
+	case 5:		/* header only */
+		gf_header(g, 5, 1, 0);
+		break;
+	case 6:		/* an empty extent, then a block cut after its PID */
+		gf_header(g, 5, 1, 0);
+		gf_extents(g, 0);
+		gf_extents(g, 48);
+		gf_new_buffer(g, 1);
+		gf_wallclock(g, 1, 2);
+		gf_pid(g, 3);
+		break;
+	case 7:		/* versions 2 to 4 with custom events */
+	case 8:
+	case 9:
+		gf_file(g, i - 5, &seed, 2, 200);
+		break;
+	}
+}
+
+static void seed_tfile(struct gb *g, unsigned int i)
+{
+	uint8_t mem[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	size_t f;
+
+	gt_defs(g, 3);
+	switch (i) {
+	case 0:		/* CR LF definitions but status, no end marker */
+		g->n = 8;
+		gb_str(g, "R 8\r\nstatus 0;tframes:3\n"
+		       "tsv 1:0:0:616c706861\r\n"
+		       "tp T1:401000:E:0:0\r\n\n");
+		gt_std_frame(g, 0);
+		gt_std_frame(g, 1);
+		break;
+	case 1:		/* blocks longer than their frames */
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		f = gt_frame(g, 1);
+		gt_v(g, 1, 1);
+		gt_m(g, 0x500000, mem, 8);
+		gt_frame_end(g, f);
+		tb_put32(g->p + f + 2, tb_get32(g->p + f + 2) - 6);
+		g->n -= 6;
+		f = gt_frame(g, 1);
+		gt_r(g, 8, 0x11);
+		gt_frame_end(g, f);
+		tb_put32(g->p + f + 2, 4);
+		g->n -= 5;
+		gt_std_frame(g, 2);
+		gt_end(g);
+		break;
+	case 2:		/* unknown blocks before and after an R block */
+		gt_line(g, "");
+		f = gt_frame(g, 1);
+		gt_r(g, 8, 0);
+		*gb_space(g, 1) = 'X';
+		gt_frame_end(g, f);
+		f = gt_frame(g, 1);
+		*gb_space(g, 1) = 'X';
+		gt_r(g, 8, 0);
+		gt_frame_end(g, f);
+		gt_end(g);
+		break;
+	case 3:		/* refused: a variable name that is not hex */
+		gt_line(g, "tsv 3:0:0:gamma");
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		gt_end(g);
+		break;
+	case 4:		/* refused: a tracepoint without its tp T line */
+		gt_line(g, "tp Z2:402000:at:0:9:2a3078343032303030");
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		gt_end(g);
+		break;
+	case 5:		/* refused: the last R line says 0 */
+		gt_line(g, "R 0");
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		gt_end(g);
+		break;
+	}
+}
+
+/* A snapshot: a wrapped buffer with three checkpointed entries. */
+static void seed_xscale(struct gb *g, unsigned int i)
+{
+	struct tracebuf_record r = {
+		TRACEBUF_RECORD_MAGIC, 1, 40, 0xc0003000, 0xc0002000,
+		TRACEBUF_RECORD_WRAPPED, 256, 0, 0,
+	};
+	uint8_t *d;
+
+	tb_record_format(&r, gb_space(g, 40));
+	d = gb_space(g, 256);
+	memset(d, 0x83, 256);
+	d[20] = 0xc1;			/* lost its register */
+	d[100] = 0xc2;			/* CHKPT1 */
+	d[200] = 0xc0;			/* CHKPT0 */
+	if (i == 1)
+		d[120] = 0xc4;		/* two in one pass: suspect */
+}
+
+static const struct {
+	const char *path;
+	void (*build)(struct gb *g, unsigned int i);
+	unsigned int i;
+} seeds[] = {
+	{ "fdr/gen-v1-fixed-buffers.fdr", seed_fdr, 0 },
+	{ "fdr/gen-v1-padding-misaligned.fdr", seed_fdr, 1 },
+	{ "fdr/gen-extent-2pow32-plus.fdr", seed_fdr, 2 },
+	{ "fdr/gen-extent-2pow32.fdr", seed_fdr, 3 },
+	{ "fdr/gen-extents-cut-short.fdr", seed_fdr, 4 },
+	{ "fdr/gen-header-only.fdr", seed_fdr, 5 },
+	{ "fdr/gen-empty-extent-short-block.fdr", seed_fdr, 6 },
+	{ "fdr/gen-v2.fdr", seed_fdr, 7 },
+	{ "fdr/gen-v3.fdr", seed_fdr, 8 },
+	{ "fdr/gen-v4.fdr", seed_fdr, 9 },
+	{ "tfile/gen-crlf-no-end-marker.tf", seed_tfile, 0 },
+	{ "tfile/gen-blocks-past-frame.tf", seed_tfile, 1 },
+	{ "tfile/gen-unknown-blocks.tf", seed_tfile, 2 },
+	{ "tfile/gen-tsv-not-hex.tf", seed_tfile, 3 },
+	{ "tfile/gen-tp-without-T.tf", seed_tfile, 4 },
+	{ "tfile/gen-last-R-zero.tf", seed_tfile, 5 },
+	{ "xscale/gen-three-checkpoints.bin", seed_xscale, 0 },
+	{ "xscale/gen-two-checkpoints-one-pass.bin", seed_xscale, 1 },
+};
+
+TEST(fuzzer_seeds)
+{
+	bool write = getenv("TB_WRITE_SEEDS") != NULL;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		char path[512];
+		struct gb g = { 0 };
+		size_t n = 0;
+		uint8_t *p;
+
+		seeds[i].build(&g, seeds[i].i);
+		snprintf(path, sizeof(path), "data/corpus/%s", seeds[i].path);
+		if (write)
+			ASSERT_EQ(0, gb_write(&g, path));
+		p = slurp(path, &n);
+		EXPECT_NE(NULL, p) {
+			TH_LOG("%s missing: run with TB_WRITE_SEEDS=1", path);
+		}
+		if (p) {
+			EXPECT_EQ(g.n, n);
+			EXPECT_EQ(0, memcmp(g.p, p, n < g.n ? n : g.n)) {
+				TH_LOG("%s differs from its builder", path);
+			}
+		}
+		free(p);
+		gb_free(&g);
+	}
+}
+
 /* Every corpus file through its parsers, plus truncations and flips. */
 TEST(corpus_sweep)
 {
