@@ -20,9 +20,31 @@ static int block(void *ctx, const struct tb_tfile_block *b)
 	return 0;
 }
 
+static int line(void *ctx, const char *l)
+{
+	sum += (unsigned int)strlen(l);
+	return 0;
+}
+
+static int frame(void *ctx, unsigned int tp, uint64_t offset, uint32_t size)
+{
+	sum += tp;
+	return 0;
+}
+
+/* Warnings must be "offset N: ..." like errors. */
+static void warning(void *ctx, const struct tb_error *w)
+{
+	if (strncmp(w->msg, "offset ", 7))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct tb_tfile_visitor v = { .block = block };
+	static const struct tb_tfile_visitor v = {
+		.line = line, .frame = frame, .block = block,
+		.warning = warning,
+	};
 	struct tb_error err;
 	FILE *f;
 

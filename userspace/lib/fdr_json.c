@@ -107,6 +107,8 @@ static int fj_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
 
+	if (r->ignored)
+		return 0;
 	if (!tb_fdr_call_feed(&c->call, r, fj_call, c) &&
 	    (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED))
 		fj_event(c, r);

@@ -17,6 +17,7 @@
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
 #include "tb_cli.h"
+#include "tb_output.h"
 #include "tb_bytes.h"
 #include "xray_map.h"
 
@@ -68,6 +69,8 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 	struct tb_fdr_post *p = s->p;
 	struct block *b = s->n ? &s->v[s->n - 1] : NULL;
 
+	if (r->ignored)
+		return 0;
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
 		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
@@ -382,12 +385,9 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 
 	p->ids = NULL;
 	p->nids = 0;
-	if (len == TB_FDR_HEADER_SIZE) {
-		/* Nothing recorded: the reader wants a block. */
-		if (tb_fdr_parse_header(in, &p->hdr, err))
-			goto out;
-	} else if (tb_fdr_read_mem(buf, len, scan_header, scan_record, &s,
-				   NULL, err)) {
+	/* A header alone (nothing recorded) is a valid, empty trace. */
+	if (tb_fdr_read_mem(buf, len, scan_header, scan_record, &s, NULL,
+			    err)) {
 		if (s.oom)
 			tb_seterr(err, 0, "out of memory");
 		goto out;
@@ -531,7 +531,8 @@ static int convert(const char *trace, const char *names, const char *out,
 		   struct tb_error *err)
 {
 	struct tb_name_map m = { 0 };
-	FILE *in, *nf, *f;
+	struct tb_output o;
+	FILE *in, *nf;
 	int ret;
 
 	if (names) {
@@ -550,15 +551,16 @@ static int convert(const char *trace, const char *names, const char *out,
 		ret = -errno;
 		goto out;
 	}
-	f = fopen(out, "wb");
-	if (!f) {
-		ret = -errno;
+	ret = tb_output_open(&o, out);
+	if (ret) {
 		fclose(in);
 		goto out;
 	}
-	ret = fn(in, f, &m, err);
-	if (fclose(f) && !ret)
-		ret = -EIO;
+	ret = fn(in, o.f, &m, err);
+	if (ret)
+		tb_output_abort(&o);
+	else
+		ret = tb_output_commit(&o);
 	fclose(in);
 out:
 	tb_name_map_free(&m);
@@ -593,6 +595,10 @@ static void companion(const char *trace, const char *names, const char *out,
 
 	if (!out)
 		return;
+	if (tb_same_path(out, trace)) {
+		tb_warn("%s: not written: it is the trace", out);
+		return;
+	}
 	ret = fn(trace, names, out, &err);
 	if (ret)
 		tb_warn("%s: not written: %s", out,
@@ -602,31 +608,50 @@ static void companion(const char *trace, const char *names, const char *out,
 int tb_fdr_post_files(const struct tb_fdr_post *p,
 		      const struct tb_fdr_post_files *f, struct tb_error *err)
 {
-	FILE *names, *map = NULL;
+	struct tb_output names, map = { 0 };
+	const char *same = NULL;
 	int ret;
 
 	if (!f->names)
 		return 0;
-	names = fopen(f->names, "w");
-	if (!names) {
-		tb_seterr(err, 0, "%s: %s", f->names, strerror(errno));
+	/* Written after the trace: never over it. */
+	if (f->trace && tb_same_path(f->names, f->trace))
+		same = f->names;
+	else if (f->trace && f->map && !p->raw &&
+		 tb_same_path(f->map, f->trace))
+		same = f->map;
+	if (same) {
+		tb_seterr(err, 0, "%s: is the trace %s, not overwritten",
+			  same, f->trace);
+		return -1;
+	}
+	ret = tb_output_open(&names, f->names);
+	if (ret) {
+		tb_seterr(err, 0, "%s: %s", f->names, strerror(-ret));
 		return -1;
 	}
 	if (f->map && !p->raw) {
-		map = fopen(f->map, "wb");
-		if (!map) {
-			tb_seterr(err, 0, "%s: %s", f->map, strerror(errno));
-			fclose(names);
+		ret = tb_output_open(&map, f->map);
+		if (ret) {
+			tb_seterr(err, 0, "%s: %s", f->map, strerror(-ret));
+			tb_output_abort(&names);
 			return -1;
 		}
 	}
-	ret = tb_fdr_post_names(p, names, map, f->known,
+	ret = tb_fdr_post_names(p, names.f, map.f, f->known,
 				tb_fdr_post_syscall_namer,
 				(void *)&f->syscalls);
-	if (fclose(names) && !ret)
-		ret = -EIO;
-	if (map && fclose(map) && !ret)
-		ret = -EIO;
+	if (ret) {
+		tb_output_abort(&names);
+		if (map.f)
+			tb_output_abort(&map);
+	} else {
+		ret = tb_output_commit(&names);
+		if (map.f && !ret)
+			ret = tb_output_commit(&map);
+		else if (map.f)
+			tb_output_abort(&map);
+	}
 	if (ret) {
 		tb_seterr(err, 0, "%s: cannot write the names or the map: %s",
 			  f->names, strerror(-ret));

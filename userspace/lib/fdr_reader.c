@@ -2,11 +2,21 @@
 /*
  * Streaming XRay FDR producer and block verifier; see fdr_reader.h.
  *
- * What is accepted follows llvm-xray 14 (lib/XRay FileBasedRecordProducer,
- * BlockIndexer, BlockVerifier): from version 3 a BufferExtents record says
- * how many bytes of records follow and no record may cross that extent;
- * when an extent is used up, bytes are skipped up to the next BufferExtents
- * introducer.  Blocks, for the grammar, start at each NewBuffer record.
+ * What is accepted follows llvm-xray 14's fdr-dump -verify (lib/XRay
+ * FileBasedRecordProducer, BlockIndexer, BlockVerifier):
+ *
+ *  - from version 3 a BufferExtents record says how many bytes of records
+ *    follow and no record may cross that extent; llvm keeps the extent in
+ *    32 bits, so does this reader.  When an extent is used up, bytes are
+ *    skipped up to the next BufferExtents introducer (0x0f).  A
+ *    BufferExtents record that ends the file needs only its size field.
+ *  - blocks, for the grammar, start at each NewBuffer record; a block may
+ *    end anywhere (fdr-dump -verify does not check how blocks end).
+ *  - after an EndOfBuffer record (version 1) everything up to the next
+ *    NewBuffer is parsed but not checked against the grammar: the rest of
+ *    a fixed-size thread buffer, zero bytes that read as function records.
+ *
+ * Documentation/formats.rst lists where we differ from llvm-xray and why.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,20 +118,26 @@ int tb_fdr_parse_header(const uint8_t *p, struct tb_fdr_header *h,
 	h->cycle_frequency = tb_get64(p + 8);
 	h->buffer_size = tb_get64(p + 16);
 	if (h->type != TB_FDR_TYPE_FDR) {
-		tb_seterr(err, 2, "file header: trace type %u is not FDR (1)",
+		tb_seterr(err, 2,
+			  "FileHeader record: trace type %u is not FDR (1)",
 			  h->type);
 		return -1;
 	}
 	if (h->version < TB_FDR_VERSION_MIN ||
 	    h->version > TB_FDR_VERSION_MAX) {
-		tb_seterr(err, 0, "file header: unsupported FDR version %u",
+		tb_seterr(err, 0,
+			  "FileHeader record: unsupported FDR version %u",
 			  h->version);
 		return -1;
 	}
 	return 0;
 }
 
-/* Which record kinds may follow @state inside a block. */
+/*
+ * Which record kinds may follow @state inside a block.  After an
+ * EndOfBuffer record nothing is checked until the next NewBuffer, which
+ * starts a new block (run() handles both).
+ */
 static bool allowed(unsigned int state, unsigned int kind)
 {
 	bool body = kind == TB_FDR_NEW_CPU || kind == TB_FDR_TSC_WRAP ||
@@ -149,22 +165,14 @@ static bool allowed(unsigned int state, unsigned int kind)
 	return false;
 }
 
-/* A block may only end once its preamble is complete. */
-static int end_block(struct tb_fdr_reader *rd)
+/* The kind a record introducer byte announces, for error messages. */
+static const char *introducer_kind(uint8_t b)
 {
-	switch (rd->state) {
-	case TB_FDR_END_OF_BUFFER:
-	case TB_FDR_NEW_CPU:
-	case TB_FDR_TSC_WRAP:
-	case TB_FDR_CUSTOM:
-	case TB_FDR_TYPED:
-	case TB_FDR_FUNCTION:
-	case TB_FDR_CALL_ARG:
-		return 0;
-	}
-	tb_seterr(rd->err, rd->off, "block ends right after a %s record",
-		  tb_fdr_kind_name(rd->state));
-	return -1;
+	if (!(b & 1))
+		return "Function";
+	if ((b >> 1) >= TB_FDR_META_NR)
+		return "unknown metadata";
+	return tb_fdr_kind_name(b >> 1);
 }
 
 static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
@@ -175,13 +183,13 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 
 	if (r->size <= 0) {
 		tb_seterr(rd->err, rd->off + 1,
-			  "%s: invalid payload size %d",
+			  "%s record: invalid payload size %d",
 			  tb_fdr_kind_name(r->kind), r->size);
 		return -1;
 	}
 	if ((uint32_t)r->size > TB_FDR_MAX_PAYLOAD) {
 		tb_seterr(rd->err, rd->off + 1,
-			  "%s: payload size %d larger than we accept (%u)",
+			  "%s record: payload size %d larger than we accept (%u)",
 			  tb_fdr_kind_name(r->kind), r->size,
 			  TB_FDR_MAX_PAYLOAD);
 		return -1;
@@ -189,7 +197,7 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	*reclen = need;
 	if (rd->hdr.version >= 3 && need > rd->remaining) {
 		tb_seterr(rd->err, rd->off,
-			  "%s: payload of %d bytes crosses the buffer extent (%llu bytes left)",
+			  "%s record: payload of %d bytes crosses the buffer extent (%llu bytes left)",
 			  tb_fdr_kind_name(r->kind), r->size,
 			  (unsigned long long)rd->remaining);
 		return -1;
@@ -220,7 +228,7 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 			have = ensure(rd, 1);
 			if (!have) {
 				tb_seterr(rd->err, rd->off,
-					  "%s: truncated payload (%zu of %d bytes)",
+					  "%s record: truncated payload (%zu of %d bytes)",
 					  tb_fdr_kind_name(r->kind), done,
 					  r->size);
 				return -1;
@@ -245,6 +253,7 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	const uint8_t *p = rd->win + rd->pos;
 	unsigned int kind = p[0] >> 1;
 	unsigned int v = rd->hdr.version;
+	size_t avail;
 
 	if (kind >= TB_FDR_META_NR) {
 		tb_seterr(rd->err, rd->off, "unknown metadata record kind %u",
@@ -257,15 +266,18 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 			  v);
 		return -1;
 	}
-	if (rd->len - rd->pos < TB_FDR_META_SIZE) {
+	avail = rd->len - rd->pos;
+	if (avail < (kind == TB_FDR_BUFFER_EXTENTS ? TB_FDR_EXTENTS_MIN :
+		     TB_FDR_META_SIZE)) {
 		tb_seterr(rd->err, rd->off,
 			  "truncated %s record (%zu of 16 bytes)",
-			  tb_fdr_kind_name(kind), rd->len - rd->pos);
+			  tb_fdr_kind_name(kind), avail);
 		return -1;
 	}
 	r->kind = kind;
 	r->data = NULL;
-	*reclen = TB_FDR_META_SIZE;
+	/* Only a BufferExtents record at the end of the file is shorter. */
+	*reclen = avail < TB_FDR_META_SIZE ? avail : TB_FDR_META_SIZE;
 	p++;
 	switch (kind) {
 	case TB_FDR_NEW_BUFFER:
@@ -291,10 +303,12 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 		r->size = (int32_t)tb_get32(p);
 		if (v >= 5) {
 			r->event_delta = (int32_t)tb_get32(p + 4);
-			r->tsc += (int64_t)r->event_delta;
+			if (!r->ignored)
+				r->tsc += (int64_t)r->event_delta;
 		} else {
 			r->value = tb_get64(p + 4);
-			r->tsc = r->value;
+			if (!r->ignored)
+				r->tsc = r->value;
 			r->event_cpu = v >= 4 ? tb_get16(p + 12) : 0;
 		}
 		return read_payload(rd, r, reclen);
@@ -302,7 +316,8 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 		r->size = (int32_t)tb_get32(p);
 		r->event_delta = (int32_t)tb_get32(p + 4);
 		r->event_type = tb_get16(p + 8);
-		r->tsc += (int64_t)r->event_delta;
+		if (!r->ignored)
+			r->tsc += (int64_t)r->event_delta;
 		return read_payload(rd, r, reclen);
 	case TB_FDR_CALL_ARG:
 	case TB_FDR_BUFFER_EXTENTS:
@@ -339,10 +354,17 @@ static int parse_func(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	}
 	r->func_id = w >> 4;
 	r->delta = tb_get32(p + 4);
-	r->tsc += r->delta;
+	if (!r->ignored)
+		r->tsc += r->delta;
 	r->data = NULL;
 	*reclen = TB_FDR_FUNC_SIZE;
 	return 0;
+}
+
+/* What llvm-xray keeps of an extent: CurrentBufferBytes is 32 bits. */
+static void set_extent(struct tb_fdr_reader *rd, uint64_t size)
+{
+	rd->remaining = (uint32_t)size;
 }
 
 /*
@@ -353,34 +375,61 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 {
 	uint64_t skipped = 0;
 	uint64_t start = rd->off;
+	uint8_t first = 0;
+	size_t have;
 
 	for (;;) {
 		if (!ensure(rd, 1)) {
 			if (!skipped)
 				return 0;
 			tb_seterr(rd->err, start,
-				  "%llu trailing bytes without a BufferExtents record",
-				  (unsigned long long)skipped);
+				  "%llu trailing bytes without a BufferExtents record (a %s record introducer, 0x%02x, starts them)",
+				  (unsigned long long)skipped,
+				  introducer_kind(first), first);
 			return -1;
 		}
 		if (rd->win[rd->pos] == (TB_FDR_BUFFER_EXTENTS << 1 | 1))
 			break;
+		if (!skipped)
+			first = rd->win[rd->pos];
 		consume(rd, 1);
 		skipped++;
 	}
-	if (ensure(rd, TB_FDR_META_SIZE) < TB_FDR_META_SIZE) {
+	have = ensure(rd, TB_FDR_META_SIZE);
+	if (have < TB_FDR_EXTENTS_MIN) {
 		tb_seterr(rd->err, rd->off,
 			  "truncated BufferExtents record (%zu of 16 bytes)",
-			  rd->len - rd->pos);
+			  have);
 		return -1;
 	}
 	r->kind = TB_FDR_BUFFER_EXTENTS;
 	r->offset = rd->off;
+	r->ignored = false;
 	r->value = tb_get64(rd->win + rd->pos + 1);
 	r->data = NULL;
-	rd->remaining = r->value;
-	consume(rd, TB_FDR_META_SIZE);
+	set_extent(rd, r->value);
+	consume(rd, have < TB_FDR_META_SIZE ? have : TB_FDR_META_SIZE);
 	return 1;
+}
+
+/*
+ * Check @r against the block grammar and move the state on.  Records
+ * after an EndOfBuffer are left alone until the next NewBuffer.
+ */
+static int verify(struct tb_fdr_reader *rd, const struct tb_fdr_record *r)
+{
+	if (r->kind == TB_FDR_BUFFER_EXTENTS || r->ignored)
+		return 0;
+	if (r->kind == TB_FDR_NEW_BUFFER)
+		rd->state = ST_UNKNOWN;
+	if (!allowed(rd->state, r->kind)) {
+		tb_seterr(rd->err, r->offset, "%s record not allowed after %s",
+			  tb_fdr_kind_name(r->kind),
+			  tb_fdr_kind_name(rd->state));
+		return -1;
+	}
+	rd->state = r->kind;
+	return 0;
 }
 
 static int run(struct tb_fdr_reader *rd,
@@ -392,8 +441,8 @@ static int run(struct tb_fdr_reader *rd,
 	int ret;
 
 	if (have < TB_FDR_HEADER_SIZE) {
-		tb_seterr(rd->err, 0, "truncated file header (%zu of 32 bytes)",
-			  have);
+		tb_seterr(rd->err, 0,
+			  "truncated FileHeader record (%zu of 32 bytes)", have);
 		return -1;
 	}
 	if (tb_fdr_parse_header(rd->win, &rd->hdr, rd->err))
@@ -408,6 +457,7 @@ static int run(struct tb_fdr_reader *rd,
 	rd->state = ST_UNKNOWN;
 	for (;;) {
 		size_t reclen;
+		uint8_t b;
 
 		if (rd->hdr.version >= 3 && !rd->remaining) {
 			ret = next_extent(rd, r);
@@ -427,7 +477,11 @@ static int run(struct tb_fdr_reader *rd,
 		if (!ensure(rd, TB_FDR_META_SIZE))
 			break;
 		r->offset = rd->off;
-		if (rd->win[rd->pos] & 1)
+		b = rd->win[rd->pos];
+		r->ignored = rd->state == TB_FDR_END_OF_BUFFER &&
+			     b != (TB_FDR_NEW_BUFFER << 1 | 1) &&
+			     b != (TB_FDR_BUFFER_EXTENTS << 1 | 1);
+		if (b & 1)
 			ret = parse_meta(rd, r, &reclen);
 		else
 			ret = parse_func(rd, r, &reclen);
@@ -441,29 +495,15 @@ static int run(struct tb_fdr_reader *rd,
 				  (unsigned long long)(reclen - rd->remaining));
 			return -1;
 		}
+		if (verify(rd, r))
+			return -1;
 		if (r->kind == TB_FDR_BUFFER_EXTENTS) {
-			rd->remaining = r->value;
+			set_extent(rd, r->value);
 			st->blocks++;
-		} else {
-			if (r->kind == TB_FDR_NEW_BUFFER &&
-			    rd->state != ST_UNKNOWN) {
-				if (end_block(rd))
-					return -1;
-				rd->state = ST_UNKNOWN;
-			}
-			if (!allowed(rd->state, r->kind)) {
-				tb_seterr(rd->err, r->offset,
-					  "%s record not allowed after %s",
-					  tb_fdr_kind_name(r->kind),
-					  tb_fdr_kind_name(rd->state));
-				return -1;
-			}
-			rd->state = r->kind;
-			if (rd->hdr.version >= 3) {
-				/* Payload bytes copied out were counted. */
-				rd->remaining -= reclen ? reclen :
-					TB_FDR_META_SIZE + (size_t)r->size;
-			}
+		} else if (rd->hdr.version >= 3) {
+			/* Payload bytes copied out were counted. */
+			rd->remaining -= reclen ? reclen :
+				TB_FDR_META_SIZE + (size_t)r->size;
 		}
 		if (r->kind == TB_FDR_FUNCTION)
 			st->functions++;
@@ -474,12 +514,6 @@ static int run(struct tb_fdr_reader *rd,
 				return ret;
 		}
 		consume(rd, reclen);
-	}
-	if (rd->state != ST_UNKNOWN && end_block(rd))
-		return -1;
-	if (rd->state == ST_UNKNOWN) {
-		tb_seterr(rd->err, rd->off, "no NewBuffer record in the file");
-		return -1;
 	}
 	return 0;
 }

@@ -3,9 +3,11 @@
  * Streaming XRay FDR reader (producer + block verifier).  It reads through
  * a fixed-size window, so memory stays constant whatever the file size
  * (payloads are bounded by TB_FDR_MAX_PAYLOAD), and hands every record to a
- * visitor callback in file order.  It accepts exactly the files llvm-xray
- * 14's fdr-dump -verify accepts for versions 1 to 5, and reports the first
- * problem with its byte offset and record kind.
+ * visitor callback in file order.  It accepts the files llvm-xray 14's
+ * fdr-dump -verify accepts for versions 1 to 5 (Documentation/formats.rst
+ * lists the exceptions), and reports the first problem with its byte
+ * offset and record kind.  Records that llvm-xray's trace loader skips
+ * (version 1 padding after an EndOfBuffer) come with r->ignored set.
  */
 #ifndef TB_FDR_READER_H
 #define TB_FDR_READER_H

@@ -10,10 +10,13 @@
 #ifndef TB_FDR_RECORDS_H
 #define TB_FDR_RECORDS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TB_FDR_HEADER_SIZE	32
 #define TB_FDR_META_SIZE	16
+/* A BufferExtents record at the end of a file may stop after its size. */
+#define TB_FDR_EXTENTS_MIN	9
 #define TB_FDR_FUNC_SIZE	8
 #define TB_FDR_TYPE_FDR		1
 #define TB_FDR_VERSION_MIN	1
@@ -70,6 +73,13 @@ struct tb_fdr_record {
 	unsigned int kind;	/* enum tb_fdr_kind */
 	unsigned int version;	/* of the file: the custom event layout */
 	uint64_t offset;	/* file offset of the record */
+	/*
+	 * After an EndOfBuffer record and up to the next NewBuffer (version
+	 * 1: the rest of a fixed-size thread buffer, usually zero bytes
+	 * that read as "Function Enter #0").  llvm-xray's dump prints these
+	 * records, its trace loader skips them: converters skip them too.
+	 */
+	bool ignored;
 
 	/* TB_FDR_FUNCTION */
 	unsigned int func_type;	/* enum tb_fdr_func_type */

@@ -167,6 +167,8 @@ static int ft_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct ft_ctx *c = ctx;
 
+	if (r->ignored)
+		return 0;
 	if (!(++c->n & 0xffff))
 		tb_progress(r->offset);
 	if (!tb_fdr_call_feed(&c->call, r, ft_call, c) &&
@@ -180,6 +182,8 @@ static int ft_scan(void *ctx, const struct tb_fdr_record *r)
 {
 	struct ft_ctx *c = ctx;
 
+	if (r->ignored)
+		return 0;
 	if (r->kind == TB_FDR_FUNCTION) {
 		ft_tracepoint(c, r->func_id);
 		c->n++;

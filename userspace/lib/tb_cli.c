@@ -4,10 +4,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tb_cli.h"
+#include "tb_output.h"
 
 static const char *prog = "tracebuf";
 
@@ -146,34 +148,74 @@ int tb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 
 FILE *tb_open_input(const char *path)
 {
+	struct stat st;
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return stdin;
-	f = fopen(path, "rb");
+		f = stdin;
+	else
+		f = fopen(path, "rb");
 	if (!f)
 		tb_die_errno(TB_EXIT_FAIL, "cannot open '%s'", path);
+	/* fopen() opens a directory; reading it fails with EISDIR. */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode))
+		tb_die(TB_EXIT_FAIL, "'%s' is a directory", path);
 	return f;
 }
 
+/* The tools' open outputs, by FILE, for tb_close_output(). */
+#define MAX_OUTPUTS	16
+static struct tb_output outputs[MAX_OUTPUTS];
+
 FILE *tb_open_output(const char *path)
 {
-	FILE *f;
+	struct tb_output *o = NULL;
+	unsigned int i;
+	int ret;
 
-	if (!strcmp(path, "-"))
-		return stdout;
-	f = fopen(path, "wb");
-	if (!f)
+	for (i = 0; i < MAX_OUTPUTS && !o; i++)
+		if (!outputs[i].f)
+			o = &outputs[i];
+	if (!o)
+		tb_die(TB_EXIT_FAIL, "cannot create '%s': too many outputs",
+		       path);
+	ret = tb_output_open(o, path);
+	if (ret) {
+		errno = -ret;
 		tb_die_errno(TB_EXIT_FAIL, "cannot create '%s'", path);
-	return f;
+	}
+	return o->f;
 }
 
 void tb_close_output(FILE *f, const char *path)
 {
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < MAX_OUTPUTS; i++) {
+		if (outputs[i].f != f)
+			continue;
+		ret = tb_output_commit(&outputs[i]);
+		if (ret) {
+			errno = -ret;
+			tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+		}
+		return;
+	}
+	/* Not ours (stdout given directly): flush and check. */
 	if (fflush(f) || ferror(f))
 		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	if (f != stdout && fclose(f))
 		tb_die_errno(TB_EXIT_FAIL, "error closing '%s'", path);
+}
+
+void tb_refuse_input_as_output(FILE *in, const char *in_path,
+			       const char *out_path)
+{
+	if (strcmp(out_path, "-") && tb_same_file(in, out_path))
+		tb_die(TB_EXIT_FAIL,
+		       "'%s' is the input '%s': refusing to overwrite it",
+		       out_path, in_path);
 }
 
 static int progress_tty = -1;

@@ -40,11 +40,25 @@ int tb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 /* Like tb_parse_u64 but accepts a K/M/G suffix (powers of 1024). */
 int tb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-/* fopen() where "-" means stdin or stdout; dies with a message on error. */
+/*
+ * fopen() where "-" means stdin or stdout; dies with a message on error
+ * (exit 1), also for an input that is a directory.
+ */
 FILE *tb_open_input(const char *path);
+/*
+ * Outputs are written whole or not at all (tb_output.h): the data goes
+ * to a temporary file that tb_close_output() renames into place; a tool
+ * that dies before leaves no output behind.  stdout is written directly.
+ */
 FILE *tb_open_output(const char *path);
-/* fclose() that reports a failed flush (full disk) and dies. */
+/* Commit an output; reports a failed write (full disk) and dies. */
 void tb_close_output(FILE *f, const char *path);
+/*
+ * Die (exit 1) if @out_path is the file @in reads: writing it would
+ * destroy the input.  Call before opening the output.
+ */
+void tb_refuse_input_as_output(FILE *in, const char *in_path,
+			       const char *out_path);
 
 /*
  * Progress for long conversions: "prog: N MiB" on stderr at most once a

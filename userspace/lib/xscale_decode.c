@@ -110,13 +110,58 @@ static size_t walk_back(const uint8_t *buf, size_t size,
 }
 
 /*
- * One checkpointed entry belongs to CHKPT0; with two, the older is CHKPT1.
- * The registers only remember two, so anything older is reported.
+ * Could the checkpoint rule (Documentation/tracebuf.rst) have produced
+ * checkpointed entries at read offsets @c[0] < ... < @c[n - 1]?  The
+ * buffer is armed when cleared and each time the write position enters a
+ * half, and only the first branch written while armed is checkpointed:
+ * each pass of the write position over a half holds at most one.
+ *
+ * A buffer that did not wrap was written from index 0 on: the entry at
+ * read offset o sits at index o - zeros, one per half [0, h), [h, size).
+ * After a wrap the passes in the buffer, oldest first, are [0, b),
+ * [b, b + h) and [b + h, size) in read offsets, for some b in [1, h]
+ * that depends on the unknown write position.  So at most three, and
+ * three only if some b puts them one per pass.
  */
-static void assign_chkpt(struct tb_xs_msg *msgs, size_t n,
+static bool chkpt_rule_allows(const uint32_t *c, size_t n, size_t size,
+			      const struct tb_xs_result *res)
+{
+	int64_t h = (int64_t)size / 2, lo, hi;
+
+	if (!res->wrapped) {
+		if (n > 2)
+			return false;
+		return n < 2 || (c[0] - res->zeros < h) !=
+				(c[1] - res->zeros < h);
+	}
+	if (n < 3)
+		return true;	/* two fit for any write position */
+	if (n > 3)
+		return false;
+	/* c0 < b <= c1 < b + h <= c2, 1 <= b <= h */
+	lo = c[0] + 1;
+	if (c[1] + 1 - h > lo)
+		lo = c[1] + 1 - h;
+	hi = c[1];
+	if (c[2] - h < hi)
+		hi = c[2] - h;
+	if (h < hi)
+		hi = h;
+	return lo <= hi;
+}
+
+/*
+ * One checkpointed entry belongs to CHKPT0; with two, the older is CHKPT1.
+ * The registers only remember two: after a wrap the rule can leave a
+ * third, older one in the buffer, whose register was reused.  More than
+ * the rule allows is reported.
+ */
+static void assign_chkpt(struct tb_xs_msg *msgs, size_t n, size_t size,
 			 const struct tb_xs_chkpt_regs *regs,
 			 struct tb_xs_result *res)
 {
+	uint32_t off[3];	/* the three newest, oldest first */
+	uint32_t oldest = 0;
 	size_t seen = 0;
 	size_t i;
 
@@ -126,10 +171,12 @@ static void assign_chkpt(struct tb_xs_msg *msgs, size_t n,
 
 		if (!m->checkpointed)
 			continue;
+		if (seen < 3)
+			off[2 - seen] = m->offset;
+		oldest = m->offset;
 		seen++;
 		if (seen > 2) {
 			m->checkpointed = TB_XS_CHK_LOST;
-			warn(res, TB_XS_W_EXTRA_CHKPT, m->offset);
 			continue;
 		}
 		m->checkpointed = seen == 1 ? TB_XS_CHK0 : TB_XS_CHK1;
@@ -144,6 +191,8 @@ static void assign_chkpt(struct tb_xs_msg *msgs, size_t n,
 			m->target_known = 1;
 		}
 	}
+	if (seen > 3 || !chkpt_rule_allows(off + 3 - seen, seen, size, res))
+		warn(res, TB_XS_W_EXTRA_CHKPT, oldest);
 }
 
 int tb_xs_decode(const uint8_t *buf, size_t size,
@@ -172,7 +221,7 @@ int tb_xs_decode(const uint8_t *buf, size_t size,
 			 (m->vector == 0 || m->vector == 5))
 			warn(res, TB_XS_W_VECTOR, m->offset);
 	}
-	assign_chkpt(msgs, n, regs, res);
+	assign_chkpt(msgs, n, size, regs, res);
 	res->nr = n;
 	return 0;
 }
@@ -224,7 +273,7 @@ const char *tb_xs_warn_text(unsigned int w)
 	case TB_XS_W_CHKPT:
 		return "checkpoint register disagrees with the decoded target";
 	case TB_XS_W_EXTRA_CHKPT:
-		return "more than two checkpointed entries";
+		return "more checkpointed entries than the checkpoint rule allows";
 	case TB_XS_W_STALE:
 		return "non-zero bytes in the unwritten area";
 	}

@@ -50,7 +50,7 @@ enum tb_xs_warn {
 	TB_XS_W_RESERVED,	/* reserved message encoding */
 	TB_XS_W_VECTOR,		/* exception on vector 0 (reset) or 5 (unused) */
 	TB_XS_W_CHKPT,		/* checkpoint register disagrees with target */
-	TB_XS_W_EXTRA_CHKPT,	/* more than two checkpointed entries */
+	TB_XS_W_EXTRA_CHKPT,	/* more than the checkpoint rule allows */
 	TB_XS_W_STALE,		/* non-zero bytes inside the unwritten area */
 	TB_XS_W_NR
 };

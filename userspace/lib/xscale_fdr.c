@@ -268,6 +268,8 @@ int tb_xsf_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct tb_xsf_reader *x = ctx;
 
+	if (r->ignored)
+		return 0;
 	switch (r->kind) {
 	case TB_FDR_NEW_BUFFER:
 		return finish_buf(x, r->offset);

@@ -518,4 +518,44 @@ TEST(malformed)
 	cleanup(self);
 }
 
+/*
+ * The files next to the trace are written whole or not at all, and never
+ * over the trace: a names file given as the trace itself is refused
+ * (it truncated the trace before), a companion that cannot be written is
+ * left out, and no temporary file stays behind.
+ */
+TEST(companions_written_whole)
+{
+	struct ctx cx, *self = &cx;
+	char cmd[2 * PATH_MAX], *out;
+	int st;
+
+	SETUP(self);
+	enter(self->f, 1000, 0, 100, SYS(39));
+	leave(self->f, 1010, 0, 100, SYS(39));
+	fclose(self->f);
+	self->f = NULL;
+	snprintf(cmd, sizeof(cmd),
+		 "%s -q -e syscall --replay %s -o %s -n %s 2>&1",
+		 self->tool, self->in, self->fdr, self->fdr);
+	st = system(cmd);
+	EXPECT_EQ(1, WEXITSTATUS(st));
+	all_tools_accept(_metadata, self);
+	/* OUTPUT.json cannot be written (a directory): the rest can. */
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir %s.json && %s -q -J -e syscall --replay %s -o %s 2>&1 | "
+		 "grep -q 'not written'", self->fdr, self->tool, self->in,
+		 self->fdr);
+	EXPECT_EQ(0, WEXITSTATUS(system(cmd)));
+	all_tools_accept(_metadata, self);
+	EXPECT_TRUE(has_file(self, ".names"));
+	EXPECT_TRUE(has_file(self, ".map"));
+	EXPECT_TRUE(has_file(self, ".tfile"));
+	snprintf(cmd, sizeof(cmd), "ls -A %s | grep -c '^[.]'; true", self->dir);
+	out = capture(cmd);
+	EXPECT_STREQ("0\n", out ? out : "");
+	free(out);
+	cleanup(self);
+}
+
 TEST_HARNESS_MAIN

@@ -16,93 +16,38 @@
 #include "fdr_reader.h"
 #include "name_map.h"
 #include "tb_bytes.h"
+#include "tb_gen.h"
 #include "tb_input.h"
 #include "tb_test_util.h"
 #include "tfile_reader.h"
 #include "xscale_decode.h"
 #include "xscale_fdr.h"
 
-/* ---- a tiny FDR builder ---- */
-
-struct fb {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void fb_header(struct fb *f, unsigned int version)
-{
-	memset(f->b, 0, 32);
-	tb_put16(f->b, version);
-	tb_put16(f->b + 2, 1);
-	tb_put64(f->b + 8, 1000000000);
-	f->n = 32;
-}
-
-static uint8_t *fb_meta(struct fb *f, unsigned int kind)
-{
-	uint8_t *p = f->b + f->n;
-
-	memset(p, 0, 16);
-	p[0] = (uint8_t)(kind << 1 | 1);
-	f->n += 16;
-	return p + 1;
-}
-
-static void fb_func(struct fb *f, unsigned int type, uint32_t id,
-		    uint32_t delta)
-{
-	tb_put32(f->b + f->n, id << 4 | type << 1);
-	tb_put32(f->b + f->n + 4, delta);
-	f->n += 8;
-}
-
-static void fb_bytes(struct fb *f, const void *p, size_t n)
-{
-	memcpy(f->b + f->n, p, n);
-	f->n += n;
-}
-
 /* A valid file of @version: what compiler-rt wrote in that version. */
-static void fb_valid(struct fb *f, unsigned int version)
+static void fb_valid(struct gb *f, unsigned int version)
 {
 	size_t ext = 0;
-	uint8_t *p;
 
-	fb_header(f, version);
-	if (version >= 3) {
-		ext = f->n;
-		fb_meta(f, TB_FDR_BUFFER_EXTENTS);
-	}
-	tb_put32(fb_meta(f, TB_FDR_NEW_BUFFER), 17);
-	p = fb_meta(f, TB_FDR_WALLCLOCK);
-	tb_put64(p, 1234);
-	tb_put32(p + 8, 56);
+	f->n = 0;
+	gf_header(f, version, TB_FDR_TYPE_FDR, 0);
 	if (version >= 3)
-		tb_put32(fb_meta(f, TB_FDR_PID), 4321);
-	p = fb_meta(f, TB_FDR_NEW_CPU);
-	tb_put16(p, 2);
-	tb_put64(p + 2, 1000000);
-	fb_func(f, TB_FDR_ENTER_ARGS, 5, 10);
-	tb_put64(fb_meta(f, TB_FDR_CALL_ARG), 99);
-	fb_func(f, TB_FDR_ENTER, 6, 3);
-	p = fb_meta(f, TB_FDR_CUSTOM);
-	tb_put32(p, 4);
-	if (version >= 5) {
-		tb_put32(p + 4, 2);
-	} else {
-		tb_put64(p + 4, 1000020);
-		if (version >= 4)
-			tb_put16(p + 12, 2);
-	}
-	fb_bytes(f, "abcd", 4);
-	p = fb_meta(f, TB_FDR_TSC_WRAP);
-	tb_put64(p, 2000000);
-	fb_func(f, TB_FDR_EXIT, 6, 4);
-	fb_func(f, TB_FDR_TAIL_EXIT, 5, 4);
+		ext = gf_extents(f, 0);
+	gf_new_buffer(f, 17);
+	gf_wallclock(f, 1234, 56);
+	if (version >= 3)
+		gf_pid(f, 4321);
+	gf_cpu(f, 2, 1000000);
+	gf_func(f, TB_FDR_ENTER_ARGS, 5, 10);
+	gf_arg(f, 99);
+	gf_func(f, TB_FDR_ENTER, 6, 3);
+	gf_custom(f, version, "abcd", 4, version >= 5 ? 2 : 1000020, 2);
+	gf_wrap(f, 2000000);
+	gf_func(f, TB_FDR_EXIT, 6, 4);
+	gf_func(f, TB_FDR_TAIL_EXIT, 5, 4);
 	if (version == 1)
-		fb_meta(f, TB_FDR_END_OF_BUFFER);
+		gf_eob(f);
 	if (version >= 3)
-		tb_put64(f->b + ext + 1, f->n - ext - 16);
+		gf_extents_end(f, ext);
 }
 
 static int count_cb(void *ctx, const struct tb_fdr_record *r)
@@ -126,19 +71,22 @@ static int fdr_parse(const void *p, size_t n, struct tb_error *err)
 }
 
 /*
- * 1 if llvm-xray accepts the file: fdr-dump -verify checks the records
- * but not the file header, convert checks the header.
+ * llvm-xray's verdicts: bit 0 set if fdr-dump -verify accepts the file
+ * (the records; it does not check the file header), bit 1 if convert
+ * accepts it (the header too, and how blocks end).
  */
-static int llvm_accepts(const char *dir, const void *p, size_t n)
+static int llvm_verdicts(const char *dir, const struct gb *f)
 {
 	char path[512], *out;
-	int st, ok;
+	int st, ok = 0;
 
 	snprintf(path, sizeof(path), "%s/f.fdr", dir);
-	tu_write(path, p, n);
-	out = tu_run(&st, "llvm-xray fdr-dump -verify %s && "
-		     "llvm-xray convert -f yaml %s", path, path);
-	ok = !st && !strstr(out, "rror");
+	gb_write(f, path);
+	out = tu_run(&st, "llvm-xray fdr-dump -verify %s", path);
+	ok |= !st;
+	free(out);
+	out = tu_run(&st, "llvm-xray convert -f yaml %s", path);
+	ok |= (!st && !strstr(out, "rror")) << 1;
 	free(out);
 	return ok;
 }
@@ -146,10 +94,10 @@ static int llvm_accepts(const char *dir, const void *p, size_t n)
 TEST(fdr_versions_1_to_5_match_llvm)
 {
 	char *dir = tu_tmpdir();
+	struct gb f = { 0 };
 	unsigned int v;
 
 	for (v = 1; v <= 5; v++) {
-		struct fb f;
 		struct tb_error err;
 		char *ours = NULL, *theirs, path[512];
 		size_t len = 0;
@@ -158,13 +106,13 @@ TEST(fdr_versions_1_to_5_match_llvm)
 
 		fb_valid(&f, v);
 		out = open_memstream(&ours, &len);
-		ASSERT_EQ(0, tb_fdr_read_mem(f.b, f.n, NULL, print_cb, out,
+		ASSERT_EQ(0, tb_fdr_read_mem(f.p, f.n, NULL, print_cb, out,
 					     NULL, &err)) {
 			TH_LOG("version %u: %s", v, err.msg);
 		}
 		fclose(out);
 		if (tu_have("llvm-xray")) {
-			EXPECT_TRUE(llvm_accepts(dir, f.b, f.n)) {
+			EXPECT_EQ(3, llvm_verdicts(dir, &f)) {
 				TH_LOG("llvm-xray rejects version %u", v);
 			}
 			snprintf(path, sizeof(path), "%s/f.fdr", dir);
@@ -174,51 +122,52 @@ TEST(fdr_versions_1_to_5_match_llvm)
 		}
 		free(ours);
 	}
+	gb_free(&f);
 	tu_rmdir(dir);
 	free(dir);
 }
 
 /* Each case edits a valid version 5 file. */
-static void case_edit(struct fb *f, unsigned int i)
+static void case_edit(struct gb *f, unsigned int i)
 {
-	uint8_t *custom_size = f->b + 32 + 5 * 16 + 8 + 16 + 8 + 1;
+	uint8_t *custom_size = f->p + 32 + 5 * 16 + 8 + 16 + 8 + 1;
 
 	switch (i) {
 	case 0:		/* short header */
 		f->n = 20;
 		break;
 	case 1:		/* versions */
-		tb_put16(f->b, 6);
+		tb_put16(f->p, 6);
 		break;
 	case 2:
-		tb_put16(f->b, 0);
+		tb_put16(f->p, 0);
 		break;
 	case 3:		/* type */
-		tb_put16(f->b + 2, 2);
+		tb_put16(f->p + 2, 2);
 		break;
 	case 4:		/* unknown kind */
-		f->b[32 + 16] = 11 << 1 | 1;
+		f->p[32 + 16] = 11 << 1 | 1;
 		break;
 	case 5:		/* EndOfBuffer in v5 */
-		f->b[32 + 16] = 1 << 1 | 1;
+		f->p[32 + 16] = 1 << 1 | 1;
 		break;
 	case 6:		/* truncated record */
 		f->n -= 3;
 		break;
 	case 7:		/* extent longer than the file: EOF ends it, fine */
-		tb_put64(f->b + 33, 1000);
+		tb_put64(f->p + 33, 1000);
 		break;
 	case 8:		/* records cross the extent */
-		tb_put64(f->b + 33, 40);
+		tb_put64(f->p + 33, 40);
 		break;
 	case 9:		/* NewCPUId where WallClockTime belongs */
-		f->b[32 + 32] = 2 << 1 | 1;
+		f->p[32 + 32] = 2 << 1 | 1;
 		break;
 	case 10:	/* function record type 7 */
-		tb_put32(f->b + 32 + 5 * 16, 7 << 1 | 0);
+		tb_put32(f->p + 32 + 5 * 16, 7 << 1 | 0);
 		break;
 	case 11:	/* CallArgument right after NewCPUId */
-		f->b[32 + 5 * 16] = 6 << 1 | 1;
+		f->p[32 + 5 * 16] = 6 << 1 | 1;
 		break;
 	case 12:	/* payload size negative / oversized */
 		tb_put32(custom_size, 0xffffffff);
@@ -227,51 +176,61 @@ static void case_edit(struct fb *f, unsigned int i)
 		tb_put32(custom_size, 1 << 30);
 		break;
 	case 14:	/* block ends right after WallClockTime */
-		tb_put64(f->b + 33, 32);
+		tb_put64(f->p + 33, 32);
 		f->n = 32 + 16 + 32;
 		break;
 	case 15:	/* trailing garbage after the last extent */
-		f->b[f->n++] = 0x42;
+		*gb_space(f, 1) = 0x42;
+		break;
+	case 16:	/* the header alone */
+		f->n = 32;
 		break;
 	}
 }
 
+/*
+ * Our verdict is fdr-dump -verify's, except for the file header (type,
+ * version, length), which only convert checks: there we reject as convert
+ * does (formats.rst says why).
+ */
 static const struct {
 	const char *ours;	/* expected error, NULL: accepted */
-	bool llvm_rejects;
+	int llvm;		/* llvm_verdicts() */
 } fdr_cases[] = {
-	{ "offset 0: truncated file header", true },
-	{ "unsupported FDR version 6", true },
-	{ "unsupported FDR version 0", true },
-	{ "trace type 2 is not FDR", true },
-	{ "offset 48: unknown metadata record kind 11", true },
-	{ "offset 48: EndOfBuffer record is not allowed in version 5", true },
-	{ "truncated Function record", true },
-	{ NULL, false },
-	{ "crosses the buffer extent", true },
-	{ "offset 64: NewCPUId record not allowed after NewBuffer", true },
-	{ "unknown function record type 7", true },
-	{ "CallArgument record not allowed after NewCPUId", true },
-	{ "invalid payload size -1", true },
-	{ "larger than we accept", true },
-	{ "block ends right after a WallClockTime record", true },
-	{ "trailing bytes without a BufferExtents record", true },
+	{ "offset 0: truncated FileHeader record (20 of 32 bytes)", 1 },
+	{ "offset 0: FileHeader record: unsupported FDR version 6", 1 },
+	{ "offset 0: FileHeader record: unsupported FDR version 0", 1 },
+	{ "offset 2: FileHeader record: trace type 2 is not FDR", 1 },
+	{ "offset 48: unknown metadata record kind 11", 0 },
+	{ "offset 48: EndOfBuffer record is not allowed in version 5", 0 },
+	{ "truncated Function record", 0 },
+	{ NULL, 3 },
+	{ "crosses the buffer extent", 0 },
+	{ "offset 64: NewCPUId record not allowed after NewBuffer", 0 },
+	{ "unknown function record type 7", 0 },
+	{ "CallArgument record not allowed after NewCPUId", 0 },
+	{ "CustomEventMarker record: invalid payload size -1", 0 },
+	{ "larger than we accept", 0 },
+	{ NULL, 1 },
+	{ "offset 196: 1 trailing bytes without a BufferExtents record (a Function record introducer, 0x42, starts them)",
+	  0 },
+	{ NULL, 1 },
 };
 
 TEST(fdr_malformed_cases)
 {
 	char *dir = tu_tmpdir();
 	int llvm = tu_have("llvm-xray");
+	struct gb f = { 0 };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(fdr_cases) / sizeof(fdr_cases[0]); i++) {
 		struct tb_error err;
-		struct fb f;
 		int ret;
 
 		fb_valid(&f, 5);
 		case_edit(&f, i);
-		ret = fdr_parse(f.b, f.n, &err);
+		ret = fdr_parse(f.p, f.n, &err);
 		if (fdr_cases[i].ours) {
 			EXPECT_EQ(-1, ret);
 			EXPECT_NE(NULL, strstr(err.msg, fdr_cases[i].ours)) {
@@ -283,11 +242,11 @@ TEST(fdr_malformed_cases)
 			}
 		}
 		if (llvm)
-			EXPECT_EQ(!fdr_cases[i].llvm_rejects,
-				  llvm_accepts(dir, f.b, f.n)) {
+			EXPECT_EQ(fdr_cases[i].llvm, llvm_verdicts(dir, &f)) {
 				TH_LOG("case %u: llvm-xray disagrees", i);
 			}
 	}
+	gb_free(&f);
 	tu_rmdir(dir);
 	free(dir);
 }
@@ -401,6 +360,217 @@ static void *slurp(const char *path, size_t *n)
 		*n = 0;
 	fclose(f);
 	return p;
+}
+
+/*
+ * ---- fuzzer seeds ----
+ *
+ * The files data/corpus/DIR/gen-* seed the libFuzzer targets with the
+ * shapes the readers decide on (fdr_llvm_test, tfile_gdb_test and
+ * xscale_model_test check the verdicts).  They are made here, and this
+ * test checks the committed files are what the builders make; run it with
+ * TB_WRITE_SEEDS=1 to write them again.
+ */
+
+/* A small version 5 block: extent, preamble, a call. */
+static size_t seed_block(struct gb *g, uint64_t extra)
+{
+	size_t at = gf_extents(g, 0);
+
+	gf_new_buffer(g, 7);
+	gf_wallclock(g, 1, 2);
+	gf_pid(g, 3);
+	gf_cpu(g, 1, 100);
+	gf_func(g, TB_FDR_ENTER, 1, 5);
+	gf_func(g, TB_FDR_EXIT, 1, 5);
+	tb_put64(g->p + at + 1, extra + g->n - at - TB_FDR_META_SIZE);
+	return at;
+}
+
+static void seed_fdr(struct gb *g, unsigned int i)
+{
+	unsigned int seed = 7 + i;
+
+	switch (i) {
+	case 0:		/* compiler-rt's version 1: fixed buffers, padding */
+		gf_v1_file(g, &seed, 256, 3);
+		break;
+	case 1:		/* padding that is not a multiple of 8 */
+		gf_v1_file(g, &seed, 128, 1);
+		gb_space(g, 4);
+		break;
+	case 2:		/* an extent of 2^32 + n: llvm keeps 32 bits */
+		gf_header(g, 5, 1, 0);
+		seed_block(g, 1ULL << 32);
+		break;
+	case 3:		/* exactly 2^32: skipped up to the next 0x0f */
+		gf_header(g, 5, 1, 0);
+		seed_block(g, 0);
+		tb_put64(g->p + 33, 1ULL << 32);
+		seed_block(g, 0);
+		break;
+	case 4:		/* a final BufferExtents of 9 bytes */
+		gf_header(g, 5, 1, 0);
+		seed_block(g, 0);
+		gf_extents(g, 48);
+		g->n -= 7;
+		break;
+	case 5:		/* header only */
+		gf_header(g, 5, 1, 0);
+		break;
+	case 6:		/* an empty extent, then a block cut after its PID */
+		gf_header(g, 5, 1, 0);
+		gf_extents(g, 0);
+		gf_extents(g, 48);
+		gf_new_buffer(g, 1);
+		gf_wallclock(g, 1, 2);
+		gf_pid(g, 3);
+		break;
+	case 7:		/* versions 2 to 4 with custom events */
+	case 8:
+	case 9:
+		gf_file(g, i - 5, &seed, 2, 200);
+		break;
+	}
+}
+
+static void seed_tfile(struct gb *g, unsigned int i)
+{
+	uint8_t mem[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	size_t f;
+
+	gt_defs(g, 3);
+	switch (i) {
+	case 0:		/* CR LF definitions but status, no end marker */
+		g->n = 8;
+		gb_str(g, "R 8\r\nstatus 0;tframes:3\n"
+		       "tsv 1:0:0:616c706861\r\n"
+		       "tp T1:401000:E:0:0\r\n\n");
+		gt_std_frame(g, 0);
+		gt_std_frame(g, 1);
+		break;
+	case 1:		/* blocks longer than their frames */
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		f = gt_frame(g, 1);
+		gt_v(g, 1, 1);
+		gt_m(g, 0x500000, mem, 8);
+		gt_frame_end(g, f);
+		tb_put32(g->p + f + 2, tb_get32(g->p + f + 2) - 6);
+		g->n -= 6;
+		f = gt_frame(g, 1);
+		gt_r(g, 8, 0x11);
+		gt_frame_end(g, f);
+		tb_put32(g->p + f + 2, 4);
+		g->n -= 5;
+		gt_std_frame(g, 2);
+		gt_end(g);
+		break;
+	case 2:		/* unknown blocks before and after an R block */
+		gt_line(g, "");
+		f = gt_frame(g, 1);
+		gt_r(g, 8, 0);
+		*gb_space(g, 1) = 'X';
+		gt_frame_end(g, f);
+		f = gt_frame(g, 1);
+		*gb_space(g, 1) = 'X';
+		gt_r(g, 8, 0);
+		gt_frame_end(g, f);
+		gt_end(g);
+		break;
+	case 3:		/* refused: a variable name that is not hex */
+		gt_line(g, "tsv 3:0:0:gamma");
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		gt_end(g);
+		break;
+	case 4:		/* refused: a tracepoint without its tp T line */
+		gt_line(g, "tp Z2:402000:at:0:9:2a3078343032303030");
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		gt_end(g);
+		break;
+	case 5:		/* refused: the last R line says 0 */
+		gt_line(g, "R 0");
+		gt_line(g, "");
+		gt_std_frame(g, 0);
+		gt_end(g);
+		break;
+	}
+}
+
+/* A snapshot: a wrapped buffer with three checkpointed entries. */
+static void seed_xscale(struct gb *g, unsigned int i)
+{
+	struct tracebuf_record r = {
+		TRACEBUF_RECORD_MAGIC, 1, 40, 0xc0003000, 0xc0002000,
+		TRACEBUF_RECORD_WRAPPED, 256, 0, 0,
+	};
+	uint8_t *d;
+
+	tb_record_format(&r, gb_space(g, 40));
+	d = gb_space(g, 256);
+	memset(d, 0x83, 256);
+	d[20] = 0xc1;			/* lost its register */
+	d[100] = 0xc2;			/* CHKPT1 */
+	d[200] = 0xc0;			/* CHKPT0 */
+	if (i == 1)
+		d[120] = 0xc4;		/* two in one pass: suspect */
+}
+
+static const struct {
+	const char *path;
+	void (*build)(struct gb *g, unsigned int i);
+	unsigned int i;
+} seeds[] = {
+	{ "fdr/gen-v1-fixed-buffers.fdr", seed_fdr, 0 },
+	{ "fdr/gen-v1-padding-misaligned.fdr", seed_fdr, 1 },
+	{ "fdr/gen-extent-2pow32-plus.fdr", seed_fdr, 2 },
+	{ "fdr/gen-extent-2pow32.fdr", seed_fdr, 3 },
+	{ "fdr/gen-extents-cut-short.fdr", seed_fdr, 4 },
+	{ "fdr/gen-header-only.fdr", seed_fdr, 5 },
+	{ "fdr/gen-empty-extent-short-block.fdr", seed_fdr, 6 },
+	{ "fdr/gen-v2.fdr", seed_fdr, 7 },
+	{ "fdr/gen-v3.fdr", seed_fdr, 8 },
+	{ "fdr/gen-v4.fdr", seed_fdr, 9 },
+	{ "tfile/gen-crlf-no-end-marker.tf", seed_tfile, 0 },
+	{ "tfile/gen-blocks-past-frame.tf", seed_tfile, 1 },
+	{ "tfile/gen-unknown-blocks.tf", seed_tfile, 2 },
+	{ "tfile/gen-tsv-not-hex.tf", seed_tfile, 3 },
+	{ "tfile/gen-tp-without-T.tf", seed_tfile, 4 },
+	{ "tfile/gen-last-R-zero.tf", seed_tfile, 5 },
+	{ "xscale/gen-three-checkpoints.bin", seed_xscale, 0 },
+	{ "xscale/gen-two-checkpoints-one-pass.bin", seed_xscale, 1 },
+};
+
+TEST(fuzzer_seeds)
+{
+	bool write = getenv("TB_WRITE_SEEDS") != NULL;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		char path[512];
+		struct gb g = { 0 };
+		size_t n = 0;
+		uint8_t *p;
+
+		seeds[i].build(&g, seeds[i].i);
+		snprintf(path, sizeof(path), "data/corpus/%s", seeds[i].path);
+		if (write)
+			ASSERT_EQ(0, gb_write(&g, path));
+		p = slurp(path, &n);
+		EXPECT_NE(NULL, p) {
+			TH_LOG("%s missing: run with TB_WRITE_SEEDS=1", path);
+		}
+		if (p) {
+			EXPECT_EQ(g.n, n);
+			EXPECT_EQ(0, memcmp(g.p, p, n < g.n ? n : g.n)) {
+				TH_LOG("%s differs from its builder", path);
+			}
+		}
+		free(p);
+		gb_free(&g);
+	}
 }
 
 /* Every corpus file through its parsers, plus truncations and flips. */

@@ -41,6 +41,7 @@ struct rd_ctx {
 	uint8_t membytes[16];
 	unsigned int regs;
 	uint32_t reg_len;
+	char warning[240];
 };
 
 static int rd_frame(void *ctx, unsigned int tp, uint64_t off, uint32_t size)
@@ -76,6 +77,11 @@ static int rd_block(void *ctx, const struct tb_tfile_block *b)
 static const struct tb_tfile_visitor rd_visitor = {
 	.frame = rd_frame, .block = rd_block,
 };
+
+static int rd_line(void *ctx, const char *line)
+{
+	return 0;
+}
 
 /* 12 frames over 3 tracepoints with two variables and some memory. */
 static int write_sample(const char *path)
@@ -406,38 +412,90 @@ TEST(reads_gdb_tsave_output)
 	free(dir);
 }
 
-/* Malformed files: our reader names the problem and its offset. */
+static void rd_warning(void *ctx, const struct tb_error *w)
+{
+	struct rd_ctx *c = ctx;
+
+	snprintf(c->warning, sizeof(c->warning), "%s", w->msg);
+}
+
+/* Every callback, as tbconv tfile-text has them. */
+static const struct tb_tfile_visitor all_visitor = {
+	.line = rd_line, .frame = rd_frame, .block = rd_block,
+	.warning = rd_warning,
+};
+
+/*
+ * Malformed files: what gdb refuses to open we refuse, naming the problem
+ * and its offset; what gdb opens (tfile_gdb_test has the rules) we read
+ * as far as gdb's tfind gets, with a warning.
+ */
 TEST(malformed_files)
 {
 	static const struct {
 		const char *data;
 		size_t len;
-		const char *msg;
+		const char *msg;	/* error, or the last warning */
+		int ok;			/* gdb opens it */
+		unsigned int frames;
 	} cases[] = {
-		{ "\x7fTRACE1\n", 8, "offset 0: not a trace file" },
-		{ "\x7fTRACE0\nR 0\n\n", 14, "offset 8: bad register block size" },
+		{ "\x7fTRACE1\n", 8, "offset 0: not a trace file", 0, 0 },
+		{ "\x7fTRACE0\nR 0\n\n", 14,
+		  "offset 13: no register block size recorded", 0, 0 },
 		{ "\x7fTRACE0\nstatus 0\n\n\0\0", 20,
-		  "no register block size recorded" },
+		  "no register block size recorded", 0, 0 },
 		{ "\x7fTRACE0\nR 4\n\n\1\0\1\0\0\0X", 21,
-		  "offset 19: unknown block type 0x58" },
+		  "offset 13: frame 0 (tracepoint 1): unknown block type 0x58 in trace frame: gdb cannot select it",
+		  1, 0 },
 		{ "\x7fTRACE0\nR 4\n\n\1\0\4\0\0\0R\0\0\0\0\0\0", 25,
-		  "offset 19: R block of 5 bytes overruns" },
+		  "offset 13: frame 0 (tracepoint 1): R block of 5 bytes overruns its 4-byte frame",
+		  1, 1 },
 		{ "\x7fTRACE0\nR 4\n\n\1\0\5\0\0\0R\0\0", 23,
-		  "premature end of file in a register block" },
-		{ "\x7fTRACE0\nR 4\n\n", 14, "premature end of file in a frame" },
-		{ "\x7fTRACE0\nR 4\n", 13, "premature end of file in the definitions" },
+		  "the file ends inside an R block: gdb cannot select it",
+		  1, 0 },
+		{ "\x7fTRACE0\nR 4\n\n", 14,
+		  "offset 13: truncated end marker (1 of 2 bytes): the file ends after 0 frames",
+		  1, 0 },
+		{ "\x7fTRACE0\nR 4\n", 13,
+		  "premature end of file in the definitions", 0, 0 },
+		{ "\x7fTRACE0\nR 4\ntsv 1:0:0:alpha\n\n\0\0", 30,
+		  "offset 12: tsv line: the variable name \"alpha\" is not hex-encoded",
+		  0, 0 },
 	};
-	unsigned int i;
+	unsigned int i, with;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct tb_error err = { 0 };
-		FILE *f = fmemopen((void *)cases[i].data, cases[i].len, "rb");
+	/* With and without visitors: a callback must not hide an error. */
+	for (with = 0; with < 2; with++) {
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct tb_error err = { 0 };
+			struct tb_tfile_info info;
+			struct rd_ctx c = { 0 };
+			FILE *f = fmemopen((void *)cases[i].data, cases[i].len,
+					   "rb");
+			int ret = tb_tfile_read(f, with ? &all_visitor : NULL,
+						&c, &info, &err);
 
-		EXPECT_EQ(-1, tb_tfile_read(f, NULL, NULL, NULL, &err));
-		EXPECT_NE(NULL, strstr(err.msg, cases[i].msg)) {
-			TH_LOG("case %u: \"%s\"", i, err.msg);
+			EXPECT_EQ(cases[i].ok ? 0 : -1, ret) {
+				TH_LOG("case %u, visitor %u: %s", i, with,
+				       ret ? err.msg : "accepted");
+			}
+			if (!cases[i].ok) {
+				EXPECT_NE(NULL, strstr(err.msg, cases[i].msg)) {
+					TH_LOG("case %u: \"%s\"", i, err.msg);
+				}
+			} else {
+				EXPECT_EQ(cases[i].frames, info.frames);
+				EXPECT_EQ(1, info.warnings);
+			}
+			if (cases[i].ok && with) {
+				EXPECT_NE(NULL, strstr(c.warning,
+						       cases[i].msg)) {
+					TH_LOG("case %u: \"%s\"", i,
+					       c.warning);
+				}
+			}
+			fclose(f);
 		}
-		fclose(f);
 	}
 }
 

@@ -254,17 +254,23 @@ TEST(checkpoint_registers)
 	EXPECT_EQ(0, res.warn_mask);
 	free(m);
 
-	/* Two: the older is CHKPT1; an indirect must agree with it. */
-	buf[249] = 0xc0;
-	buf[250] = 0x00;
-	buf[251] = 0x20;
-	buf[252] = 0x00;
-	buf[253] = 0xd1;
+	/*
+	 * Two, in a buffer that wrapped: the older is CHKPT1; an indirect
+	 * must agree with it.
+	 */
+	memset(buf, 0x81, sizeof(buf));
+	buf[0] = 0xc0;		/* written index 0, first half */
+	buf[1] = 0x00;
+	buf[2] = 0x20;
+	buf[3] = 0x00;
+	buf[4] = 0xd1;
+	buf[200] = 0xc3;	/* second half */
 	ASSERT_EQ(0, decode(buf, sizeof(buf), &m, &res, &regs));
-	ASSERT_EQ(3, res.nr);
+	EXPECT_TRUE(res.wrapped);
 	EXPECT_EQ(TB_XS_CHK1, m[0].checkpointed);
 	EXPECT_EQ(0xc0002000, m[0].target);
-	EXPECT_EQ(TB_XS_CHK0, m[1].checkpointed);
+	EXPECT_EQ(TB_XS_CHK0, m[196].checkpointed);
+	EXPECT_EQ(0xc0001000, m[196].target);
 	EXPECT_EQ(0, res.warn_mask);
 	free(m);
 
@@ -272,15 +278,76 @@ TEST(checkpoint_registers)
 	regs.chkpt1 = 0xdead0000;
 	ASSERT_EQ(0, decode(buf, sizeof(buf), &m, &res, &regs));
 	EXPECT_TRUE(res.warn_mask & (1U << TB_XS_W_CHKPT));
-	EXPECT_EQ(253, res.warn_offset[TB_XS_W_CHKPT]);
+	EXPECT_EQ(4, res.warn_offset[TB_XS_W_CHKPT]);
 	free(m);
+}
 
-	/* A third checkpointed entry cannot be matched to a register. */
-	buf[248] = 0xc4;
-	ASSERT_EQ(0, decode(buf, sizeof(buf), &m, &res, NULL));
-	EXPECT_EQ(TB_XS_CHK_LOST, m[0].checkpointed);
-	EXPECT_TRUE(res.warn_mask & (1U << TB_XS_W_EXTRA_CHKPT));
-	free(m);
+/*
+ * The checkpoint rule (tracebuf.rst): armed when cleared and when the
+ * write position enters a half, one checkpointed entry per pass over a
+ * half.  Layouts it produces decode quietly (a third, older entry after a
+ * wrap lost its register); layouts it cannot produce are suspect.
+ */
+TEST(checkpoint_rule)
+{
+	static const struct {
+		const char *what;
+		uint32_t zeros;		/* unwritten bytes at the start */
+		uint32_t chk[5];	/* offsets of checkpointed branches */
+		unsigned int n;
+		int suspect;
+	} cases[] = {
+		{ "not wrapped, one per half", 56, { 60, 190 }, 2, 0 },
+		{ "not wrapped, two in the first half", 56,
+		  { 60, 120 }, 2, 1 },
+		{ "not wrapped, two in the second half", 56,
+		  { 190, 250 }, 2, 1 },
+		{ "not wrapped, three", 10, { 20, 100, 200 }, 3, 1 },
+		{ "wrapped, two anywhere", 0, { 200, 210 }, 2, 0 },
+		{ "wrapped, three, one per pass", 0, { 20, 100, 200 }, 3, 0 },
+		{ "wrapped, three, half a buffer and one byte apart", 0,
+		  { 0, 1, 129 }, 3, 0 },
+		{ "wrapped, three, half a buffer apart", 0,
+		  { 0, 1, 128 }, 3, 1 },
+		{ "wrapped, three within half a buffer", 0,
+		  { 20, 60, 148 }, 3, 1 },
+		{ "wrapped, three, the oldest in the second half", 0,
+		  { 128, 200, 255 }, 3, 1 },
+		{ "wrapped, four", 0, { 10, 80, 150, 220 }, 4, 1 },
+	};
+	unsigned int i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t buf[256];
+		struct tb_xs_msg *m;
+		struct tb_xs_result res;
+
+		memset(buf, 0x85, sizeof(buf));
+		memset(buf, 0, cases[i].zeros);
+		for (k = 0; k < cases[i].n; k++)
+			buf[cases[i].chk[k]] = 0xc5;
+		ASSERT_EQ(0, decode(buf, sizeof(buf), &m, &res, NULL));
+		EXPECT_EQ(!cases[i].zeros, res.wrapped);
+		EXPECT_EQ(cases[i].suspect,
+			  !!(res.warn_mask & (1U << TB_XS_W_EXTRA_CHKPT))) {
+			TH_LOG("%s", cases[i].what);
+		}
+		if (cases[i].suspect)
+			EXPECT_EQ(cases[i].chk[0],
+				  res.warn_offset[TB_XS_W_EXTRA_CHKPT]);
+		EXPECT_EQ(0, res.warn_mask & ~(1U << TB_XS_W_EXTRA_CHKPT));
+		/* The registers go to the two newest, whatever the rule. */
+		for (k = 0; k < res.nr; k++) {
+			if (m[k].offset == cases[i].chk[cases[i].n - 1])
+				EXPECT_EQ(TB_XS_CHK0, m[k].checkpointed);
+			if (m[k].offset == cases[i].chk[cases[i].n - 2])
+				EXPECT_EQ(TB_XS_CHK1, m[k].checkpointed);
+			if (cases[i].n > 2 &&
+			    m[k].offset == cases[i].chk[0])
+				EXPECT_EQ(TB_XS_CHK_LOST, m[k].checkpointed);
+		}
+		free(m);
+	}
 }
 
 TEST(bad_sizes_rejected)

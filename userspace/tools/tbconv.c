@@ -21,6 +21,7 @@
 #include "tb_cli.h"
 #include "tb_hash.h"
 #include "tb_input.h"
+#include "tb_output.h"
 #include "tfile_reader.h"
 #include "tfile_writer.h"
 #include "xray_map.h"
@@ -38,6 +39,7 @@ static struct {
 	const char *map;
 	const char *in;
 	const char *out;
+	FILE *in_f;
 } opt = {
 	.size = TB_XS_MIN_SIZE,
 	.clock = TB_XSF_DEFAULT_CLOCK,
@@ -75,6 +77,9 @@ static void usage(FILE *f)
 static void data_error(const struct tb_error *err)
 {
 	tb_progress_done();
+	/* A read that failed is not a short file. */
+	if (opt.in_f && ferror(opt.in_f))
+		tb_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
 	tb_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
 }
 
@@ -365,12 +370,11 @@ static void load_names(struct tb_name_map *m)
 	memset(m, 0, sizeof(*m));
 	if (!opt.map)
 		return;
-	f = fopen(opt.map, "r");
-	if (!f)
-		tb_die_errno(TB_EXIT_FAIL, "cannot open '%s'", opt.map);
+	f = tb_open_input(opt.map);
 	if (tb_name_map_load(m, f, &err))
 		tb_die(TB_EXIT_DATA, "%s: %s", opt.map, err.msg);
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 }
 
 /* fdr-tfile: the library's mapping (lib/fdr_tfile.h). */
@@ -442,10 +446,17 @@ static int tt_block(void *ctx, const struct tb_tfile_block *b)
 	return 0;
 }
 
+/* What gdb tolerates, in the text where it happens. */
+static void tt_warning(void *ctx, const struct tb_error *w)
+{
+	fprintf(ctx, "# warning: %s\n", w->msg);
+}
+
 static void tfile_text(FILE *in, FILE *out)
 {
 	static const struct tb_tfile_visitor v = {
 		.line = tt_line, .frame = tt_frame, .block = tt_block,
+		.warning = tt_warning,
 	};
 	struct tb_tfile_info info;
 	struct tb_error err = { 0 };
@@ -559,6 +570,13 @@ int main(int argc, char **argv)
 	opt.in = optind + 1 < argc ? argv[optind + 1] : "-";
 	opt.out = optind + 2 < argc ? argv[optind + 2] : "-";
 	in = tb_open_input(opt.in);
+	opt.in_f = in;
+	/* Never write over what we read (tbconv fdr-tfile f f). */
+	tb_refuse_input_as_output(in, opt.in, opt.out);
+	if (opt.map && strcmp(opt.out, "-") && tb_same_path(opt.map, opt.out))
+		tb_die(TB_EXIT_FAIL,
+		       "'%s' is the name map '%s': refusing to overwrite it",
+		       opt.out, opt.map);
 	out = tb_open_output(opt.out);
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
 	convs[i].fn(in, out);
