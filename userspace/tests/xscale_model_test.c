@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The XScale decoder against the driver's own model of the buffer
- * (driver/tb_model.c, compiled here as it is): every buffer the model can
+ * (driver/tracebuf/model.c, compiled here as it is): every buffer the model can
  * produce decodes without a suspect warning, to exactly the messages that
  * survive in it, with the checkpoint registers assigned as the model set
  * them.  100,000 random buffers: wrap-around and fill-once, sizes 256
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../driver/tb_model.c"
+#include "../../driver/tracebuf/model.c"
 
 #include "kselftest_harness.h"
 #include "xscale_decode.h"
@@ -85,6 +85,9 @@ static void random_event(struct tracebuf_event *ev, uint32_t size)
 
 /*
  * Put @ev into @m and log what it wrote.  Returns the model's answer.
+ * The driver records an event in holds of bounded work; here every call
+ * gets a small random budget, so the buffers checked are the ones that
+ * cutting an event anywhere produces (they must be the same).
  */
 static enum tb_put put(struct tb_model *m, struct tracebuf_event *ev,
 		       struct log *l)
@@ -93,7 +96,13 @@ static enum tb_put put(struct tb_model *m, struct tracebuf_event *ev,
 	uint32_t rolls = ev->icount / TB_ROLLOVER_INSNS;
 	uint32_t len = ev->kind == TRACEBUF_EV_INDIRECT ? 5 : 1;
 	uint32_t arg = ev->arg;
-	enum tb_put r = tb_model_put(m, ev);
+	enum tb_put r;
+	s64 work;
+
+	do {
+		work = 1 + rnd(3 * m->size);
+		r = tb_model_put(m, ev, &work);
+	} while (r == TB_PUT_MORE);
 	uint64_t wrote = m->bytes_written - before;
 	struct exp e = { 0 };
 
