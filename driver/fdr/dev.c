@@ -170,8 +170,12 @@ static long fdr_ioc_config(struct file *file, void __user *uarg,
 	if (!c.buf_size)
 		c.buf_size = fdr_cfg.buf_size;
 	ret = fdr_ring_alloc(c.buf_size);
-	if (ret)
+	if (ret) {
+		/* The old buffers are gone, and the capture with them. */
+		WRITE_ONCE(fdr_gen, fdr_gen + 1);
+		wake_up_interruptible_all(&fdr_ring_wq);
 		goto out;
+	}
 	fdr_cfg = c;
 	fdr_ring_reset(c.mode, fdr_wakeup_bytes(&c));
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
@@ -292,6 +296,8 @@ static bool fdr_output_begin(struct fdr_file *f)
 	f->at_eof = false;
 	if (f->mode == TRACEBUF_FDR_MODE_FLIGHT)
 		fdr_snap_take(&f->rd);
+	else
+		f->rd.cpu = -1;		/* no page partway through yet */
 	return true;
 }
 
@@ -390,7 +396,12 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 		}
 		if (ret)
 			return ret;
-		if (!running) {
+		/*
+		 * Stopped and nothing left: EOF.  Stopped with pages another
+		 * file is partway through: wait for it, they may be followed
+		 * by pages for us.
+		 */
+		if (!running && fdr_stream_empty()) {
 			fdr_output_end(f);
 			return 0;
 		}
@@ -399,9 +410,10 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 		gen = f->gen;
 		mutex_unlock(&fdr_lock);
 		ret = wait_event_interruptible(fdr_ring_wq,
-					       fdr_stream_ready() ||
-					       !READ_ONCE(fdr_running) ||
-					       READ_ONCE(fdr_gen) != gen);
+					       fdr_stream_ready(&f->rd) ||
+					       READ_ONCE(fdr_running) != running ||
+					       READ_ONCE(fdr_gen) != gen ||
+					       (!running && fdr_stream_empty()));
 		mutex_lock(&fdr_lock);
 		if (ret)
 			return -ERESTARTSYS;
@@ -442,7 +454,7 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 	poll_wait(file, &fdr_ring_wq, wait);
 	/* A snapshot, the end of a capture, or its data are all readable. */
 	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
-	    !READ_ONCE(fdr_running) || fdr_stream_ready() ||
+	    !READ_ONCE(fdr_running) || fdr_stream_ready(&f->rd) ||
 	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;

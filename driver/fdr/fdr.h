@@ -152,8 +152,13 @@ bool fdr_snap_held(const struct fdr_reader *rd);
 /* Streaming consumption (fdr_lock). */
 ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count);
 void fdr_stream_flush(bool all);
-/* Lockless: is there something a blocked reader should look at? */
-bool fdr_stream_ready(void);
+/*
+ * Lockless: is there something @rd should look at (a closed page nobody
+ * else is partway through, the rest of its own page, or a CPU past the
+ * wake-up amount)?  Is there nothing left at all?
+ */
+bool fdr_stream_ready(const struct fdr_reader *rd);
+bool fdr_stream_empty(void);
 
 /* --------------------------------------------------------- fdr_events.c */
 

@@ -657,12 +657,16 @@ bool fdr_ring_allocated(void)
 
 void fdr_ring_free(void)
 {
+	struct fdr_reader *rd, *tmp;
 	int cpu;
 
+	/* No snapshot may hold pages of a ring that is gone. */
+	list_for_each_entry_safe(rd, tmp, &fdr_holders, holders)
+		list_del_init(&rd->holders);
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
-		vfree(c->data);
+		kvfree(c->data);
 		kfree(c->pages);
 		c->data = NULL;
 		c->pages = NULL;
@@ -670,6 +674,13 @@ void fdr_ring_free(void)
 	fdr_buf_size = 0;
 	fdr_page_size = 0;
 }
+
+/*
+ * The buffers are charged to the memory cgroup of the caller (CONFIG or
+ * the first START), and a request larger than what can be had fails with
+ * ENOMEM instead of waking the OOM killer (__GFP_RETRY_MAYFAIL).
+ */
+#define FDR_RING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 int fdr_ring_alloc(u32 size)
 {
@@ -681,9 +692,9 @@ int fdr_ring_alloc(u32 size)
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
-		c->data = vmalloc_node(size, cpu_to_node(cpu));
+		c->data = kvmalloc_node(size, FDR_RING_GFP, cpu_to_node(cpu));
 		c->pages = kcalloc_node(FDR_NR_PAGES, sizeof(*c->pages),
-					GFP_KERNEL, cpu_to_node(cpu));
+					FDR_RING_GFP, cpu_to_node(cpu));
 		if (!c->data || !c->pages) {
 			fdr_ring_free();
 			return -ENOMEM;
@@ -933,6 +944,8 @@ ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
 	u8 patch[FDR_META_SIZE];
 	size_t done = 0;
 
+	if (!fdr_snap_held(rd))
+		return 0;	/* read to its end, or its ring is gone */
 	while (done < count && rd->cpu < nr_cpu_ids) {
 		struct fdr_snap_cpu *s = &rd->snap[rd->cpu];
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
@@ -994,9 +1007,13 @@ static int fdr_stream_copy(struct fdr_cpu *c, struct fdr_reader *rd,
 			rd->cpu = c->cpu;
 			return 1;
 		}
+		if (c->rd_owner) {
+			/* Peers skipped this CPU while we owned the page. */
+			c->rd_owner = NULL;
+			rd->cpu = -1;
+			wake_up_interruptible_all(&fdr_ring_wq);
+		}
 		c->rd_off = 0;
-		c->rd_owner = NULL;
-		rd->cpu = -1;
 		/* Our copy is done before the writer reuses the page. */
 		smp_store_release(&c->tail, c->tail + 1);
 	}
@@ -1075,7 +1092,7 @@ void fdr_stream_flush(bool all)
 	cpus_read_unlock();
 }
 
-bool fdr_stream_ready(void)
+bool fdr_stream_ready(const struct fdr_reader *rd)
 {
 	int cpu;
 
@@ -1083,9 +1100,12 @@ bool fdr_stream_ready(void)
 		return false;
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		const struct fdr_reader *owner = READ_ONCE(c->rd_owner);
 
-		/* A page another file is halfway through is not ours. */
-		if (READ_ONCE(c->rd_owner))
+		/* The rest of our own page is ready; another file's is not. */
+		if (owner == rd)
+			return true;
+		if (owner)
 			continue;
 		/* Pairs with fdr_next_page()'s release of a closed page. */
 		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
@@ -1093,6 +1113,28 @@ bool fdr_stream_ready(void)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Nothing left to read on any CPU, whoever would read it.  With capture
+ * stopped this is the end of the stream; until then a file that finds
+ * only pages another file owns waits for that file.
+ */
+bool fdr_stream_empty(void)
+{
+	int cpu;
+
+	if (!fdr_buf_size)
+		return true;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		/* Pairs with fdr_next_page()'s release of a closed page. */
+		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
+		    READ_ONCE(c->len))
+			return false;
+	}
+	return true;
 }
 
 /* ------------------------------------------------------------ files */
@@ -1126,6 +1168,8 @@ void fdr_reader_exit(struct fdr_reader *rd)
 			c->rd_owner = NULL;
 			/* Pairs with fdr_next_page(): the page is free. */
 			smp_store_release(&c->tail, c->tail + 1);
+			/* Peers skipped this CPU while we owned the page. */
+			wake_up_interruptible_all(&fdr_ring_wq);
 		}
 	}
 	kfree(rd->snap);

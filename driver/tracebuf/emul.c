@@ -180,7 +180,11 @@ static void tb_emul_feed_event(struct tracebuf_event *ev)
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			goto busy;
 		}
-		work = TB_EMUL_HOLD_WORK;
+		/*
+		 * In NMI the whole event in one hold: a later trylock could
+		 * fail and leave the event split for good.
+		 */
+		work = in_nmi() ? S64_MAX : TB_EMUL_HOLD_WORK;
 		done = !tb_emul.enabled || tb_emul_record_locked(ev, &work);
 		tb_emul.split = !done;
 		own = true;
@@ -218,7 +222,7 @@ static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 		if (tb_emul.split && !in_event) {
 			/* A kernel event is between two of its holds. */
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
-			cpu_relax();
+			cond_resched();
 			continue;
 		}
 		work = TB_EMUL_HOLD_WORK;
@@ -236,6 +240,22 @@ static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 	}
 	mutex_unlock(&tb_emul.inject_lock);
 	return ret;
+}
+
+/*
+ * Process context: take the lock where no event is between two of its
+ * holds, so that what a control or a reader sees or changes is made of
+ * whole entries (the event's writer goes on meanwhile).
+ */
+static void tb_emul_lock_whole(unsigned long *flags)
+{
+	for (;;) {
+		raw_spin_lock_irqsave(&tb_emul.lock, *flags);
+		if (!tb_emul.split)
+			return;
+		raw_spin_unlock_irqrestore(&tb_emul.lock, *flags);
+		cond_resched();
+	}
 }
 
 static void tb_emul_status(struct tracebuf_status *st)
@@ -271,7 +291,7 @@ static int tb_emul_set_mode(u32 mode)
 	unsigned long flags;
 	int ret = 0;
 
-	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul_lock_whole(&flags);
 	if (tb_emul.enabled || tb_emul.chain) {
 		ret = -EBUSY;
 	} else if (mode != tb_emul.model.mode) {
@@ -287,7 +307,7 @@ static int tb_emul_enable(bool on)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul_lock_whole(&flags);
 	tb_emul.enabled = on;
 	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	return 0;
@@ -323,7 +343,7 @@ static void tb_emul_clear(void)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul_lock_whole(&flags);
 	tb_model_clear(&tb_emul.model);
 	tb_emul.model.dropped = 0;
 	atomic64_set(&tb_emul.busy_dropped, 0);
@@ -342,7 +362,7 @@ static u64 tb_emul_snapshot(struct tracebuf_record *rec, u8 *data, bool clear)
 	rec->hdr_size = sizeof(*rec);
 	rec->buf_size = m->size;
 
-	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul_lock_whole(&flags);
 	rec->chkpt0 = m->chkpt[0];
 	rec->chkpt1 = m->chkpt[1];
 	rec->flags = tb_emul_record_flags(m);
@@ -390,7 +410,7 @@ static int tb_emul_set_chain(u32 depth)
 		if (IS_ERR(new))
 			return PTR_ERR(new);
 	}
-	raw_spin_lock_irqsave(&tb_emul.lock, flags);
+	tb_emul_lock_whole(&flags);
 	if (tb_emul.enabled) {
 		ret = -EBUSY;
 	} else if (depth && tb_emul.model.mode != TRACEBUF_MODE_FILL_ONCE) {
