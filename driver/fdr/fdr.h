@@ -105,7 +105,7 @@ void fdr_ring_cpu_stats(unsigned int cpu, struct tracebuf_fdr_cpu_stats *out);
 
 /**
  * struct fdr_snap_cpu - one CPU's part of a snapshot
- * @next:	the next page to read (sequence number); past @end: done
+ * @next:	the next page to read (sequence number); @end + 1: done
  * @end:	the page that was open when the snapshot was taken, read last
  * @open_len:	bytes of page @end that belong to the snapshot
  * @open_block:	offset in page @end of the block open then, or FDR_NO_BLOCK;

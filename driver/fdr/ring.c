@@ -838,16 +838,24 @@ static int fdr_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
  * release pairs with fdr_next_page()'s acquire: our copies of the pages
  * below it are done before a writer reuses them.
  */
+/* This CPU's part of a snapshot is read (sequence numbers may wrap). */
+static bool fdr_snap_cpu_done(const struct fdr_snap_cpu *s)
+{
+	return (long)(s->next - s->end) > 0;
+}
+
 static void fdr_keep_update(unsigned int cpu)
 {
 	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 	unsigned long keep = FDR_KEEP_NONE;
 	struct fdr_reader *rd;
 
+	/* Holders need pages at or after @tail: the oldest is the nearest. */
 	list_for_each_entry(rd, &fdr_holders, holders) {
 		const struct fdr_snap_cpu *s = &rd->snap[cpu];
 
-		if (s->next <= s->end && s->next < keep)
+		if (!fdr_snap_cpu_done(s) &&
+		    (keep == FDR_KEEP_NONE || s->next - c->tail < keep - c->tail))
 			keep = s->next;
 	}
 	/* Our copies are done before a writer may reuse those pages. */
@@ -951,7 +959,7 @@ ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
 		u32 len, n, patch_at = FDR_NO_BLOCK;
 
-		if (s->next > s->end) {
+		if (fdr_snap_cpu_done(s)) {
 			rd->cpu = cpumask_next(rd->cpu, cpu_possible_mask);
 			rd->off = 0;
 			continue;
