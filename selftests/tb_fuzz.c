@@ -55,7 +55,7 @@
 #define SHARED_FDS	4
 #define SCRATCH		(2 << 20)	/* per-thread valid buffer */
 #define RACE_PAGES	16		/* the remapped region */
-#define TOGGLES		24		/* tracepoint (un)registrations per round */
+#define TOGGLES		12		/* tracepoint (un)registrations per round */
 
 static uint64_t seed;
 static unsigned long total_calls = 100000;
@@ -75,7 +75,7 @@ static atomic_bool stop_mapper;
 
 static atomic_ulong calls_done, unexpected, bad_results;
 static atomic_int threads_done;
-static atomic_ulong kind_count[10];
+static atomic_ulong kind_count[10], kind_ok[10], kind_us[10];
 static const char *const kind_name[10] = {
 	"ioctl", "read", "write", "poll", "epoll", "mmap", "reopen", "fcntl",
 	"lseek", "control",
@@ -312,6 +312,14 @@ static void count(struct worker *w, int kind)
 	w->calls++;
 	atomic_fetch_add(&calls_done, 1);
 	atomic_fetch_add(&kind_count[kind], 1);
+}
+
+/* For -v: how often each kind succeeds and how long it takes. */
+static void account(int kind, double t0, int ok)
+{
+	atomic_fetch_add(&kind_us[kind], (unsigned long)((tb_now() - t0) * 1e6));
+	if (ok)
+		atomic_fetch_add(&kind_ok[kind], 1);
 }
 
 /* --- ioctl arguments, struct by struct --- */
@@ -710,11 +718,11 @@ static void do_write(struct worker *w)
 				p[i] = (uint8_t)rnd(r);
 	} else {
 		/* Events: mostly few, now and then up to the 1 MiB limit. */
-		switch (below(r, 10)) {
-		case 0:
+		switch (below(r, 100)) {
+		case 0 ... 2:
 			n = below(r, 65537);
 			break;
-		case 1:
+		case 3 ... 4:
 			n = 65536 + below(r, 3);
 			break;
 		default:
@@ -942,25 +950,31 @@ static void *worker_fn(void *arg)
 	while (w->calls < w->target) {
 		uint32_t k = below(&w->r, 100);
 
+		double t0 = tb_now();
+		int kind;
+
 		atomic_store(&cur[w->id].kind, (int)k);
+		errno = 0;
 		if (k < 32)
-			do_ioctl(w);
+			kind = 0, do_ioctl(w);
 		else if (k < 47)
-			do_read(w);
+			kind = 1, do_read(w);
 		else if (k < 62)
-			do_write(w);
+			kind = 2, do_write(w);
 		else if (k < 70)
-			do_poll(w);
+			kind = 3, do_poll(w);
 		else if (k < 76)
-			do_epoll(w);
+			kind = 4, do_epoll(w);
 		else if (k < 84)
-			do_mmap(w);
+			kind = 5, do_mmap(w);
 		else if (k < 88)
-			do_reopen(w);
+			kind = 6, do_reopen(w);
 		else if (k < 94)
-			do_misc(w);
+			kind = 7, do_misc(w);
 		else
-			syscall(SYS_getppid);	/* something to trace */
+			kind = -1, syscall(SYS_getppid);	/* to trace */
+		if (kind >= 0)
+			account(kind, t0, !errno);
 	}
 	for (i = 0; i < OWN_FDS; i++)
 		if (w->fd[i] >= 0)
@@ -1279,7 +1293,16 @@ int main(int argc, char **argv)
 	       secs, atomic_load(&calls_done) / secs);
 	for (opt = 0; opt < 10; opt++)
 		printf(" %s %lu", kind_name[opt], atomic_load(&kind_count[opt]));
-	printf("\n# tb_fuzz: %lu unexpected errnos, %lu impossible results\n",
+	printf("\n");
+	if (verbose) {
+		printf("# tb_fuzz: succeeded/ms:");
+		for (opt = 0; opt < 8; opt++)
+			printf(" %s %lu/%lu", kind_name[opt],
+			       atomic_load(&kind_ok[opt]),
+			       atomic_load(&kind_us[opt]) / 1000);
+		printf("\n");
+	}
+	printf("# tb_fuzz: %lu unexpected errnos, %lu impossible results\n",
 	       atomic_load(&unexpected), atomic_load(&bad_results));
 	if (atomic_load(&unexpected) || atomic_load(&bad_results))
 		ret = 1;
