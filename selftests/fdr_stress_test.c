@@ -751,7 +751,6 @@ static int check_snapshot(const uint8_t *buf, size_t len, uint64_t *hz,
 
 TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 {
-	static const size_t chunks[NREADERS] = { 1 << 20, 1 << 20, 1 << 20 };
 	struct tracebuf_fdr_stats st;
 	struct reader rd[NREADERS];
 	pthread_t rt[NREADERS];
@@ -767,7 +766,7 @@ TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 	cap = calloc(ncap, sizeof(*cap));
 	ASSERT_NE(NULL, cap);
 	for (i = 0; i < NREADERS; i++) {
-		ASSERT_EQ(0, reader_start(&rd[i], &rt[i], chunks[i], 0));
+		ASSERT_EQ(0, reader_start(&rd[i], &rt[i], 1 << 20, 0));
 		rd[i].segmented = 1;
 	}
 	load_start(&l, 1, 1);

@@ -162,7 +162,8 @@ static int fs_records(struct fs_scan *s, const uint8_t *buf,
 			int type, space;
 
 			if (end - p < FS_FUNC)
-				return fs_fail(s, "function record at %zu crosses its block's end", p);
+				return fs_fail(s, "function record at %zu crosses its block's end",
+					       p);
 			w = fs_le32(r);
 			id = w >> 4;
 			type = (w >> 1) & 7;
@@ -199,7 +200,8 @@ static int fs_records(struct fs_scan *s, const uint8_t *buf,
 		case 6:		/* CallArgument */
 			if (!have || pend.type != 3 ||
 			    pend.nargs >= TRACEBUF_FDR_ARGS_MAX)
-				return fs_fail(s, "CallArgument at %zu not after an entry with arguments", p);
+				return fs_fail(s, "CallArgument at %zu not after an entry with arguments",
+					       p);
 			if (!fs_zero(r + 9, 7))
 				return fs_fail(s, "CallArgument at %zu: padding not zero", p);
 			pend.args[pend.nargs++] = fs_le64(r + 1);
@@ -307,7 +309,8 @@ static inline long fs_scan_stream(const uint8_t *buf, size_t len,
 			continue;
 		}
 		if (len - pos < FS_BLOCK_HDR)
-			return fs_fail(s, "%zu bytes at %zu: too short for a block", len - pos, pos);
+			return fs_fail(s, "%zu bytes at %zu: too short for a block",
+				       len - pos, pos);
 		if (b[0] != (7 << 1 | 1) || b[16] != (0 << 1 | 1) ||
 		    b[32] != (4 << 1 | 1) || b[48] != (9 << 1 | 1) ||
 		    b[64] != (2 << 1 | 1))

@@ -68,7 +68,9 @@ TEST_F(fz, fdr_valid_after_fuzz)
 {
 	char err[512] = "";
 
-	ASSERT_EQ(0, after_fdr_valid(FUZZ_OUT, err, sizeof(err))) TH_LOG("%s", err);
+	/* In the VM runner's guest, /out comes back to the host. */
+	ASSERT_EQ(0, after_fdr_valid(access("/out", W_OK) ? NULL : FUZZ_OUT,
+				     err, sizeof(err))) TH_LOG("%s", err);
 }
 
 int main(int argc, char **argv)

@@ -343,7 +343,8 @@ static void unprivileged(int sock, struct report *r)
 			note(s, sl, "DISABLE", ioctl(fds[i], TRACEBUF_IOC_DISABLE));
 			note(s, sl, "SET_MODE", tb_set_mode(fds[i], TRACEBUF_MODE_WRAP));
 			src.mask = 0;
-			note(s, sl, "SET_SOURCES(0)", ioctl(fds[i], TRACEBUF_IOC_SET_SOURCES, &src));
+			ret = ioctl(fds[i], TRACEBUF_IOC_SET_SOURCES, &src);
+			note(s, sl, "SET_SOURCES(0)", ret);
 			continue;
 		}
 		/* The recorder: configure, record, read, as this file lets. */
@@ -503,8 +504,9 @@ TEST_F(pf, nothing_a_file_holder_reads_is_a_kernel_address)
 
 	ASSERT_EQ(0, run_child(_metadata, self->fds, r));
 	ASSERT_EQ(0, r->privileged);
-	EXPECT_EQ(0, r->kernel_words) TH_LOG("%d, first: %s", r->kernel_words,
-					    r->first_leak);
+	EXPECT_EQ(0, r->kernel_words) {
+		TH_LOG("%d found, the first: %s", r->kernel_words, r->first_leak);
+	}
 	EXPECT_NE(NULL, strstr(r->names, " work ")) {
 		TH_LOG("no work function in NAMES: the KASLR check below had nothing");
 	}
