@@ -871,7 +871,7 @@ static void *poll_fn(void *arg)
 	double t = tb_now();
 
 	tb_unpin();
-	p->ret = poll(&pfd, 1, (int)(tb_bound(5) * 1000));
+	p->ret = poll(&pfd, 1, (int)(tb_bound(3) * 1000));
 	p->secs = tb_now() - t;
 	return NULL;
 }
@@ -900,7 +900,7 @@ static void *blocked_read_fn(void *arg)
 /*
  * A wake-up amount of the whole buffer (allowed: at most buf_size) or
  * just below: once the ring is full, poll() must report data and a
- * blocked reader must wake, within 5 s.  Two captures per amount, so
+ * blocked reader must wake, within 3 s.  Two captures per amount, so
  * that the reader cannot take the data from under poll().  15/16 of the
  * buffer plus one byte is reachable and passes for contrast.
  */
@@ -908,7 +908,7 @@ TEST_F_TIMEOUT(fs, wakeup_at_buffer_size_wakes, 120)
 {
 	const uint32_t size = 64 * KiB;
 	const uint32_t wakeups[] = { size, size - 8, size / 16 * 15 + 1 };
-	const double bound = tb_bound(5);
+	const double bound = tb_bound(3);
 	unsigned int i;
 
 	ASSERT_EQ(0, tb_pin(0));
