@@ -77,7 +77,13 @@ fi
 
 if [ $do_vm = 1 ]; then
 	echo "# ---- VM: selftests in $(scripts/kver.sh) under qemu"
-	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -o "$results/vm-out" -- /selftests/run.sh
+	# The selftests' knobs reach the guest's environment through the
+	# kernel command line (init passes unknown NAME=value on).
+	knobs=""
+	for k in TB_SCALE TB_SLOW TB_FUZZ_SEED; do
+		[ -n "${!k:-}" ] && knobs="$knobs $k=${!k}"
+	done
+	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -A "$knobs" -o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
 	mkdir -p "$results/vm"
 	if [ -d "$results/vm-out/results" ]; then
@@ -92,6 +98,9 @@ if [ $do_vm = 1 ]; then
 	# The FDR trace the guest recorded, checked with the host's llvm-xray.
 	echo "# ---- host: llvm-xray over the VM's FDR trace"
 	run_tap fdr-accept llvm_xray scripts/fdr-accept.sh "$results/vm-out/accept"
+	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
+	echo "# ---- host: llvm-xray over the capture after the fuzzer"
+	run_tap fuzz-xray llvm_xray scripts/fdr-verify.sh "$results/vm-out/fuzz"
 	# What the BPF collector wrote in the guest, read by llvm-xray here.
 	echo "# ---- host: llvm-xray on the BPF collector's files"
 	run_tap host-xray bpf_xray scripts/check-bpf-xray.sh "$results/vm-out/bpf"

@@ -1064,6 +1064,12 @@ TEST(clock_choice)
 	EXPECT_EQ(EINVAL, errno);
 	read_file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		       cs, sizeof(cs));
+	/*
+	 * Both markers on one CPU: a stream holds each CPU's blocks in
+	 * turn, so markers written on two CPUs would come in CPU order,
+	 * not in time order.
+	 */
+	ASSERT_EQ(0, pin_cpu(0));
 	fd = fdr_open_stopped();
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 2; i++) {
@@ -1094,6 +1100,7 @@ TEST(clock_choice)
 		}
 	}
 	close(fd);
+	unpin();
 	ASSERT_EQ(0, set_clock_param("auto"));
 }
 

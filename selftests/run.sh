@@ -18,9 +18,11 @@ fi
 
 for t in $tests; do
 	echo "# ---- $t"
+	t0=$(date +%s)
 	"$dir/$t" >"$results/$t.tap" 2>&1
 	echo $? >"$results/$t.rc"
 	cat "$results/$t.tap"
+	echo "# ---- $t: $(($(date +%s) - t0)) s"
 	# Every test must leave the module loaded for the next one.
 	[ -e /dev/tracebuf ] || insmod /lib/tracebuf/tracebuf.ko
 done

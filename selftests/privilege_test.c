@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who may use the devices, and what an open file carries:
+ *
+ *  - nobody without CAP_PERFMON or CAP_SYS_ADMIN opens either device, in
+ *    any mode; root with only one of the two may;
+ *  - a file opened by root and passed (SCM_RIGHTS) to a process that has
+ *    dropped every privilege (uid/gid 65534, no groups, no capabilities,
+ *    no_new_privs) does what its open mode allows: read() needs a
+ *    readable file, write() a writable one (EBADF otherwise), it cannot
+ *    be reopened through /proc/self/fd; every ioctl works on any open
+ *    mode (the driver checks privilege at open only, like perf) -- the
+ *    test prints what each mode could do;
+ *  - nothing such a process can read from the files (trace data, NAMES,
+ *    STATS, STATUS, snapshots) holds a kernel address, and the work
+ *    function ids it sees must not give away where the kernel is.
+ */
+#include <ctype.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+
+#include "kselftest_harness.h"
+#include "fdr_strict.h"
+#include "fdr_util.h"
+#include "tb_dev_util.h"
+#include "tb_stress.h"
+
+/* Keep exactly the capabilities in @mask (bits of the first word). */
+static int caps_only(uint32_t mask0, uint32_t mask1)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = {
+		{ mask0, mask0, 0 }, { mask1, mask1, 0 },
+	};
+
+	return syscall(SYS_capset, &hdr, d) ? -errno : 0;
+}
+
+static int no_caps_left(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &hdr, d))
+		return 0;
+	return !(d[0].effective | d[0].permitted | d[0].inheritable |
+		 d[1].effective | d[1].permitted | d[1].inheritable);
+}
+
+/* Everything a process can give up. */
+static int drop_everything(void)
+{
+	if (tb_drop_privileges() || caps_only(0, 0) ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return getuid() == 65534 && geteuid() == 65534 && getgid() == 65534 &&
+	       no_caps_left() ? 0 : -1;
+}
+
+/* Keep exactly capability @c. */
+static int cap_only(unsigned int c)
+{
+	return caps_only(c < 32 ? 1U << c : 0, c >= 32 ? 1U << (c - 32) : 0);
+}
+
+/* open() of @path with @flags in a child after @how; its errno or 0. */
+static int open_as(int how, const char *path, int flags)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		int fd, ret = 0;
+
+		switch (how) {
+		case 0:
+			ret = drop_everything();
+			break;
+		case 1:		/* root, no capability at all */
+			ret = caps_only(0, 0);
+			break;
+		case 2:
+			ret = cap_only(CAP_PERFMON);
+			break;
+		case 3:
+			ret = cap_only(CAP_SYS_ADMIN);
+			break;
+		case 4:		/* root with every file capability */
+			ret = caps_only(1U << CAP_DAC_OVERRIDE |
+					1U << CAP_DAC_READ_SEARCH |
+					1U << CAP_FOWNER | 1U << CAP_CHOWN, 0);
+			break;
+		}
+		if (ret)
+			_exit(254);
+		fd = open(path, flags);
+		_exit(fd < 0 ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST(open_needs_perfmon_or_sys_admin)
+{
+	static const char *const devs[] = { TB_DEV, TB_FDR_DEV };
+	static const int modes[] = { O_RDONLY, O_WRONLY, O_RDWR,
+				     O_RDONLY | O_NONBLOCK };
+	unsigned int d, m;
+	int e;
+
+	for (d = 0; d < 2; d++) {
+		for (m = 0; m < 4; m++) {
+			e = open_as(0, devs[d], modes[m]);
+			EXPECT_TRUE(e == EACCES || e == EPERM) {
+				TH_LOG("%s mode %#x as nobody: %d", devs[d], modes[m], e);
+			}
+			EXPECT_EQ(EPERM, open_as(1, devs[d], modes[m])) {
+				TH_LOG("%s mode %#x as root without capabilities",
+				       devs[d], modes[m]);
+			}
+			EXPECT_EQ(EPERM, open_as(4, devs[d], modes[m])) {
+				TH_LOG("%s mode %#x with only file capabilities",
+				       devs[d], modes[m]);
+			}
+			EXPECT_EQ(0, open_as(2, devs[d], modes[m])) {
+				TH_LOG("%s mode %#x with CAP_PERFMON", devs[d], modes[m]);
+			}
+			EXPECT_EQ(0, open_as(3, devs[d], modes[m])) {
+				TH_LOG("%s mode %#x with CAP_SYS_ADMIN", devs[d], modes[m]);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------ passed files */
+
+#define NFILES	6
+
+static const char *const file_name[NFILES] = {
+	"tracebuf O_RDONLY", "tracebuf O_WRONLY", "tracebuf O_RDWR",
+	"tracebuf_fdr O_RDONLY", "tracebuf_fdr O_WRONLY", "tracebuf_fdr O_RDWR",
+};
+
+static int send_fds(int sock, const int *fds, int n)
+{
+	char cbuf[CMSG_SPACE(NFILES * sizeof(int))];
+	char byte = 'f';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = CMSG_SPACE(n * sizeof(int)),
+	};
+	struct cmsghdr *c;
+
+	memset(cbuf, 0, sizeof(cbuf));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fds(int sock, int *fds, int n)
+{
+	char cbuf[CMSG_SPACE(NFILES * sizeof(int))];
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *c;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(n * sizeof(int)))
+		return -1;
+	memcpy(fds, CMSG_DATA(c), n * sizeof(int));
+	return 0;
+}
+
+/* What the unprivileged child reports back. */
+struct report {
+	int privileged;			/* 0 if it really had nothing */
+	int reopen_errno[NFILES];
+	int read_errno[NFILES];		/* 0: read worked */
+	int write_errno[NFILES];
+	char ioctls[NFILES][300];	/* "NAME=ok|ERR ..." */
+	/* Leak scan. */
+	int kernel_words;		/* 64-bit values in kernel space */
+	char first_leak[160];
+	char names[16384];		/* NAMES text, for the KASLR check */
+	uint64_t bytes_read;
+};
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0: return "ok";
+	case EBADF: return "EBADF";
+	case EPERM: return "EPERM";
+	case EACCES: return "EACCES";
+	case EINVAL: return "EINVAL";
+	case EBUSY: return "EBUSY";
+	case EAGAIN: return "EAGAIN";
+	case ENOTTY: return "ENOTTY";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	default: return "other";
+	}
+}
+
+static void note(char *s, size_t len, const char *what, int ret)
+{
+	size_t n = strlen(s);
+
+	snprintf(s + n, len - n, "%s%s=%s", n ? " " : "", what,
+		 errname(ret < 0 ? errno : 0));
+}
+
+static int is_kernel_word(uint64_t v)
+{
+	/* The kernel half, but not small negative numbers like -1..-4096. */
+	return v >= 0xffff800000000000ULL && v < 0xfffffffffffff000ULL;
+}
+
+static void leak(struct report *r, const char *fmt, uint64_t v)
+{
+	if (!r->kernel_words++)
+		snprintf(r->first_leak, sizeof(r->first_leak), fmt,
+			 (unsigned long long)v);
+}
+
+static void leak_cb(const struct fs_rec *rec, void *arg)
+{
+	struct report *r = arg;
+	int i;
+
+	if (rec->kind == FS_FUNC_REC)
+		for (i = 0; i < rec->nargs; i++)
+			if (is_kernel_word(rec->args[i]))
+				leak(r, "FDR record argument %#llx", rec->args[i]);
+}
+
+/* Any 8 aligned bytes of @p that look like a kernel address. */
+static void scan_words(struct report *r, const char *what, const void *p,
+		       size_t len)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8)
+		if (is_kernel_word(fs_le64(b + i)))
+			leak(r, "a kernel address in a struct: %#llx", fs_le64(b + i));
+}
+
+/* Hex numbers of 12 digits or more in text: kernel pointers. */
+static void scan_text(struct report *r, const char *s)
+{
+	const char *p;
+	int run = 0;
+
+	for (p = s; *p; p++) {
+		run = isxdigit((unsigned char)*p) ? run + 1 : 0;
+		if (run == 12 && !r->kernel_words++)
+			snprintf(r->first_leak, sizeof(r->first_leak),
+				 "a long hex number in NAMES: ...%.40s", p - 11);
+	}
+}
+
+/* The child: no privileges, the passed files only. */
+static void unprivileged(int sock, struct report *r)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_ALL, .mode = TRACEBUF_FDR_MODE_FLIGHT,
+		.buf_size = 1 << 20, .nr_args = 6,
+	};
+	struct tracebuf_event ev = EXC(TRACEBUF_VEC_SWI, 3);
+	struct tracebuf_fdr_names nm = { 0 };
+	struct tracebuf_fdr_stats st;
+	struct tracebuf_fdr_cpu_stats cs[FS_MAX_CPUS];
+	struct tracebuf_status ts;
+	struct tracebuf_chkpt ck;
+	struct tracebuf_sources src;
+	uint8_t rec[TB_REC_SIZE], *buf;
+	char path[64];
+	int fds[NFILES], i, ret;
+	size_t len;
+
+	if (drop_everything()) {
+		r->privileged = 1;
+		return;
+	}
+	if (write(sock, "r", 1) != 1 || recv_fds(sock, fds, NFILES)) {
+		r->privileged = 2;
+		return;
+	}
+	for (i = 0; i < NFILES; i++) {
+		char *s = r->ioctls[i];
+		size_t sl = sizeof(r->ioctls[i]);
+		uint8_t b[64];
+		struct pollfd p = { .fd = fds[i], .events = POLLIN | POLLOUT };
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[i]);
+		ret = open(path, O_RDONLY);
+		r->reopen_errno[i] = ret < 0 ? errno : 0;
+		if (ret >= 0)
+			close(ret);
+		poll(&p, 1, 0);
+		if (i < 3) {
+			/* The trace buffer, feed on, as far as this file lets. */
+			ret = read(fds[i], b, sizeof(b));
+			r->read_errno[i] = ret < 0 ? errno : 0;
+			ret = ioctl(fds[i], TRACEBUF_IOC_ENABLE);
+			note(s, sl, "ENABLE", ret);
+			ret = write(fds[i], &ev, sizeof(ev));
+			r->write_errno[i] = ret < 0 ? errno : 0;
+			ret = ioctl(fds[i], TRACEBUF_IOC_STATUS, &ts);
+			note(s, sl, "STATUS", ret);
+			if (!ret)
+				scan_words(r, "STATUS", &ts, sizeof(ts));
+			note(s, sl, "GET_CHKPT", ioctl(fds[i], TRACEBUF_IOC_GET_CHKPT, &ck));
+			note(s, sl, "CLEAR", ioctl(fds[i], TRACEBUF_IOC_CLEAR));
+			src.mask = TRACEBUF_SRC_ALL;
+			src.cpu = TRACEBUF_CPU_ALL;
+			note(s, sl, "SET_SOURCES", ioctl(fds[i], TRACEBUF_IOC_SET_SOURCES, &src));
+			ret = tb_snapshot(fds[i], rec, 0);
+			note(s, sl, "SNAPSHOT", ret);
+			if (!ret)
+				scan_words(r, "snapshot", rec, sizeof(struct tracebuf_record));
+			note(s, sl, "DISABLE", ioctl(fds[i], TRACEBUF_IOC_DISABLE));
+			note(s, sl, "SET_MODE", tb_set_mode(fds[i], TRACEBUF_MODE_WRAP));
+			src.mask = 0;
+			ret = ioctl(fds[i], TRACEBUF_IOC_SET_SOURCES, &src);
+			note(s, sl, "SET_SOURCES(0)", ret);
+			continue;
+		}
+		/* The recorder: configure, record, read, as this file lets. */
+		ioctl(fds[i], TRACEBUF_FDR_IOC_STOP);
+		note(s, sl, "CONFIG", ioctl(fds[i], TRACEBUF_FDR_IOC_CONFIG, &c));
+		note(s, sl, "START", ioctl(fds[i], TRACEBUF_FDR_IOC_START));
+		ret = write(fds[i], "unprivileged", 12);
+		r->write_errno[i] = ret < 0 ? errno : 0;
+		/* Work the parent's side of the pipe: it makes work items. */
+		if (write(sock, "w", 1) != 1 || read(sock, b, 1) != 1)
+			break;
+		for (ret = 0; ret < 100; ret++)
+			syscall(SYS_getppid);
+		note(s, sl, "SNAPSHOT", ioctl(fds[i], TRACEBUF_FDR_IOC_SNAPSHOT));
+		memset(&st, 0, sizeof(st));
+		st.cpus = (uintptr_t)cs;
+		st.nr_cpus = FS_MAX_CPUS;
+		st.cpu_size = sizeof(cs[0]);
+		ret = ioctl(fds[i], TRACEBUF_FDR_IOC_STATS, &st);
+		note(s, sl, "STATS", ret);
+		if (!ret) {
+			st.cpus = 0;	/* our own pointer */
+			scan_words(r, "STATS", &st, sizeof(st));
+			scan_words(r, "STATS per CPU", cs, sizeof(cs));
+		}
+		nm.buf = (uintptr_t)r->names;
+		nm.len = sizeof(r->names) - 1;
+		ret = ioctl(fds[i], TRACEBUF_FDR_IOC_NAMES, &nm);
+		note(s, sl, "NAMES", ret);
+		if (!ret)
+			scan_text(r, r->names);
+		note(s, sl, "STOP", ioctl(fds[i], TRACEBUF_FDR_IOC_STOP));
+		buf = NULL;
+		len = 0;
+		if (i == 4) {
+			ret = read(fds[i], b, 1);
+			r->read_errno[i] = ret < 0 ? errno : 0;
+		} else {
+			buf = fdr_read_all(fds[i], &len);
+			r->read_errno[i] = buf ? 0 : errno;
+		}
+		if (buf) {
+			struct fs_scan sc = { .cb = leak_cb, .arg = r };
+
+			r->bytes_read += len;
+			if (fs_scan_stream(buf, len, &sc) < 0)
+				leak(r, "an unparsable capture (%llu bytes)", len);
+			fs_scan_free(&sc);
+			free(buf);
+		}
+	}
+}
+
+FIXTURE(pf) {
+	int fds[NFILES];
+	struct report *r;
+};
+
+FIXTURE_SETUP(pf)
+{
+	static const int modes[3] = { O_RDONLY, O_WRONLY, O_RDWR };
+	int i;
+
+	for (i = 0; i < NFILES; i++) {
+		self->fds[i] = open(i < 3 ? TB_DEV : TB_FDR_DEV, modes[i % 3]);
+		ASSERT_LE(0, self->fds[i]);
+	}
+	ASSERT_EQ(0, tb_reset(self->fds[2], TRACEBUF_MODE_WRAP, 1));
+	self->r = mmap(NULL, sizeof(*self->r), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->r);
+}
+
+FIXTURE_TEARDOWN(pf)
+{
+	int i;
+
+	tb_reset(self->fds[2], TRACEBUF_MODE_WRAP, 0);
+	ioctl(self->fds[5], TRACEBUF_FDR_IOC_STOP);
+	for (i = 0; i < NFILES; i++)
+		close(self->fds[i]);
+	munmap(self->r, sizeof(*self->r));
+}
+
+/* Work items on every CPU (needs root: the parent does it). */
+static void make_work(void)
+{
+	tb_write_str("/proc/sys/vm/stat_refresh", "1\n");
+}
+
+/* Run the unprivileged child with our files; its report in self->r. */
+static int run_child(struct __test_metadata *_metadata, int *fds,
+		     struct report *r)
+{
+	int sv[2], status;
+	char c;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		unprivileged(sv[1], r);
+		_exit(0);
+	}
+	close(sv[1]);
+	/* Pass the files once it has given everything up. */
+	if (read(sv[0], &c, 1) == 1 && c == 'r')
+		send_fds(sv[0], fds, NFILES);
+	while (read(sv[0], &c, 1) == 1)
+		if (c == 'w') {
+			make_work();
+			if (write(sv[0], "k", 1) != 1)
+				break;
+		}
+	close(sv[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? 0 : -1;
+}
+
+TEST_F(pf, passed_files_do_what_their_mode_allows)
+{
+	struct report *r = self->r;
+	int i;
+
+	ASSERT_EQ(0, run_child(_metadata, self->fds, r));
+	ASSERT_EQ(0, r->privileged) TH_LOG("could not drop everything");
+	for (i = 0; i < NFILES; i++) {
+		int mode = i % 3;
+
+		TH_LOG("%-22s reopen=%s read=%s write=%s %s", file_name[i],
+		       errname(r->reopen_errno[i]), errname(r->read_errno[i]),
+		       errname(r->write_errno[i]), r->ioctls[i]);
+		EXPECT_TRUE(r->reopen_errno[i] == EACCES ||
+			    r->reopen_errno[i] == EPERM) {
+			TH_LOG("%s: reopened through /proc/self/fd", file_name[i]);
+		}
+		if (mode == 1) {
+			EXPECT_EQ(EBADF, r->read_errno[i]) TH_LOG("%s", file_name[i]);
+		} else {
+			EXPECT_NE(EBADF, r->read_errno[i]) TH_LOG("%s", file_name[i]);
+		}
+		if (mode == 0) {
+			EXPECT_EQ(EBADF, r->write_errno[i]) TH_LOG("%s", file_name[i]);
+		} else {
+			EXPECT_NE(EBADF, r->write_errno[i]) TH_LOG("%s", file_name[i]);
+		}
+	}
+	EXPECT_LT(0ULL, r->bytes_read);
+}
+
+TEST_F(pf, nothing_a_file_holder_reads_is_a_kernel_address)
+{
+	struct report *r = self->r;
+
+	ASSERT_EQ(0, run_child(_metadata, self->fds, r));
+	ASSERT_EQ(0, r->privileged);
+	EXPECT_EQ(0, r->kernel_words) {
+		TH_LOG("%d found, the first: %s", r->kernel_words, r->first_leak);
+	}
+	EXPECT_NE(NULL, strstr(r->names, " work ")) {
+		TH_LOG("no work function in NAMES: the KASLR check below had nothing");
+	}
+}
+
+/* ---------------------------------------------- work ids and KASLR */
+
+/* The kernel's hash_ptr() for 64-bit pointers (include/linux/hash.h). */
+static unsigned int kernel_hash_ptr(uint64_t p, unsigned int bits)
+{
+	return (unsigned int)((p * 0x61C8864680B583EBULL) >> (64 - bits));
+}
+
+/* Address of symbol @name in /proc/kallsyms (root), or 0. */
+static uint64_t ksym(const char *name)
+{
+	char line[512], sym[256], type;
+	unsigned long long a;
+	uint64_t ret = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 &&
+		    !strcmp(sym, name) && !strchr(line, '[')) {
+			ret = a;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * What the unprivileged file holder saw: "<id> work <function>" lines.
+ * Anyone with the distribution's System.map knows each function's
+ * offset from _text; if the key of a work function is a hash of its
+ * address, the offsets and keys together leave few places the kernel can
+ * be (KASLR puts _text at one of ~500 2 MiB slots).  At least 16 places
+ * (4 bits) must remain.
+ */
+TEST_F(pf, work_ids_do_not_reveal_kaslr_base)
+{
+	struct report *r = self->r;
+	uint64_t text = ksym("_text"), base;
+	char *line, *save = NULL;
+	uint64_t off[64];
+	unsigned int key[64];
+	int n = 0, i, candidates = 0, hashed = 0;
+
+	if (!text)
+		SKIP(return, "no /proc/kallsyms addresses");
+	ASSERT_EQ(0, run_child(_metadata, self->fds, r));
+	ASSERT_EQ(0, r->privileged);
+	for (line = strtok_r(r->names, "\n", &save); line && n < 64;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned int id;
+		char fn[200];
+		uint64_t a;
+
+		if (sscanf(line, "%x work %199s", &id, fn) != 2 ||
+		    TRACEBUF_FDR_ID_KEY(id) == TRACEBUF_FDR_KEY_OTHER)
+			continue;
+		a = ksym(fn);
+		if (!a)
+			continue;
+		off[n] = a - text;
+		key[n] = TRACEBUF_FDR_ID_KEY(id);
+		hashed += kernel_hash_ptr(a, 10) == key[n];
+		n++;
+	}
+	if (!n)
+		SKIP(return, "no work function with a symbol in the capture");
+	/*
+	 * x86-64 KASLR: _text 2 MiB aligned in the top 1 GiB past 16 MiB.
+	 * A key is its hash slot or, after collisions, one of the next.
+	 */
+	for (base = 0xffffffff81000000ULL; base < 0xffffffffc0000000ULL;
+	     base += 2 << 20) {
+		for (i = 0; i < n; i++)
+			if (((key[i] - kernel_hash_ptr(base + off[i], 10)) & 1023) > 3)
+				break;
+		candidates += i == n;
+	}
+	TH_LOG("%d work functions named, %d keys equal to hash_ptr(address), %d possible _text places",
+	       n, hashed, candidates);
+	EXPECT_LE(16, candidates) {
+		TH_LOG("the work ids give away the kernel's address (_text %#llx)",
+		       (unsigned long long)text);
+	}
+}
+
+TB_HARNESS_MAIN
