@@ -426,7 +426,14 @@ TEST_F_TIMEOUT(rs, every_marker_once_in_order, 120)
 		w[i].fd = self->fd;
 		w[i].cpu = i;
 		w[i].n = n;
-		w[i].pace_us = 700;
+		/*
+		 * A reader of a few bytes per read() makes that many system
+		 * calls: the writers go slower for it (and on a slow kernel),
+		 * so that the ring never fills and the content can be
+		 * compared whole.
+		 */
+		w[i].pace_us = 700 * (variant->chunk < 8 ? 8 : 1) *
+			       tb_env_factor("TB_SLOW");
 		ASSERT_EQ(0, pthread_create(&wt[i], NULL, writer_fn, &w[i]));
 	}
 	for (i = 0; i < 2; i++)
@@ -898,20 +905,26 @@ static void *blocked_read_fn(void *arg)
 }
 
 /*
- * A wake-up amount of the whole buffer (allowed: at most buf_size) or
- * just below: once the ring is full, poll() must report data and a
- * blocked reader must wake, within 3 s.  Two captures per amount, so
- * that the reader cannot take the data from under poll().  15/16 of the
- * buffer plus one byte is reachable and passes for contrast.
+ * A wake-up amount the ring may never reach (the whole buffer, or just
+ * below) is refused; the largest one accepted (TRACEBUF_FDR_WAKEUP_MAX)
+ * and the default must wake: once the ring is full, poll() must report
+ * data and a blocked reader must wake, within 3 s.  Two captures per
+ * amount, so that the reader cannot take the data from under poll().
  */
 TEST_F_TIMEOUT(fs, wakeup_at_buffer_size_wakes, 120)
 {
 	const uint32_t size = 64 * KiB;
-	const uint32_t wakeups[] = { size, size - 8, size / 16 * 15 + 1 };
+	const uint32_t refused[] = { size, size - 8,
+				     TRACEBUF_FDR_WAKEUP_MAX(size) + 1 };
+	const uint32_t wakeups[] = { TRACEBUF_FDR_WAKEUP_MAX(size), 0 };
 	const double bound = tb_bound(3);
 	unsigned int i;
 
 	ASSERT_EQ(0, tb_pin(0));
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		EXPECT_EQ(-EINVAL, fdr_cfg(self->fd, TRACEBUF_FDR_MARKER,
+					   TRACEBUF_FDR_MODE_STREAM, size, 0,
+					   refused[i]));
 	for (i = 0; i < sizeof(wakeups) / sizeof(wakeups[0]); i++) {
 		struct blocked_read b = { 0 };
 		struct poller p = { 0 };

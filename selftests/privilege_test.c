@@ -593,7 +593,11 @@ TEST_F(pf, work_ids_do_not_reveal_kaslr_base)
 	}
 	TH_LOG("%d work functions named, %d keys equal to hash_ptr(address), %d possible _text places",
 	       n, hashed, candidates);
-	EXPECT_LE(16, candidates) {
+	/*
+	 * Keys that no load address explains (0) say nothing either; one or
+	 * a few candidates out of 496 give the address away.
+	 */
+	EXPECT_TRUE(candidates == 0 || candidates >= 16) {
 		TH_LOG("the work ids give away the kernel's address (_text %#llx)",
 		       (unsigned long long)text);
 	}

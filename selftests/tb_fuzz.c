@@ -1109,7 +1109,7 @@ static int run_round(int round, unsigned long calls)
 
 	tb_size = 256U << ((round + 1) % 9);
 	if (reload) {
-		snprintf(params, sizeof(params), "buf_size=%u", tb_size);
+		snprintf(params, sizeof(params), "tb_buf_size=%u", tb_size);
 		i = tb_reload(round == nrounds - 1 ? "" : params);
 		if (i) {
 			printf("# tb_fuzz: reload with %s: %s\n", params, strerror(-i));

@@ -64,7 +64,7 @@ static int reopen_with_size(int *fd, uint32_t size)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-	snprintf(params, sizeof(params), "buf_size=%u", size);
+	snprintf(params, sizeof(params), "tb_buf_size=%u", size);
 	ret = tb_reload(size == TB_SIZE ? "" : params);
 	if (ret)
 		return ret;

@@ -17,11 +17,12 @@
  * from its headers.  Softirq, fault and task names are fixed.
  */
 #include <linux/atomic.h>
-#include <linux/hash.h>
+#include <linux/random.h>
 #include <linux/interrupt.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -54,12 +55,21 @@ static const char * const fdr_softirq_names[NR_SOFTIRQS] = {
 	[RCU_SOFTIRQ]		= "RCU",
 };
 
+/*
+ * A work function's key is its slot, found from a keyed hash of its
+ * address with a secret chosen for each capture: a plain hash of the
+ * address (hash_ptr()) made the keys, which unprivileged readers of a
+ * trace or of a passed descriptor see, tell where the kernel is loaded.
+ */
+static siphash_key_t fdr_work_secret;
+
 /* Stopped: no probe runs. */
 void fdr_names_reset(void)
 {
 	int i;
 
 	memset(fdr_work_fn, 0, sizeof(fdr_work_fn));
+	get_random_bytes(&fdr_work_secret, sizeof(fdr_work_secret));
 	for (i = 0; i < FDR_IRQ_NAMES; i++)
 		atomic_set(&fdr_irq_state[i], FDR_IRQ_NONE);
 }
@@ -67,7 +77,7 @@ void fdr_names_reset(void)
 u32 fdr_names_work_key(void *func)
 {
 	unsigned long fn = (unsigned long)func;
-	u32 i, slot = hash_ptr(func, FDR_WORK_BITS);
+	u32 i, slot = siphash_1u64(fn, &fdr_work_secret) % FDR_WORK_SLOTS;
 
 	if (!fn)
 		return TRACEBUF_FDR_KEY_OTHER;

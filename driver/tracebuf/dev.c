@@ -69,6 +69,8 @@ static void tb_dev_notify(void)
  * @sess_len:	bytes in @sess (0: no session)
  * @sess_pos:	bytes of @sess already returned
  * @rec:	bounce buffer for one chained record
+ * @rec_pending: @rec holds a record taken from the queue that a read
+ *		could not copy out (EFAULT): the next read returns it first
  */
 struct tb_file {
 	struct mutex lock;	/* read() of this file */
@@ -76,6 +78,7 @@ struct tb_file {
 	u32 sess_len;
 	u32 sess_pos;
 	u8 *rec;
+	bool rec_pending;
 };
 
 static size_t tb_rec_size(void)
@@ -132,6 +135,12 @@ static ssize_t tb_read_records(struct tb_file *f, char __user *ubuf,
 		if (!f->rec)
 			return -ENOMEM;
 	}
+	if (f->rec_pending) {
+		if (copy_to_user(ubuf, f->rec, rec_size))
+			return -EFAULT;
+		f->rec_pending = false;
+		done = rec_size;
+	}
 	while (count - done >= rec_size) {
 		ret = tb_be->pop_record(f->rec);
 		if (ret == -EAGAIN && !done && !nonblock) {
@@ -145,8 +154,11 @@ static ssize_t tb_read_records(struct tb_file *f, char __user *ubuf,
 			return 0;	/* disarmed: end of file */
 		if (ret)
 			break;
-		if (copy_to_user(ubuf + done, f->rec, rec_size))
+		if (copy_to_user(ubuf + done, f->rec, rec_size)) {
+			/* Taken from the queue: this file keeps it. */
+			f->rec_pending = true;
 			return done ? done : -EFAULT;
+		}
 		done += rec_size;
 	}
 	return done ? done : ret;
