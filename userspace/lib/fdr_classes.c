@@ -9,6 +9,8 @@
 
 #include "fdr_classes.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const struct {
 	const char *name;
 	uint32_t bit;
@@ -30,7 +32,7 @@ static int class_bit(const char *name, uint32_t all, uint32_t *bit)
 		*bit = all;
 		return 0;
 	}
-	for (i = 0; i < sizeof(tb_fdr_class_names) / sizeof(tb_fdr_class_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tb_fdr_class_names); i++) {
 		if (!strcmp(name, tb_fdr_class_names[i].name)) {
 			*bit = tb_fdr_class_names[i].bit;
 			return 0;
@@ -62,4 +64,17 @@ int tb_fdr_parse_classes(const char *list, uint32_t all, uint32_t *mask,
 		return -ENODATA;
 	*mask = m;
 	return 0;
+}
+
+void tb_fdr_format_classes(uint32_t mask, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	snprintf(buf, size, "none");
+	for (i = 0; i < ARRAY_SIZE(tb_fdr_class_names); i++) {
+		if (!(mask & tb_fdr_class_names[i].bit) || n >= size)
+			continue;
+		n += snprintf(buf + n, size - n, "%s%s", n ? "," : "",
+			      tb_fdr_class_names[i].name);
+	}
 }

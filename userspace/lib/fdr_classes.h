@@ -18,4 +18,7 @@
 int tb_fdr_parse_classes(const char *list, uint32_t all, uint32_t *mask,
 			 char *bad, size_t bad_size);
 
+/* The names of the classes in @mask, comma separated, or "none". */
+void tb_fdr_format_classes(uint32_t mask, char *buf, size_t size);
+
 #endif /* TB_FDR_CLASSES_H */

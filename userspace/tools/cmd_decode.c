@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 
+#include "cmds.h"
 #include "tb_cli.h"
 #include "tb_input.h"
 #include "xscale_decode.h"
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 		"1 I/O error, 2 usage, 3 malformed input.\n", tb_prog());
 }
 
-int main(int argc, char **argv)
+int cmd_decode(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },

@@ -21,6 +21,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "cmds.h"
 #include "tb_cli.h"
 #include "tb_dev.h"
 
@@ -83,7 +84,6 @@ static const char *const src_names[] = {
 	"syscall", "irq", "fault", "ret-user", "switch",
 };
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NSRC ARRAY_SIZE(src_names)
 
 static void print_sources(FILE *f, uint32_t mask)
@@ -562,7 +562,7 @@ static int cmd_chain(int fd, int argc, char **argv)
 	return ret;
 }
 
-int main(int argc, char **argv)
+int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },

@@ -30,6 +30,7 @@
 #include "fdr_post.h"
 #include "fdr_writer.h"
 #include "tb_bytes.h"
+#include "cmds.h"
 #include "tb_cli.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 #include "tracebuf_bpf.h"
@@ -51,9 +52,6 @@ static const struct {
 	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
 };
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#endif
 #define NR_CLASSES	ARRAY_SIZE(classes)
 
 struct options {
@@ -1146,7 +1144,7 @@ static void run_replay(struct collector *c, const char *path)
 		fclose(f);
 }
 
-int main(int argc, char **argv)
+int cmd_bpf(int argc, char **argv)
 {
 	struct options opt = { 0 };
 	struct collector col = { 0 };

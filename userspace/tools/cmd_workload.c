@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmds.h"
 #include "tb_cli.h"
 
 static void usage(FILE *f)
@@ -194,7 +195,7 @@ static void run_serial(uint64_t kib, const char *tty)
 	close(fd);
 }
 
-int main(int argc, char **argv)
+int cmd_workload(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },

@@ -18,6 +18,7 @@
 #include "fdr_writer.h"
 #include "name_map.h"
 #include "tb_bytes.h"
+#include "cmds.h"
 #include "tb_cli.h"
 #include "tb_hash.h"
 #include "tb_input.h"
@@ -510,7 +511,7 @@ static const struct {
 	{ "map-elf", map_elf },
 };
 
-int main(int argc, char **argv)
+int cmd_convert(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
