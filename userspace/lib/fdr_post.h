@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Post-processing of a kernel FDR capture, shared by the collectors
- * (tracebuf-record, tracebuf-bpf).  The input is an FDR v5 stream of
+ * (tracebuf record, tracebuf bpf).  The input is an FDR v5 stream of
  * finished blocks in any order (per-CPU buffers drained one after the
  * other).  The output is what llvm-xray's stack and account accept:
  *

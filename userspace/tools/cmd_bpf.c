@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf-bpf: record the kernel FDR recorder's events with BPF programs
+ * tracebuf bpf: record the kernel FDR recorder's events with BPF programs
  * instead of the tracebuf module, and write the same XRay FDR v5 file:
  * the same function ids (uapi/linux/tracebuf.h) and one block per task run
  * on a CPU.  Needs no module, only a kernel with BTF.
@@ -545,10 +545,10 @@ static void usage(FILE *f)
 	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
 	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
 	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
-	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf-record,\n"
+	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf record,\n"
 	      "writes OUTPUT, OUTPUT.names (\"ID NAME\"), OUTPUT.map (ELF\n"
 	      "instrumentation map: llvm-xray account -m OUTPUT.map) and OUTPUT.tfile\n"
-	      "(GDB trace file, as tbconv fdr-tfile writes it); function ids in\n"
+	      "(GDB trace file, as tracebuf convert fdr-tfile writes it); function ids in\n"
 	      "OUTPUT are dense (1..N), OUTPUT.names gives each one's kernel id.\n"
 	      "\n"
 	      "Options:\n"
@@ -571,7 +571,7 @@ static void usage(FILE *f)
 	      "                         account reject them); no OUTPUT.map or .tfile\n"
 	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
 	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
-	      "                         Perfetto, as tbconv fdr-json writes it)\n"
+	      "                         Perfetto, as tracebuf convert fdr-json writes it)\n"
 	      "  -q, --quiet            no summary on stderr\n"
 	      "  -v, --verbose          libbpf's messages and the work function table\n"
 	      "  -h, --help             this text\n"
@@ -627,7 +627,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	};
 	int ch;
 
-	/* tracebuf-record's default */
+	/* tracebuf record's default */
 	o->classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
 		     TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED;
 	o->output = "trace.fdr";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tbconv: convert between XScale trace buffers, XRay FDR traces and GDB
+ * tracebuf convert: convert between XScale trace buffers, XRay FDR traces and GDB
  * trace files.  Every conversion streams: input is read once, front to
  * back, in bounded memory.  The mappings are described in
  * Documentation/conversions.rst.
@@ -52,7 +52,7 @@ static void usage(FILE *f)
 		"Usage: %s [OPTIONS] CONVERSION [INPUT|-] [OUTPUT|-]\n"
 		"Convert traces; INPUT and OUTPUT default to stdin and stdout.\n\n"
 		"Conversions:\n"
-		"  xscale-text   trace buffer (dump, snapshot, chain) -> text (as tbdecode)\n"
+		"  xscale-text   trace buffer (dump, snapshot, chain) -> text (as tracebuf decode)\n"
 		"  xscale-tfile  trace buffer -> GDB trace file (arm)\n"
 		"  xscale-fdr    trace buffer -> XRay FDR v5 (lossless mapping)\n"
 		"  fdr-xscale    FDR made by xscale-fdr -> chain file\n"
@@ -572,7 +572,7 @@ int cmd_convert(int argc, char **argv)
 	opt.out = optind + 2 < argc ? argv[optind + 2] : "-";
 	in = tb_open_input(opt.in);
 	opt.in_f = in;
-	/* Never write over what we read (tbconv fdr-tfile f f). */
+	/* Never write over what we read (tracebuf convert fdr-tfile f f). */
 	tb_refuse_input_as_output(in, opt.in, opt.out);
 	if (opt.map && strcmp(opt.out, "-") && tb_same_path(opt.map, opt.out))
 		tb_die(TB_EXIT_FAIL,

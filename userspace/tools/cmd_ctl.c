@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebufctl: control /dev/tracebuf, the XScale trace buffer device.
+ * tracebuf ctl: control /dev/tracebuf, the XScale trace buffer device.
  * One subcommand per ioctl, plus snapshot, raw read, event injection and
  * chained capture.  See --help and Documentation/tracebuf.rst.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tbdecode: print the messages of XScale trace buffers (raw dump, snapshot
+ * tracebuf decode: print the messages of XScale trace buffers (raw dump, snapshot
  * record or chain file) in readable form, with warnings where the trace is
- * suspect.  Reads stdin by default, so `tracebufctl snapshot | tbdecode -`
+ * suspect.  Reads stdin by default, so `tracebuf ctl snapshot | tracebuf decode -`
  * works.
  */
 #include <getopt.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf-record: capture kernel events with /dev/tracebuf_fdr.
+ * tracebuf record: capture kernel events with /dev/tracebuf_fdr.
  *
  * Configures and starts the recorder, runs a command (or waits for -d
  * seconds, or for SIGINT/SIGTERM), drains the device, and hands the
@@ -52,7 +52,7 @@ static void print_help(FILE *f)
 "Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM.\n"
 "Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
 "map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
-"tbconv fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
+"tracebuf convert fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
 "gives each one's kernel id.\n"
 "\n"
 "Options:\n"
@@ -75,7 +75,7 @@ static void print_help(FILE *f)
 "                        the capture (llvm-xray stack/account reject them)\n"
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
 "  -J, --json            also write FILE.json (trace_event JSON for\n"
-"                        Perfetto, as tbconv fdr-json writes it)\n"
+"                        Perfetto, as tracebuf convert fdr-json writes it)\n"
 "  -q, --quiet           no summary\n"
 "  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
 "                        events, bytes, lost (dropped + overwritten),\n"
@@ -197,7 +197,7 @@ static uint64_t rusage_ns(const struct rusage *ru)
 	       (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ULL;
 }
 
-/* For scripts and make bench: the same keys as tracebuf-bpf's. */
+/* For scripts and make bench: the same keys as tracebuf bpf's. */
 static void write_stats_json(const char *path,
 			     const struct tracebuf_fdr_stats *st,
 			     const struct rusage *ru0, const struct rusage *ru1)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tb-workload: generate a known kernel workload and say how long it took.
+ * tracebuf workload: generate a known kernel workload and say how long it took.
  *
  * Benchmarks and tests need workloads whose event counts are known exactly
  * (N getppid() calls make N syscall entries) and whose cost per operation
