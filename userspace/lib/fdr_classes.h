@@ -9,6 +9,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/**
+ * struct tb_fdr_class - one event class
+ * @name:	as on the command line
+ * @bit:	TRACEBUF_FDR_*
+ * @space:	the FDR id space of its events (TRACEBUF_FDR_SPACE_*), 0 for
+ *		markers
+ */
+struct tb_fdr_class {
+	const char *name;
+	uint32_t bit;
+	uint32_t space;
+};
+
+/* Every class in bit order, so marker is last (the BPF collector has all but it). */
+#define TB_FDR_NR_CLASSES	7
+extern const struct tb_fdr_class tb_fdr_classes[TB_FDR_NR_CLASSES];
+
 /*
  * Parse a comma-separated list of class names (syscall, irq, softirq,
  * workqueue, fault, sched, marker, or all, which stands for @all) into

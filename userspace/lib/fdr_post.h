@@ -31,7 +31,6 @@
 #include "tb_error.h"
 
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
-#define TB_FDR_LOST_PREFIX	"tracebuf: lost "
 
 struct tb_fdr_post {
 	bool raw;		/* keep ids and records as recorded */

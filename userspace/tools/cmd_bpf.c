@@ -7,6 +7,7 @@
  *
  * See Documentation/bpf-collector.rst.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -39,20 +40,9 @@
 /* Classes this collector can record (no user markers: there is no fd). */
 #define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
 
-static const struct {
-	const char *name;
-	__u32 mask;
-	__u32 space;	/* FDR id space counted under this class */
-} classes[] = {
-	{ "syscall",	TRACEBUF_FDR_SYSCALL,	TRACEBUF_FDR_SPACE_SYSCALL },
-	{ "irq",	TRACEBUF_FDR_IRQ,	TRACEBUF_FDR_SPACE_IRQ },
-	{ "softirq",	TRACEBUF_FDR_SOFTIRQ,	TRACEBUF_FDR_SPACE_SOFTIRQ },
-	{ "workqueue",	TRACEBUF_FDR_WORKQUEUE,	TRACEBUF_FDR_SPACE_WORK },
-	{ "fault",	TRACEBUF_FDR_FAULT,	TRACEBUF_FDR_SPACE_FAULT },
-	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
-};
-
-#define NR_CLASSES	ARRAY_SIZE(classes)
+/* The library's class table; this collector has all classes but the last, marker. */
+#define NR_CLASSES	(TB_FDR_NR_CLASSES - 1)
+static_assert(BPF_CLASSES == (1U << NR_CLASSES) - 1, "marker is not the last class");
 
 struct options {
 	uint32_t classes;
@@ -288,7 +278,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		type = e->kind == TB_BPF_ENTER ? ITEM_ENTER :
 		       e->kind == TB_BPF_EXIT ? ITEM_EXIT : ITEM_POINT;
 		for (i = 0; i < (int)NR_CLASSES; i++)
-			if (classes[i].space == space)
+			if (tb_fdr_classes[i].space == space)
 				c->per_class[i]++;
 		c->events++;
 		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
@@ -349,7 +339,7 @@ static void write_block(struct collector *c, struct tb_fdr_writer *w,
 		off += sizeof(*it) + it->nargs * sizeof(__u64);
 		switch (it->type) {
 		case ITEM_LOST:
-			n = snprintf(text, sizeof(text), "tracebuf: lost %llu events",
+			n = snprintf(text, sizeof(text), TRACEBUF_FDR_LOST_FMT,
 				     (unsigned long long)it->args[0]);
 			tb_fdr_custom(w, it->tsc, text, n);
 			break;
@@ -420,10 +410,7 @@ static void write_fdr(struct collector *c, FILE *out, const char *path)
  * (the first handler of a shared line) and work functions after
  * /proc/kallsyms, both read at the end.
  */
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
+static const char *const softirq_names[] = TRACEBUF_FDR_SOFTIRQ_NAMES;
 
 static void irq_names(struct collector *c, FILE *out)
 {
@@ -775,7 +762,7 @@ static int space_class(__u32 space)
 	size_t i;
 
 	for (i = 0; i < NR_CLASSES; i++)
-		if (classes[i].space == space)
+		if (tb_fdr_classes[i].space == space)
 			return i;
 	return -1;
 }
@@ -791,7 +778,7 @@ static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
 
 		if (cls >= 0)
 			bpf_program__set_autoload(ps[i].prog,
-						  !!(mask & classes[cls].mask));
+						  !!(mask & tb_fdr_classes[cls].bit));
 	}
 }
 
@@ -907,7 +894,7 @@ struct result {
 
 static __u64 lost_events(const struct losses *l, int cls)
 {
-	__u32 sp = classes[cls].space;
+	__u32 sp = tb_fdr_classes[cls].space;
 
 	return l->ringbuf[sp] + l->recursion[sp];
 }
@@ -919,16 +906,16 @@ static void print_summary(const struct collector *c, const struct result *r)
 
 	for (i = 0; i < NR_CLASSES; i++) {
 		lost += lost_events(&r->lost, i);
-		lost_rb += r->lost.ringbuf[classes[i].space];
-		lost_rec += r->lost.recursion[classes[i].space];
+		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
+		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
 	}
 	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
 		tb_prog(), (unsigned long long)c->events, r->duration,
 		c->opt->output, (unsigned long long)r->bytes, c->nr_blocks);
 	fprintf(stderr, " ");
 	for (i = 0; i < NR_CLASSES; i++)
-		if (c->opt->classes & classes[i].mask)
-			fprintf(stderr, " %s %llu", classes[i].name,
+		if (c->opt->classes & tb_fdr_classes[i].bit)
+			fprintf(stderr, " %s %llu", tb_fdr_classes[i].name,
 				(unsigned long long)c->per_class[i]);
 	fprintf(stderr, ", switches %llu\n", (unsigned long long)c->switches);
 	fprintf(stderr, "  lost %llu events (ring buffer full %llu, recursion %llu), %llu switches",
@@ -977,8 +964,8 @@ static void write_json(const struct collector *c, const struct result *r,
 
 	for (i = 0; i < NR_CLASSES; i++) {
 		lost += lost_events(&r->lost, i);
-		lost_rb += r->lost.ringbuf[classes[i].space];
-		lost_rec += r->lost.recursion[classes[i].space];
+		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
+		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
 	}
 	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
 		(unsigned long long)c->events, (unsigned long long)c->records,
@@ -998,11 +985,11 @@ static void write_json(const struct collector *c, const struct result *r,
 		(unsigned long long)c->gap_events);
 	fprintf(j, "\"classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
-		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", tb_fdr_classes[i].name,
 			(unsigned long long)c->per_class[i]);
 	fprintf(j, "}, \"lost_classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
-		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", tb_fdr_classes[i].name,
 			(unsigned long long)lost_events(&r->lost, i));
 	fprintf(j, "}, ");
 	user = cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime);

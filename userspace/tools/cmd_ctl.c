@@ -24,6 +24,7 @@
 #include "cmds.h"
 #include "tb_cli.h"
 #include "tb_dev.h"
+#include "xscale_decode.h"
 
 static const char *dev_path = TB_DEV_PATH;
 
@@ -327,16 +328,12 @@ static void evbuf_add(struct evbuf *b, const struct tracebuf_event *ev)
 	b->ev[b->n++] = *ev;
 }
 
-static const char *const vec_names[8] = {
-	"reset", "undef", "swi", "pabort", "dabort", "unused", "irq", "fiq",
-};
-
 static int parse_vector(const char *s, uint32_t *vec)
 {
 	uint32_t i;
 
 	for (i = 0; i < 8; i++)
-		if (!strcasecmp(s, vec_names[i])) {
+		if (!strcasecmp(s, tb_xs_vector_name(i))) {
 			*vec = i;
 			return 0;
 		}
