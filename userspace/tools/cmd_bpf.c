@@ -472,15 +472,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'v':
 			o->verbose = true;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(TB_EXIT_OK);
-		case 'V':
-			tb_print_version();
-			exit(TB_EXIT_OK);
 		default:
-			usage(stderr);
-			exit(TB_EXIT_USAGE);
+			tb_cli_std_option(ch, usage);
 		}
 	}
 	if (optind < argc)

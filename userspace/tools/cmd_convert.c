@@ -457,15 +457,8 @@ int cmd_convert(int argc, char **argv)
 		case 'm':
 			opt.map = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (optind >= argc || argc - optind > 3) {

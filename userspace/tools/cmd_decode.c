@@ -58,15 +58,8 @@ int cmd_decode(int argc, char **argv)
 				       TB_XS_MAX_SIZE);
 			size = (uint32_t)size64;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (optind < argc)

@@ -262,15 +262,8 @@ int cmd_fdr(int argc, char **argv)
 		case 'D':
 			dev = optarg;
 			break;
-		case 'h':
-			print_usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			print_usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, print_usage);
 		}
 	}
 	if (optind >= argc) {

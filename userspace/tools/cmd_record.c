@@ -290,12 +290,6 @@ int cmd_record(int argc, char **argv)
 		case 'j':
 			stats_json = optarg;
 			break;
-		case 'h':
-			print_help(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		case 'S':
 			control = 'S';
 			break;
@@ -303,8 +297,7 @@ int cmd_record(int argc, char **argv)
 			control = 'T';
 			break;
 		default:
-			print_help(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(opt, print_help);
 		}
 	}
 	names_buf = malloc(strlen(out) + 7);

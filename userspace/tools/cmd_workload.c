@@ -227,15 +227,8 @@ int cmd_workload(int argc, char **argv)
 		case 't':
 			tty = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (argc - optind != 2) {
