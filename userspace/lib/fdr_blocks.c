@@ -117,7 +117,8 @@ static void stream_add(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 	it->type = type;
 	it->nargs = nargs;
 	it->pad = 0;
-	memcpy(it->args, args, nargs * sizeof(uint64_t));
+	if (nargs)
+		memcpy(it->args, args, nargs * sizeof(uint64_t));
 }
 
 static void stream_close(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
