@@ -92,37 +92,33 @@ typedef int (*buffer_fn)(void *ctx, const struct tb_buf *b,
 			 const struct tb_xs_msg *msgs,
 			 const struct tb_xs_result *res);
 
+struct walk {
+	buffer_fn fn;
+	void *ctx;
+};
+
+static int walk_one(void *ctx, const struct tb_in *tin, const struct tb_buf *b,
+		    const struct tb_xs_msg *msgs, const struct tb_xs_result *res)
+{
+	const struct walk *w = ctx;
+
+	if (w->fn(w->ctx, b, msgs, res))
+		tb_die(TB_EXIT_FAIL, "conversion failed");
+	tb_progress(tin->off);
+	return 0;
+}
+
 static void walk_buffers(FILE *in, buffer_fn fn, void *ctx)
 {
-	struct tb_xs_msg *msgs = NULL;
-	size_t cap = 0;
+	struct walk w = { fn, ctx };
 	struct tb_in tin;
-	struct tb_buf b;
 	int ret;
 
 	tb_in_init(&tin, in, opt.size);
-	while ((ret = tb_in_next(&tin, &b)) > 0) {
-		struct tb_xs_chkpt_regs regs = {
-			.valid = b.has_hdr,
-			.chkpt0 = b.hdr.chkpt0,
-			.chkpt1 = b.hdr.chkpt1,
-		};
-		struct tb_xs_result res;
-
-		if (cap < b.hdr.buf_size) {
-			free(msgs);
-			cap = b.hdr.buf_size;
-			msgs = malloc(cap * sizeof(*msgs));
-			if (!msgs)
-				tb_die(TB_EXIT_FAIL, "out of memory");
-		}
-		tb_xs_decode(b.data, b.hdr.buf_size, &regs, msgs, &res);
-		if (fn(ctx, &b, msgs, &res))
-			tb_die(TB_EXIT_FAIL, "conversion failed");
-		tb_progress(tin.off);
-	}
-	free(msgs);
+	ret = tb_in_decode_each(&tin, walk_one, &w);
 	tb_in_release(&tin);
+	if (ret == -ENOMEM)
+		tb_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0)
 		data_error(&tin.err);
 	if (ferror(in))
