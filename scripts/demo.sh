@@ -19,11 +19,11 @@ grep tracebuf /proc/modules
 ls -l /dev/tracebuf*
 
 echo "== /dev/tracebuf: kernel events into the emulated XScale trace buffer"
-tracebufctl disable
-tracebufctl mode wrap
-tracebufctl clear
-tracebufctl sources syscall,irq,fault,ret-user,switch --cpu all
-tracebufctl enable
+tracebuf ctl disable
+tracebuf ctl mode wrap
+tracebuf ctl clear
+tracebuf ctl sources syscall,irq,fault,ret-user,switch --cpu all
+tracebuf ctl enable
 # Workload: syscalls, page faults, context switches, serial IRQs.
 i=0
 while [ $i -lt 200 ]; do
@@ -32,12 +32,12 @@ while [ $i -lt 200 ]; do
 done
 ls -R /sys/kernel >/dev/null 2>&1 || true
 echo "workload done"
-tracebufctl disable
-tracebufctl status
-tracebufctl chkpt
+tracebuf ctl disable
+tracebuf ctl status
+tracebuf ctl chkpt
 # The record (header + buffer) first, then the raw buffer (reading clears).
-tracebufctl snapshot /out/tracebuf-kernel.rec
-tracebufctl read /out/tracebuf-kernel.raw
+tracebuf ctl snapshot /out/tracebuf-kernel.rec
+tracebuf ctl read /out/tracebuf-kernel.raw
 echo "raw buffer, oldest byte first:"
 hexdump -C /out/tracebuf-kernel.raw
 
@@ -45,31 +45,31 @@ echo "== /dev/tracebuf: injected events (text form)"
 printf '%s\n' '# exception, branches, roll-overs' 'exc swi 3' 'br 0x8000 2' \
 	'ind 0x12345678 17' 'exc irq 0' 'br 0x8010 40' >/out/tracebuf-events.txt
 cat /out/tracebuf-events.txt
-tracebufctl sources none	# else our own syscalls land in the buffer too
-tracebufctl clear
-tracebufctl enable
-tracebufctl inject /out/tracebuf-events.txt
-tracebufctl disable
-tracebufctl snapshot -c /out/tracebuf-injected.rec
+tracebuf ctl sources none	# else our own syscalls land in the buffer too
+tracebuf ctl clear
+tracebuf ctl enable
+tracebuf ctl inject /out/tracebuf-events.txt
+tracebuf ctl disable
+tracebuf ctl snapshot -c /out/tracebuf-injected.rec
 hexdump -C /out/tracebuf-injected.rec | tail -n 3
 
 echo "== /dev/tracebuf: chained fill-once capture of 5 buffers"
-tracebufctl sources syscall,ret-user --cpu all
+tracebuf ctl sources syscall,ret-user --cpu all
 ( i=0; while [ $i -lt 300 ]; do cat /proc/self/stat >/dev/null; i=$((i + 1)); done ) &
-tracebufctl chain -n 5 -q 16 /out/tracebuf-chain.rec
+tracebuf ctl chain -n 5 -q 16 /out/tracebuf-chain.rec
 wait
-tracebufctl sources none
-tracebufctl mode wrap
+tracebuf ctl sources none
+tracebuf ctl mode wrap
 ls -l /out/tracebuf-*
 
-if command -v tbdecode >/dev/null 2>&1; then
-	echo "== /dev/tracebuf: decoded with tbdecode"
+if command -v tracebuf >/dev/null 2>&1; then
+	echo "== /dev/tracebuf: decoded with tracebuf decode"
 	for f in kernel injected chain; do
-		tbdecode /out/tracebuf-$f.rec >/out/tracebuf-$f.txt ||
-			echo "tbdecode $f: exit $?"
+		tracebuf decode /out/tracebuf-$f.rec >/out/tracebuf-$f.txt ||
+			echo "tracebuf decode $f: exit $?"
 	done
-	tbdecode -s 256 /out/tracebuf-kernel.raw >/out/tracebuf-kernel-raw.txt ||
-		echo "tbdecode raw: exit $?"
+	tracebuf decode -s 256 /out/tracebuf-kernel.raw >/out/tracebuf-kernel-raw.txt ||
+		echo "tracebuf decode raw: exit $?"
 	cat /out/tracebuf-injected.txt
 	echo "(kernel trace, first lines)"
 	head -n 15 /out/tracebuf-kernel.txt
@@ -78,9 +78,9 @@ GUEST
 
 # ---- FDR section: record a short workload with /dev/tracebuf_fdr.
 cat >>"$top/build/demo-guest.sh" <<'GUEST'
-echo "== fdr: tracebuf-record of a syscall/IRQ/context-switch workload"
+echo "== fdr: tracebuf record of a syscall/IRQ/context-switch workload"
 mkdir -p /out/fdr
-tracebuf-record -J -o /out/fdr/trace.fdr -e syscall,irq,softirq,sched,fault -- \
+tracebuf record -J -o /out/fdr/trace.fdr -e syscall,irq,softirq,sched,fault -- \
 	/selftests/fdr_workload 1000
 GUEST
 # ---- end of FDR section

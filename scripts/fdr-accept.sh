@@ -39,7 +39,7 @@ run() {	# NAME CMD...: ok if CMD exits 0; its stderr as diagnostics
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..16"
 [ "$(cat "$dir/record.rc" 2>/dev/null)" = 0 ] && [ -s "$trace" ]
 tap $((! $?)) "tracebuf-record produced a trace"
 run "llvm-xray fdr-dump -verify" "$xray" fdr-dump -verify "$trace"
@@ -95,4 +95,14 @@ tap $((! $?)) "tracebuf-record -J: JSON events ($ours) == llvm-xray trace_event'
 # cat /dev/tracebuf_fdr (flight mode, every class, while running).
 run "cat of the device: fdr-dump -verify" "$xray" fdr-dump -verify "$dir/cat.fdr"
 run "cat of the device: convert -f yaml" "$xray" convert -f yaml "$dir/cat.fdr" -o "$tmp/cat.yaml"
+
+# tracebuf fdr config/start/snapshot/stats/names/stop: a valid snapshot,
+# per-CPU counters that add up to the totals, and the names (softirqs are
+# always listed; IRQs only once seen).
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["cpus"]
+sys.exit(0 if d["written"] > 0 and len(c) >= 2 and sum(x["written"] for x in c) == d["written"] else 1)' \
+	"$dir/fdr-stats.json" 2>/dev/null && [ "$(cat "$dir/fdr-cmd.rc" 2>/dev/null)" = 0 ] &&
+	grep -q '^3000001 softirq TIMER$' "$dir/fdr-names.txt"
+tap $((! $?)) "tracebuf fdr: config, start, snapshot, stats --json, names, stop"
+run "tracebuf fdr snapshot: fdr-dump -verify" "$xray" fdr-dump -verify "$dir/fdr-snapshot.fdr"
 exit $((fails > 0))

@@ -18,3 +18,12 @@ tracebuf-record --start -m flight -e all
 /selftests/fdr_workload 200 >/dev/null
 cat /dev/tracebuf_fdr >"$out/cat.fdr"
 tracebuf-record --stop
+
+# The same controls as subcommands: tracebuf fdr config, start, snapshot,
+# stats, names and stop; scripts/fdr-accept.sh checks what they wrote.
+tracebuf fdr config -m flight -e syscall,irq,sched -s 256K -w 0 &&
+	tracebuf fdr start && /selftests/fdr_workload 100 >/dev/null &&
+	tracebuf fdr snapshot "$out/fdr-snapshot.fdr" &&
+	tracebuf fdr stats --json >"$out/fdr-stats.json" &&
+	tracebuf fdr names >"$out/fdr-names.txt" && tracebuf fdr stop
+echo $? >"$out/fdr-cmd.rc"

@@ -42,18 +42,8 @@ static atomic_t fdr_irq_state[FDR_IRQ_NAMES];
 static char fdr_irq_name[FDR_IRQ_NAMES][FDR_IRQ_NAME_LEN];
 
 /* Vector names as in the kernel's softirq_to_name[] (not exported). */
-static const char * const fdr_softirq_names[NR_SOFTIRQS] = {
-	[HI_SOFTIRQ]		= "HI",
-	[TIMER_SOFTIRQ]		= "TIMER",
-	[NET_TX_SOFTIRQ]	= "NET_TX",
-	[NET_RX_SOFTIRQ]	= "NET_RX",
-	[BLOCK_SOFTIRQ]		= "BLOCK",
-	[IRQ_POLL_SOFTIRQ]	= "IRQ_POLL",
-	[TASKLET_SOFTIRQ]	= "TASKLET",
-	[SCHED_SOFTIRQ]		= "SCHED",
-	[HRTIMER_SOFTIRQ]	= "HRTIMER",
-	[RCU_SOFTIRQ]		= "RCU",
-};
+static const char * const fdr_softirq_names[] = TRACEBUF_FDR_SOFTIRQ_NAMES;
+static_assert(ARRAY_SIZE(fdr_softirq_names) == NR_SOFTIRQS);
 
 /*
  * A work function's key is its slot, found from a keyed hash of its

@@ -369,8 +369,10 @@ static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
 	u8 *p = c->page + c->len;
 	int n;
 
+	BUILD_BUG_ON(sizeof(TRACEBUF_FDR_LOST_PREFIX "18446744073709551615 events") >
+		     FDR_LOST_TEXT_MAX);
 	n = scnprintf(p + FDR_META_SIZE, FDR_LOST_TEXT_MAX,
-		      "tracebuf: lost %llu events", lost);
+		      TRACEBUF_FDR_LOST_FMT, lost);
 	fdr_put_custom(p, n, now - c->base);
 	c->base = now;
 	c->reported += lost;

@@ -293,6 +293,24 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_SPACE_TASK		6 /* key: 0 fork, 1 exit */
 /* Key for values that do not fit (negative syscall number, full table). */
 #define TRACEBUF_FDR_KEY_OTHER		TRACEBUF_FDR_ID_KEY_MASK
+/* Syscall key bit of a 32-bit compat syscall (x86: int 0x80). */
+#define TRACEBUF_FDR_KEY_COMPAT		0x800000U
+/*
+ * Names of the softirq vectors, the keys of TRACEBUF_FDR_SPACE_SOFTIRQ, as
+ * the kernel's softirq_to_name[] (which modules cannot use): an
+ * initializer for an array indexed by vector.
+ */
+#define TRACEBUF_FDR_SOFTIRQ_NAMES { \
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", \
+	"SCHED", "HRTIMER", "RCU" }
+
+/*
+ * Loss report: where a CPU lost events, its stream holds a
+ * CustomEventMarker whose data is this text (no NUL), for example
+ * "tracebuf: lost 12 events".  Readers match the prefix.
+ */
+#define TRACEBUF_FDR_LOST_PREFIX	"tracebuf: lost "
+#define TRACEBUF_FDR_LOST_FMT		TRACEBUF_FDR_LOST_PREFIX "%llu events"
 
 /*
  * Tid of the idle task of CPU n in NewBuffer records: idle tasks all have

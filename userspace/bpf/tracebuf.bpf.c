@@ -15,18 +15,16 @@
 
 #include "tracebuf_bpf.h"
 
-/* Keep in sync with uapi/linux/tracebuf.h (not includable next to vmlinux.h). */
-#define ID_SHIFT	24
-#define ID_KEY_MASK	0xffffffU
-#define ID(space, key)	(((space) << ID_SHIFT) | ((__u32)(key) & ID_KEY_MASK))
-#define SPACE_SYSCALL	1
-#define SPACE_IRQ	2
-#define SPACE_SOFTIRQ	3
-#define SPACE_WORK	4
-#define SPACE_FAULT	5
-#define SPACE_TASK	6
-#define KEY_OTHER	0xffffffU	/* a syscall number out of range */
-#define KEY_COMPAT	0x800000U	/* a 32-bit compat syscall */
+/* The id layout is tracebuf_bpf.h's, checked against the uapi there. */
+#define ID(space, key)	TB_BPF_ID(space, key)
+#define SPACE_SYSCALL	TB_BPF_SPACE_SYSCALL
+#define SPACE_IRQ	TB_BPF_SPACE_IRQ
+#define SPACE_SOFTIRQ	TB_BPF_SPACE_SOFTIRQ
+#define SPACE_WORK	TB_BPF_SPACE_WORK
+#define SPACE_FAULT	TB_BPF_SPACE_FAULT
+#define SPACE_TASK	TB_BPF_SPACE_TASK
+#define KEY_OTHER	TB_BPF_KEY_OTHER
+#define KEY_COMPAT	TB_BPF_KEY_COMPAT
 #define X86_TS_COMPAT	0x0002		/* thread_info.status, x86 */
 
 char LICENSE[] SEC("license") = "GPL";

@@ -25,6 +25,42 @@
 #define TB_BPF_MAX_ARGS	6
 
 /*
+ * The FDR function id layout of uapi/linux/tracebuf.h, which the BPF side
+ * cannot include next to vmlinux.h.  The collector includes that header
+ * first, and the assertions below tie each copy to its original.
+ */
+#define TB_BPF_ID_SHIFT		24
+#define TB_BPF_ID_KEY_MASK	0xffffffU
+#define TB_BPF_ID(space, key) \
+	(((space) << TB_BPF_ID_SHIFT) | ((__u32)(key) & TB_BPF_ID_KEY_MASK))
+#define TB_BPF_SPACE_SYSCALL	1
+#define TB_BPF_SPACE_IRQ	2
+#define TB_BPF_SPACE_SOFTIRQ	3
+#define TB_BPF_SPACE_WORK	4
+#define TB_BPF_SPACE_FAULT	5
+#define TB_BPF_SPACE_TASK	6
+#define TB_BPF_KEY_OTHER	0xffffffU	/* a syscall number out of range */
+#define TB_BPF_KEY_COMPAT	0x800000U	/* a 32-bit compat syscall */
+
+#ifdef _UAPI_LINUX_TRACEBUF_H
+_Static_assert(TB_BPF_ID(TB_BPF_SPACE_TASK, 0x123456) ==
+	       TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0x123456) &&
+	       TB_BPF_ID_SHIFT == TRACEBUF_FDR_ID_SPACE_SHIFT &&
+	       TB_BPF_ID_KEY_MASK == TRACEBUF_FDR_ID_KEY_MASK,
+	       "FDR id layout differs from uapi/linux/tracebuf.h");
+_Static_assert(TB_BPF_SPACE_SYSCALL == TRACEBUF_FDR_SPACE_SYSCALL &&
+	       TB_BPF_SPACE_IRQ == TRACEBUF_FDR_SPACE_IRQ &&
+	       TB_BPF_SPACE_SOFTIRQ == TRACEBUF_FDR_SPACE_SOFTIRQ &&
+	       TB_BPF_SPACE_WORK == TRACEBUF_FDR_SPACE_WORK &&
+	       TB_BPF_SPACE_FAULT == TRACEBUF_FDR_SPACE_FAULT &&
+	       TB_BPF_SPACE_TASK == TRACEBUF_FDR_SPACE_TASK,
+	       "FDR id spaces differ from uapi/linux/tracebuf.h");
+_Static_assert(TB_BPF_KEY_OTHER == TRACEBUF_FDR_KEY_OTHER &&
+	       TB_BPF_KEY_COMPAT == TRACEBUF_FDR_KEY_COMPAT,
+	       "FDR keys differ from uapi/linux/tracebuf.h");
+#endif
+
+/*
  * Drop counters, one per FDR id space (TRACEBUF_FDR_SPACE_*), index 0 for
  * switch records; a per-CPU array so that counting needs no shared line.
  */

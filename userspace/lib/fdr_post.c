@@ -108,9 +108,9 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		p->ids[s->nids++] = r->func_id;
 		break;
 	case TB_FDR_CUSTOM:
-		if (r->size >= (int32_t)strlen(TB_FDR_LOST_PREFIX) &&
-		    !memcmp(r->data, TB_FDR_LOST_PREFIX,
-			    strlen(TB_FDR_LOST_PREFIX)))
+		if (r->size >= (int32_t)strlen(TRACEBUF_FDR_LOST_PREFIX) &&
+		    !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX,
+			    strlen(TRACEBUF_FDR_LOST_PREFIX)))
 			p->lost_reports++;
 		else
 			p->markers++;
@@ -479,8 +479,9 @@ void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
 	else if (sc && key < sc->n && sc->names[key])
 		snprintf(out, size, "sys_%s", sc->names[key]);
 	else
-		snprintf(out, size, "sys_%s%u", key & 0x800000 ? "compat_" : "",
-			 key & 0x7fffff);
+		snprintf(out, size, "sys_%s%u",
+			 key & TRACEBUF_FDR_KEY_COMPAT ? "compat_" : "",
+			 key & (TRACEBUF_FDR_KEY_COMPAT - 1));
 }
 
 int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Post-processing of a kernel FDR capture, shared by the collectors
- * (tracebuf-record, tracebuf-bpf).  The input is an FDR v5 stream of
+ * (tracebuf record, tracebuf bpf).  The input is an FDR v5 stream of
  * finished blocks in any order (per-CPU buffers drained one after the
  * other).  The output is what llvm-xray's stack and account accept:
  *
@@ -31,7 +31,6 @@
 #include "tb_error.h"
 
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
-#define TB_FDR_LOST_PREFIX	"tracebuf: lost "
 
 struct tb_fdr_post {
 	bool raw;		/* keep ids and records as recorded */

@@ -5,7 +5,7 @@
  * custom/typed event, trace state variables $tsc, $cpu, $tid, $pid, $fid,
  * $type, $nargs and $param0..5, one tracepoint per function id at the
  * address the ELF instrumentation map (xray_map.h) gives the function.
- * Used by tbconv fdr-tfile and by the collectors.
+ * Used by tracebuf convert fdr-tfile and by the collectors.
  */
 #ifndef TB_FDR_TFILE_H
 #define TB_FDR_TFILE_H

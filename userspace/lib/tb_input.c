@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Raw dump / snapshot / chain input detection; see tb_input.h. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,4 +190,35 @@ int tb_in_next(struct tb_in *in, struct tb_buf *out)
 	out->offset = start;
 	out->data = in->data;
 	return 1;
+}
+
+int tb_in_decode_each(struct tb_in *in, tb_in_decoded_fn fn, void *ctx)
+{
+	struct tb_xs_msg *msgs = NULL;
+	size_t cap = 0;
+	struct tb_buf b;
+	int ret;
+
+	while ((ret = tb_in_next(in, &b)) > 0) {
+		struct tb_xs_chkpt_regs regs = {
+			.valid = b.has_hdr,
+			.chkpt0 = b.hdr.chkpt0,
+			.chkpt1 = b.hdr.chkpt1,
+		};
+		struct tb_xs_result res;
+
+		if (cap < b.hdr.buf_size) {
+			free(msgs);
+			cap = b.hdr.buf_size;
+			msgs = malloc(cap * sizeof(*msgs));
+			if (!msgs)
+				return -ENOMEM;
+		}
+		tb_xs_decode(b.data, b.hdr.buf_size, &regs, msgs, &res);
+		ret = fn(ctx, in, &b, msgs, &res);
+		if (ret)
+			break;
+	}
+	free(msgs);
+	return ret < 0 ? -1 : ret;
 }

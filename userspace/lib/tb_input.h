@@ -52,6 +52,26 @@ void tb_in_release(struct tb_in *in);
 int tb_in_next(struct tb_in *in, struct tb_buf *out);
 
 /* Parse a record header from 40 bytes; -1 with @err set if malformed. */
+struct tb_xs_msg;
+struct tb_xs_result;
+
+/*
+ * Called with each buffer and its decoded messages; non-zero stops the
+ * walk and is returned by tb_in_decode_each().
+ */
+typedef int (*tb_in_decoded_fn)(void *ctx, const struct tb_in *in,
+				const struct tb_buf *b,
+				const struct tb_xs_msg *msgs,
+				const struct tb_xs_result *res);
+
+/*
+ * Read every buffer of @in and decode it (tb_xs_decode(), with the
+ * checkpoint registers of its record) for @fn.  Returns 0 at the end of
+ * the input, -1 on malformed input (@in->err says why), -ENOMEM, or the
+ * value @fn stopped with.
+ */
+int tb_in_decode_each(struct tb_in *in, tb_in_decoded_fn fn, void *ctx);
+
 int tb_record_parse(const uint8_t *p, uint64_t off, struct tracebuf_record *r,
 		    struct tb_error *err);
 void tb_record_format(const struct tracebuf_record *r, uint8_t out[40]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Text form of decoded XScale buffers, shared by tbdecode and
- * `tbconv xscale-text` so both print exactly the same thing.
+ * Text form of decoded XScale buffers, shared by tracebuf decode and
+ * `tracebuf convert xscale-text` so both print exactly the same thing.
  */
 #ifndef TB_XSCALE_PRINT_H
 #define TB_XSCALE_PRINT_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tb-workload: generate a known kernel workload and say how long it took.
+ * tracebuf workload: generate a known kernel workload and say how long it took.
  *
  * Benchmarks and tests need workloads whose event counts are known exactly
  * (N getppid() calls make N syscall entries) and whose cost per operation
@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmds.h"
 #include "tb_cli.h"
 
 static void usage(FILE *f)
@@ -194,7 +195,7 @@ static void run_serial(uint64_t kib, const char *tty)
 	close(fd);
 }
 
-int main(int argc, char **argv)
+int cmd_workload(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -226,15 +227,8 @@ int main(int argc, char **argv)
 		case 't':
 			tty = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (argc - optind != 2) {

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tbdecode: print the messages of XScale trace buffers (raw dump, snapshot
+ * tracebuf decode: print the messages of XScale trace buffers (raw dump, snapshot
  * record or chain file) in readable form, with warnings where the trace is
- * suspect.  Reads stdin by default, so `tracebufctl snapshot | tbdecode -`
+ * suspect.  Reads stdin by default, so `tracebuf ctl snapshot | tracebuf decode -`
  * works.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 
+#include "cmds.h"
 #include "tb_cli.h"
 #include "tb_input.h"
 #include "xscale_decode.h"
@@ -27,7 +29,15 @@ static void usage(FILE *f)
 		"1 I/O error, 2 usage, 3 malformed input.\n", tb_prog());
 }
 
-int main(int argc, char **argv)
+static int print_buffer(void *ctx, const struct tb_in *in,
+			const struct tb_buf *b, const struct tb_xs_msg *msgs,
+			const struct tb_xs_result *res)
+{
+	tb_xs_print_buffer(stdout, in->nr ? in->nr - 1 : 0, b, msgs, res);
+	return 0;
+}
+
+int cmd_decode(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
@@ -38,10 +48,7 @@ int main(int argc, char **argv)
 	uint32_t size = TB_XS_MIN_SIZE;
 	uint64_t size64;
 	const char *path = "-";
-	struct tb_xs_msg *msgs = NULL;
-	size_t cap = 0;
 	struct tb_in in;
-	struct tb_buf b;
 	FILE *f;
 	int c, ret;
 
@@ -57,15 +64,8 @@ int main(int argc, char **argv)
 				       TB_XS_MAX_SIZE);
 			size = (uint32_t)size64;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (optind < argc)
@@ -76,27 +76,10 @@ int main(int argc, char **argv)
 	}
 	f = tb_open_input(path);
 	tb_in_init(&in, f, size);
-	while ((ret = tb_in_next(&in, &b)) > 0) {
-		struct tb_xs_result res;
-		struct tb_xs_chkpt_regs regs = {
-			.valid = b.has_hdr,
-			.chkpt0 = b.hdr.chkpt0,
-			.chkpt1 = b.hdr.chkpt1,
-		};
-
-		if (cap < b.hdr.buf_size) {
-			free(msgs);
-			cap = b.hdr.buf_size;
-			msgs = malloc(cap * sizeof(*msgs));
-			if (!msgs)
-				tb_die(TB_EXIT_FAIL, "out of memory");
-		}
-		tb_xs_decode(b.data, b.hdr.buf_size, &regs, msgs, &res);
-		tb_xs_print_buffer(stdout, in.nr ? in.nr - 1 : 0, &b, msgs,
-				   &res);
-	}
-	free(msgs);
+	ret = tb_in_decode_each(&in, print_buffer, NULL);
 	tb_in_release(&in);
+	if (ret == -ENOMEM)
+		tb_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0)
 		tb_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
 	if (ferror(f))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf-record: capture kernel events with /dev/tracebuf_fdr.
+ * tracebuf record: capture kernel events with /dev/tracebuf_fdr.
  *
  * Configures and starts the recorder, runs a command (or waits for -d
  * seconds, or for SIGINT/SIGTERM), drains the device, and hands the
@@ -26,14 +26,13 @@
 
 #include <linux/tracebuf.h>
 
-#include "fdr_classes.h"
+#include "fdr_dev.h"
 #include "fdr_post.h"
 #include "name_map.h"
+#include "cmds.h"
 #include "tb_cli.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define DEFAULT_DEV	"/dev/tracebuf_fdr"
 #define DEFAULT_OUT	"trace.fdr"
 
 /* volatile sig_atomic_t: what C requires for a flag set by a handler. */
@@ -53,7 +52,7 @@ static void print_help(FILE *f)
 "Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM.\n"
 "Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
 "map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
-"tbconv fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
+"tracebuf convert fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
 "gives each one's kernel id.\n"
 "\n"
 "Options:\n"
@@ -67,21 +66,24 @@ static void print_help(FILE *f)
 "                        snapshot at the end)\n"
 "  -s, --size SIZE       per-CPU buffer, power of two, 64K..64M (default 1M)\n"
 "  -a, --args N          syscall arguments to record, 0..6 (default 0)\n"
+"  -w, --wakeup BYTES    stream mode: bytes committed on a CPU before the\n"
+"                        reader wakes (default 0: a quarter buffer)\n"
 "  -d, --duration SECS   stop after SECS seconds\n"
-"  -D, --device PATH     device (default " DEFAULT_DEV ")\n"
+"  -D, --device PATH     device (default " TB_FDR_DEV_PATH ")\n"
 "  -r, --raw             write the device's blocks unchanged: kernel\n"
 "                        function ids, and exits whose entry is not in\n"
 "                        the capture (llvm-xray stack/account reject them)\n"
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
 "  -J, --json            also write FILE.json (trace_event JSON for\n"
-"                        Perfetto, as tbconv fdr-json writes it)\n"
+"                        Perfetto, as tracebuf convert fdr-json writes it)\n"
 "  -q, --quiet           no summary\n"
 "  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
 "                        events, bytes, lost (dropped + overwritten),\n"
 "                        dropped, overwritten, reader_ns (this tool's CPU\n"
 "                        time while recording and draining)\n"
 "      --start           only configure and start recording, then exit\n"
-"                        (read later with cat " DEFAULT_DEV ")\n"
+"                        (read later with cat " TB_FDR_DEV_PATH "); the same\n"
+"                        as tracebuf fdr stop, config, start\n"
 "      --stop            only stop recording and print the counters\n"
 "  -h, --help            this text\n"
 "  -V, --version         version\n"
@@ -127,26 +129,14 @@ static int drain_once(int fd, struct buf *b)
 /* The kernel's id list (TRACEBUF_FDR_IOC_NAMES), by kernel id. */
 static void kernel_names(int fd, struct tb_name_map *m)
 {
-	struct tracebuf_fdr_names n;
 	struct tb_error err;
-	char *text;
+	char *text = tb_fdr_names_text(fd);
 
-	memset(&n, 0, sizeof(n));
-	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n) || !n.size) {
-		tb_warn_errno("names ioctl");
-		return;
-	}
-	text = calloc(1, n.size + 1);
-	if (!text)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	n.buf = (uintptr_t)text;
-	n.len = n.size;
-	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n)) {
+	if (!text || !*text) {
 		tb_warn_errno("names ioctl");
 		free(text);
 		return;
 	}
-	text[n.len < n.size ? n.len : n.size] = 0;
 	if (tb_fdr_post_kernel_names(m, text))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	free(text);
@@ -160,12 +150,9 @@ static int print_stats(int fd)
 {
 	struct tracebuf_fdr_stats st;
 
-	memset(&st, 0, sizeof(st));
-	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st))
+	if (tb_fdr_stats(fd, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
-	printf("recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
-	       (unsigned long long)st.written, (unsigned long long)st.dropped,
-	       (unsigned long long)st.overwritten, (unsigned long long)st.bytes);
+	tb_fdr_print_totals(stdout, &st);
 	return TB_EXIT_OK;
 }
 
@@ -210,7 +197,7 @@ static uint64_t rusage_ns(const struct rusage *ru)
 	       (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ULL;
 }
 
-/* For scripts and make bench: the same keys as tracebuf-bpf's. */
+/* For scripts and make bench: the same keys as tracebuf bpf's. */
 static void write_stats_json(const char *path,
 			     const struct tracebuf_fdr_stats *st,
 			     const struct rusage *ru0, const struct rusage *ru1)
@@ -227,15 +214,11 @@ static void write_stats_json(const char *path,
 	tb_close_output(j, path);
 }
 
-int main(int argc, char **argv)
+int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
+	static const struct option record_opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "names", required_argument, NULL, 'n' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "size", required_argument, NULL, 's' },
-		{ "args", required_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "raw", no_argument, NULL, 'r' },
@@ -249,13 +232,9 @@ int main(int argc, char **argv)
 		{ "stop", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tracebuf_fdr_config cfg = {
-		.classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
-			   TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
-		.mode = TRACEBUF_FDR_MODE_STREAM,
-		.buf_size = TRACEBUF_FDR_BUF_DEFAULT,
-	};
-	const char *out = DEFAULT_OUT, *names = NULL, *dev = DEFAULT_DEV;
+	const struct option *opts = tb_fdr_config_longopts(record_opts);
+	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
+	const char *out = DEFAULT_OUT, *names = NULL, *dev = TB_FDR_DEV_PATH;
 	const char *stats_json = NULL;
 	struct rusage ru0, ru1;
 	struct tracebuf_fdr_stats st;
@@ -277,37 +256,16 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:e:m:s:a:d:D:j:rNJqhV", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:n:d:D:j:rNJqhV" TB_FDR_CONFIG_SHORTOPTS,
+				  opts, NULL)) != -1) {
+		if (tb_fdr_config_opt(&cfg, opt, optarg))
+			continue;
 		switch (opt) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'n':
 			names = optarg;
-			break;
-		case 'e':
-			if (tb_fdr_parse_classes(optarg, TRACEBUF_FDR_ALL,
-						 &cfg.classes, NULL, 0))
-				tb_die(TB_EXIT_USAGE, "bad event list '%s'", optarg);
-			break;
-		case 'm':
-			if (!strcmp(optarg, "stream"))
-				cfg.mode = TRACEBUF_FDR_MODE_STREAM;
-			else if (!strcmp(optarg, "flight"))
-				cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
-			else
-				tb_die(TB_EXIT_USAGE, "bad mode '%s'", optarg);
-			break;
-		case 's':
-			if (tb_parse_size(optarg, TRACEBUF_FDR_BUF_MIN,
-					  TRACEBUF_FDR_BUF_MAX, &v) ||
-			    (v & (v - 1)))
-				tb_die(TB_EXIT_USAGE, "bad size '%s'", optarg);
-			cfg.buf_size = v;
-			break;
-		case 'a':
-			if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_ARGS_MAX, &cfg.nr_args))
-				tb_die(TB_EXIT_USAGE, "bad argument count '%s'", optarg);
 			break;
 		case 'd':
 			if (tb_parse_u64(optarg, 1, 86400 * 365, &v))
@@ -332,12 +290,6 @@ int main(int argc, char **argv)
 		case 'j':
 			stats_json = optarg;
 			break;
-		case 'h':
-			print_help(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		case 'S':
 			control = 'S';
 			break;
@@ -345,8 +297,7 @@ int main(int argc, char **argv)
 			control = 'T';
 			break;
 		default:
-			print_help(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(opt, print_help);
 		}
 	}
 	names_buf = malloc(strlen(out) + 7);
@@ -424,8 +375,7 @@ int main(int argc, char **argv)
 	while (drain_once(fd, &raw))
 		;
 	getrusage(RUSAGE_SELF, &ru1);
-	memset(&st, 0, sizeof(st));
-	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, &st))
+	if (tb_fdr_stats(fd, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
 	if (stats_json)
 		write_stats_json(stats_json, &st, &ru0, &ru1);
@@ -458,11 +408,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_FAULT],
 		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_TASK],
 		       (unsigned long long)post.markers);
-		printf("recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
-		       (unsigned long long)st.written,
-		       (unsigned long long)st.dropped,
-		       (unsigned long long)st.overwritten,
-		       (unsigned long long)st.bytes);
+		tb_fdr_print_totals(stdout, &st);
 		if (post.removed)
 			printf("left out %llu exits whose entry precedes the capture or was lost (-r keeps them)\n",
 			       (unsigned long long)post.removed);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebufctl: control /dev/tracebuf, the XScale trace buffer device.
+ * tracebuf ctl: control /dev/tracebuf, the XScale trace buffer device.
  * One subcommand per ioctl, plus snapshot, raw read, event injection and
  * chained capture.  See --help and Documentation/tracebuf.rst.
  */
@@ -21,8 +21,10 @@
 
 #include <linux/tracebuf.h>
 
+#include "cmds.h"
 #include "tb_cli.h"
 #include "tb_dev.h"
+#include "xscale_decode.h"
 
 static const char *dev_path = TB_DEV_PATH;
 
@@ -83,7 +85,6 @@ static const char *const src_names[] = {
 	"syscall", "irq", "fault", "ret-user", "switch",
 };
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NSRC ARRAY_SIZE(src_names)
 
 static void print_sources(FILE *f, uint32_t mask)
@@ -327,16 +328,12 @@ static void evbuf_add(struct evbuf *b, const struct tracebuf_event *ev)
 	b->ev[b->n++] = *ev;
 }
 
-static const char *const vec_names[8] = {
-	"reset", "undef", "swi", "pabort", "dabort", "unused", "irq", "fiq",
-};
-
 static int parse_vector(const char *s, uint32_t *vec)
 {
 	uint32_t i;
 
 	for (i = 0; i < 8; i++)
-		if (!strcasecmp(s, vec_names[i])) {
+		if (!strcasecmp(s, tb_xs_vector_name(i))) {
 			*vec = i;
 			return 0;
 		}
@@ -562,7 +559,7 @@ static int cmd_chain(int fd, int argc, char **argv)
 	return ret;
 }
 
-int main(int argc, char **argv)
+int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -580,15 +577,8 @@ int main(int argc, char **argv)
 		case 'd':
 			dev_path = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (optind >= argc) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tbconv: convert between XScale trace buffers, XRay FDR traces and GDB
+ * tracebuf convert: convert between XScale trace buffers, XRay FDR traces and GDB
  * trace files.  Every conversion streams: input is read once, front to
  * back, in bounded memory.  The mappings are described in
  * Documentation/conversions.rst.
@@ -17,9 +17,8 @@
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
 #include "name_map.h"
-#include "tb_bytes.h"
+#include "cmds.h"
 #include "tb_cli.h"
-#include "tb_hash.h"
 #include "tb_input.h"
 #include "tb_output.h"
 #include "tfile_reader.h"
@@ -28,10 +27,7 @@
 #include "xscale_decode.h"
 #include "xscale_fdr.h"
 #include "xscale_print.h"
-
-/* Addresses of the pseudo tracepoints in converted GDB trace files. */
-#define XS_TP_UNKNOWN_ADDR	0x0ULL		/* no known target */
-#define ARM_REG_SIZE		168		/* gdb's default ARM g packet */
+#include "xscale_tfile.h"
 
 static struct {
 	uint32_t size;
@@ -51,7 +47,7 @@ static void usage(FILE *f)
 		"Usage: %s [OPTIONS] CONVERSION [INPUT|-] [OUTPUT|-]\n"
 		"Convert traces; INPUT and OUTPUT default to stdin and stdout.\n\n"
 		"Conversions:\n"
-		"  xscale-text   trace buffer (dump, snapshot, chain) -> text (as tbdecode)\n"
+		"  xscale-text   trace buffer (dump, snapshot, chain) -> text (as tracebuf decode)\n"
 		"  xscale-tfile  trace buffer -> GDB trace file (arm)\n"
 		"  xscale-fdr    trace buffer -> XRay FDR v5 (lossless mapping)\n"
 		"  fdr-xscale    FDR made by xscale-fdr -> chain file\n"
@@ -96,37 +92,33 @@ typedef int (*buffer_fn)(void *ctx, const struct tb_buf *b,
 			 const struct tb_xs_msg *msgs,
 			 const struct tb_xs_result *res);
 
+struct walk {
+	buffer_fn fn;
+	void *ctx;
+};
+
+static int walk_one(void *ctx, const struct tb_in *tin, const struct tb_buf *b,
+		    const struct tb_xs_msg *msgs, const struct tb_xs_result *res)
+{
+	const struct walk *w = ctx;
+
+	if (w->fn(w->ctx, b, msgs, res))
+		tb_die(TB_EXIT_FAIL, "conversion failed");
+	tb_progress(tin->off);
+	return 0;
+}
+
 static void walk_buffers(FILE *in, buffer_fn fn, void *ctx)
 {
-	struct tb_xs_msg *msgs = NULL;
-	size_t cap = 0;
+	struct walk w = { fn, ctx };
 	struct tb_in tin;
-	struct tb_buf b;
 	int ret;
 
 	tb_in_init(&tin, in, opt.size);
-	while ((ret = tb_in_next(&tin, &b)) > 0) {
-		struct tb_xs_chkpt_regs regs = {
-			.valid = b.has_hdr,
-			.chkpt0 = b.hdr.chkpt0,
-			.chkpt1 = b.hdr.chkpt1,
-		};
-		struct tb_xs_result res;
-
-		if (cap < b.hdr.buf_size) {
-			free(msgs);
-			cap = b.hdr.buf_size;
-			msgs = malloc(cap * sizeof(*msgs));
-			if (!msgs)
-				tb_die(TB_EXIT_FAIL, "out of memory");
-		}
-		tb_xs_decode(b.data, b.hdr.buf_size, &regs, msgs, &res);
-		if (fn(ctx, &b, msgs, &res))
-			tb_die(TB_EXIT_FAIL, "conversion failed");
-		tb_progress(tin.off);
-	}
-	free(msgs);
+	ret = tb_in_decode_each(&tin, walk_one, &w);
 	tb_in_release(&tin);
+	if (ret == -ENOMEM)
+		tb_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0)
 		data_error(&tin.err);
 	if (ferror(in))
@@ -155,115 +147,30 @@ static void xscale_text(FILE *in, FILE *out)
 	walk_buffers(in, xs_text_buf, &t);
 }
 
-/* xscale-tfile: one frame per message, one tracepoint per address. */
-enum {
-	XT_KIND = 1, XT_COUNT, XT_VECTOR, XT_CHKPT, XT_TARGET, XT_OFFSET,
-	XT_BUFFER, XT_ICOUNT,
-};
-static const char *const xt_names[] = {
-	NULL, "kind", "count", "vector", "chkpt", "target", "offset",
-	"buffer", "icount",
-};
-static const char *const xt_cmds[] = {
-	"collect $kind, $count, $vector, $chkpt",
-	"collect $target, $offset, $buffer, $icount",
-};
-
-struct xt_ctx {
-	struct tb_tfile_writer *w;
-	struct tb_hash tps;	/* address + 1 -> tracepoint number */
-	unsigned int ntp;
-	unsigned long buffer;
-	uint64_t icount;
-};
-
-static unsigned int xt_tracepoint(struct xt_ctx *x, uint64_t addr)
-{
-	unsigned int tp = tb_hash_get(&x->tps, addr + 1);
-	char name[64];
-
-	if (tp)
-		return tp;
-	if (x->ntp == TB_TFILE_MAX_TP)
-		tb_die(TB_EXIT_DATA, "more than %d distinct addresses",
-		       TB_TFILE_MAX_TP);
-	tp = ++x->ntp;
-	if (tb_hash_put(&x->tps, addr + 1, tp))
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (addr == XS_TP_UNKNOWN_ADDR)
-		snprintf(name, sizeof(name), "unknown target");
-	else
-		snprintf(name, sizeof(name), "target 0x%08" PRIx64, addr);
-	if (tb_tfile_tracepoint(x->w, tp, addr, name, xt_cmds, 2))
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	return tp;
-}
-
-/* The address execution continued at, when the message tells us. */
-static uint64_t xt_addr(const struct tb_xs_msg *m)
-{
-	if (m->kind == TB_XS_EXCEPTION)
-		return (uint64_t)m->vector * 4;	/* low vectors */
-	if (m->target_known)
-		return m->target;
-	return XS_TP_UNKNOWN_ADDR;
-}
-
+/* xscale-tfile: the library's mapping (xscale_tfile.h). */
 static int xt_buf(void *ctx, const struct tb_buf *b,
 		  const struct tb_xs_msg *msgs,
 		  const struct tb_xs_result *res)
 {
-	struct xt_ctx *x = ctx;
-	size_t i;
+	int ret = tb_xs_tfile_buffer(ctx, msgs, res);
 
-	for (i = 0; i < res->nr; i++) {
-		const struct tb_xs_msg *m = &msgs[i];
-		unsigned int tp = xt_tracepoint(x, xt_addr(m));
-
-		uint64_t addr = xt_addr(m);
-		uint8_t regs[ARM_REG_SIZE] = { 0 };
-		int64_t v[XT_ICOUNT];
-
-		x->icount += m->kind == TB_XS_RESERVED ? 0 : m->count;
-		/*
-		 * gdb's ARM unwinder needs registers to step between frames:
-		 * give it pc (r15) and a plausible cpsr (SVC mode), the
-		 * rest read as zero.
-		 */
-		tb_put32(regs + 15 * 4, (uint32_t)addr);
-		tb_put32(regs + ARM_REG_SIZE - 4, 0xd3);
-		tb_tfile_frame_begin(x->w, tp);
-		tb_tfile_frame_regs(x->w, regs);
-		v[XT_KIND - 1] = m->kind;
-		v[XT_COUNT - 1] = m->count;
-		v[XT_VECTOR - 1] = m->kind == TB_XS_EXCEPTION ? m->vector : -1;
-		v[XT_CHKPT - 1] = m->checkpointed;
-		v[XT_TARGET - 1] = m->target_known ? (int64_t)m->target : -1;
-		v[XT_OFFSET - 1] = m->offset;
-		v[XT_BUFFER - 1] = (int64_t)x->buffer;
-		v[XT_ICOUNT - 1] = (int64_t)x->icount;
-		tb_tfile_frame_tsvs(x->w, XT_KIND, v, XT_ICOUNT);
-		if (tb_tfile_frame_end(x->w))
-			return -1;
-	}
-	x->buffer++;
-	return 0;
+	if (ret == -E2BIG)
+		tb_die(TB_EXIT_DATA, "more than %d distinct addresses",
+		       TB_TFILE_MAX_TP);
+	if (ret == -ENOMEM)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	return ret;
 }
 
 static void xscale_tfile(FILE *in, FILE *out)
 {
-	struct xt_ctx x = { 0 };
-	unsigned int i;
+	struct tb_xs_tfile *x = tb_xs_tfile_create(out);
 	int ret;
 
-	x.w = tb_tfile_create(out, "arm", ARM_REG_SIZE);
-	if (!x.w)
+	if (!x)
 		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
-	for (i = XT_KIND; i <= XT_ICOUNT; i++)
-		tb_tfile_tsv(x.w, i, xt_names[i], 0);
-	walk_buffers(in, xt_buf, &x);
-	ret = tb_tfile_finish(x.w);
-	tb_hash_free(&x.tps);
+	walk_buffers(in, xt_buf, x);
+	ret = tb_xs_tfile_finish(x);
 	if (ret)
 		write_error(-ret);
 }
@@ -510,7 +417,7 @@ static const struct {
 	{ "map-elf", map_elf },
 };
 
-int main(int argc, char **argv)
+int cmd_convert(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
@@ -546,15 +453,8 @@ int main(int argc, char **argv)
 		case 'm':
 			opt.map = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return TB_EXIT_OK;
-		case 'V':
-			tb_print_version();
-			return TB_EXIT_OK;
 		default:
-			usage(stderr);
-			return TB_EXIT_USAGE;
+			tb_cli_std_option(c, usage);
 		}
 	}
 	if (optind >= argc || argc - optind > 3) {
@@ -571,7 +471,7 @@ int main(int argc, char **argv)
 	opt.out = optind + 2 < argc ? argv[optind + 2] : "-";
 	in = tb_open_input(opt.in);
 	opt.in_f = in;
-	/* Never write over what we read (tbconv fdr-tfile f f). */
+	/* Never write over what we read (tracebuf convert fdr-tfile f f). */
 	tb_refuse_input_as_output(in, opt.in, opt.out);
 	if (opt.map && strcmp(opt.out, "-") && tb_same_path(opt.map, opt.out))
 		tb_die(TB_EXIT_FAIL,

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf-bpf: record the kernel FDR recorder's events with BPF programs
+ * tracebuf bpf: record the kernel FDR recorder's events with BPF programs
  * instead of the tracebuf module, and write the same XRay FDR v5 file:
  * the same function ids (uapi/linux/tracebuf.h) and one block per task run
  * on a CPU.  Needs no module, only a kernel with BTF.
  *
  * See Documentation/bpf-collector.rst.
  */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -26,10 +27,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "fdr_blocks.h"
 #include "fdr_classes.h"
 #include "fdr_post.h"
 #include "fdr_writer.h"
 #include "tb_bytes.h"
+#include "cmds.h"
 #include "tb_cli.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 #include "tracebuf_bpf.h"
@@ -38,23 +41,9 @@
 /* Classes this collector can record (no user markers: there is no fd). */
 #define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
 
-static const struct {
-	const char *name;
-	__u32 mask;
-	__u32 space;	/* FDR id space counted under this class */
-} classes[] = {
-	{ "syscall",	TRACEBUF_FDR_SYSCALL,	TRACEBUF_FDR_SPACE_SYSCALL },
-	{ "irq",	TRACEBUF_FDR_IRQ,	TRACEBUF_FDR_SPACE_IRQ },
-	{ "softirq",	TRACEBUF_FDR_SOFTIRQ,	TRACEBUF_FDR_SPACE_SOFTIRQ },
-	{ "workqueue",	TRACEBUF_FDR_WORKQUEUE,	TRACEBUF_FDR_SPACE_WORK },
-	{ "fault",	TRACEBUF_FDR_FAULT,	TRACEBUF_FDR_SPACE_FAULT },
-	{ "sched",	TRACEBUF_FDR_SCHED,	TRACEBUF_FDR_SPACE_TASK },
-};
-
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#endif
-#define NR_CLASSES	ARRAY_SIZE(classes)
+/* The library's class table; this collector has all classes but the last, marker. */
+#define NR_CLASSES	(TB_FDR_NR_CLASSES - 1)
+static_assert(BPF_CLASSES == (1U << NR_CLASSES) - 1, "marker is not the last class");
 
 struct options {
 	uint32_t classes;
@@ -78,55 +67,12 @@ struct options {
 /* Blocks                                                              */
 /* ------------------------------------------------------------------ */
 
-/*
- * What a block holds until the file is written: the events, in this
- * tool's own spill format (not FDR), replayed through the FDR writer at
- * the end, when the blocks are in order.
- */
-enum { ITEM_ENTER, ITEM_EXIT, ITEM_POINT, ITEM_LOST };
-
-struct item {
-	__u64 tsc;		/* absolute, already clamped */
-	__u32 id;
-	__u8 type;		/* ITEM_* */
-	__u8 nargs;
-	__u16 pad;
-	__u64 args[];
-};
-
-/* A block being built: one task's run on one CPU. */
-struct stream {
-	bool open;
-	bool pending;		/* a switch named the next task, no block yet */
-	__u32 tid, tgid;
-	__u64 base;		/* the block's NewCPUId time (task came in) */
-	__u64 last;		/* absolute time of the last record */
-	__u64 start;		/* first record's time: the sort key */
-	unsigned char *buf;	/* struct item, one after the other */
-	size_t len, cap;
-};
-
-/* A finished block in the spill file. */
-struct block_ref {
-	__u64 start;
-	__u64 seq;		/* tie breaker: keeps a stable order */
-	__u64 off;
-	__u64 len;
-	__u64 base;
-	__u32 tid, tgid;
-	__u32 cpu;
-};
-
 #define MAX_IRQ_NAMES	1024	/* like the module: IRQs below this get names */
 
 struct collector {
 	struct options *opt;
-	struct stream *streams;
+	struct tb_fdr_blocks blk;	/* the blocks being built */
 	int nr_cpus;
-	FILE *spill;		/* finished blocks, in completion order */
-	__u64 spill_len;
-	struct block_ref *blocks;
-	size_t nr_blocks, cap_blocks;
 	__u64 *workfns;		/* WORK key = index of the function here */
 	size_t nr_workfns, cap_workfns;
 	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
@@ -136,7 +82,6 @@ struct collector {
 	__u64 events;
 	__u64 per_class[NR_CLASSES];
 	__u64 switches;
-	__u64 clamped;		/* records older than their predecessor */
 	__u64 unmatched;	/* exits without a recorded entry, left out */
 	__u64 gap_reports;	/* loss markers written into the stream */
 	__u64 gap_events;	/* events they report */
@@ -149,80 +94,6 @@ static void *xrealloc(void *p, size_t n)
 	if (!p)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	return p;
-}
-
-/*
- * @base is the time the task started running here (NewCPUId), @first the
- * time of the block's first record: blocks are sorted by @first, so that
- * the file's first record is its earliest.
- */
-static void stream_open(struct stream *s, __u32 tid, __u32 tgid, __u64 base,
-			__u64 first)
-{
-	s->open = true;
-	s->pending = false;
-	s->tid = tid;
-	s->tgid = tgid;
-	s->base = base;
-	s->start = first;
-	s->last = base;
-	s->len = 0;
-}
-
-/*
- * Records of one CPU can arrive slightly out of order when a program
- * interrupted another one on that CPU; they are clamped to the previous
- * time so that the thread's time never runs backwards.
- */
-static void stream_add(struct collector *c, struct stream *s, __u64 ts,
-		       __u32 id, int type, const __u64 *args, int nargs)
-{
-	size_t n = sizeof(struct item) + nargs * sizeof(__u64);
-	struct item *it;
-
-	if (ts < s->last) {
-		c->clamped++;
-		ts = s->last;
-	}
-	s->last = ts;
-	if (s->len + n > s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 4096;
-		s->buf = xrealloc(s->buf, s->cap);
-	}
-	it = (struct item *)(s->buf + s->len);
-	s->len += n;
-	it->tsc = ts;
-	it->id = id;
-	it->type = type;
-	it->nargs = nargs;
-	it->pad = 0;
-	memcpy(it->args, args, nargs * sizeof(__u64));
-}
-
-static void stream_close(struct collector *c, struct stream *s, int cpu)
-{
-	struct block_ref *b;
-
-	if (!s->open)
-		return;
-	s->open = false;
-	if (fwrite(s->buf, s->len, 1, c->spill) != 1 && s->len)
-		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
-	if (c->nr_blocks == c->cap_blocks) {
-		c->cap_blocks = c->cap_blocks ? c->cap_blocks * 2 : 256;
-		c->blocks = xrealloc(c->blocks,
-				     c->cap_blocks * sizeof(*c->blocks));
-	}
-	b = &c->blocks[c->nr_blocks];
-	b->start = s->start;
-	b->seq = c->nr_blocks++;
-	b->off = c->spill_len;
-	b->len = s->len;
-	b->base = s->base;
-	b->tid = s->tid;
-	b->tgid = s->tgid;
-	b->cpu = cpu;
-	c->spill_len += s->len;
 }
 
 static __u32 work_key(struct collector *c, __u64 fn)
@@ -246,7 +117,6 @@ static int handle_event(void *ctx, void *data, size_t size)
 	struct collector *c = ctx;
 	const struct tb_bpf_event *e = data;
 	__u32 space, id, tid;
-	struct stream *s;
 	int nargs, i, type;
 
 	c->records++;
@@ -256,7 +126,6 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c->bad++;
 		return 0;
 	}
-	s = &c->streams[e->cpu];
 	/* Idle tasks all have pid 0 but each runs on one CPU only. */
 	tid = e->tid ? e->tid : (__u32)TRACEBUF_FDR_IDLE_TID(e->cpu);
 	id = e->id;
@@ -265,32 +134,25 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (e->kind == TB_BPF_SWITCH) {
 		c->switches++;
-		stream_close(c, s, e->cpu);
 		/* With the sched class, the block shows when the task came in. */
-		if (c->opt->classes & TRACEBUF_FDR_SCHED) {
-			stream_open(s, tid, e->tgid, e->ts, e->ts);
-			return 0;
-		}
-		s->pending = true;
-		s->tid = tid;
-		s->tgid = e->tgid;
-		s->base = e->ts;
+		tb_fdr_blocks_switch(&c->blk, e->cpu, tid, e->tgid, e->ts,
+				     c->opt->classes & TRACEBUF_FDR_SCHED);
 		return 0;
 	}
 
 	switch (e->kind) {
 	case TB_BPF_LOST:
-		type = ITEM_LOST;
+		type = TB_FDR_EV_LOST;
 		c->gap_reports++;
 		c->gap_events += nargs ? e->args[0] : 0;
 		break;
 	case TB_BPF_ENTER:
 	case TB_BPF_EXIT:
 	case TB_BPF_POINT:
-		type = e->kind == TB_BPF_ENTER ? ITEM_ENTER :
-		       e->kind == TB_BPF_EXIT ? ITEM_EXIT : ITEM_POINT;
+		type = e->kind == TB_BPF_ENTER ? TB_FDR_EV_ENTER :
+		       e->kind == TB_BPF_EXIT ? TB_FDR_EV_EXIT : TB_FDR_EV_POINT;
 		for (i = 0; i < (int)NR_CLASSES; i++)
-			if (classes[i].space == space)
+			if (tb_fdr_classes[i].space == space)
 				c->per_class[i]++;
 		c->events++;
 		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
@@ -309,74 +171,12 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 
-	if (!s->open || s->tid != tid) {
-		__u64 base = e->ts;
-
-		stream_close(c, s, e->cpu);
-		/* The switch time starts the block, when it named this task. */
-		if (s->pending && s->tid == tid && s->base <= e->ts)
-			base = s->base;
-		stream_open(s, tid, e->tgid, base, e->ts);
-	}
-	stream_add(c, s, e->ts, id, type, e->args, nargs);
+	tb_fdr_blocks_event(&c->blk, e->cpu, tid, e->tgid, e->ts, type, id,
+			    (const uint64_t *)e->args, nargs);
 	return 0;
 }
 
-static int cmp_block(const void *a, const void *b)
-{
-	const struct block_ref *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* One block from the spill file through the FDR writer. */
-static void write_block(struct collector *c, struct tb_fdr_writer *w,
-			const struct block_ref *b, unsigned char *buf)
-{
-	__u64 wall = b->base + c->realtime_off;
-	size_t off = 0;
-
-	if (b->len && pread(fileno(c->spill), buf, b->len, b->off) !=
-	    (ssize_t)b->len)
-		tb_die_errno(TB_EXIT_FAIL, "cannot read the temporary block file");
-	tb_fdr_begin(w, b->tgid, b->tid, b->cpu, b->base, wall / 1000000000,
-		     wall % 1000000000 / 1000);
-	while (off < b->len) {
-		const struct item *it = (const struct item *)(buf + off);
-		char text[64];
-		int n;
-
-		off += sizeof(*it) + it->nargs * sizeof(__u64);
-		switch (it->type) {
-		case ITEM_LOST:
-			n = snprintf(text, sizeof(text), "tracebuf: lost %llu events",
-				     (unsigned long long)it->args[0]);
-			tb_fdr_custom(w, it->tsc, text, n);
-			break;
-		case ITEM_EXIT:
-			tb_fdr_function(w, TB_FDR_EXIT, it->id, it->tsc, NULL, 0);
-			break;
-		default:
-			tb_fdr_function(w, it->nargs ? TB_FDR_ENTER_ARGS :
-					TB_FDR_ENTER, it->id, it->tsc,
-					(const uint64_t *)it->args,
-					it->nargs);
-			/* Instant events (faults, fork, exit): zero-length calls. */
-			if (it->type == ITEM_POINT)
-				tb_fdr_function(w, TB_FDR_EXIT, it->id, it->tsc,
-						NULL, 0);
-		}
-	}
-	tb_fdr_end(w);
-}
-
-/*
- * The file: header, then every block by the time of its first record.
- * Blocks of one thread never overlap, so this keeps each thread's records
- * in time order, which `llvm-xray account` needs.
- */
+/* The file: the library writes the blocks in order (fdr_blocks.h). */
 static void write_fdr(struct collector *c, FILE *out, const char *path)
 {
 	struct tb_fdr_header h = {
@@ -387,26 +187,10 @@ static void write_fdr(struct collector *c, FILE *out, const char *path)
 		.cycle_frequency = 1000000000ULL,
 		.buffer_size = c->opt->rb_size,
 	};
-	struct tb_fdr_writer w;
-	unsigned char *buf = NULL;
-	size_t i, max = 0;
 
-	qsort(c->blocks, c->nr_blocks, sizeof(*c->blocks), cmp_block);
-	if (fflush(c->spill))
-		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
-	for (i = 0; i < c->nr_blocks; i++)
-		if (c->blocks[i].len > max)
-			max = c->blocks[i].len;
-	buf = xrealloc(NULL, max + 1);
-	/* One FDR block per task run: never split by size. */
-	errno = 0;
-	tb_fdr_writer_init(&w, out, &h, SIZE_MAX / 2);
-	for (i = 0; i < c->nr_blocks; i++)
-		write_block(c, &w, &c->blocks[i], buf);
-	errno = -tb_fdr_writer_finish(&w);
+	errno = -tb_fdr_blocks_write(&c->blk, out, &h, c->realtime_off);
 	if (errno)
 		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
-	free(buf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -422,10 +206,7 @@ static void write_fdr(struct collector *c, FILE *out, const char *path)
  * (the first handler of a shared line) and work functions after
  * /proc/kallsyms, both read at the end.
  */
-static const char *const softirq_names[] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
+static const char *const softirq_names[] = TRACEBUF_FDR_SOFTIRQ_NAMES;
 
 static void irq_names(struct collector *c, FILE *out)
 {
@@ -547,10 +328,10 @@ static void usage(FILE *f)
 	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
 	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
 	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
-	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf-record,\n"
+	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf record,\n"
 	      "writes OUTPUT, OUTPUT.names (\"ID NAME\"), OUTPUT.map (ELF\n"
 	      "instrumentation map: llvm-xray account -m OUTPUT.map) and OUTPUT.tfile\n"
-	      "(GDB trace file, as tbconv fdr-tfile writes it); function ids in\n"
+	      "(GDB trace file, as tracebuf convert fdr-tfile writes it); function ids in\n"
 	      "OUTPUT are dense (1..N), OUTPUT.names gives each one's kernel id.\n"
 	      "\n"
 	      "Options:\n"
@@ -573,7 +354,7 @@ static void usage(FILE *f)
 	      "                         account reject them); no OUTPUT.map or .tfile\n"
 	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
 	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
-	      "                         Perfetto, as tbconv fdr-json writes it)\n"
+	      "                         Perfetto, as tracebuf convert fdr-json writes it)\n"
 	      "  -q, --quiet            no summary on stderr\n"
 	      "  -v, --verbose          libbpf's messages and the work function table\n"
 	      "  -h, --help             this text\n"
@@ -629,7 +410,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	};
 	int ch;
 
-	/* tracebuf-record's default */
+	/* tracebuf record's default */
 	o->classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
 		     TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED;
 	o->output = "trace.fdr";
@@ -691,15 +472,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'v':
 			o->verbose = true;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(TB_EXIT_OK);
-		case 'V':
-			tb_print_version();
-			exit(TB_EXIT_OK);
 		default:
-			usage(stderr);
-			exit(TB_EXIT_USAGE);
+			tb_cli_std_option(ch, usage);
 		}
 	}
 	if (optind < argc)
@@ -777,7 +551,7 @@ static int space_class(__u32 space)
 	size_t i;
 
 	for (i = 0; i < NR_CLASSES; i++)
-		if (classes[i].space == space)
+		if (tb_fdr_classes[i].space == space)
 			return i;
 	return -1;
 }
@@ -793,7 +567,7 @@ static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
 
 		if (cls >= 0)
 			bpf_program__set_autoload(ps[i].prog,
-						  !!(mask & classes[cls].mask));
+						  !!(mask & tb_fdr_classes[cls].bit));
 	}
 }
 
@@ -909,7 +683,7 @@ struct result {
 
 static __u64 lost_events(const struct losses *l, int cls)
 {
-	__u32 sp = classes[cls].space;
+	__u32 sp = tb_fdr_classes[cls].space;
 
 	return l->ringbuf[sp] + l->recursion[sp];
 }
@@ -921,16 +695,16 @@ static void print_summary(const struct collector *c, const struct result *r)
 
 	for (i = 0; i < NR_CLASSES; i++) {
 		lost += lost_events(&r->lost, i);
-		lost_rb += r->lost.ringbuf[classes[i].space];
-		lost_rec += r->lost.recursion[classes[i].space];
+		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
+		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
 	}
 	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
 		tb_prog(), (unsigned long long)c->events, r->duration,
-		c->opt->output, (unsigned long long)r->bytes, c->nr_blocks);
+		c->opt->output, (unsigned long long)r->bytes, c->blk.nr_blocks);
 	fprintf(stderr, " ");
 	for (i = 0; i < NR_CLASSES; i++)
-		if (c->opt->classes & classes[i].mask)
-			fprintf(stderr, " %s %llu", classes[i].name,
+		if (c->opt->classes & tb_fdr_classes[i].bit)
+			fprintf(stderr, " %s %llu", tb_fdr_classes[i].name,
 				(unsigned long long)c->per_class[i]);
 	fprintf(stderr, ", switches %llu\n", (unsigned long long)c->switches);
 	fprintf(stderr, "  lost %llu events (ring buffer full %llu, recursion %llu), %llu switches",
@@ -952,7 +726,7 @@ static void print_summary(const struct collector *c, const struct result *r)
 	if (c->opt->verbose) {
 		fprintf(stderr, "  %llu exits without entry left out, %llu records clamped\n",
 			(unsigned long long)c->unmatched,
-			(unsigned long long)c->clamped);
+			(unsigned long long)c->blk.clamped);
 		for (i = 0; i < c->nr_workfns; i++)
 			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
 				(unsigned long long)c->workfns[i]);
@@ -979,32 +753,32 @@ static void write_json(const struct collector *c, const struct result *r,
 
 	for (i = 0; i < NR_CLASSES; i++) {
 		lost += lost_events(&r->lost, i);
-		lost_rb += r->lost.ringbuf[classes[i].space];
-		lost_rec += r->lost.recursion[classes[i].space];
+		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
+		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
 	}
 	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
 		(unsigned long long)c->events, (unsigned long long)c->records,
 		(unsigned long long)c->switches);
 	fprintf(j, "\"bytes\": %llu, \"blocks\": %zu, ",
-		(unsigned long long)r->bytes, c->nr_blocks);
+		(unsigned long long)r->bytes, c->blk.nr_blocks);
 	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, ",
 		(unsigned long long)lost, (unsigned long long)lost_rb);
 	fprintf(j, "\"lost_recursion\": %llu, \"lost_switches\": %llu, ",
 		(unsigned long long)lost_rec,
 		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
 	fprintf(j, "\"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu, ",
-		(unsigned long long)c->clamped,
+		(unsigned long long)c->blk.clamped,
 		(unsigned long long)c->unmatched, (unsigned long long)c->bad);
 	fprintf(j, "\"loss_markers\": %llu, \"loss_marked\": %llu, ",
 		(unsigned long long)c->gap_reports,
 		(unsigned long long)c->gap_events);
 	fprintf(j, "\"classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
-		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", tb_fdr_classes[i].name,
 			(unsigned long long)c->per_class[i]);
 	fprintf(j, "}, \"lost_classes\": {");
 	for (i = 0; i < NR_CLASSES; i++)
-		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", classes[i].name,
+		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", tb_fdr_classes[i].name,
 			(unsigned long long)lost_events(&r->lost, i));
 	fprintf(j, "}, ");
 	user = cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime);
@@ -1146,7 +920,7 @@ static void run_replay(struct collector *c, const char *path)
 		fclose(f);
 }
 
-int main(int argc, char **argv)
+int cmd_bpf(int argc, char **argv)
 {
 	struct options opt = { 0 };
 	struct collector col = { 0 };
@@ -1161,7 +935,6 @@ int main(int argc, char **argv)
 	char *raw = NULL, *names = NULL, *map_path = NULL;
 	char *tfile_path = NULL, *json_path = NULL;
 	size_t raw_len = 0;
-	int cpu;
 	FILE *out, *mem;
 
 	tb_cli_init(argv[0]);
@@ -1176,11 +949,10 @@ int main(int argc, char **argv)
 		errno = -col.nr_cpus;
 		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
-	col.streams = calloc(col.nr_cpus, sizeof(*col.streams));
-	col.spill = tmpfile();
-	if (!col.streams)
+	errno = -tb_fdr_blocks_init(&col.blk, col.nr_cpus);
+	if (errno == ENOMEM)
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (!col.spill)
+	if (errno)
 		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
@@ -1205,8 +977,6 @@ int main(int argc, char **argv)
 		run_bpf(&col, &opt, &r);
 	}
 
-	for (cpu = 0; cpu < col.nr_cpus; cpu++)
-		stream_close(&col, &col.streams[cpu], cpu);
 	/* The blocks in memory, then the library's post-processing. */
 	mem = open_memstream(&raw, &raw_len);
 	if (!mem)
@@ -1254,11 +1024,7 @@ int main(int argc, char **argv)
 	if (opt.stats_json)
 		write_json(&col, &r, opt.stats_json);
 
-	fclose(col.spill);
-	for (cpu = 0; cpu < col.nr_cpus; cpu++)
-		free(col.streams[cpu].buf);
-	free(col.streams);
-	free(col.blocks);
+	tb_fdr_blocks_free(&col.blk);
 	free(col.workfns);
 	return TB_EXIT_OK;
 }

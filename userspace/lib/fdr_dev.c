@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /dev/tracebuf_fdr helpers for the tools; see fdr_dev.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "fdr_classes.h"
+#include "fdr_dev.h"
+#include "tb_cli.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+const struct option *tb_fdr_config_longopts(const struct option *more)
+{
+	static const struct option capture[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "size", required_argument, NULL, 's' },
+		{ "args", required_argument, NULL, 'a' },
+		{ "wakeup", required_argument, NULL, 'w' },
+	};
+	static struct option all[64];
+	size_t n = ARRAY_SIZE(capture), i;
+
+	memcpy(all, capture, sizeof(capture));
+	for (i = 0; more[i].name && n + 1 < ARRAY_SIZE(all); i++)
+		all[n++] = more[i];
+	memset(&all[n], 0, sizeof(all[n]));
+	return all;
+}
+
+int tb_fdr_config_opt(struct tracebuf_fdr_config *cfg, int opt,
+		      const char *arg)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case 'e':
+		if (tb_fdr_parse_classes(arg, TRACEBUF_FDR_ALL, &cfg->classes,
+					 NULL, 0))
+			tb_die(TB_EXIT_USAGE, "bad event list '%s'", arg);
+		return 1;
+	case 'm':
+		if (!strcmp(arg, "stream"))
+			cfg->mode = TRACEBUF_FDR_MODE_STREAM;
+		else if (!strcmp(arg, "flight"))
+			cfg->mode = TRACEBUF_FDR_MODE_FLIGHT;
+		else
+			tb_die(TB_EXIT_USAGE, "bad mode '%s'", arg);
+		return 1;
+	case 's':
+		if (tb_parse_size(arg, TRACEBUF_FDR_BUF_MIN,
+				  TRACEBUF_FDR_BUF_MAX, &v) || (v & (v - 1)))
+			tb_die(TB_EXIT_USAGE, "bad size '%s'", arg);
+		cfg->buf_size = v;
+		return 1;
+	case 'a':
+		if (tb_parse_u32(arg, 0, TRACEBUF_FDR_ARGS_MAX, &cfg->nr_args))
+			tb_die(TB_EXIT_USAGE, "bad argument count '%s'", arg);
+		return 1;
+	case 'w':
+		/* The kernel checks it against the buffer size it ends up with. */
+		if (tb_parse_size(arg, 0, TRACEBUF_FDR_WAKEUP_MAX(TRACEBUF_FDR_BUF_MAX),
+				  &v))
+			tb_die(TB_EXIT_USAGE, "bad wake-up threshold '%s'", arg);
+		cfg->wakeup = v;
+		return 1;
+	}
+	return 0;
+}
+
+const char *tb_fdr_mode_name(__u32 mode)
+{
+	switch (mode) {
+	case TRACEBUF_FDR_MODE_STREAM:
+		return "stream";
+	case TRACEBUF_FDR_MODE_FLIGHT:
+		return "flight";
+	}
+	return "?";
+}
+
+char *tb_fdr_names_text(int fd)
+{
+	struct tracebuf_fdr_names n;
+	char *text;
+
+	memset(&n, 0, sizeof(n));
+	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n))
+		return NULL;
+	text = calloc(1, n.size + 1);
+	if (!text)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	n.buf = (uintptr_t)text;
+	n.len = n.size;
+	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &n)) {
+		free(text);
+		return NULL;
+	}
+	text[n.len < n.size ? n.len : n.size] = 0;
+	return text;
+}
+
+int tb_fdr_stats(int fd, struct tracebuf_fdr_stats *st,
+		 struct tracebuf_fdr_cpu_stats **cpus)
+{
+	memset(st, 0, sizeof(*st));
+	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, st))
+		return -1;
+	if (!cpus)
+		return 0;
+	/* The first call counted the CPUs; the second fills them in. */
+	*cpus = calloc(st->nr_cpus ? st->nr_cpus : 1, sizeof(**cpus));
+	if (!*cpus)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	st->cpus = (uintptr_t)*cpus;
+	st->cpu_size = sizeof(**cpus);
+	if (ioctl(fd, TRACEBUF_FDR_IOC_STATS, st)) {
+		free(*cpus);
+		*cpus = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void tb_fdr_print_totals(FILE *f, const struct tracebuf_fdr_stats *st)
+{
+	fprintf(f, "recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
+		(unsigned long long)st->written, (unsigned long long)st->dropped,
+		(unsigned long long)st->overwritten, (unsigned long long)st->bytes);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /dev/tracebuf_fdr from a tool: the capture options that `tracebuf
+ * record` and `tracebuf fdr config` share, the names and stats ioctls, and
+ * the counters line both print.
+ */
+#ifndef TB_FDR_DEV_H
+#define TB_FDR_DEV_H
+
+#include <stdio.h>
+
+#include <linux/tracebuf.h>
+
+#define TB_FDR_DEV_PATH	"/dev/tracebuf_fdr"
+
+/* What `tracebuf record` records when given no option. */
+#define TB_FDR_CONFIG_DEFAULT {						\
+	.classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |		\
+		   TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,		\
+	.mode = TRACEBUF_FDR_MODE_STREAM,				\
+	.buf_size = TRACEBUF_FDR_BUF_DEFAULT,				\
+}
+
+/*
+ * The capture options -e/--events, -m/--mode, -s/--size, -a/--args and
+ * -w/--wakeup: TB_FDR_CONFIG_SHORTOPTS for getopt_long()'s string, and
+ * tb_fdr_config_longopts() returns them followed by @more (which ends in
+ * a zero entry) in one static array.  tb_fdr_config_opt() applies option
+ * @opt with @arg to @cfg: returns 1 if @opt is one of them, 0 if not; a
+ * bad value ends the program with exit status 2.
+ */
+#define TB_FDR_CONFIG_SHORTOPTS	"e:m:s:a:w:"
+struct option;
+const struct option *tb_fdr_config_longopts(const struct option *more);
+int tb_fdr_config_opt(struct tracebuf_fdr_config *cfg, int opt,
+		      const char *arg);
+
+const char *tb_fdr_mode_name(__u32 mode);
+
+/*
+ * The kernel's id list (TRACEBUF_FDR_IOC_NAMES), NUL-terminated, to
+ * free(); NULL with errno set if the ioctl fails.
+ */
+char *tb_fdr_names_text(int fd);
+
+/*
+ * TRACEBUF_FDR_IOC_STATS; with @cpus, also the per-CPU counters in a
+ * malloc()ed array of @st->nr_cpus entries.  0 or -1 with errno set.
+ */
+int tb_fdr_stats(int fd, struct tracebuf_fdr_stats *st,
+		 struct tracebuf_fdr_cpu_stats **cpus);
+
+/* "recorder: written N, dropped N, overwritten N, N bytes committed" */
+void tb_fdr_print_totals(FILE *f, const struct tracebuf_fdr_stats *st);
+
+#endif /* TB_FDR_DEV_H */

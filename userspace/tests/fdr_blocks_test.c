@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/fdr_blocks on its own: per-CPU events in, per-task FDR blocks out,
+ * read back with the library's reader.  Blocks are cut at every change
+ * of task, ordered by their first event, start at the switch that named
+ * their task, clamp events that go back in time, and carry arguments,
+ * instants and loss markers.  (bpf_replay_test drives the same code
+ * through tracebuf bpf --replay.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "fdr_blocks.h"
+#include "fdr_reader.h"
+
+#define ID(n)	(0x1000000U + (n))
+
+/* The file as one line per record: "B tid cpu tsc", "E id", "X id" ... */
+struct dump {
+	char *text;
+	size_t len;
+	FILE *f;
+	uint64_t tsc;
+};
+
+static int dump_rec(void *ctx, const struct tb_fdr_record *r)
+{
+	struct dump *d = ctx;
+
+	switch (r->kind) {
+	case TB_FDR_NEW_CPU:
+		d->tsc = r->value;
+		fprintf(d->f, "B %d/%d cpu %u at %llu\n", r->pid, r->tid, r->cpu,
+			(unsigned long long)r->value);
+		break;
+	case TB_FDR_TSC_WRAP:
+		d->tsc = r->value;
+		break;
+	case TB_FDR_FUNCTION:
+		d->tsc += r->delta;
+		fprintf(d->f, "%c %x at %llu\n",
+			r->func_type == TB_FDR_EXIT ? 'X' :
+			r->func_type == TB_FDR_ENTER_ARGS ? 'A' : 'E',
+			r->func_id, (unsigned long long)d->tsc);
+		break;
+	case TB_FDR_CALL_ARG:
+		fprintf(d->f, "  arg %llu\n", (unsigned long long)r->value);
+		break;
+	case TB_FDR_CUSTOM:
+		d->tsc += r->event_delta;
+		fprintf(d->f, "C %.*s\n", (int)r->size, (const char *)r->data);
+		break;
+	}
+	return 0;
+}
+
+/* Write @b and return its records as text (free it). */
+static char *write_and_dump(struct tb_fdr_blocks *b)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct dump d = { 0 };
+	struct tb_error err;
+	char *file = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&file, &len);
+
+	if (!m || tb_fdr_blocks_write(b, m, &h, 0) || fclose(m))
+		return NULL;
+	d.f = open_memstream(&d.text, &d.len);
+	if (!d.f || tb_fdr_read_mem(file, len, NULL, dump_rec, &d, NULL, &err))
+		return NULL;
+	fclose(d.f);
+	free(file);
+	return d.text;
+}
+
+TEST(blocks_by_first_event)
+{
+	struct tb_fdr_blocks b;
+	char *out;
+
+	ASSERT_EQ(0, tb_fdr_blocks_init(&b, 2));
+	/* CPU 1's task starts first but its block is finished last. */
+	tb_fdr_blocks_event(&b, 1, 20, 20, 100, TB_FDR_EV_ENTER, ID(1), NULL, 0);
+	tb_fdr_blocks_event(&b, 0, 10, 10, 150, TB_FDR_EV_ENTER, ID(2), NULL, 0);
+	tb_fdr_blocks_event(&b, 0, 10, 10, 160, TB_FDR_EV_EXIT, ID(2), NULL, 0);
+	/* A change of task on CPU 0 cuts a block without a switch. */
+	tb_fdr_blocks_event(&b, 0, 11, 10, 170, TB_FDR_EV_POINT, ID(3), NULL, 0);
+	tb_fdr_blocks_event(&b, 1, 20, 20, 200, TB_FDR_EV_EXIT, ID(1), NULL, 0);
+	out = write_and_dump(&b);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("B 20/20 cpu 1 at 100\nE 1000001 at 100\nX 1000001 at 200\n"
+		     "B 10/10 cpu 0 at 150\nE 1000002 at 150\nX 1000002 at 160\n"
+		     "B 10/11 cpu 0 at 170\nE 1000003 at 170\nX 1000003 at 170\n",
+		     out);
+	EXPECT_EQ(3, b.nr_blocks);
+	EXPECT_EQ(0, b.clamped);
+	free(out);
+	tb_fdr_blocks_free(&b);
+}
+
+TEST(switch_starts_the_block)
+{
+	struct tb_fdr_blocks b;
+	char *out;
+
+	ASSERT_EQ(0, tb_fdr_blocks_init(&b, 1));
+	/* Not opened at the switch: the block starts at the switch's time. */
+	tb_fdr_blocks_switch(&b, 0, 5, 5, 50, false);
+	tb_fdr_blocks_event(&b, 0, 5, 5, 70, TB_FDR_EV_ENTER, ID(1), NULL, 0);
+	/* Opened at the switch: a block even without events. */
+	tb_fdr_blocks_switch(&b, 0, 6, 6, 80, true);
+	/* Named task 7, but task 8 runs: its block starts at its event. */
+	tb_fdr_blocks_switch(&b, 0, 7, 7, 90, false);
+	tb_fdr_blocks_event(&b, 0, 8, 8, 95, TB_FDR_EV_EXIT, ID(1), NULL, 0);
+	out = write_and_dump(&b);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("B 5/5 cpu 0 at 50\nE 1000001 at 70\n"
+		     "B 6/6 cpu 0 at 80\n"
+		     "B 8/8 cpu 0 at 95\nX 1000001 at 95\n", out);
+	free(out);
+	tb_fdr_blocks_free(&b);
+}
+
+TEST(clamp_args_and_losses)
+{
+	static const uint64_t args[] = { 3, 4 }, lost[] = { 12 };
+	struct tb_fdr_blocks b;
+	char *out;
+
+	ASSERT_EQ(0, tb_fdr_blocks_init(&b, 1));
+	tb_fdr_blocks_event(&b, 0, 1, 1, 1000, TB_FDR_EV_ENTER, ID(1), args, 2);
+	/* Older than its predecessor: clamped to 1000. */
+	tb_fdr_blocks_event(&b, 0, 1, 1, 990, TB_FDR_EV_LOST, 0, lost, 1);
+	/* 2^32 ns later: the writer adds a TSCWrap. */
+	tb_fdr_blocks_event(&b, 0, 1, 1, 1000 + (1ULL << 32), TB_FDR_EV_EXIT,
+			    ID(1), NULL, 0);
+	out = write_and_dump(&b);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("B 1/1 cpu 0 at 1000\nA 1000001 at 1000\n  arg 3\n  arg 4\n"
+		     "C tracebuf: lost 12 events\nX 1000001 at 4294968296\n", out);
+	EXPECT_EQ(1, b.clamped);
+	free(out);
+	tb_fdr_blocks_free(&b);
+}
+
+TEST_HARNESS_MAIN

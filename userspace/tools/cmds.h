@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The subcommands of the `tracebuf` front command (tracebuf.c), one file
+ * each.  An entry takes the arguments after the subcommand's name, with
+ * argv[0] naming the command as the user typed it ("tracebuf record", or
+ * an old name such as "tracebuf-record"), and returns the exit status
+ * (tb_cli.h).
+ */
+#ifndef TB_CMDS_H
+#define TB_CMDS_H
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+int cmd_record(int argc, char **argv);
+int cmd_bpf(int argc, char **argv);
+int cmd_ctl(int argc, char **argv);
+int cmd_fdr(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
+
+#endif /* TB_CMDS_H */

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf: the front command.  `tracebuf SUBCOMMAND [ARGS]` runs one of
+ * the subcommands in cmds.h, as perf and bpftool do.  The tools' old
+ * names (tbconv, tracebuf-record, ...) are links to this binary and run
+ * their subcommand by the name they were called by (argv[0]).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "tb_cli.h"
+
+static const struct subcmd {
+	const char *name;
+	const char *old_name;	/* alias kept for one release, or NULL */
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} subcmds[] = {
+	{ "record", "tracebuf-record", cmd_record,
+	  "record kernel events with /dev/tracebuf_fdr into an FDR file" },
+	{ "bpf", "tracebuf-bpf", cmd_bpf,
+	  "record the same events with BPF programs (no module needed)" },
+	{ "fdr", NULL, cmd_fdr,
+	  "control /dev/tracebuf_fdr: config, start, stop, snapshot, stats, names" },
+	{ "ctl", "tracebufctl", cmd_ctl,
+	  "control /dev/tracebuf, the XScale trace buffer" },
+	{ "convert", "tbconv", cmd_convert,
+	  "convert between XScale buffers, FDR traces and GDB trace files" },
+	{ "decode", "tbdecode", cmd_decode,
+	  "print XScale trace buffer messages" },
+	{ "workload", "tb-workload", cmd_workload,
+	  "run a known kernel workload and time it" },
+};
+
+static void print_usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "Usage: tracebuf [--version] [--help] SUBCOMMAND [ARGS]\n"
+		"       tracebuf help [SUBCOMMAND]\n\nSubcommands:\n");
+	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
+		fprintf(f, "  %-10s %s\n", subcmds[i].name, subcmds[i].summary);
+	fprintf(f, "\n`tracebuf SUBCOMMAND --help` describes one.  Old names, kept for one\n"
+		"release, run their subcommand:");
+	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
+		if (subcmds[i].old_name)
+			fprintf(f, " %s", subcmds[i].old_name);
+	fprintf(f, ".\n\nExit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n");
+}
+
+static const struct subcmd *find(const char *name, int old)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(subcmds); i++) {
+		const char *n = old ? subcmds[i].old_name : subcmds[i].name;
+
+		if (n && !strcmp(n, name))
+			return &subcmds[i];
+	}
+	return NULL;
+}
+
+/* Run @c with argv[0] "tracebuf NAME", so messages name the subcommand. */
+static int run(const struct subcmd *c, int argc, char **argv)
+{
+	static char prog[64];
+
+	snprintf(prog, sizeof(prog), "tracebuf %s", c->name);
+	argv[0] = prog;
+	return c->fn(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+	const struct subcmd *c;
+
+	base = base ? base + 1 : argv[0] ? argv[0] : "tracebuf";
+	c = find(base, 1);
+	if (c)
+		return c->fn(argc, argv);
+	tb_cli_init("tracebuf");
+	if (argc < 2) {
+		print_usage(stderr);
+		return TB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_usage(stdout);
+		return TB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version") ||
+	    !strcmp(argv[1], "version")) {
+		tb_print_version();
+		return TB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		char help[] = "--help";
+		char *help_argv[3] = { NULL, help, NULL };
+
+		if (argc == 2) {
+			print_usage(stdout);
+			return TB_EXIT_OK;
+		}
+		if (argc > 3)
+			tb_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most");
+		c = find(argv[2], 0);
+		if (!c)
+			tb_die(TB_EXIT_USAGE, "no subcommand '%s' (see tracebuf --help)",
+			       argv[2]);
+		return run(c, 2, help_argv);
+	}
+	c = find(argv[1], 0);
+	if (!c)
+		tb_die(TB_EXIT_USAGE, "unknown subcommand '%s' (see tracebuf --help)",
+		       argv[1]);
+	return run(c, argc - 1, argv + 1);
+}
