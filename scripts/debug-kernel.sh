@@ -17,10 +17,11 @@ cache=${TB_DEBUG_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/debug-ke
 jobs=${TB_JOBS:-$(nproc)}
 rebuild=0
 print_only=0
+prune=0
 
 usage() {
 	cat <<EOF
-Usage: $prog [--rebuild] [--print-dir]
+Usage: $prog [--rebuild] [--print-dir] [--prune]
 
 Build the debug kernel for 'make check-debug' unless the cache already has
 it, then print the directory of the built tree (bzImage in
@@ -37,6 +38,7 @@ Options:
                 (also TB_DEBUG_KERNEL_REBUILD=1)
   --print-dir   print the directory for the current key and exit (exit 1
                 if it is not built yet)
+  --prune       delete the trees of every other key (about 2.5 GB each)
   -h, --help    this text
 
 Environment: TB_DEBUG_KERNEL_CACHE, TB_JOBS (make -j, default nproc),
@@ -53,6 +55,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--rebuild)	rebuild=1; shift ;;
 	--print-dir)	print_only=1; shift ;;
+	--prune)	prune=1; shift ;;
 	-h|--help)	usage; exit 0 ;;
 	*)		echo "$prog: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -89,6 +92,15 @@ if ! flock -n 8; then
 	flock 8
 fi
 
+if [ $prune = 1 ]; then
+	for d in "$cache"/*/; do
+		d=${d%/}
+		[ -d "$d" ] && [ "$(basename "$d")" != "$key" ] || continue
+		echo "$prog: --prune: removing $d" >&2
+		rm -rf "$d"
+		rm -f "$cache/.lock-$(basename "$d")"
+	done
+fi
 if [ $rebuild = 1 ]; then
 	echo "$prog: --rebuild: removing $dir" >&2
 	rm -rf "$dir"
@@ -159,4 +171,6 @@ printf 'build %ds (make %ds), %s, -j%s on %s CPUs\n' $((end - start)) $((end - b
 	"$(date -u +%Y-%m-%dT%H:%MZ)" "$jobs" "$(nproc)" >"$dir/build-time"
 touch "$dir/.built"
 echo "$prog: built $kdir in $((end - start))s" >&2
+others=$(cd "$cache" && ls -d ./*/ 2>/dev/null | grep -vc "^./$key/$")
+[ "$others" != 0 ] && echo "$prog: $others older tree(s) in $cache: --prune removes them" >&2
 echo "$kdir"
