@@ -93,12 +93,13 @@ debug-kernel: setup
 	@scripts/debug-kernel.sh >/dev/null
 
 # Kbuild of 6.1 builds an external module next to its sources, so the
-# debug build works on a copy (cp -p keeps the times: rebuilds stay
-# incremental) and never touches ./tracebuf.ko.
+# debug build works on a copy of them and never touches ./tracebuf.ko.
+# Only changed files are copied, so that rebuilds stay incremental.
 debug-module: debug-kernel
-	@mkdir -p $(DEBUG_MOD)
-	@cp -p Kbuild $(DEBUG_MOD)/
-	@cp -Rp driver uapi $(DEBUG_MOD)/
+	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(DEBUG_MOD)/$$(dirname $$f); \
+		cmp -s $$f $(DEBUG_MOD)/$$f || cp $$f $(DEBUG_MOD)/$$f || exit 1; \
+	done
 	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
 		$(MAKE) -C "$$kdir" M=$(DEBUG_MOD) W=1 modules
 

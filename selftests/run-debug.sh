@@ -24,14 +24,19 @@ echo clear >"$kml"
 
 insmod /lib/tracebuf/tracebuf.ko || exit 1
 "$dir/run.sh"
-# Unloaded, the module must have given back everything it allocated.
-[ -e /dev/tracebuf ] && rmmod tracebuf
 
 # Objects younger than 5 s are never reported; a second scan drops the
-# ones a first scan caught in flight.
-sleep 6
-echo scan >"$kml"
-echo scan >"$kml"
+# ones a first scan caught in flight.  A first round while the module is
+# still loaded, so that its functions have names in the backtraces.
+scan() {
+	sleep 6
+	echo scan >"$kml"
+	echo scan >"$kml"
+}
+scan
+# Unloaded, the module must have given back everything it allocated.
+[ -e /dev/tracebuf ] && rmmod tracebuf
+scan
 cat "$kml" >/out/kmemleak.txt
 leaks=$(grep -c '^unreferenced object' /out/kmemleak.txt)
 {
