@@ -99,6 +99,14 @@ soak_round() {
 	tracebufctl sources syscall,irq,fault,ret-user,switch --cpu all
 	tracebufctl chain -q 64 /dev/null 2>>"$out/chain.log" &
 	chain_pid=$!
+	# Injection needs capture on: wait until the chain has armed and
+	# enabled it (bounded; a failed inject is reported below anyway).
+	n=0
+	while [ $n -lt 100 ] &&
+	      ! tracebufctl status | grep -q '^enabled: *yes'; do
+		sleep 0.1
+		n=$((n + 1))
+	done
 	tracebuf-record -m flight -e all -s 1M -J -o "$tmp/flight.fdr" \
 		>>"$out/record.log" 2>&1 &
 	rec_pid=$!
