@@ -11,6 +11,10 @@ BUILD := $(CURDIR)/build
 KSRC := $(BUILD)/ksrc
 KSFT := $(KSRC)/tools/testing/selftests
 VMROOT := $(BUILD)/vmroot
+# The debug kernel (scripts/debug-kernel.sh, cached outside the tree), the
+# module built against it from a copy of the sources, and its guest tree.
+DEBUG_MOD := $(BUILD)/debug-module
+DEBUG_VMROOT := $(BUILD)/vmroot-debug
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -22,7 +26,8 @@ VMFLAGS ?=
 MAKEFLAGS += --no-print-directory
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
-	check-vm demo bench checkpatch xscale-check install uninstall clean help
+	check-vm demo bench checkpatch xscale-check install uninstall clean help \
+	debug-kernel debug-module stage-debug check-debug fuzz-long soak
 
 all: module userspace selftests
 
@@ -34,6 +39,15 @@ help:
 	@echo "                 with one 'N passed, N failed' line"
 	@echo "  check-host     host unit tests only"
 	@echo "  check-vm       VM selftests only"
+	@echo "  check-debug    every selftest in a debug kernel (KASAN, UBSAN,"
+	@echo "                 lockdep, kmemleak, lockup detectors); builds it"
+	@echo "                 the first time (6-9 min on 2 cores, then cached);"
+	@echo "                 'make check check-debug' gives one summary (CI)"
+	@echo "  debug-kernel   only build the debug kernel (scripts/debug-kernel.sh)"
+	@echo "  fuzz-long      every libFuzzer target for FUZZ_RUNS runs or"
+	@echo "                 FUZZ_SECS s (10M or 600 s each); grows the corpus"
+	@echo "  soak           SOAK_SECS (600) of mixed tracing in the VM; fails"
+	@echo "                 if module memory or tool RSS grows"
 	@echo "  vm CMD='...'   run a command in the VM with the module loaded"
 	@echo "                 (VMFLAGS='--help' lists the runner's options)"
 	@echo "  demo           capture and convert traces in the VM"
@@ -43,7 +57,9 @@ help:
 	@echo "                 about 1 min the first time, seconds after"
 	@echo "  install        module, tools and udev rule (DESTDIR, PREFIX)"
 	@echo "  clean"
-	@echo "Variables: KVER=<release> to pick the kernel, CMD, VMFLAGS."
+	@echo "Variables: KVER=<release> to pick the kernel, CMD, VMFLAGS,"
+	@echo "  FUZZ_RUNS, FUZZ_SECS, SOAK_SECS; TB_DEBUG_KERNEL_REBUILD=1"
+	@echo "  rebuilds the debug kernel."
 
 setup:
 	@scripts/setup.sh
@@ -60,19 +76,62 @@ userspace: ksrc
 selftests: ksrc
 	$(MAKE) -C selftests O=$(BUILD)/selftests KSFT=$(KSFT)
 
-# Everything the VM needs, laid out as it appears in the guest.
+# Everything the VM needs, laid out as it appears in the guest:
+# $(call stage-root,DIR,MODULE)
+define stage-root
+	@rm -rf $(1)
+	@mkdir -p $(1)/lib/tracebuf $(1)/usr/bin $(1)/selftests
+	@cp $(2) $(1)/lib/tracebuf/
+	@$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(1) BINDIR=/usr/bin
+	@$(MAKE) -C selftests O=$(BUILD)/selftests install INSTALL_DIR=$(1)/selftests
+endef
+
 stage: all
-	@rm -rf $(VMROOT)
-	@mkdir -p $(VMROOT)/lib/tracebuf $(VMROOT)/usr/bin $(VMROOT)/selftests
-	@cp tracebuf.ko $(VMROOT)/lib/tracebuf/
-	@$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(VMROOT) BINDIR=/usr/bin
-	@$(MAKE) -C selftests O=$(BUILD)/selftests install INSTALL_DIR=$(VMROOT)/selftests
+	$(call stage-root,$(VMROOT),tracebuf.ko)
+
+debug-kernel: setup
+	@scripts/debug-kernel.sh >/dev/null
+
+# Kbuild of 6.1 builds an external module next to its sources, so the
+# debug build works on a copy of them and never touches ./tracebuf.ko.
+# Only changed files are copied, so that rebuilds stay incremental.
+debug-module: debug-kernel
+	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(DEBUG_MOD)/$$(dirname $$f); \
+		cmp -s $$f $(DEBUG_MOD)/$$f || cp $$f $(DEBUG_MOD)/$$f || exit 1; \
+	done
+	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
+		$(MAKE) -C "$$kdir" M=$(DEBUG_MOD) W=1 modules
+
+stage-debug: all debug-module
+	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko)
 
 vm: stage
 	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
 
+# A debug kernel or module that does not build must not cost the summary
+# line: the stale guest tree goes first, and check.sh counts the missing
+# debug run as failed.
+define stage-debug-or-fail
+	@rm -rf $(DEBUG_VMROOT)
+	@$(MAKE) stage-debug || echo "# the debug kernel or module did not build (above): its run counts as failed"
+endef
+
+# `make check check-debug` (the CI command) runs both in one
+# scripts/check.sh, so that one summary line covers everything.
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+check: stage ksrc
+	$(if $(filter check-debug,$(MAKECMDGOALS)),$(stage-debug-or-fail))
+	@scripts/check.sh $(if $(filter check-debug,$(MAKECMDGOALS)),--debug)
+check-debug: check
+else
 check: stage ksrc
 	@scripts/check.sh
+
+check-debug: all ksrc
+	$(stage-debug-or-fail)
+	@scripts/check.sh --debug-only
+endif
 
 check-host: all ksrc
 	@scripts/check.sh --host-only
@@ -85,6 +144,12 @@ demo: stage
 
 bench: stage
 	@scripts/bench.sh
+
+fuzz-long: setup
+	@scripts/fuzz-long.sh
+
+soak: stage
+	@scripts/soak.sh
 
 checkpatch: ksrc
 	@scripts/checkpatch.sh

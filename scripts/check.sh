@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test command: host unit tests (plain and ASan/UBSan builds), then the
-# kselftests inside a VM running Debian's kernel with tracebuf loaded.  Ends
-# with exactly one line "N passed, N failed, N skipped"; exits non-zero if
-# anything failed.  Expects `make all ksrc` (or `make stage`) to have run.
+# kselftests inside a VM running Debian's kernel with tracebuf loaded, and
+# with --debug the same kselftests again in the debug kernel of
+# scripts/debug-kernel.sh (KASAN, UBSAN, lockdep, kmemleak).  Ends with
+# exactly one line "N passed, N failed, N skipped" for all of it; exits
+# non-zero if anything failed.  Expects `make all ksrc` (or `make stage`,
+# and `make stage-debug` for the debug kernel) to have run.
 #
-# Usage: scripts/check.sh [--host-only | --vm-only]
+# Usage: scripts/check.sh [--host-only | --vm-only | --debug-only] [--debug]
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,12 +17,16 @@ cd "$top" || exit 1
 
 do_host=1
 do_vm=1
-case "${1:-}" in
---host-only) do_vm=0 ;;
---vm-only) do_host=0 ;;
-"") ;;
-*) echo "usage: $0 [--host-only | --vm-only]" >&2; exit 2 ;;
-esac
+do_debug=0
+for arg in "$@"; do
+	case "$arg" in
+	--host-only) do_vm=0 ;;
+	--vm-only) do_host=0 ;;
+	--debug-only) do_host=0; do_vm=0; do_debug=1 ;;
+	--debug) do_debug=1 ;;
+	*) echo "usage: $0 [--host-only | --vm-only | --debug-only] [--debug]" >&2; exit 2 ;;
+	esac
+done
 
 results="$top/build/results"
 rm -rf "$results"
@@ -75,6 +82,32 @@ if [ $do_host = 1 ]; then
 	fi
 fi
 
+# vm_suite SUITE: after a vm-run into $results/SUITE-out with exit code
+# $rc, collect the guest's results and run the host-side checks of what the
+# guest recorded.
+vm_suite() {
+	local suite=$1
+	mkdir -p "$results/$suite"
+	if [ -d "$results/$suite-out/results" ]; then
+		cp "$results/$suite-out/results"/* "$results/$suite/" 2>/dev/null
+	fi
+	case $rc in
+	0) pseudo_result "$suite" kernel_log_clean 1 ;;
+	124) pseudo_result "$suite" guest_finished 0 "timeout" ;;
+	125) pseudo_result "$suite" kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
+	*) pseudo_result "$suite" guest_finished 0 "vm-run exit $rc" ;;
+	esac
+	# The FDR trace the guest recorded, checked with the host's llvm-xray.
+	echo "# ---- host: llvm-xray over the FDR trace of $suite"
+	run_tap "$suite-fdr-accept" llvm_xray scripts/fdr-accept.sh "$results/$suite-out/accept"
+	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
+	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
+	run_tap "$suite-fuzz-xray" llvm_xray scripts/fdr-verify.sh "$results/$suite-out/fuzz"
+	# What the BPF collector wrote in the guest, read by llvm-xray here.
+	echo "# ---- host: llvm-xray on the BPF collector's files of $suite"
+	run_tap "$suite-host-xray" bpf_xray scripts/check-bpf-xray.sh "$results/$suite-out/bpf"
+}
+
 if [ $do_vm = 1 ]; then
 	echo "# ---- VM: selftests in $(scripts/kver.sh) under qemu"
 	# The selftests' knobs reach the guest's environment through the
@@ -85,25 +118,27 @@ if [ $do_vm = 1 ]; then
 	done
 	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -A "$knobs" -o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
-	mkdir -p "$results/vm"
-	if [ -d "$results/vm-out/results" ]; then
-		cp "$results/vm-out/results"/* "$results/vm/" 2>/dev/null
+	vm_suite vm
+fi
+
+if [ $do_debug = 1 ]; then
+	# run-debug.sh loads the module itself (-n), so that kmemleak's
+	# check covers the load, and unloads it before the final scan.
+	if kdir=$(scripts/debug-kernel.sh --print-dir); then
+		echo "# ---- VM: selftests in the debug kernel ($kdir)"
+		# KASAN and lockdep make every system call about ten times
+		# slower: fewer iterations, longer time bounds (tb_stress.h).
+		dknobs="TB_SCALE=${TB_SCALE:-0.2} TB_SLOW=${TB_SLOW:-10}"
+		[ -n "${TB_FUZZ_SEED:-}" ] && dknobs="$dknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
+		scripts/vm-run -K "$kdir/arch/x86/boot/bzImage" -r "$top/build/vmroot-debug" \
+			-w "$top/build/vm-debug" -m 2048 -n -t "${TB_DEBUG_VM_TIMEOUT:-1200}" \
+			-A "$dknobs" -o "$results/debug-out" -- /selftests/run-debug.sh
+		rc=$?
+	else
+		echo "# the debug kernel is not built: run 'make check-debug'"
+		rc=126
 	fi
-	case $rc in
-	0) pseudo_result vm kernel_log_clean 1 ;;
-	124) pseudo_result vm guest_finished 0 "timeout" ;;
-	125) pseudo_result vm kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
-	*) pseudo_result vm guest_finished 0 "vm-run exit $rc" ;;
-	esac
-	# The FDR trace the guest recorded, checked with the host's llvm-xray.
-	echo "# ---- host: llvm-xray over the VM's FDR trace"
-	run_tap fdr-accept llvm_xray scripts/fdr-accept.sh "$results/vm-out/accept"
-	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
-	echo "# ---- host: llvm-xray over the capture after the fuzzer"
-	run_tap fuzz-xray llvm_xray scripts/fdr-verify.sh "$results/vm-out/fuzz"
-	# What the BPF collector wrote in the guest, read by llvm-xray here.
-	echo "# ---- host: llvm-xray on the BPF collector's files"
-	run_tap host-xray bpf_xray scripts/check-bpf-xray.sh "$results/vm-out/bpf"
+	vm_suite debug
 fi
 
 # Add up: ok / not ok lines per binary; a binary that exited non-zero

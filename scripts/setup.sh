@@ -11,7 +11,7 @@
 set -eu
 
 PACKAGES="
-	build-essential bc bison flex libelf-dev
+	build-essential bc bison flex libelf-dev dwarves
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static cpio xz-utils
 	llvm clang lld gdb gdbserver gdb-multiarch
