@@ -22,82 +22,6 @@
 #include "tb_selftest.h"
 #include "fdr_util.h"
 
-#define MARK_SIZE	48
-#define SEQ_MAX		200000
-
-static int fdr_open_stopped(void)
-{
-	int fd = open(TB_FDR_DEV, O_RDWR);
-
-	if (fd >= 0)
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	return fd;
-}
-
-static int pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-static int nr_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 2 ? 2 : (int)n;
-}
-
-/* Write markers @first..@first+@count-1 of capture @cap from CPU @cpu. */
-static void put_markers(int fd, int cap, int cpu, int first, int count,
-			size_t size)
-{
-	char m[TRACEBUF_FDR_MARKER_MAX];
-	int i;
-
-	for (i = first; i < first + count; i++) {
-		memset(m, '.', size);
-		m[snprintf(m, size, "cap %d cpu %d seq %d", cap, cpu, i)] = '.';
-		write(fd, m, size);
-	}
-}
-
-/* What a checker saw of the markers in a stream. */
-struct mark_seen {
-	int cap;		/* the capture expected */
-	int n[2];		/* markers per CPU */
-	int next[2];		/* next sequence expected per CPU */
-	int gaps, foreign, wrong_cpu, lost_reports;
-};
-
-static void mark_cb(const struct fdr_rec *r, void *arg)
-{
-	struct mark_seen *s = arg;
-	int cap, cpu, seq;
-
-	if (r->kind != FDR_R_CUSTOM)
-		return;
-	if (r->size > 15 && !memcmp(r->data, "tracebuf: lost ", 15)) {
-		s->lost_reports++;
-		return;
-	}
-	if (sscanf((const char *)r->data, "cap %d cpu %d seq %d", &cap, &cpu,
-		   &seq) != 3 || cpu < 0 || cpu > 1)
-		return;
-	if (cap != s->cap) {
-		s->foreign++;
-		return;
-	}
-	if (cpu != r->cpu)
-		s->wrong_cpu++;
-	if (seq != s->next[cpu])
-		s->gaps++;
-	s->next[cpu] = seq + 1;
-	s->n[cpu]++;
-}
-
 /* Read @fd to EOF in reads of @size bytes. */
 static uint8_t *read_in(int fd, size_t size, size_t *lenp)
 {
@@ -583,26 +507,6 @@ TEST(wakeup_threshold_reachable)
  * before, or at the latest when, the ring fills: every event dropped from
  * then on must not leave it asleep.
  */
-struct blocked_read {
-	int fd;
-	ssize_t n;
-	volatile int header, done;
-};
-
-static void *blocked_read_thread(void *p)
-{
-	struct blocked_read *b = p;
-	char buf[64];
-
-	/* The header first, then block for data. */
-	b->n = read(b->fd, buf, 32);
-	b->header = 1;
-	if (b->n == 32)
-		b->n = read(b->fd, buf, sizeof(buf));
-	b->done = 1;
-	return NULL;
-}
-
 TEST(full_ring_wakes_blocked_reader)
 {
 	struct tracebuf_fdr_config c = {

@@ -18,79 +18,6 @@
 #include "tb_selftest.h"
 #include "fdr_util.h"
 
-#define MARK_SIZE	48
-
-static int fdr_open_stopped(void)
-{
-	int fd = open(TB_FDR_DEV, O_RDWR);
-
-	if (fd >= 0)
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	return fd;
-}
-
-static int pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-static int nr_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 2 ? 2 : (int)n;
-}
-
-static void put_markers(int fd, int cap, int cpu, int first, int count,
-			size_t size)
-{
-	char m[TRACEBUF_FDR_MARKER_MAX];
-	int i;
-
-	for (i = first; i < first + count; i++) {
-		memset(m, '.', size);
-		m[snprintf(m, size, "cap %d cpu %d seq %d", cap, cpu, i)] = '.';
-		write(fd, m, size);
-	}
-}
-
-struct mark_seen {
-	int cap;
-	int n[2];
-	int next[2];
-	int gaps, foreign, wrong_cpu, lost_reports;
-};
-
-static void mark_cb(const struct fdr_rec *r, void *arg)
-{
-	struct mark_seen *s = arg;
-	int cap, cpu, seq;
-
-	if (r->kind != FDR_R_CUSTOM)
-		return;
-	if (r->size > 15 && !memcmp(r->data, "tracebuf: lost ", 15)) {
-		s->lost_reports++;
-		return;
-	}
-	if (sscanf((const char *)r->data, "cap %d cpu %d seq %d", &cap, &cpu,
-		   &seq) != 3 || cpu < 0 || cpu > 1)
-		return;
-	if (cap != s->cap) {
-		s->foreign++;
-		return;
-	}
-	if (cpu != r->cpu)
-		s->wrong_cpu++;
-	if (seq != s->next[cpu])
-		s->gaps++;
-	s->next[cpu] = seq + 1;
-	s->n[cpu]++;
-}
-
 /* ------------------------------------------------------------ poll */
 
 /*
@@ -145,25 +72,6 @@ TEST(poll_sees_own_partial_page)
 }
 
 /* ------------------------------------------------ owner closes, peer sleeps */
-
-struct blocked_read {
-	int fd;
-	volatile int header, done;
-	ssize_t n;
-};
-
-static void *blocked_read_thread(void *p)
-{
-	struct blocked_read *b = p;
-	char buf[256];
-
-	b->n = read(b->fd, buf, 32);
-	b->header = 1;
-	if (b->n == 32)
-		b->n = read(b->fd, buf, sizeof(buf));
-	b->done = 1;
-	return NULL;
-}
 
 /*
  * File A stops inside a page of CPU 1; file B blocks in read() because

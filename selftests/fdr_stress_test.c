@@ -49,15 +49,6 @@ static inline uint64_t tsc(void)
 #endif
 }
 
-static int fdr_open_stopped(void)
-{
-	int fd = open(TB_FDR_DEV, O_RDWR | O_CLOEXEC);
-
-	if (fd >= 0)
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	return fd;
-}
-
 static int fdr_cfg(int fd, uint32_t classes, uint32_t mode, uint32_t size,
 		   uint32_t nargs, uint32_t wakeup)
 {
@@ -883,16 +874,16 @@ static void *poll_fn(void *arg)
 	return NULL;
 }
 
-struct blocked_read {
+struct timed_read {
 	int fd;
 	ssize_t ret;
 	double secs;
 	uint8_t buf[4096];
 };
 
-static void *blocked_read_fn(void *arg)
+static void *timed_read_fn(void *arg)
 {
-	struct blocked_read *b = arg;
+	struct timed_read *b = arg;
 	double t = tb_now();
 
 	tb_unpin();
@@ -926,7 +917,7 @@ TEST_F_TIMEOUT(fs, wakeup_at_buffer_size_wakes, 120)
 					   TRACEBUF_FDR_MODE_STREAM, size, 0,
 					   refused[i]));
 	for (i = 0; i < sizeof(wakeups) / sizeof(wakeups[0]); i++) {
-		struct blocked_read b = { 0 };
+		struct timed_read b = { 0 };
 		struct poller p = { 0 };
 		pthread_t bt, pt;
 		struct writer w = { .fd = self->fd, .cpu = 0,
@@ -959,7 +950,7 @@ TEST_F_TIMEOUT(fs, wakeup_at_buffer_size_wakes, 120)
 		ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 		b.fd = open(TB_FDR_DEV, O_RDONLY | O_CLOEXEC);
 		ASSERT_LE(0, b.fd);
-		ASSERT_EQ(0, pthread_create(&bt, NULL, blocked_read_fn, &b));
+		ASSERT_EQ(0, pthread_create(&bt, NULL, timed_read_fn, &b));
 		usleep(100000);
 		w.written = 0;
 		writer_fn(&w);

@@ -21,24 +21,6 @@
 
 #define ID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
 
-static int fdr_open_stopped(void)
-{
-	int fd = open(TB_FDR_DEV, O_RDWR);
-
-	if (fd >= 0)
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	return fd;
-}
-
-static int pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static int unpin(void)
 {
 	cpu_set_t set;

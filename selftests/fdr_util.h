@@ -10,6 +10,7 @@
 #define FDR_UTIL_H
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include <linux/tracebuf.h>
+
+#include "tb_selftest.h"
 
 #define FDR_MAX_CPUS	64
 
@@ -236,6 +239,110 @@ static inline int fdr_stats(int fd, struct tracebuf_fdr_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	return ioctl(fd, TRACEBUF_FDR_IOC_STATS, s) ? -errno : 0;
+}
+
+/* ------------------------------------------------------- test helpers */
+
+/* Open the device read-write with any capture stopped. */
+static inline int fdr_open_stopped(void)
+{
+	int fd = open(TB_FDR_DEV, O_RDWR);
+
+	if (fd >= 0)
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	return fd;
+}
+
+static inline int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Online CPUs, at most the two the marker tests use. */
+static inline int nr_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 2 ? 2 : (int)n;
+}
+
+#define MARK_SIZE	48
+
+/*
+ * Markers "cap C cpu N seq S": the capture they belong to, the CPU they
+ * were written on (the writer is pinned) and a per-CPU sequence, so that
+ * a checker can tell a block spliced from another CPU, a record from
+ * another capture, and a gap.  Written @first..@first+@count-1.
+ */
+static inline void put_markers(int fd, int cap, int cpu, int first, int count,
+			       size_t size)
+{
+	char m[TRACEBUF_FDR_MARKER_MAX];
+	int i;
+
+	for (i = first; i < first + count; i++) {
+		memset(m, '.', size);
+		m[snprintf(m, size, "cap %d cpu %d seq %d", cap, cpu, i)] = '.';
+		write(fd, m, size);
+	}
+}
+
+/* What a checker saw of the markers of capture @cap in a stream. */
+struct mark_seen {
+	int cap;
+	int n[2];		/* markers per CPU */
+	int next[2];		/* next sequence expected per CPU */
+	int gaps, foreign, wrong_cpu, lost_reports;
+};
+
+static inline void mark_cb(const struct fdr_rec *r, void *arg)
+{
+	struct mark_seen *s = arg;
+	int cap, cpu, seq;
+
+	if (r->kind != FDR_R_CUSTOM)
+		return;
+	if (r->size > 15 && !memcmp(r->data, "tracebuf: lost ", 15)) {
+		s->lost_reports++;
+		return;
+	}
+	if (sscanf((const char *)r->data, "cap %d cpu %d seq %d", &cap, &cpu,
+		   &seq) != 3 || cpu < 0 || cpu > 1)
+		return;
+	if (cap != s->cap) {
+		s->foreign++;
+		return;
+	}
+	if (cpu != r->cpu)
+		s->wrong_cpu++;
+	if (seq != s->next[cpu])
+		s->gaps++;
+	s->next[cpu] = seq + 1;
+	s->n[cpu]++;
+}
+
+/* A reader thread: the file header, then one read() that may block. */
+struct blocked_read {
+	int fd;
+	ssize_t n;		/* what the second read() returned */
+	volatile int header, done;
+};
+
+static inline void *blocked_read_thread(void *p)
+{
+	struct blocked_read *b = p;
+	char buf[256];
+
+	b->n = read(b->fd, buf, 32);
+	b->header = 1;
+	if (b->n == 32)
+		b->n = read(b->fd, buf, sizeof(buf));
+	b->done = 1;
+	return NULL;
 }
 
 #endif /* FDR_UTIL_H */
