@@ -75,6 +75,51 @@ static int stats_cpus(int fd, struct tracebuf_fdr_stats *st,
 
 static atomic_int load_stop;
 
+/*
+ * Backpressure for tests that must lose nothing: producers wait while the
+ * reader is more than @limit bytes behind what the rings hold.  Without it
+ * a reader of one byte per read() on a slow kernel falls behind the
+ * interrupts that the load causes, whatever the writers' pace, and the
+ * ring drops events.  @limit sits well above the reader's wake-up point
+ * (else the reader sleeps while the producers wait) and well below one
+ * CPU's ring.
+ */
+struct backlog_gate {
+	int fd;
+	const atomic_size_t *consumed;
+	size_t limit;
+};
+
+static size_t backlog(const struct backlog_gate *g)
+{
+	struct tracebuf_fdr_cpu_stats cs[FS_MAX_CPUS];
+	struct tracebuf_fdr_stats st;
+	size_t bytes = 0, done;
+	int i;
+
+	memset(&st, 0, sizeof(st));
+	memset(cs, 0, sizeof(cs));
+	st.cpus = (uintptr_t)cs;
+	st.nr_cpus = FS_MAX_CPUS;
+	st.cpu_size = sizeof(cs[0]);
+	if (ioctl(g->fd, TRACEBUF_FDR_IOC_STATS, &st))
+		return 0;
+	for (i = 0; i < FS_MAX_CPUS; i++)
+		bytes += cs[i].bytes;
+	done = atomic_load(g->consumed);
+	return bytes > done ? bytes - done : 0;
+}
+
+/* Wait (at most about ten seconds) until the reader has caught up. */
+static void gate_wait(const struct backlog_gate *g)
+{
+	int i;
+
+	for (i = 0; g && i < 10000 && !atomic_load(&load_stop) &&
+	     backlog(g) > g->limit; i++)
+		usleep(1000);
+}
+
 /* A CPU kept busy with system calls (untraced unless SYSCALL is on). */
 static void *spinner(void *arg)
 {
@@ -87,6 +132,7 @@ static void *spinner(void *arg)
 /* The VM's PCI UART (ttyS4, to a null sink): device interrupts. */
 static void *uart_noise(void *arg)
 {
+	const struct backlog_gate *g = arg;
 	char buf[512];
 	struct termios tio;
 	int fd = open("/dev/ttyS4", O_WRONLY | O_NOCTTY | O_CLOEXEC);
@@ -99,6 +145,7 @@ static void *uart_noise(void *arg)
 	}
 	memset(buf, 'n', sizeof(buf));
 	while (!atomic_load(&load_stop)) {
+		gate_wait(g);
 		if (write(fd, buf, sizeof(buf)) < 0)
 			break;
 		tcdrain(fd);
@@ -112,7 +159,8 @@ struct load {
 	int n;
 };
 
-static void load_start(struct load *l, int spin, int uart)
+static void load_start(struct load *l, int spin, int uart,
+		       const struct backlog_gate *g)
 {
 	int cpu;
 
@@ -122,7 +170,7 @@ static void load_start(struct load *l, int spin, int uart)
 		if (!pthread_create(&l->th[l->n], NULL, spinner,
 				    (void *)(intptr_t)cpu))
 			l->n++;
-	if (uart && !pthread_create(&l->th[l->n], NULL, uart_noise, NULL))
+	if (uart && !pthread_create(&l->th[l->n], NULL, uart_noise, (void *)g))
 		l->n++;
 }
 
@@ -151,6 +199,7 @@ struct reader {
 	size_t *cuts;		/* offsets where an EOF was read */
 	int ncuts, capcuts;
 	int pause_us;		/* between reads: a slow reader */
+	atomic_size_t consumed;	/* @len, for other threads */
 };
 
 static void *reader_fn(void *arg)
@@ -185,6 +234,7 @@ static void *reader_fn(void *arg)
 				return NULL;
 			}
 			r->len += n;
+			atomic_store(&r->consumed, r->len);
 			if (r->pause_us)
 				usleep(r->pause_us);
 			continue;
@@ -316,6 +366,7 @@ static void marker_cb(const struct fs_rec *r, void *arg)
 
 struct writer {
 	int fd, cpu, n, pace_us;
+	const struct backlog_gate *gate;	/* or NULL */
 	pid_t tid;
 	atomic_int ready;
 	int written;
@@ -334,6 +385,7 @@ static void *writer_fn(void *arg)
 	for (i = 0; i < w->n; i++) {
 		size_t len = make_marker(w->cpu < 0 ? 9 : w->cpu, i, m);
 
+		gate_wait(w->gate);
 		if (write(w->fd, m, len) == (ssize_t)len)
 			w->written++;
 		if (w->pace_us)
@@ -391,6 +443,7 @@ TEST_F_TIMEOUT(rs, every_marker_once_in_order, 120)
 	struct tracebuf_fdr_stats st;
 	struct marker_check m = { .nwriters = 2 };
 	struct fs_scan sc = { .cb = marker_cb, .arg = &m };
+	struct backlog_gate gate;
 	struct writer w[2];
 	struct reader rd;
 	struct load l;
@@ -411,12 +464,16 @@ TEST_F_TIMEOUT(rs, every_marker_once_in_order, 120)
 			     128 * KiB, 0, 0));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, reader_start(&rd, &rt, variant->chunk, 0));
-	load_start(&l, 1, 1);
+	gate.fd = self->fd;
+	gate.consumed = &rd.consumed;
+	gate.limit = 80 * KiB;
+	load_start(&l, 1, 1, &gate);
 	for (i = 0; i < 2; i++) {
 		memset(&w[i], 0, sizeof(w[i]));
 		w[i].fd = self->fd;
 		w[i].cpu = i;
 		w[i].n = n;
+		w[i].gate = &gate;
 		/*
 		 * A reader of a few bytes per read() makes that many system
 		 * calls: the writers go slower for it (and on a slow kernel),
@@ -621,7 +678,7 @@ TEST_F_TIMEOUT(fs, heavy_tracing_counts_exact, 120)
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, reader_start(&rd, &rt, 1 << 20, 0));
 	rd.pause_us = 20000;
-	load_start(&l, 1, 1);
+	load_start(&l, 1, 1, NULL);
 	memset(&g, 0, sizeof(g));
 	for (i = 0; i < 2; i++) {
 		g.last[i] = -1;
@@ -773,7 +830,7 @@ TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 		ASSERT_EQ(0, reader_start(&rd[i], &rt[i], 1 << 20, 0));
 		rd[i].segmented = 1;
 	}
-	load_start(&l, 1, 1);
+	load_start(&l, 1, 1, NULL);
 	for (k = 0; k < ncap; k++) {
 		struct capture *c = &cap[k];
 		uint32_t size = (64 * KiB) << (rand_r(&rs) % 3);
@@ -1124,7 +1181,7 @@ TEST_F_TIMEOUT(fs, cpu_hotplug_while_streaming, 180)
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, reader_start(&rd[0], &rt[0], 4096, 0));
 	ASSERT_EQ(0, reader_start(&rd[1], &rt[1], 1 << 20, 0));
-	load_start(&l, 0, 1);
+	load_start(&l, 0, 1, NULL);
 	for (i = 0; i < 2; i++) {
 		memset(&w[i], 0, sizeof(w[i]));
 		w[i].fd = self->fd;
@@ -1186,7 +1243,7 @@ TEST_F_TIMEOUT(fs, cpu_hotplug_while_snapshotting, 180)
 	ASSERT_EQ(0, fdr_cfg(self->fd, TRACEBUF_FDR_ALL,
 			     TRACEBUF_FDR_MODE_FLIGHT, 256 * KiB, 1, 0));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
-	load_start(&l, 0, 1);
+	load_start(&l, 0, 1, NULL);
 	for (k = 0; k < 2 * cycles; k++) {
 		struct fs_scan sc = { 0 };
 
