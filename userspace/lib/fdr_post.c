@@ -364,6 +364,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			tb_fdr_write_block(&w, in + s.v[i].off + TB_FDR_META_SIZE,
 					   s.v[i].len - TB_FDR_META_SIZE);
 			k = 1;
+			p->out_blocks++;
 			continue;
 		}
 		k = merge_task(&m, in, &s.v[i], s.n - i, err);
@@ -371,7 +372,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			tb_fdr_writer_finish(&w);
 			goto out;
 		}
-		p->tasks++;
+		p->out_blocks++;
 	}
 	werr = -tb_fdr_writer_finish(&w);
 	p->bytes = w.bytes;

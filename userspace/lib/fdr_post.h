@@ -43,11 +43,11 @@ struct tb_fdr_post {
 	size_t nids;
 	/* statistics of the input */
 	uint64_t blocks;
-	uint64_t tasks;		/* blocks written: one per task */
 	uint64_t enters[TB_FDR_POST_SPACES];	/* entries by id space */
 	uint64_t markers;	/* custom events other than loss reports */
 	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
 	/* of the output */
+	uint64_t out_blocks;	/* one per task; the input's in raw mode */
 	uint64_t removed;	/* exits left out */
 	uint64_t bytes;		/* bytes written */
 };
