@@ -185,6 +185,12 @@ static void ids_finish(struct tb_fdr_post *p, size_t n)
 	p->nids = j + 1;
 }
 
+/* Does the written trace carry the kernel's ids (not dense ones)? */
+static bool kernel_ids(const struct tb_fdr_post *p)
+{
+	return p->raw || p->keep_ids;
+}
+
 /* Dense id (1..n) of a kernel id. */
 static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 {
@@ -196,7 +202,7 @@ static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 
 uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
 {
-	if (p->raw || !id || id > p->nids)
+	if (kernel_ids(p) || !id || id > p->nids)
 		return id;
 	return p->ids[id - 1];
 }
@@ -277,7 +283,8 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 		if (!m->keep_args)
 			return 0;
 		f = *r;
-		f.func_id = dense_id(m->p, r->func_id);
+		if (!m->p->keep_ids)
+			f.func_id = dense_id(m->p, r->func_id);
 		return tb_fdr_write_record(m->w, &f);
 	case TB_FDR_CALL_ARG:
 		return m->keep_args ? tb_fdr_write_record(m->w, r) : 0;
@@ -446,11 +453,11 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	size_t i;
 
 	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
-		p->raw ? "kernel ids, raw" : "dense, 1..N");
+		kernel_ids(p) ? "kernel ids" : "dense, 1..N");
 	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
 	for (i = 0; i < p->nids; i++) {
 		uint32_t kid = p->ids[i];
-		uint32_t id = p->raw ? kid : (uint32_t)i + 1;
+		uint32_t id = kernel_ids(p) ? kid : (uint32_t)i + 1;
 		const char *n = tb_name_map_find(known, kid);
 
 		if (n)
@@ -460,12 +467,12 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		else
 			snprintf(name, sizeof(name), "fdr_%#x", kid);
 		fprintf(names, "%u %s\n# kernel id %#x\n", id, name, kid);
-		if (map && !p->raw && tb_name_map_add(&dense, id, name))
+		if (map && !kernel_ids(p) && tb_name_map_add(&dense, id, name))
 			ret = -ENOMEM;
 	}
 	if (ferror(names) && !ret)
 		ret = -EIO;
-	if (map && !p->raw && !ret) {
+	if (map && !kernel_ids(p) && !ret) {
 		if (tb_name_map_finish(&dense, &err))
 			ret = -EINVAL;
 		else
@@ -569,7 +576,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 	/* Written after the trace: never over it. */
 	if (f->trace && tb_same_path(f->names, f->trace))
 		same = f->names;
-	else if (f->trace && f->map && !p->raw &&
+	else if (f->trace && f->map && !kernel_ids(p) &&
 		 tb_same_path(f->map, f->trace))
 		same = f->map;
 	if (same) {
@@ -582,7 +589,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 		tb_seterr(err, 0, "%s: %s", f->names, strerror(-ret));
 		return -1;
 	}
-	if (f->map && !p->raw) {
+	if (f->map && !kernel_ids(p)) {
 		ret = tb_output_open(&map, f->map);
 		if (ret) {
 			tb_seterr(err, 0, "%s: %s", f->map, strerror(-ret));

@@ -19,7 +19,9 @@
  *    computes every delta again from the records' absolute times.
  *
  * In raw mode the device's blocks are only ordered: blocks, ids and
- * records stay as recorded.  The names file and the instrumentation map
+ * records stay as recorded.  With keep_ids the blocks are merged and
+ * filtered but the ids stay the kernel's (no map: tracebuf convert
+ * fdr-tidy, for a capture read straight from the device).  The names file and the instrumentation map
  * are written from the ids the trace uses.
  */
 #ifndef TB_FDR_POST_H
@@ -37,7 +39,8 @@
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
 
 struct tb_fdr_post {
-	bool raw;		/* keep ids and records as recorded */
+	bool raw;		/* keep blocks, ids and records as recorded */
+	bool keep_ids;		/* one block per task, but the kernel's ids */
 	struct tb_fdr_header hdr;
 	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
 	size_t nids;
