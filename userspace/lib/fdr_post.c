@@ -21,8 +21,6 @@
 #include "tb_bytes.h"
 #include "xray_map.h"
 
-#define STACK_MAX	256
-
 struct block {
 	size_t off, len;	/* in the stream, extents record included */
 	int32_t tid, pid;
@@ -30,14 +28,17 @@ struct block {
 	size_t seq;		/* position in the stream, for a stable sort */
 	uint64_t task_first;	/* earliest time of the block's task */
 	bool has_t;
+	bool has_buffer;	/* its NewBuffer record was seen */
 };
 
 struct scan {
 	struct tb_fdr_post *p;
+	size_t len;		/* of the stream */
 	struct block *v;
 	size_t n, cap;
 	size_t nids, capids;
 	bool oom;
+	uint64_t second_buffer;	/* offset of a 2nd NewBuffer in an extent */
 };
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -73,12 +74,30 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		b = &s->v[s->n];
 		memset(b, 0, sizeof(*b));
 		b->off = r->offset;
-		b->len = TB_FDR_META_SIZE + r->value;
+		/*
+		 * What the reader takes of the extent: its low 32 bits (as
+		 * llvm-xray), up to the end of the stream, which may come
+		 * first at a record boundary (a capture cut short).
+		 */
+		b->len = TB_FDR_META_SIZE + (size_t)(uint32_t)r->value;
+		if (b->len > s->len - b->off)
+			b->len = s->len - b->off;
 		b->seq = s->n++;
 		break;
 	case TB_FDR_NEW_BUFFER:
-		if (b)
+		/*
+		 * A block is an extent: a second thread's block inside one
+		 * (which fdr-dump -verify accepts) would be merged as the
+		 * first thread's.  The kernel never writes one.
+		 */
+		if (b && b->has_buffer) {
+			s->second_buffer = r->offset;
+			return -1;
+		}
+		if (b) {
 			b->tid = r->tid;
+			b->has_buffer = true;
+		}
 		break;
 	case TB_FDR_PID:
 		if (b)
@@ -215,8 +234,8 @@ uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
  * entry left out) and written as one block of that task (the writer).
  */
 struct task_stack {
-	uint32_t id[STACK_MAX];
-	int depth;
+	uint32_t *id;		/* grows: a hostile capture nests deep */
+	size_t depth, cap;
 };
 
 struct merge {
@@ -229,35 +248,41 @@ struct merge {
 	uint32_t wall_usec;
 	uint8_t *scratch;	/* file header + one input block */
 	size_t scratch_cap;
+	bool oom;
 };
 
-/* Keep function record @r?  Tracks the task's call stack. */
-static bool keep_function(struct merge *m, const struct tb_fdr_record *r)
+/*
+ * Keep function record @r?  Tracks the task's call stack.  Returns 1 to
+ * keep, 0 to leave out, -1 out of memory.
+ */
+static int keep_function(struct merge *m, const struct tb_fdr_record *r)
 {
 	struct task_stack *st = &m->st;
-	int d;
+	size_t d;
 
 	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
-		if (st->depth < STACK_MAX)
-			st->id[st->depth] = r->func_id;
-		st->depth++;
-		return true;
+		if (!grow((void **)&st->id, &st->cap, st->depth,
+			  sizeof(*st->id)))
+			return -1;
+		st->id[st->depth++] = r->func_id;
+		return 1;
 	}
-	for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
-		if (st->id[d] == r->func_id)
+	for (d = st->depth; d > 0; d--)
+		if (st->id[d - 1] == r->func_id)
 			break;
-	if (d < 0 || st->depth > STACK_MAX) {
+	if (!d) {
 		m->p->removed++;
-		return false;
+		return 0;
 	}
-	st->depth = d;
-	return true;
+	st->depth = d - 1;
+	return 1;
 }
 
 static int merge_record(void *ctx, const struct tb_fdr_record *r)
 {
 	struct merge *m = ctx;
 	struct tb_fdr_record f;
+	int ret;
 
 	if (r->ignored)
 		return 0;
@@ -279,7 +304,12 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 			return 0;
 		return tb_fdr_new_cpu(m->w, r->cpu, r->tsc);
 	case TB_FDR_FUNCTION:
-		m->keep_args = keep_function(m, r);
+		ret = keep_function(m, r);
+		if (ret < 0) {
+			m->oom = true;
+			return -1;
+		}
+		m->keep_args = ret;
 		if (!m->keep_args)
 			return 0;
 		f = *r;
@@ -313,8 +343,11 @@ static int merge_block(struct merge *m, const uint8_t *in,
 	tb_fdr_put_header(m->scratch, &m->p->hdr);
 	memcpy(m->scratch + TB_FDR_HEADER_SIZE, in + b->off, b->len);
 	if (tb_fdr_read_mem(m->scratch, need, NULL, merge_record, m, NULL,
-			    err) == -1)
+			    err) == -1) {
+		if (m->oom)
+			tb_seterr(err, 0, "out of memory");
 		return -1;
+	}
 	/* The writer's errors are sticky: tb_fdr_writer_finish() says. */
 	return 0;
 }
@@ -325,7 +358,7 @@ static size_t merge_task(struct merge *m, const uint8_t *in,
 {
 	size_t i;
 
-	memset(&m->st, 0, sizeof(m->st));
+	m->st.depth = 0;
 	m->open = false;
 	m->keep_args = false;
 	for (i = 0; i < n && v[i].pid == v[0].pid && v[i].tid == v[0].tid;
@@ -340,7 +373,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		    FILE *out, struct tb_error *err)
 {
 	const uint8_t *in = buf;
-	struct scan s = { .p = p };
+	struct scan s = { .p = p, .len = len };
 	struct merge m = { .p = p };
 	struct tb_fdr_writer w;
 	int ret = -1, werr;
@@ -353,6 +386,9 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			    err)) {
 		if (s.oom)
 			tb_seterr(err, 0, "out of memory");
+		else if (s.second_buffer)
+			tb_seterr(err, s.second_buffer,
+				  "NewBuffer record: a second block in one buffer extent (one block per extent expected)");
 		goto out;
 	}
 	if (p->hdr.version != 5) {
@@ -390,6 +426,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 out:
 	free(s.v);
 	free(m.scratch);
+	free(m.st.id);
 	return ret;
 }
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "tb_test_util.h"
@@ -418,6 +420,230 @@ TEST(names_file_round_trip)
 	tb_fdr_post_free(&p);
 	fclose(names);
 	fclose(map);
+}
+
+/* ------------------------------------------------- hostile input */
+
+/* Function records in a stream, and their (tid, tsc) sum, for loss checks. */
+struct fcount {
+	unsigned int n;
+	unsigned int by_tid[4];	/* tids 1..3 */
+	uint64_t tsc_sum;
+};
+
+static int fcount_rec(void *ctx, const struct tb_fdr_record *r)
+{
+	struct fcount *c = ctx;
+
+	if (r->ignored || r->kind != TB_FDR_FUNCTION)
+		return 0;
+	c->n++;
+	if (r->tid > 0 && r->tid < 4)
+		c->by_tid[r->tid]++;
+	c->tsc_sum += r->tsc;
+	return 0;
+}
+
+/*
+ * Copy @len bytes to the end of a page followed by an inaccessible one:
+ * a read past the end faults even without AddressSanitizer.
+ */
+static uint8_t *guarded(const void *p, size_t len, void **map, size_t *maplen)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t n = (len + pg - 1) / pg * pg + pg;
+	uint8_t *m = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	mprotect(m + n - pg, pg, PROT_NONE);
+	*map = m;
+	*maplen = n;
+	memcpy(m + n - pg - len, p, len);
+	return m + n - pg - len;
+}
+
+/*
+ * Every truncation of a capture: the post-processing either says the
+ * input is malformed or writes every function record the reader finds in
+ * it, never reading past its end.  A cut at a record boundary inside a
+ * block's extent is a short but valid stream for the reader.
+ */
+TEST(every_truncation_is_read_within_bounds)
+{
+	struct stream s;
+	size_t cut;
+	int i;
+
+	s_header(&s);
+	for (i = 0; i < 4; i++) {
+		s_block_cpu(&s, 1, 1 + i % 2, i % 2, 1000 + 100 * i);
+		s_func(&s, TB_FDR_ENTER, 5, 1);
+		s_func(&s, TB_FDR_ENTER, 6, 2);
+		s_func(&s, TB_FDR_EXIT, 6, 3);
+		s_func(&s, TB_FDR_EXIT, 5, 4);
+		s_end(&s);
+	}
+	for (cut = 0; cut <= s.len; cut++) {
+		struct tb_fdr_post p = { 0 };
+		struct fcount in = { 0 }, out = { 0 };
+		struct tb_error err;
+		char *buf = NULL;
+		size_t len = 0, maplen;
+		void *map;
+		uint8_t *g = guarded(s.p, cut, &map, &maplen);
+		FILE *f = open_memstream(&buf, &len);
+		int ret;
+
+		ASSERT_NE(NULL, g);
+		ret = tb_fdr_post_run(&p, g, cut, f, &err);
+		fclose(f);
+		if (!ret) {
+			ASSERT_EQ(0, tb_fdr_read_mem(g, cut, NULL, fcount_rec,
+						     &in, NULL, &err));
+			ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
+						     &out, NULL, &err))
+				TH_LOG("cut %zu: output: %s", cut, err.msg);
+			EXPECT_EQ(in.n, out.n + p.removed) TH_LOG("cut %zu", cut);
+		}
+		tb_fdr_post_free(&p);
+		free(buf);
+		munmap(map, maplen);
+	}
+}
+
+/*
+ * An extent larger than what llvm-xray keeps of it (32 bits), or than
+ * the stream: the block is what the reader reads, no more.
+ */
+TEST(huge_extents_are_read_as_the_reader_reads_them)
+{
+	static const uint64_t ext[] = {
+		(1ULL << 32) + 0x60, UINT64_MAX, UINT64_MAX - 15, 1ULL << 40,
+		0xffffffffULL,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		struct tb_fdr_post p = { 0 };
+		struct fcount in = { 0 }, out = { 0 };
+		struct tb_error err;
+		struct stream s;
+		char *buf = NULL;
+		size_t len = 0, maplen;
+		void *map;
+		uint8_t *g;
+		FILE *f;
+		int ret, rin;
+
+		s_header(&s);
+		s_block(&s, 1, 1, 1000);
+		s_func(&s, TB_FDR_ENTER, 5, 1);
+		s_func(&s, TB_FDR_EXIT, 5, 1);
+		tb_put64(s.p + s.blk + 1, ext[i]);
+		g = guarded(s.p, s.len, &map, &maplen);
+		ASSERT_NE(NULL, g);
+		f = open_memstream(&buf, &len);
+		ret = tb_fdr_post_run(&p, g, s.len, f, &err);
+		fclose(f);
+		rin = tb_fdr_read_mem(g, s.len, NULL, fcount_rec, &in, NULL,
+				      &err);
+		if (!ret) {
+			EXPECT_EQ(0, rin);
+			ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
+						     &out, NULL, &err));
+			EXPECT_EQ(in.n, out.n + p.removed)
+				TH_LOG("extent %#llx", (unsigned long long)ext[i]);
+			EXPECT_EQ(in.tsc_sum, out.tsc_sum);
+		}
+		tb_fdr_post_free(&p);
+		free(buf);
+		munmap(map, maplen);
+	}
+}
+
+/*
+ * One extent holding two threads' blocks (fdr-dump -verify accepts it:
+ * blocks start at NewBuffer): each thread's records stay that thread's,
+ * or the input is refused; never one thread's records under another.
+ */
+TEST(two_blocks_in_one_extent_are_not_mixed)
+{
+	struct tb_fdr_post p = { 0 };
+	struct fcount in = { 0 }, out = { 0 };
+	struct tb_error err;
+	struct stream s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	s_header(&s);
+	s_block(&s, 1, 1, 1000);
+	s_func(&s, TB_FDR_ENTER, 5, 1);
+	s_func(&s, TB_FDR_EXIT, 5, 1);
+	/* Thread 2's block, without an extent of its own. */
+	tb_put32(s_meta(&s, TB_FDR_NEW_BUFFER) + 1, 2);
+	s_meta(&s, TB_FDR_WALLCLOCK);
+	tb_put32(s_meta(&s, TB_FDR_PID) + 1, 1);
+	tb_put64(s_meta(&s, TB_FDR_NEW_CPU) + 3, 2000);
+	s_func(&s, TB_FDR_ENTER, 6, 1);
+	s_func(&s, TB_FDR_EXIT, 6, 1);
+	s_end(&s);
+	/* Thread 2's later block, in an extent of its own. */
+	s_block(&s, 1, 2, 3000);
+	s_func(&s, TB_FDR_ENTER, 7, 1);
+	s_func(&s, TB_FDR_EXIT, 7, 1);
+	s_end(&s);
+	ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, fcount_rec, &in, NULL,
+				     &err));
+	f = open_memstream(&buf, &len);
+	ret = tb_fdr_post_run(&p, s.p, s.len, f, &err);
+	fclose(f);
+	if (!ret) {
+		ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec, &out,
+					     NULL, &err));
+		EXPECT_EQ(in.by_tid[1], out.by_tid[1]);
+		EXPECT_EQ(in.by_tid[2], out.by_tid[2]);
+	}
+	tb_fdr_post_free(&p);
+	free(buf);
+}
+
+/*
+ * Calls nested deeper than the filter's stack: exits whose entry is in
+ * the capture are kept, whatever the depth.
+ */
+TEST(deep_calls_keep_their_exits)
+{
+	struct tb_fdr_post p = { 0 };
+	struct fcount out = { 0 };
+	struct tb_error err;
+	struct stream s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	s_header(&s);
+	s_block(&s, 1, 1, 1000);
+	for (i = 0; i < 300; i++)
+		s_func(&s, TB_FDR_ENTER, 1 + i, 1);
+	for (i = 299; i >= 0; i--)
+		s_func(&s, TB_FDR_EXIT, 1 + i, 1);
+	s_func(&s, TB_FDR_ENTER, 1, 1);
+	s_func(&s, TB_FDR_EXIT, 1, 1);
+	s_end(&s);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
+	fclose(f);
+	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec, &out, NULL,
+				     &err));
+	EXPECT_EQ(0, p.removed);
+	EXPECT_EQ(602, out.n);
+	tb_fdr_post_free(&p);
+	free(buf);
 }
 
 TEST_HARNESS_MAIN
