@@ -646,4 +646,269 @@ TEST(deep_calls_keep_their_exits)
 	free(buf);
 }
 
+/* ------------------------------------- records in, records out */
+
+/* One record of a task, as the comparison sees it. */
+struct rec {
+	int32_t pid, tid;
+	unsigned int kind, type;
+	uint32_t id;
+	uint64_t tsc, value;
+	uint16_t event_type;
+	int32_t size;
+	uint8_t data[24];
+};
+
+struct recs {
+	struct rec v[4096];
+	unsigned int n;
+	unsigned int blocks;
+};
+
+static int recs_visit(void *ctx, const struct tb_fdr_record *r)
+{
+	struct recs *c = ctx;
+	struct rec *x;
+
+	if (r->kind == TB_FDR_NEW_BUFFER)
+		c->blocks++;
+	if (r->ignored || (r->kind != TB_FDR_FUNCTION &&
+			   r->kind != TB_FDR_CALL_ARG &&
+			   r->kind != TB_FDR_CUSTOM && r->kind != TB_FDR_TYPED))
+		return 0;
+	if (c->n == 4096)
+		return -1;
+	x = &c->v[c->n++];
+	memset(x, 0, sizeof(*x));
+	x->pid = r->pid;
+	x->tid = r->tid;
+	x->kind = r->kind;
+	if (r->kind == TB_FDR_FUNCTION) {
+		x->type = r->func_type;
+		x->id = r->func_id;
+	}
+	x->tsc = r->kind == TB_FDR_CALL_ARG ? 0 : r->tsc;
+	x->value = r->kind == TB_FDR_CALL_ARG ? r->value : 0;
+	if (r->kind == TB_FDR_CUSTOM || r->kind == TB_FDR_TYPED) {
+		x->event_type = r->kind == TB_FDR_TYPED ? r->event_type : 0;
+		x->size = r->size;
+		memcpy(x->data, r->data, r->size < 24 ? r->size : 24);
+	}
+	return 0;
+}
+
+/* Records of task (@pid, @tid) in @c, in order, into @out. */
+static unsigned int task_recs(const struct recs *c, int32_t pid, int32_t tid,
+			      struct rec *out)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].pid == pid && c->v[i].tid == tid)
+			out[n++] = c->v[i];
+	return n;
+}
+
+static uint64_t rnd_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+#define NTASKS	5
+static const int32_t task_pid[NTASKS] = { 100, 200, 0, 0, 300 };
+/* Same tid in two processes; the idle tasks of CPUs 0 and 1. */
+static const int32_t task_tid[NTASKS] = { 100, 100, 0x40000000,
+					  0x40000001, 301 };
+
+/*
+ * A capture of five tasks on two CPUs, the CPUs' blocks one after the
+ * other (as the device drains them), each run of a task cut into blocks
+ * of 512 bytes by the writer: tasks move between CPUs, gaps of more than
+ * 2^32 ticks, custom and typed events, EnterArgs with their arguments,
+ * exits without entry (to be left out) just before a gap.  @expect gets
+ * the records that must come out, in each task's order.
+ */
+static int make_capture(char **buf, size_t *len, struct recs *expect)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL, .buffer_size = 512,
+	};
+	struct tb_fdr_writer w[2];
+	uint32_t stack[NTASKS][64];
+	int depth[NTASKS] = { 0 };
+	char *cbuf[2] = { NULL, NULL };
+	size_t clen[2] = { 0, 0 };
+	FILE *cf[2];
+	uint64_t t = 5000;
+	int run, c, k;
+
+	expect->n = 0;
+	for (c = 0; c < 2; c++) {
+		cf[c] = open_memstream(&cbuf[c], &clen[c]);
+		if (tb_fdr_writer_init(&w[c], cf[c], &h, 512))
+			return -1;
+	}
+	for (run = 0; run < 60; run++) {
+		int task = (int)(rnd() % NTASKS);
+		int cpu = task == 2 ? 0 : task == 3 ? 1 : (int)(rnd() & 1);
+		int nrec = 1 + (int)(rnd() % 30);
+		struct tb_fdr_writer *wr = &w[cpu];
+
+		t += 1 + rnd() % 1000;
+		tb_fdr_begin(wr, task_pid[task], task_tid[task], (uint16_t)cpu,
+			     t, 100, 0);
+		for (k = 0; k < nrec; k++) {
+			struct rec *e = &expect->v[expect->n];
+			unsigned int what = (unsigned int)(rnd() % 10);
+			uint64_t args[6];
+			unsigned int na, a;
+			char text[24];
+			int n;
+
+			if (expect->n > 4000)
+				break;
+			t += rnd() % 3 ? rnd() % 5000 : (1ULL << 32) + rnd() % 99;
+			memset(e, 0, sizeof(*e));
+			e->pid = task_pid[task];
+			e->tid = task_tid[task];
+			e->tsc = t;
+			if (what < 3 && depth[task] < 64) {
+				uint32_t id = 1 + (uint32_t)(rnd() % 50);
+
+				stack[task][depth[task]++] = id;
+				e->kind = TB_FDR_FUNCTION;
+				e->id = id;
+				na = what == 2 ? 1 + (unsigned int)(rnd() % 6) : 0;
+				e->type = na ? TB_FDR_ENTER_ARGS : TB_FDR_ENTER;
+				for (a = 0; a < na; a++)
+					args[a] = rnd();
+				tb_fdr_function(wr, e->type, id, t, args, na);
+				expect->n++;
+				for (a = 0; a < na; a++) {
+					e = &expect->v[expect->n++];
+					memset(e, 0, sizeof(*e));
+					e->pid = task_pid[task];
+					e->tid = task_tid[task];
+					e->kind = TB_FDR_CALL_ARG;
+					e->value = args[a];
+				}
+			} else if (what < 6 && depth[task]) {
+				e->kind = TB_FDR_FUNCTION;
+				e->type = rnd() & 1 ? TB_FDR_EXIT : TB_FDR_TAIL_EXIT;
+				e->id = stack[task][--depth[task]];
+				tb_fdr_function(wr, e->type, e->id, t, NULL, 0);
+				expect->n++;
+			} else if (what < 7) {
+				/* Never entered: left out; a gap follows. */
+				tb_fdr_function(wr, TB_FDR_EXIT, 999, t, NULL, 0);
+				t += (1ULL << 33) + rnd() % 7;
+			} else if (what < 9) {
+				n = snprintf(text, sizeof(text), "ev %llu",
+					     (unsigned long long)(rnd() % 1000));
+				e->kind = what == 7 ? TB_FDR_CUSTOM : TB_FDR_TYPED;
+				e->event_type = what == 7 ? 0 : 7;
+				e->size = n;
+				memcpy(e->data, text, n);
+				if (what == 7)
+					tb_fdr_custom(wr, t, text, n);
+				else
+					tb_fdr_typed(wr, t, 7, text, n);
+				expect->n++;
+			}
+		}
+		tb_fdr_end(wr);
+	}
+	for (c = 0; c < 2; c++) {
+		if (tb_fdr_writer_finish(&w[c]))
+			return -1;
+		fclose(cf[c]);
+	}
+	/* CPU 0's blocks, then CPU 1's. */
+	*len = clen[0] + clen[1] - TB_FDR_HEADER_SIZE;
+	*buf = malloc(*len);
+	memcpy(*buf, cbuf[0], clen[0]);
+	memcpy(*buf + clen[0], cbuf[1] + TB_FDR_HEADER_SIZE,
+	       clen[1] - TB_FDR_HEADER_SIZE);
+	free(cbuf[0]);
+	free(cbuf[1]);
+	return 0;
+}
+
+static bool same_rec(const struct rec *a, const struct rec *b)
+{
+	return a->kind == b->kind && a->type == b->type && a->id == b->id &&
+	       a->tsc == b->tsc && a->value == b->value &&
+	       a->event_type == b->event_type && a->size == b->size &&
+	       !memcmp(a->data, b->data, sizeof(a->data));
+}
+
+/*
+ * Every kept record comes out once, in its task's order, at the same
+ * absolute time, each task in one block; llvm-xray reads the result.
+ */
+TEST(records_in_are_records_out)
+{
+	static struct recs expect, got;
+	static struct rec a[4096], b[4096];
+	struct tb_fdr_post p = { .keep_ids = true };
+	struct tb_error err;
+	char *in = NULL, *buf = NULL, *dir, path[512], *out;
+	size_t inlen, len = 0;
+	unsigned int task, i, na, nb, total = 0;
+	int status;
+	FILE *f;
+
+	ASSERT_EQ(0, make_capture(&in, &inlen, &expect));
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, in, inlen, f, &err))
+		TH_LOG("%s", err.msg);
+	fclose(f);
+	EXPECT_LT(2 * NTASKS, p.blocks);
+	EXPECT_EQ(NTASKS, p.out_blocks);
+	EXPECT_LT(0, p.removed);
+	EXPECT_LT(500, expect.n);
+	memset(&got, 0, sizeof(got));
+	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, recs_visit, &got, NULL,
+				     &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(NTASKS, got.blocks);
+	EXPECT_EQ(expect.n, got.n);
+	for (task = 0; task < NTASKS; task++) {
+		na = task_recs(&expect, task_pid[task], task_tid[task], a);
+		nb = task_recs(&got, task_pid[task], task_tid[task], b);
+		total += nb;
+		ASSERT_EQ(na, nb) TH_LOG("task %u", task);
+		for (i = 0; i < na; i++)
+			ASSERT_TRUE(same_rec(&a[i], &b[i]))
+				TH_LOG("task %u record %u: kind %u tsc %llu, got kind %u tsc %llu",
+				       task, i, a[i].kind,
+				       (unsigned long long)a[i].tsc, b[i].kind,
+				       (unsigned long long)b[i].tsc);
+	}
+	EXPECT_EQ(got.n, total);
+
+	if (tu_have("llvm-xray")) {
+		dir = tu_tmpdir();
+		snprintf(path, sizeof(path), "%s/t.fdr", dir);
+		ASSERT_EQ(0, tu_write(path, buf, len));
+		out = tu_run(&status, "llvm-xray fdr-dump -verify %s 2>&1 >/dev/null && "
+			     "llvm-xray convert -f yaml %s 2>&1 >/dev/null && "
+			     "llvm-xray stack %s 2>&1 >/dev/null && "
+			     "llvm-xray account -k %s 2>&1 >/dev/null",
+			     path, path, path, path);
+		EXPECT_EQ(0, status) TH_LOG("llvm-xray: %s", out);
+		free(out);
+		tu_rmdir(dir);
+		free(dir);
+	}
+	free(in);
+	free(buf);
+	tb_fdr_post_free(&p);
+}
+
 TEST_HARNESS_MAIN
