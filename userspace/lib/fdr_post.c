@@ -403,9 +403,15 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	m.w = &w;
 	for (i = 0; i < s.n; i += k) {
 		if (p->raw) {
-			/* The device's block, extents record left to the writer. */
-			tb_fdr_write_block(&w, in + s.v[i].off + TB_FDR_META_SIZE,
-					   s.v[i].len - TB_FDR_META_SIZE);
+			/*
+			 * The device's block, extents record left to the
+			 * writer; a stream cut inside that record has none.
+			 */
+			size_t body = s.v[i].len > TB_FDR_META_SIZE ?
+				      s.v[i].len - TB_FDR_META_SIZE : 0;
+
+			tb_fdr_write_block(&w, in + s.v[i].off + s.v[i].len -
+					   body, body);
 			k = 1;
 			p->out_blocks++;
 			continue;

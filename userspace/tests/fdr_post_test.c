@@ -473,7 +473,7 @@ static uint8_t *guarded(const void *p, size_t len, void **map, size_t *maplen)
 TEST(every_truncation_is_read_within_bounds)
 {
 	struct stream s;
-	size_t cut;
+	size_t k;
 	int i;
 
 	s_header(&s);
@@ -485,8 +485,12 @@ TEST(every_truncation_is_read_within_bounds)
 		s_func(&s, TB_FDR_EXIT, 5, 4);
 		s_end(&s);
 	}
-	for (cut = 0; cut <= s.len; cut++) {
-		struct tb_fdr_post p = { 0 };
+	for (k = 0; k < 3 * (s.len + 1); k++) {
+		/* Each cut merged, merged with the kernel's ids, raw. */
+		size_t cut = k / 3;
+		struct tb_fdr_post p = {
+			.keep_ids = k % 3 == 1, .raw = k % 3 == 2,
+		};
 		struct fcount in = { 0 }, out = { 0 };
 		struct tb_error err;
 		char *buf = NULL;
@@ -505,7 +509,8 @@ TEST(every_truncation_is_read_within_bounds)
 			ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
 						     &out, NULL, &err))
 				TH_LOG("cut %zu: output: %s", cut, err.msg);
-			EXPECT_EQ(in.n, out.n + p.removed) TH_LOG("cut %zu", cut);
+			EXPECT_EQ(in.n, out.n + p.removed)
+				TH_LOG("cut %zu mode %zu", cut, k % 3);
 		}
 		tb_fdr_post_free(&p);
 		free(buf);
