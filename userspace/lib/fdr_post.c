@@ -38,7 +38,10 @@ struct scan {
 	size_t n, cap;
 	size_t nids, capids;
 	bool oom;
-	uint64_t second_buffer;	/* offset of a 2nd NewBuffer in an extent */
+	/* A block is one extent that starts with its NewBuffer record. */
+	const char *bad;	/* what breaks that, or NULL */
+	uint64_t bad_off;
+	unsigned int bad_kind;
 };
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -65,6 +68,23 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 
 	if (r->ignored)
 		return 0;
+	/*
+	 * Blocks are put in order one by one: one that carries on the
+	 * block before it, or a second thread's block inside one extent
+	 * (both of which fdr-dump -verify accepts) would be read without
+	 * its NewBuffer, or merged as the first thread's.  The kernel
+	 * writes neither.
+	 */
+	if (b && r->kind == TB_FDR_NEW_BUFFER && b->has_buffer)
+		s->bad = "a second block in one buffer extent";
+	else if (b && r->kind != TB_FDR_BUFFER_EXTENTS &&
+		 r->kind != TB_FDR_NEW_BUFFER && !b->has_buffer)
+		s->bad = "a buffer extent that does not start with NewBuffer";
+	if (s->bad) {
+		s->bad_off = r->offset;
+		s->bad_kind = r->kind;
+		return -1;
+	}
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
 		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
@@ -85,15 +105,6 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		b->seq = s->n++;
 		break;
 	case TB_FDR_NEW_BUFFER:
-		/*
-		 * A block is an extent: a second thread's block inside one
-		 * (which fdr-dump -verify accepts) would be merged as the
-		 * first thread's.  The kernel never writes one.
-		 */
-		if (b && b->has_buffer) {
-			s->second_buffer = r->offset;
-			return -1;
-		}
 		if (b) {
 			b->tid = r->tid;
 			b->has_buffer = true;
@@ -386,9 +397,10 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			    err)) {
 		if (s.oom)
 			tb_seterr(err, 0, "out of memory");
-		else if (s.second_buffer)
-			tb_seterr(err, s.second_buffer,
-				  "NewBuffer record: a second block in one buffer extent (one block per extent expected)");
+		else if (s.bad)
+			tb_seterr(err, s.bad_off,
+				  "%s record: %s (one block per extent expected)",
+				  tb_fdr_kind_name(s.bad_kind), s.bad);
 		goto out;
 	}
 	if (p->hdr.version != 5) {
@@ -421,7 +433,9 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			tb_fdr_writer_finish(&w);
 			goto out;
 		}
-		p->out_blocks++;
+		/* Empty extents make a "task" with no block. */
+		if (m.open)
+			p->out_blocks++;
 	}
 	werr = -tb_fdr_writer_finish(&w);
 	p->bytes = w.bytes;

@@ -916,4 +916,80 @@ TEST(records_in_are_records_out)
 	tb_fdr_post_free(&p);
 }
 
+/*
+ * An extent whose records carry on the block before it (no NewBuffer of
+ * its own; the reader accepts it, as fdr-dump -verify): the blocks are
+ * put in order one by one, so in every mode the output must read back,
+ * or the input be refused.
+ */
+TEST(extent_without_new_buffer)
+{
+	struct stream s;
+	int mode;
+
+	s_header(&s);
+	s_block(&s, 1, 1, 2000);
+	s_func(&s, TB_FDR_ENTER, 5, 1);
+	s_end(&s);
+	s.blk = s.len;			/* thread 1 goes on, no NewBuffer */
+	s_meta(&s, TB_FDR_BUFFER_EXTENTS);
+	s_func(&s, TB_FDR_EXIT, 5, 1);
+	s_end(&s);
+	s_block(&s, 1, 2, 1000);	/* ordered first */
+	s_func(&s, TB_FDR_ENTER, 6, 1);
+	s_end(&s);
+	for (mode = 0; mode < 3; mode++) {
+		struct tb_fdr_post p = {
+			.keep_ids = mode == 1, .raw = mode == 2,
+		};
+		struct fcount out = { 0 };
+		struct tb_error err;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int ret;
+
+		ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, NULL, NULL,
+					     NULL, &err));
+		ret = tb_fdr_post_run(&p, s.p, s.len, f, &err);
+		fclose(f);
+		if (ret) {
+			/* Where the second extent's first record is. */
+			EXPECT_EQ(TB_FDR_HEADER_SIZE + 6 * TB_FDR_META_SIZE +
+				  TB_FDR_FUNC_SIZE, err.offset)
+				TH_LOG("%s", err.msg);
+		} else {
+			EXPECT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
+						     &out, NULL, &err))
+				TH_LOG("mode %d: output: %s", mode, err.msg);
+		}
+		tb_fdr_post_free(&p);
+		free(buf);
+	}
+}
+
+/* An empty extent has no task: out_blocks counts the blocks written. */
+TEST(empty_extent_is_no_block)
+{
+	struct tb_fdr_post p = { 0 };
+	struct stream s;
+	struct seen v;
+	unsigned int k, blocks = 0;
+
+	s_header(&s);
+	s.blk = s.len;
+	s_meta(&s, TB_FDR_BUFFER_EXTENTS);
+	s_end(&s);
+	s_block(&s, 1, 1, 1000);
+	s_func(&s, TB_FDR_ENTER, 5, 1);
+	s_end(&s);
+	ASSERT_EQ(0, post(&p, &s, &v, NULL));
+	for (k = 0; k < v.n; k++)
+		blocks += v.kind[k] == TB_FDR_NEW_BUFFER;
+	EXPECT_EQ(2, p.blocks);
+	EXPECT_EQ(1, blocks);
+	EXPECT_EQ(blocks, p.out_blocks);
+	tb_fdr_post_free(&p);
+}
+
 TEST_HARNESS_MAIN
