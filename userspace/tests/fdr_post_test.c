@@ -853,6 +853,80 @@ static bool same_rec(const struct rec *a, const struct rec *b)
 	       !memcmp(a->data, b->data, sizeof(a->data));
 }
 
+/* "pid tid tsc kind" as llvm-xray convert -f yaml names a record. */
+static void rec_key(const struct rec *r, char out[80])
+{
+	static const char *const fn[] = {
+		"function-enter", "function-exit", "function-tail-exit",
+		"function-enter-arg",
+	};
+	const char *kind = r->kind == TB_FDR_CUSTOM ? "custom-event" :
+			   r->kind == TB_FDR_TYPED ? "typed-event" :
+			   fn[r->type & 3];
+
+	snprintf(out, 80, "%d %d %llu %s", r->pid, r->tid,
+		 (unsigned long long)r->tsc, kind);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * The records llvm-xray convert -f yaml reads from @path, as rec_key()
+ * says them, sorted, against @c's (CallArguments aside): the deltas we
+ * wrote mean to llvm-xray the times we meant.  Returns the mismatches.
+ */
+static int xray_agrees(const char *path, const struct recs *c)
+{
+	static char ours[4096][80], theirs[4096][80];
+	unsigned int i, n = 0, m = 0;
+	char *out, *rec, *next;
+	int bad = 0, status;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].kind != TB_FDR_CALL_ARG)
+			rec_key(&c->v[i], ours[n++]);
+	/* One record per "{ ... }", whatever the line breaks. */
+	out = tu_run(&status, "llvm-xray convert -f yaml %s", path);
+	if (status) {
+		free(out);
+		return -1;
+	}
+	for (rec = strchr(out, '{'); rec && m < 4096; rec = next) {
+		char *stop = strchr(rec, '}'), *th, *pr, *ki, *ts;
+		char kind[32];
+
+		if (!stop)
+			break;
+		*stop = 0;
+		next = strchr(stop + 1, '{');
+		/* No "process:" when it is 0 (the idle tasks). */
+		th = strstr(rec, "thread: ");
+		pr = strstr(rec, "process: ");
+		ki = strstr(rec, "kind: ");
+		ts = strstr(rec, "tsc: ");
+		if (!th || !ki || !ts ||
+		    sscanf(ki, "kind: %31[a-z-]", kind) != 1)
+			continue;
+		snprintf(theirs[m++], 80, "%d %d %llu %s", pr ? atoi(pr + 9) : 0,
+			 atoi(th + 8), strtoull(ts + 5, NULL, 10), kind);
+	}
+	free(out);
+	qsort(ours, n, 80, cmp_key);
+	qsort(theirs, m, 80, cmp_key);
+	if (n != m) {
+		fprintf(stderr, "llvm-xray: %u records, we wrote %u\n", m, n);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (strcmp(ours[i], theirs[i]) && bad++ < 5)
+			fprintf(stderr, "ours '%s', llvm-xray '%s'\n", ours[i],
+				theirs[i]);
+	return bad;
+}
+
 /*
  * Every kept record comes out once, in its task's order, at the same
  * absolute time, each task in one block; llvm-xray reads the result.
@@ -908,6 +982,7 @@ TEST(records_in_are_records_out)
 			     path, path, path, path);
 		EXPECT_EQ(0, status) TH_LOG("llvm-xray: %s", out);
 		free(out);
+		EXPECT_EQ(0, xray_agrees(path, &got));
 		tu_rmdir(dir);
 		free(dir);
 	}
