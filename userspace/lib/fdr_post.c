@@ -87,6 +87,12 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 	}
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
+		/*
+		 * The reader starts a block at every BufferExtents record,
+		 * one inside an extent too: the block before ends there.
+		 */
+		if (b && b->off + b->len > r->offset)
+			b->len = r->offset - b->off;
 		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
 			s->oom = true;
 			return -1;

@@ -1067,4 +1067,51 @@ TEST(empty_extent_is_no_block)
 	tb_fdr_post_free(&p);
 }
 
+/*
+ * A BufferExtents record inside an extent starts a new block for the
+ * reader (fdr-dump -verify agrees): the block before it ends there, in
+ * every mode, not where its extent said (found by fdr_post_fuzz).
+ */
+TEST(extent_inside_an_extent)
+{
+	struct stream s;
+	size_t first;
+	int mode;
+
+	s_header(&s);
+	s_block(&s, 1, 1, 2000);
+	s_func(&s, TB_FDR_ENTER, 5, 1);
+	first = s.blk;
+	s_block(&s, 1, 2, 1000);	/* inside the first extent */
+	s_func(&s, TB_FDR_ENTER, 6, 1);
+	s_func(&s, TB_FDR_EXIT, 6, 1);
+	s_end(&s);
+	/* The first extent says it holds everything to the end. */
+	tb_put64(s.p + first + 1, s.len - first - TB_FDR_META_SIZE);
+	for (mode = 0; mode < 3; mode++) {
+		struct tb_fdr_post p = {
+			.keep_ids = mode == 1, .raw = mode == 2,
+		};
+		struct fcount in = { 0 }, out = { 0 };
+		struct tb_error err;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, fcount_rec, &in,
+					     NULL, &err));
+		ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err))
+			TH_LOG("mode %d: %s", mode, err.msg);
+		fclose(f);
+		ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec, &out,
+					     NULL, &err))
+			TH_LOG("mode %d: output: %s", mode, err.msg);
+		EXPECT_EQ(in.by_tid[1], out.by_tid[1]);
+		EXPECT_EQ(in.by_tid[2], out.by_tid[2]);
+		EXPECT_EQ(2, p.blocks);
+		tb_fdr_post_free(&p);
+		free(buf);
+	}
+}
+
 TEST_HARNESS_MAIN
