@@ -186,4 +186,25 @@ TEST(clamp_args_and_losses)
 	tb_fdr_blocks_free(&b);
 }
 
+/*
+ * A tid that comes back in another process (the task exited, its tid
+ * was reused, the switches between were lost with the ring buffer's
+ * overflow): another task, another block, never the first process's.
+ */
+TEST(same_tid_other_process_is_another_block)
+{
+	struct tb_fdr_blocks b;
+	char *out;
+
+	ASSERT_EQ(0, init(&b, 1));
+	tb_fdr_blocks_event(&b, 0, 5, 5, 100, TB_FDR_EV_ENTER, ID(1), NULL, 0);
+	tb_fdr_blocks_event(&b, 0, 5, 9, 200, TB_FDR_EV_ENTER, ID(2), NULL, 0);
+	out = finish_and_dump(&b);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("B 5/5 cpu 0 at 100\nE 1000001 at 100\n"
+		     "B 9/5 cpu 0 at 200\nE 1000002 at 200\n", out);
+	free(out);
+	tb_fdr_blocks_free(&b);
+}
+
 TEST_HARNESS_MAIN
