@@ -1114,4 +1114,71 @@ TEST(extent_inside_an_extent)
 	}
 }
 
+/*
+ * A task's blocks that overlap in time (TSCs of two CPUs apart, or a
+ * block that ran on past the next one's start), on the same CPU and on
+ * two: each record keeps its absolute time, the writer stating a time
+ * that goes back with a NewCPUId or a TSCWrap, and llvm-xray agrees.
+ */
+TEST(time_going_back_between_a_task_s_blocks)
+{
+	static struct recs in, out;
+	struct tb_fdr_post p = { .keep_ids = true };
+	struct tb_error err;
+	struct stream s;
+	char *buf = NULL, *dir, path[512];
+	size_t len = 0;
+	unsigned int i;
+	FILE *f;
+
+	s_header(&s);
+	s_block_cpu(&s, 1, 1, 0, 1000);
+	s_func(&s, TB_FDR_ENTER, 5, 1);
+	s_func(&s, TB_FDR_EXIT, 5, 500);	/* at 1501 */
+	s_end(&s);
+	s_block_cpu(&s, 1, 1, 0, 1200);		/* same CPU, before 1501 */
+	s_func(&s, TB_FDR_ENTER, 6, 1);
+	s_func(&s, TB_FDR_EXIT, 6, 1);
+	s_end(&s);
+	s_block_cpu(&s, 1, 1, 1, 1100);		/* other CPU, earlier still */
+	s_func(&s, TB_FDR_ENTER, 7, 1);
+	s_func(&s, TB_FDR_EXIT, 7, 0xffffffffU);
+	s_end(&s);
+	s_block_cpu(&s, 1, 1, 1, 50);		/* far back, same CPU */
+	s_func(&s, TB_FDR_ENTER, 8, 3);
+	s_end(&s);
+	memset(&in, 0, sizeof(in));
+	ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, recs_visit, &in, NULL,
+				     &err));
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
+	fclose(f);
+	memset(&out, 0, sizeof(out));
+	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, recs_visit, &out, NULL,
+				     &err));
+	EXPECT_EQ(1, out.blocks);
+	ASSERT_EQ(in.n, out.n);
+	/* Blocks by their start: 50, 1000, 1100, 1200. */
+	EXPECT_EQ(53, out.v[0].tsc);
+	for (i = 0; i < in.n; i++) {
+		unsigned int k;
+
+		for (k = 0; k < out.n; k++)
+			if (same_rec(&in.v[i], &out.v[k]))
+				break;
+		EXPECT_NE(out.n, k) TH_LOG("record %u at %llu lost", i,
+					   (unsigned long long)in.v[i].tsc);
+	}
+	if (tu_have("llvm-xray")) {
+		dir = tu_tmpdir();
+		snprintf(path, sizeof(path), "%s/t.fdr", dir);
+		ASSERT_EQ(0, tu_write(path, buf, len));
+		EXPECT_EQ(0, xray_agrees(path, &out));
+		tu_rmdir(dir);
+		free(dir);
+	}
+	free(buf);
+	tb_fdr_post_free(&p);
+}
+
 TEST_HARNESS_MAIN
