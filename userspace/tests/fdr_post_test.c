@@ -928,6 +928,47 @@ static int xray_agrees(const char *path, const struct recs *c)
 }
 
 /*
+ * @in merged with dense ids (the collectors' way) against @got, the same
+ * merged with the kernel's ids: the records differ by their ids only.
+ * Returns the records that differ, -1 when it fails.
+ */
+static int dense_differs(const char *in, size_t inlen, const struct recs *got)
+{
+	static struct recs dense;
+	struct tb_fdr_post q = { 0 };
+	struct tb_error err;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+	int bad = -1;
+
+	if (!f || tb_fdr_post_run(&q, in, inlen, f, &err))
+		goto out;
+	fclose(f);
+	f = NULL;
+	memset(&dense, 0, sizeof(dense));
+	if (tb_fdr_read_mem(buf, len, NULL, recs_visit, &dense, NULL, &err) ||
+	    dense.n != got->n)
+		goto out;
+	bad = 0;
+	for (i = 0; i < dense.n; i++) {
+		struct rec r = dense.v[i];
+
+		if (r.kind == TB_FDR_FUNCTION) {
+			bad += !r.id || r.id > q.nids;
+			r.id = tb_fdr_post_kernel_id(&q, r.id);
+		}
+		bad += !same_rec(&got->v[i], &r);
+	}
+out:
+	if (f)
+		fclose(f);
+	free(buf);
+	tb_fdr_post_free(&q);
+	return bad;
+}
+
+/*
  * Every kept record comes out once, in its task's order, at the same
  * absolute time, each task in one block; llvm-xray reads the result.
  */
@@ -962,14 +1003,18 @@ TEST(records_in_are_records_out)
 		nb = task_recs(&got, task_pid[task], task_tid[task], b);
 		total += nb;
 		ASSERT_EQ(na, nb) TH_LOG("task %u", task);
-		for (i = 0; i < na; i++)
+		for (i = 0; i < na; i++) {
 			ASSERT_TRUE(same_rec(&a[i], &b[i]))
 				TH_LOG("task %u record %u: kind %u tsc %llu, got kind %u tsc %llu",
 				       task, i, a[i].kind,
 				       (unsigned long long)a[i].tsc, b[i].kind,
 				       (unsigned long long)b[i].tsc);
+		}
 	}
 	EXPECT_EQ(got.n, total);
+
+	/* Dense ids (the collectors'): the same records, ids mapped back. */
+	EXPECT_EQ(0, dense_differs(in, inlen, &got));
 
 	if (tu_have("llvm-xray")) {
 		dir = tu_tmpdir();
