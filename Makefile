@@ -228,8 +228,21 @@ uninstall:
 deb:
 	@scripts/deb.sh $(BUILD)/deb
 
-deb-check: deb
-	@scripts/deb-check.sh $(BUILD)/deb
+# Installs the packages in a throwaway chroot, never on this machine
+# (scripts/deb-check.sh), then boots the VM with the module dkms built
+# there and runs the selftests that load and open it.
+deb-check: deb all
+	@scripts/deb-check.sh $(BUILD)/deb $(KVER)
+	$(call stage-root,$(BUILD)/vmroot-dkms,$(BUILD)/deb/dkms/tracebuf.ko)
+	@sum=$$(sha256sum $(BUILD)/deb/dkms/tracebuf.ko | cut -d' ' -f1) && \
+	scripts/vm-run -q -r $(BUILD)/vmroot-dkms -w $(BUILD)/vm-dkms -t 900 -- sh -c \
+		"[ \$$(sha256sum /lib/tracebuf/tracebuf.ko | cut -d' ' -f1) = $$sum ] && \
+		 echo '# the guest runs the module dkms built in the chroot' && \
+		 cd /selftests && ./module_test && ./privilege_test" \
+		>$(BUILD)/deb/vm.log 2>&1; rc=$$?; \
+	grep -E '^(ok|not ok|# the guest|# Totals)' $(BUILD)/vm-dkms/output.log; \
+	echo "# deb-check VM: exit $$rc, guest output in $(BUILD)/vm-dkms/output.log"; \
+	test $$rc = 0
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -80,6 +80,7 @@ _tracebuf()
 		w=${COMP_WORDS[i]}
 		if [ "$w" = -- ]; then
 			after_dashes=1
+			i=$((i + 1))
 			break
 		fi
 		case $w in
