@@ -74,6 +74,7 @@ help:
 	@echo "  install        module, tools, man pages, completion, udev rule,"
 	@echo "                 uapi header (DESTDIR, PREFIX); install-module and"
 	@echo "                 install-tools do one half"
+	@echo "  tools          only the tracebuf command (no tests, no module)"
 	@echo "  man            man pages from Documentation/man (rst2man)"
 	@echo "  deb            tracebuf-dkms, tracebuf-tools, tracebuf-dev .debs"
 	@echo "                 in build/deb, checked by lintian"
