@@ -244,7 +244,7 @@ TEST(completion_offers_subcommands_options_and_commands)
 		{ "tracebuf record --st", "--start --stats-json --stop" },
 		{ "tracebuf ctl \"\"", "status mode enable disable chkpt clear sources snapshot read inject chain" },
 		{ "tracebuf fdr stats --j", "--json" },
-		{ "tracebuf convert fdr-t", "fdr-text fdr-tfile" },
+		{ "tracebuf convert fdr-j", "fdr-json" },
 		{ "tracebuf workload p", "pingpong" },
 	};
 	unsigned int i;
