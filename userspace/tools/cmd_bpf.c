@@ -176,8 +176,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The file: the library writes the blocks in order (fdr_blocks.h). */
-static void write_fdr(struct collector *c, FILE *out, const char *path)
+/* The blocks' stream: FDR v5 with CLOCK_MONOTONIC nanoseconds. */
+static int blocks_init(struct collector *c)
 {
 	struct tb_fdr_header h = {
 		.version = 5,
@@ -188,9 +188,7 @@ static void write_fdr(struct collector *c, FILE *out, const char *path)
 		.buffer_size = c->opt->rb_size,
 	};
 
-	errno = -tb_fdr_blocks_write(&c->blk, out, &h, c->realtime_off);
-	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	return tb_fdr_blocks_init(&c->blk, c->nr_cpus, &h);
 }
 
 /* ------------------------------------------------------------------ */
@@ -676,6 +674,7 @@ struct result {
 	struct losses lost;
 	struct rusage ru0, ru1;	/* reader's usage after attach, at the end */
 	__u64 bytes;
+	__u64 blocks;		/* in the file */
 	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
 	double duration;
 	int status;		/* the command's wait status, or -1 */
@@ -698,9 +697,10 @@ static void print_summary(const struct collector *c, const struct result *r)
 		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
 		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
 	}
-	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
+	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %llu blocks)\n",
 		tb_prog(), (unsigned long long)c->events, r->duration,
-		c->opt->output, (unsigned long long)r->bytes, c->blk.nr_blocks);
+		c->opt->output, (unsigned long long)r->bytes,
+		(unsigned long long)r->blocks);
 	fprintf(stderr, " ");
 	for (i = 0; i < NR_CLASSES; i++)
 		if (c->opt->classes & tb_fdr_classes[i].bit)
@@ -759,8 +759,8 @@ static void write_json(const struct collector *c, const struct result *r,
 	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
 		(unsigned long long)c->events, (unsigned long long)c->records,
 		(unsigned long long)c->switches);
-	fprintf(j, "\"bytes\": %llu, \"blocks\": %zu, ",
-		(unsigned long long)r->bytes, c->blk.nr_blocks);
+	fprintf(j, "\"bytes\": %llu, \"blocks\": %llu, ",
+		(unsigned long long)r->bytes, (unsigned long long)r->blocks);
 	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, ",
 		(unsigned long long)lost, (unsigned long long)lost_rb);
 	fprintf(j, "\"lost_recursion\": %llu, \"lost_switches\": %llu, ",
@@ -839,6 +839,7 @@ static void run_bpf(struct collector *c, struct options *opt,
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
 
 	c->realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	c->blk.wall_off = c->realtime_off;
 	err = tracebuf_bpf__attach(skel);
 	if (err) {
 		errno = -err;
@@ -932,10 +933,9 @@ int cmd_bpf(int argc, char **argv)
 	struct tb_fdr_post post = { 0 };
 	struct tb_name_map known = { 0 };
 	struct tb_error err;
-	char *raw = NULL, *names = NULL, *map_path = NULL;
+	char *names = NULL, *map_path = NULL;
 	char *tfile_path = NULL, *json_path = NULL;
-	size_t raw_len = 0;
-	FILE *out, *mem;
+	FILE *out;
 
 	tb_cli_init(argv[0]);
 	parse_args(argc, argv, &opt);
@@ -949,11 +949,8 @@ int cmd_bpf(int argc, char **argv)
 		errno = -col.nr_cpus;
 		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
-	errno = -tb_fdr_blocks_init(&col.blk, col.nr_cpus);
-	if (errno == ENOMEM)
+	if (blocks_init(&col))
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
 	 * early) still ends with a valid, if empty, file.
@@ -977,19 +974,15 @@ int cmd_bpf(int argc, char **argv)
 		run_bpf(&col, &opt, &r);
 	}
 
-	/* The blocks in memory, then the library's post-processing. */
-	mem = open_memstream(&raw, &raw_len);
-	if (!mem)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	write_fdr(&col, mem, opt.output);
-	if (fclose(mem))
+	/* The blocks as they ended, put in order by the post-processing. */
+	if (tb_fdr_blocks_finish(&col.blk))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	post.raw = opt.raw;
-	if (tb_fdr_post_run(&post, raw, raw_len, out, &err))
+	if (tb_fdr_post_run(&post, col.blk.fdr, col.blk.fdr_len, out, &err))
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
-	free(raw);
 	tb_close_output(out, opt.output);
 	r.bytes = post.bytes;
+	r.blocks = post.out_blocks;
 	col.unmatched = post.removed;
 	/* Next to a file: OUTPUT.names, .map, .tfile, .json (-J). */
 	if (strcmp(opt.output, "-")) {
