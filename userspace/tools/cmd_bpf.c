@@ -27,6 +27,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect.h"
 #include "fdr_blocks.h"
 #include "fdr_classes.h"
 #include "fdr_post.h"
@@ -82,7 +83,6 @@ struct collector {
 	__u64 events;
 	__u64 per_class[NR_CLASSES];
 	__u64 switches;
-	__u64 unmatched;	/* exits without a recorded entry, left out */
 	__u64 gap_reports;	/* loss markers written into the stream */
 	__u64 gap_events;	/* events they report */
 	__u64 bad;		/* malformed records (never expected) */
@@ -614,54 +614,6 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	}
 }
 
-/*
- * Start the command once the programs are attached.  A close-on-exec
- * pipe carries exec's errno back, so that a missing command is an error
- * here rather than an empty trace.
- */
-static pid_t start_command(char **cmd, bool stdout_is_trace)
-{
-	int pfd[2], err = 0;
-	pid_t pid;
-
-	if (pipe2(pfd, O_CLOEXEC))
-		tb_die_errno(TB_EXIT_FAIL, "pipe");
-	pid = fork();
-	if (pid < 0)
-		tb_die_errno(TB_EXIT_FAIL, "cannot fork");
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		close(pfd[0]);
-		/* With -o -, stdout carries the trace: keep the command off it. */
-		if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-			_exit(127);
-		execvp(cmd[0], cmd);
-		err = errno;
-		if (write(pfd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	if (read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
-		waitpid(pid, NULL, 0);
-		errno = err;
-		tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", cmd[0]);
-	}
-	close(pfd[0]);
-	return pid;
-}
-
-static double tv_sec(struct timeval tv)
-{
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
 static __u64 now_ns(clockid_t clk)
 {
 	struct timespec ts;
@@ -670,139 +622,23 @@ static __u64 now_ns(clockid_t clk)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* What a run measured besides the collector's counters. */
 struct result {
 	struct losses lost;
-	struct rusage ru0, ru1;	/* reader's usage after attach, at the end */
-	__u64 bytes;
-	__u64 blocks;		/* in the file */
+	struct rusage ru0;	/* the reader's usage after attach */
 	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
-	double duration;
 	int status;		/* the command's wait status, or -1 */
 };
 
-static __u64 lost_events(const struct losses *l, int cls)
-{
-	__u32 sp = tb_fdr_classes[cls].space;
-
-	return l->ringbuf[sp] + l->recursion[sp];
-}
-
-static void print_summary(const struct collector *c, const struct result *r)
-{
-	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
-	size_t i;
-
-	for (i = 0; i < NR_CLASSES; i++) {
-		lost += lost_events(&r->lost, i);
-		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
-		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
-	}
-	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %llu blocks)\n",
-		tb_prog(), (unsigned long long)c->events, r->duration,
-		c->opt->output, (unsigned long long)r->bytes,
-		(unsigned long long)r->blocks);
-	fprintf(stderr, " ");
-	for (i = 0; i < NR_CLASSES; i++)
-		if (c->opt->classes & tb_fdr_classes[i].bit)
-			fprintf(stderr, " %s %llu", tb_fdr_classes[i].name,
-				(unsigned long long)c->per_class[i]);
-	fprintf(stderr, ", switches %llu\n", (unsigned long long)c->switches);
-	fprintf(stderr, "  lost %llu events (ring buffer full %llu, recursion %llu), %llu switches",
-		(unsigned long long)lost, (unsigned long long)lost_rb,
-		(unsigned long long)lost_rec,
-		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
-	if (r->status != -1) {
-		if (WIFEXITED(r->status))
-			fprintf(stderr, "; command exited %d",
-				WEXITSTATUS(r->status));
-		else if (WIFSIGNALED(r->status))
-			fprintf(stderr, "; command killed by signal %d",
-				WTERMSIG(r->status));
-	}
-	fprintf(stderr, "\n");
-	if (c->bad)
-		fprintf(stderr, "  %llu malformed records ignored\n",
-			(unsigned long long)c->bad);
-	if (c->opt->verbose) {
-		fprintf(stderr, "  %llu exits without entry left out, %llu records clamped\n",
-			(unsigned long long)c->unmatched,
-			(unsigned long long)c->blk.clamped);
-		for (i = 0; i < c->nr_workfns; i++)
-			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
-				(unsigned long long)c->workfns[i]);
-	}
-}
-
-static double cpu_delta(struct timeval a, struct timeval b)
-{
-	return (b.tv_sec - a.tv_sec) + (b.tv_usec - a.tv_usec) / 1e6;
-}
-
-/*
- * One object on one line (scripts append it to JSON Lines files); the
- * keys are documented in bpf-collector.rst.
- */
-static void write_json(const struct collector *c, const struct result *r,
-		       const char *path)
-{
-	FILE *j = tb_open_output(path);
-	__u64 lost = 0, lost_rb = 0, lost_rec = 0;
-	double user, sys;
-	int st = r->status;
-	size_t i;
-
-	for (i = 0; i < NR_CLASSES; i++) {
-		lost += lost_events(&r->lost, i);
-		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
-		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
-	}
-	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
-		(unsigned long long)c->events, (unsigned long long)c->records,
-		(unsigned long long)c->switches);
-	fprintf(j, "\"bytes\": %llu, \"blocks\": %llu, ",
-		(unsigned long long)r->bytes, (unsigned long long)r->blocks);
-	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, ",
-		(unsigned long long)lost, (unsigned long long)lost_rb);
-	fprintf(j, "\"lost_recursion\": %llu, \"lost_switches\": %llu, ",
-		(unsigned long long)lost_rec,
-		(unsigned long long)(r->lost.ringbuf[0] + r->lost.recursion[0]));
-	fprintf(j, "\"clamped\": %llu, \"unmatched\": %llu, \"malformed\": %llu, ",
-		(unsigned long long)c->blk.clamped,
-		(unsigned long long)c->unmatched, (unsigned long long)c->bad);
-	fprintf(j, "\"loss_markers\": %llu, \"loss_marked\": %llu, ",
-		(unsigned long long)c->gap_reports,
-		(unsigned long long)c->gap_events);
-	fprintf(j, "\"classes\": {");
-	for (i = 0; i < NR_CLASSES; i++)
-		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", tb_fdr_classes[i].name,
-			(unsigned long long)c->per_class[i]);
-	fprintf(j, "}, \"lost_classes\": {");
-	for (i = 0; i < NR_CLASSES; i++)
-		fprintf(j, "%s\"%s\": %llu", i ? ", " : "", tb_fdr_classes[i].name,
-			(unsigned long long)lost_events(&r->lost, i));
-	fprintf(j, "}, ");
-	user = cpu_delta(r->ru0.ru_utime, r->ru1.ru_utime);
-	sys = cpu_delta(r->ru0.ru_stime, r->ru1.ru_stime);
-	fprintf(j, "\"duration_s\": %.6f, \"reader_user_s\": %.6f, ",
-		r->duration, user);
-	fprintf(j, "\"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
-		sys, (user + sys) * 1e9);
-	fprintf(j, "\"setup_cpu_s\": %.6f, \"ringbuf_bytes\": %llu, \"nr_args\": %u, ",
-		tv_sec(r->ru0.ru_utime) + tv_sec(r->ru0.ru_stime),
-		(unsigned long long)c->opt->rb_size, c->opt->nr_args);
-	fprintf(j, "\"command_status\": %d}\n",
-		st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) :
-		128 + WTERMSIG(st));
-	tb_close_output(j, path);
-}
-
 /*
  * Record with the BPF programs until the command ends, the duration is
- * over or a signal comes; everything is drained into @c.
+ * over or a signal comes; everything is drained into @c.  The command is
+ * forked before the programs attach and runs once they record.
  */
 static void run_bpf(struct collector *c, struct options *opt,
 		    struct result *r)
 {
+	struct tb_collect_cmd cmd = { 0 };
 	struct tracebuf_bpf *skel;
 	struct ring_buffer *rb;
 	__u64 deadline = 0;
@@ -837,6 +673,12 @@ static void run_bpf(struct collector *c, struct options *opt,
 			      c, NULL);
 	if (!rb)
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+	if (opt->cmd) {
+		errno = -tb_collect_cmd_fork(&cmd, opt->cmd,
+					     !strcmp(opt->output, "-"));
+		if (errno)
+			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
+	}
 
 	c->realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
 	c->blk.wall_off = c->realtime_off;
@@ -852,8 +694,12 @@ static void run_bpf(struct collector *c, struct options *opt,
 	r->t0 = now_ns(CLOCK_MONOTONIC);
 	if (opt->duration)
 		deadline = r->t0 + opt->duration * 1000000000ULL;
-	if (opt->cmd)
-		child = start_command(opt->cmd, !strcmp(opt->output, "-"));
+	if (opt->cmd) {
+		errno = -tb_collect_cmd_start(&cmd);
+		if (errno)
+			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
+		child = cmd.pid;
+	}
 
 	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
 		if (child && __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
@@ -898,6 +744,81 @@ static void run_bpf(struct collector *c, struct options *opt,
 }
 
 /*
+ * The statistics (collect.h): losses by class from the programs'
+ * counters, this collector's own counters after the shared ones.  The
+ * keys are documented in bpf-collector.rst.
+ */
+static void report(const struct collector *c, const struct result *r,
+		   const struct tb_fdr_post *post,
+		   const struct tb_fdr_post_files *files)
+{
+	struct tb_collect_stats s = {
+		.output = c->opt->output,
+		.classes = c->opt->classes,
+		.events = c->events,
+		.bytes = post->bytes,
+		.blocks = post->out_blocks,
+		.unmatched = post->removed,
+		.ru0 = r->ru0,
+		.status = r->status,
+		.raw = c->opt->raw,
+		.files = files,
+	};
+	uint64_t lost_cls[TB_FDR_NR_CLASSES] = { 0 };
+	__u64 lost_rb = 0, lost_rec = 0;
+	__u64 lost_sw = r->lost.ringbuf[0] + r->lost.recursion[0];
+	char class_tail[64], lost_tail[128];
+	size_t i;
+
+	for (i = 0; i < NR_CLASSES; i++) {
+		__u32 sp = tb_fdr_classes[i].space;
+
+		lost_cls[i] = r->lost.ringbuf[sp] + r->lost.recursion[sp];
+		s.lost += lost_cls[i];
+		lost_rb += r->lost.ringbuf[sp];
+		lost_rec += r->lost.recursion[sp];
+		s.per_class[i] = c->per_class[i];
+	}
+	s.lost_per_class = lost_cls;
+	getrusage(RUSAGE_SELF, &s.ru1);
+	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;
+	tb_collect_count(&s, "records", c->records);
+	tb_collect_count(&s, "switches", c->switches);
+	tb_collect_count(&s, "lost_ringbuf", lost_rb);
+	tb_collect_count(&s, "lost_recursion", lost_rec);
+	tb_collect_count(&s, "lost_switches", lost_sw);
+	tb_collect_count(&s, "clamped", c->blk.clamped);
+	tb_collect_count(&s, "malformed", c->bad);
+	tb_collect_count(&s, "loss_markers", c->gap_reports);
+	tb_collect_count(&s, "loss_marked", c->gap_events);
+	tb_collect_count(&s, "ringbuf_bytes", c->opt->rb_size);
+	tb_collect_count(&s, "nr_args", c->opt->nr_args);
+
+	if (!c->opt->quiet) {
+		snprintf(class_tail, sizeof(class_tail), ", switches %llu",
+			 (unsigned long long)c->switches);
+		snprintf(lost_tail, sizeof(lost_tail),
+			 " (ring buffer full %llu, recursion %llu), %llu switches",
+			 (unsigned long long)lost_rb,
+			 (unsigned long long)lost_rec,
+			 (unsigned long long)lost_sw);
+		tb_collect_summary(stderr, &s, class_tail, lost_tail);
+		if (c->bad)
+			fprintf(stderr, "  %llu malformed records ignored\n",
+				(unsigned long long)c->bad);
+	}
+	if (c->opt->verbose) {
+		fprintf(stderr, "  %llu records clamped\n",
+			(unsigned long long)c->blk.clamped);
+		for (i = 0; i < c->nr_workfns; i++)
+			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
+				(unsigned long long)c->workfns[i]);
+	}
+	if (c->opt->stats_json)
+		tb_collect_write_json(c->opt->stats_json, &s);
+}
+
+/*
  * --replay: the same processing on records from a file instead of the
  * ring buffer (each a little-endian u32 size, then the record), with the
  * wall clock at 0.  It tests the block building on any host, without BPF.
@@ -930,11 +851,10 @@ int cmd_bpf(int argc, char **argv)
 	struct tb_fdr_post_files files = {
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
 	};
+	struct tb_collect_paths paths;
 	struct tb_fdr_post post = { 0 };
 	struct tb_name_map known = { 0 };
 	struct tb_error err;
-	char *names = NULL, *map_path = NULL;
-	char *tfile_path = NULL, *json_path = NULL;
 	FILE *out;
 
 	tb_cli_init(argv[0]);
@@ -950,6 +870,8 @@ int cmd_bpf(int argc, char **argv)
 		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
 	if (blocks_init(&col))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (tb_collect_paths_init(&paths, opt.output))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
@@ -981,22 +903,8 @@ int cmd_bpf(int argc, char **argv)
 	if (tb_fdr_post_run(&post, col.blk.fdr, col.blk.fdr_len, out, &err))
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
 	tb_close_output(out, opt.output);
-	r.bytes = post.bytes;
-	r.blocks = post.out_blocks;
-	col.unmatched = post.removed;
-	/* Next to a file: OUTPUT.names, .map, .tfile, .json (-J). */
-	if (strcmp(opt.output, "-")) {
-		if (asprintf(&names, "%s.names", opt.output) < 0 ||
-		    asprintf(&map_path, "%s.map", opt.output) < 0 ||
-		    asprintf(&tfile_path, "%s.tfile", opt.output) < 0 ||
-		    asprintf(&json_path, "%s.json", opt.output) < 0)
-			tb_die(TB_EXIT_FAIL, "out of memory");
-		files.trace = opt.output;
-		files.map = map_path;
-		files.tfile = opt.no_tfile ? NULL : tfile_path;
-		files.json = opt.json ? json_path : NULL;
-	}
-	files.names = opt.names ? opt.names : names;
+	tb_collect_post_files(&files, &paths, opt.output, opt.names,
+			      opt.no_tfile, opt.json);
 	if (files.names) {
 		known_names(&col, &known);
 		files.known = &known;
@@ -1004,19 +912,10 @@ int cmd_bpf(int argc, char **argv)
 			tb_die(TB_EXIT_FAIL, "%s", err.msg);
 		tb_name_map_free(&known);
 	}
-	free(names);
-	free(map_path);
-	free(tfile_path);
-	free(json_path);
+	report(&col, &r, &post, files.names ? &files : NULL);
+
+	tb_collect_paths_free(&paths);
 	tb_fdr_post_free(&post);
-	getrusage(RUSAGE_SELF, &r.ru1);
-	r.duration = (now_ns(CLOCK_MONOTONIC) - r.t0) / 1e9;
-
-	if (!opt.quiet)
-		print_summary(&col, &r);
-	if (opt.stats_json)
-		write_json(&col, &r, opt.stats_json);
-
 	tb_fdr_blocks_free(&col.blk);
 	free(col.workfns);
 	return TB_EXIT_OK;
