@@ -30,6 +30,7 @@
 #include "collect.h"
 #include "fdr_blocks.h"
 #include "fdr_classes.h"
+#include "fdr_knames.h"
 #include "fdr_post.h"
 #include "fdr_writer.h"
 #include "tb_bytes.h"
@@ -68,16 +69,14 @@ struct options {
 /* Blocks                                                              */
 /* ------------------------------------------------------------------ */
 
-#define MAX_IRQ_NAMES	1024	/* like the module: IRQs below this get names */
-
 struct collector {
 	struct options *opt;
 	struct tb_fdr_blocks blk;	/* the blocks being built */
 	int nr_cpus;
-	__u64 *workfns;		/* WORK key = index of the function here */
+	uint64_t *workfns;	/* WORK key = index of the function here */
 	size_t nr_workfns, cap_workfns;
 	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
-	__u64 irq_seen[MAX_IRQ_NAMES / 64];	/* IRQs to name */
+	uint64_t irq_seen[TB_FDR_KNAMES_IRQS / 64];	/* IRQs to name */
 	/* statistics */
 	__u64 records;
 	__u64 events;
@@ -160,7 +159,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 			nargs = 0;
 		}
 		if (space == TRACEBUF_FDR_SPACE_IRQ &&
-		    (id & TRACEBUF_FDR_ID_KEY_MASK) < MAX_IRQ_NAMES) {
+		    (id & TRACEBUF_FDR_ID_KEY_MASK) < TB_FDR_KNAMES_IRQS) {
 			__u32 irq = id & TRACEBUF_FDR_ID_KEY_MASK;
 
 			c->irq_seen[irq / 64] |= 1ULL << (irq % 64);
@@ -196,119 +195,33 @@ static int blocks_init(struct collector *c)
 /* ------------------------------------------------------------------ */
 
 /*
- * Names of the ids, in the module's TRACEBUF_FDR_IOC_NAMES text format
- * ("<id hex> <space> <name>" per line), so that the library names both
- * recorders' ids alike (lib/fdr_post.h); syscalls are named by the
- * library from the build's table, as for tracebuf-record.  Softirq,
- * fault and task names are fixed; IRQs are named after /proc/interrupts
- * (the first handler of a shared line) and work functions after
- * /proc/kallsyms, both read at the end.
+ * Names of the ids, in the module's TRACEBUF_FDR_IOC_NAMES text format,
+ * so that the library names both recorders' ids alike (lib/fdr_post.h);
+ * syscalls are named by the library from the build's table.  The fixed
+ * names come from the uapi header, IRQs from /proc/interrupts and work
+ * functions from /proc/kallsyms, both read at the end (lib/fdr_knames.h).
  */
-static const char *const softirq_names[] = TRACEBUF_FDR_SOFTIRQ_NAMES;
-
-static void irq_names(struct collector *c, FILE *out)
-{
-	FILE *f = fopen("/proc/interrupts", "r");
-	char *line = NULL, *tok, *save;
-	size_t cap = 0;
-	int ncpu = 0, i;
-
-	if (!f)
-		return;
-	if (getline(&line, &cap, f) > 0)
-		for (tok = strtok_r(line, " \t\n", &save); tok;
-		     tok = strtok_r(NULL, " \t\n", &save))
-			ncpu++;
-	while (getline(&line, &cap, f) > 0) {
-		char *end, *names = NULL;
-		unsigned long irq;
-
-		tok = strtok_r(line, " \t\n", &save);
-		if (!tok)
-			continue;
-		irq = strtoul(tok, &end, 10);
-		if (end == tok || *end != ':' || irq >= MAX_IRQ_NAMES ||
-		    !(c->irq_seen[irq / 64] & (1ULL << (irq % 64))))
-			continue;
-		/* Counts per CPU, chip, hardware irq and type, then actions. */
-		for (i = 0; i < ncpu + 2 && tok; i++)
-			tok = strtok_r(NULL, " \t\n", &save);
-		if (tok)
-			names = strtok_r(NULL, ",\n", &save);
-		while (names && *names == ' ')
-			names++;
-		if (names && *names)
-			fprintf(out, "0x%x irq %s\n",
-				(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, irq),
-				names);
-	}
-	free(line);
-	fclose(f);
-}
-
-/* "%ps" of each work function: symbol, and " [module]" for a module's. */
-static void work_names(struct collector *c, FILE *out)
-{
-	char **names = calloc(c->nr_workfns + 1, sizeof(*names));
-	char *line = NULL;
-	size_t cap = 0, i;
-	FILE *f;
-
-	if (!names)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	f = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
-	while (f && getline(&line, &cap, f) > 0) {
-		char sym[256], mod[64] = "", type;
-		unsigned long long addr;
-		int n = sscanf(line, "%llx %c %255s [%63[^]]]", &addr, &type,
-			       sym, mod);
-
-		if (n < 3)
-			continue;
-		for (i = 0; i < c->nr_workfns; i++) {
-			if (c->workfns[i] != addr || names[i])
-				continue;
-			if (asprintf(&names[i], n == 4 ? "%s [%s]" : "%s", sym,
-				     mod) < 0)
-				tb_die(TB_EXIT_FAIL, "out of memory");
-		}
-	}
-	if (f)
-		fclose(f);
-	free(line);
-	for (i = 0; i < c->nr_workfns; i++) {
-		__u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i);
-
-		if (names[i])
-			fprintf(out, "0x%x work %s\n", id, names[i]);
-		else
-			fprintf(out, "0x%x work 0x%llx\n", id,
-				(unsigned long long)c->workfns[i]);
-		free(names[i]);
-	}
-	free(names);
-}
-
-/* The names this tool knows, by kernel id, for the library. */
 static void known_names(struct collector *c, struct tb_name_map *known)
 {
 	struct tb_error err;
 	char *text = NULL;
-	size_t len = 0, i;
+	size_t len = 0;
 	FILE *t = open_memstream(&text, &len);
+	FILE *f;
 
 	if (!t)
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	for (i = 0; i < ARRAY_SIZE(softirq_names); i++)
-		fprintf(t, "0x%x softirq %s\n",
-			(__u32)TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
-			softirq_names[i]);
-	fprintf(t, "0x%x fault user\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
-	fprintf(t, "0x%x fault kernel\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
-	fprintf(t, "0x%x task fork\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
-	fprintf(t, "0x%x task exit\n", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
-	irq_names(c, t);
-	work_names(c, t);
+	tb_fdr_knames_fixed(t);
+	f = fopen("/proc/interrupts", "r");
+	if (f) {
+		tb_fdr_knames_irqs(f, c->irq_seen, t);
+		fclose(f);
+	}
+	f = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
+	if (tb_fdr_knames_work(f, c->workfns, c->nr_workfns, t) < 0)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (f)
+		fclose(f);
 	if (fclose(t) || tb_fdr_post_kernel_names(known, text) ||
 	    tb_name_map_finish(known, &err))
 		tb_die(TB_EXIT_FAIL, "cannot build the names");
