@@ -5,9 +5,11 @@
  * the same function ids (uapi/linux/tracebuf.h) and one block per task run
  * on a CPU.  Needs no module, only a kernel with BTF.
  *
- * See Documentation/bpf-collector.rst.
+ * This file is the libbpf side: options, the BPF object, the ring buffer
+ * loop and the loss counters.  The records become the file in
+ * lib/fdr_bpf.h; the command, the files and the statistics are the
+ * collectors' lib/collect.h.  See Documentation/bpf-collector.rst.
  */
-#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -18,7 +20,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <linux/types.h>
@@ -28,24 +29,13 @@
 #include <bpf/libbpf.h>
 
 #include "collect.h"
-#include "fdr_blocks.h"
+#include "fdr_bpf.h"
 #include "fdr_classes.h"
-#include "fdr_knames.h"
-#include "fdr_post.h"
-#include "fdr_writer.h"
-#include "tb_bytes.h"
 #include "cmds.h"
 #include "tb_cli.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 #include "tracebuf_bpf.h"
 #include "tracebuf.skel.h"
-
-/* Classes this collector can record (no user markers: there is no fd). */
-#define BPF_CLASSES	(TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_MARKER)
-
-/* The library's class table; this collector has all classes but the last, marker. */
-#define NR_CLASSES	(TB_FDR_NR_CLASSES - 1)
-static_assert(BPF_CLASSES == (1U << NR_CLASSES) - 1, "marker is not the last class");
 
 struct options {
 	uint32_t classes;
@@ -56,7 +46,6 @@ struct options {
 	const char *output;
 	const char *stats_json;
 	const char *names;
-	const char *replay;
 	bool quiet;
 	bool verbose;
 	bool raw;
@@ -64,169 +53,6 @@ struct options {
 	bool json;
 	char **cmd;
 };
-
-/* ------------------------------------------------------------------ */
-/* Blocks                                                              */
-/* ------------------------------------------------------------------ */
-
-struct collector {
-	struct options *opt;
-	struct tb_fdr_blocks blk;	/* the blocks being built */
-	int nr_cpus;
-	uint64_t *workfns;	/* WORK key = index of the function here */
-	size_t nr_workfns, cap_workfns;
-	__s64 realtime_off;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
-	uint64_t irq_seen[TB_FDR_KNAMES_IRQS / 64];	/* IRQs to name */
-	/* statistics */
-	__u64 records;
-	__u64 events;
-	__u64 per_class[NR_CLASSES];
-	__u64 switches;
-	__u64 gap_reports;	/* loss markers written into the stream */
-	__u64 gap_events;	/* events they report */
-	__u64 bad;		/* malformed records (never expected) */
-};
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	return p;
-}
-
-static __u32 work_key(struct collector *c, __u64 fn)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_workfns; i++)
-		if (c->workfns[i] == fn)
-			return i;
-	if (c->nr_workfns == c->cap_workfns) {
-		c->cap_workfns = c->cap_workfns ? c->cap_workfns * 2 : 64;
-		c->workfns = xrealloc(c->workfns,
-				      c->cap_workfns * sizeof(*c->workfns));
-	}
-	c->workfns[c->nr_workfns] = fn;
-	return c->nr_workfns++;
-}
-
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	struct collector *c = ctx;
-	const struct tb_bpf_event *e = data;
-	__u32 space, id, tid;
-	int nargs, i, type;
-
-	c->records++;
-	if (size < sizeof(*e) || e->cpu >= c->nr_cpus ||
-	    e->nargs > TB_BPF_MAX_ARGS ||
-	    size < sizeof(*e) + e->nargs * sizeof(__u64)) {
-		c->bad++;
-		return 0;
-	}
-	/* Idle tasks all have pid 0 but each runs on one CPU only. */
-	tid = e->tid ? e->tid : (__u32)TRACEBUF_FDR_IDLE_TID(e->cpu);
-	id = e->id;
-	space = id >> TRACEBUF_FDR_ID_SPACE_SHIFT;
-	nargs = e->nargs;
-
-	if (e->kind == TB_BPF_SWITCH) {
-		c->switches++;
-		/* With the sched class, the block shows when the task came in. */
-		tb_fdr_blocks_switch(&c->blk, e->cpu, tid, e->tgid, e->ts,
-				     c->opt->classes & TRACEBUF_FDR_SCHED);
-		return 0;
-	}
-
-	switch (e->kind) {
-	case TB_BPF_LOST:
-		type = TB_FDR_EV_LOST;
-		c->gap_reports++;
-		c->gap_events += nargs ? e->args[0] : 0;
-		break;
-	case TB_BPF_ENTER:
-	case TB_BPF_EXIT:
-	case TB_BPF_POINT:
-		type = e->kind == TB_BPF_ENTER ? TB_FDR_EV_ENTER :
-		       e->kind == TB_BPF_EXIT ? TB_FDR_EV_EXIT : TB_FDR_EV_POINT;
-		for (i = 0; i < (int)NR_CLASSES; i++)
-			if (tb_fdr_classes[i].space == space)
-				c->per_class[i]++;
-		c->events++;
-		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
-			id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
-			nargs = 0;
-		}
-		if (space == TRACEBUF_FDR_SPACE_IRQ &&
-		    (id & TRACEBUF_FDR_ID_KEY_MASK) < TB_FDR_KNAMES_IRQS) {
-			__u32 irq = id & TRACEBUF_FDR_ID_KEY_MASK;
-
-			c->irq_seen[irq / 64] |= 1ULL << (irq % 64);
-		}
-		break;
-	default:
-		c->bad++;
-		return 0;
-	}
-
-	tb_fdr_blocks_event(&c->blk, e->cpu, tid, e->tgid, e->ts, type, id,
-			    (const uint64_t *)e->args, nargs);
-	return 0;
-}
-
-/* The blocks' stream: FDR v5 with CLOCK_MONOTONIC nanoseconds. */
-static int blocks_init(struct collector *c)
-{
-	struct tb_fdr_header h = {
-		.version = 5,
-		.type = TB_FDR_TYPE_FDR,
-		/* bpf_ktime_get_ns() is CLOCK_MONOTONIC: constant, non-stop. */
-		.flags = TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC,
-		.cycle_frequency = 1000000000ULL,
-		.buffer_size = c->opt->rb_size,
-	};
-
-	return tb_fdr_blocks_init(&c->blk, c->nr_cpus, &h);
-}
-
-/* ------------------------------------------------------------------ */
-/* Names                                                               */
-/* ------------------------------------------------------------------ */
-
-/*
- * Names of the ids, in the module's TRACEBUF_FDR_IOC_NAMES text format,
- * so that the library names both recorders' ids alike (lib/fdr_post.h);
- * syscalls are named by the library from the build's table.  The fixed
- * names come from the uapi header, IRQs from /proc/interrupts and work
- * functions from /proc/kallsyms, both read at the end (lib/fdr_knames.h).
- */
-static void known_names(struct collector *c, struct tb_name_map *known)
-{
-	struct tb_error err;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *t = open_memstream(&text, &len);
-	FILE *f;
-
-	if (!t)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	tb_fdr_knames_fixed(t);
-	f = fopen("/proc/interrupts", "r");
-	if (f) {
-		tb_fdr_knames_irqs(f, c->irq_seen, t);
-		fclose(f);
-	}
-	f = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
-	if (tb_fdr_knames_work(f, c->workfns, c->nr_workfns, t) < 0)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (f)
-		fclose(f);
-	if (fclose(t) || tb_fdr_post_kernel_names(known, text) ||
-	    tb_name_map_finish(known, &err))
-		tb_die(TB_EXIT_FAIL, "cannot build the names");
-	free(text);
-}
 
 /* ------------------------------------------------------------------ */
 /* Command line                                                        */
@@ -270,8 +96,6 @@ static void usage(FILE *f)
 	      "  -v, --verbose          libbpf's messages and the work function table\n"
 	      "  -h, --help             this text\n"
 	      "  -V, --version          print the version\n"
-	      "      --replay FILE      no BPF: build the file from records saved in FILE\n"
-	      "                         (each a u32 size and a struct tb_bpf_event; tests)\n"
 	      "\n"
 	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
 	      "Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
@@ -284,14 +108,14 @@ static __u32 parse_classes(const char *list)
 	__u32 mask;
 	int ret;
 
-	ret = tb_fdr_parse_classes(list, BPF_CLASSES, &mask, bad, sizeof(bad));
+	ret = tb_fdr_parse_classes(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
 	if (ret == -EINVAL)
 		tb_die(TB_EXIT_USAGE, "unknown event class '%s' (try --help)", bad);
 	if (ret == -ENODATA)
 		tb_die(TB_EXIT_USAGE, "no event class given");
 	if (ret)
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	/* "all" means BPF_CLASSES, so the bit is set only when named. */
+	/* "all" means TB_FDR_BPF_CLASSES, so the bit is set only when named. */
 	if (mask & TRACEBUF_FDR_MARKER)
 		tb_die(TB_EXIT_USAGE,
 		       "class 'marker' needs the module's /dev/tracebuf_fdr");
@@ -316,7 +140,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "verbose",	 no_argument,	    NULL, 'v' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ "version",	 no_argument,	    NULL, 'V' },
-		{ "replay",	 required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch;
@@ -362,9 +185,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'j':
 			o->stats_json = optarg;
 			break;
-		case 'R':
-			o->replay = optarg;
-			break;
 		case 'n':
 			o->names = optarg;
 			break;
@@ -389,8 +209,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
-	if (o->replay && (o->cmd || o->duration))
-		tb_die(TB_EXIT_USAGE, "--replay takes neither a command nor --duration");
 	if (!o->wakeup || o->wakeup > o->rb_size)
 		o->wakeup = o->rb_size / 4;
 }
@@ -461,7 +279,7 @@ static int space_class(__u32 space)
 {
 	size_t i;
 
-	for (i = 0; i < NR_CLASSES; i++)
+	for (i = 0; i < TB_FDR_BPF_NR_CLASSES; i++)
 		if (tb_fdr_classes[i].space == space)
 			return i;
 	return -1;
@@ -482,18 +300,8 @@ static void set_autoload(struct tracebuf_bpf *skel, __u32 mask)
 	}
 }
 
-/*
- * Lost records by id space: ring buffer reservation failures counted by
- * the programs, and runs the kernel skipped because the same program was
- * already running on that CPU (bpf_prog_info.recursion_misses).
- */
-struct losses {
-	__u64 ringbuf[TB_BPF_NR_COUNTERS];
-	__u64 recursion[TB_BPF_NR_COUNTERS];
-};
-
 static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
-			struct losses *l)
+			struct tb_fdr_bpf_losses *l)
 {
 	__u64 *vals = calloc(nr_cpus, sizeof(__u64));
 	int fd = bpf_map__fd(skel->maps.drops);
@@ -537,7 +345,7 @@ static __u64 now_ns(clockid_t clk)
 
 /* What a run measured besides the collector's counters. */
 struct result {
-	struct losses lost;
+	struct tb_fdr_bpf_losses lost;
 	struct rusage ru0;	/* the reader's usage after attach */
 	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
 	int status;		/* the command's wait status, or -1 */
@@ -548,7 +356,7 @@ struct result {
  * over or a signal comes; everything is drained into @c.  The command is
  * forked before the programs attach and runs once they record.
  */
-static void run_bpf(struct collector *c, struct options *opt,
+static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		    struct result *r)
 {
 	struct tb_collect_cmd cmd = { 0 };
@@ -582,7 +390,7 @@ static void run_bpf(struct collector *c, struct options *opt,
 		       "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
 		       strerror(errno));
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event,
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,
 			      c, NULL);
 	if (!rb)
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
@@ -593,8 +401,7 @@ static void run_bpf(struct collector *c, struct options *opt,
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 
-	c->realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
-	c->blk.wall_off = c->realtime_off;
+	c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
 	err = tracebuf_bpf__attach(skel);
 	if (err) {
 		errno = -err;
@@ -656,109 +463,71 @@ static void run_bpf(struct collector *c, struct options *opt,
 	tracebuf_bpf__destroy(skel);
 }
 
-/*
- * The statistics (collect.h): losses by class from the programs'
- * counters, this collector's own counters after the shared ones.  The
- * keys are documented in bpf-collector.rst.
- */
-static void report(const struct collector *c, const struct result *r,
-		   const struct tb_fdr_post *post,
+/* The statistics (collect.h, lib/fdr_bpf.h) as summary and JSON. */
+static void report(const struct tb_fdr_bpf *c, const struct options *opt,
+		   const struct result *r, const struct tb_fdr_post *post,
 		   const struct tb_fdr_post_files *files)
 {
 	struct tb_collect_stats s = {
-		.output = c->opt->output,
-		.classes = c->opt->classes,
-		.events = c->events,
-		.bytes = post->bytes,
-		.blocks = post->out_blocks,
-		.unmatched = post->removed,
+		.output = opt->output,
+		.classes = opt->classes,
 		.ru0 = r->ru0,
 		.status = r->status,
-		.raw = c->opt->raw,
 		.files = files,
 	};
-	uint64_t lost_cls[TB_FDR_NR_CLASSES] = { 0 };
-	__u64 lost_rb = 0, lost_rec = 0;
-	__u64 lost_sw = r->lost.ringbuf[0] + r->lost.recursion[0];
+	uint64_t lost_cls[TB_FDR_NR_CLASSES];
 	char class_tail[64], lost_tail[128];
+	struct tb_fdr_bpf_lost tot;
 	size_t i;
 
-	for (i = 0; i < NR_CLASSES; i++) {
-		__u32 sp = tb_fdr_classes[i].space;
-
-		lost_cls[i] = r->lost.ringbuf[sp] + r->lost.recursion[sp];
-		s.lost += lost_cls[i];
-		lost_rb += r->lost.ringbuf[sp];
-		lost_rec += r->lost.recursion[sp];
-		s.per_class[i] = c->per_class[i];
-	}
-	s.lost_per_class = lost_cls;
+	tb_fdr_bpf_stats(c, post, &r->lost, lost_cls, &s, &tot);
+	tb_collect_count(&s, "ringbuf_bytes", opt->rb_size);
+	tb_collect_count(&s, "nr_args", opt->nr_args);
 	getrusage(RUSAGE_SELF, &s.ru1);
 	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;
-	tb_collect_count(&s, "records", c->records);
-	tb_collect_count(&s, "switches", c->switches);
-	tb_collect_count(&s, "lost_ringbuf", lost_rb);
-	tb_collect_count(&s, "lost_recursion", lost_rec);
-	tb_collect_count(&s, "lost_switches", lost_sw);
-	tb_collect_count(&s, "clamped", c->blk.clamped);
-	tb_collect_count(&s, "malformed", c->bad);
-	tb_collect_count(&s, "loss_markers", c->gap_reports);
-	tb_collect_count(&s, "loss_marked", c->gap_events);
-	tb_collect_count(&s, "ringbuf_bytes", c->opt->rb_size);
-	tb_collect_count(&s, "nr_args", c->opt->nr_args);
 
-	if (!c->opt->quiet) {
+	if (!opt->quiet) {
 		snprintf(class_tail, sizeof(class_tail), ", switches %llu",
 			 (unsigned long long)c->switches);
 		snprintf(lost_tail, sizeof(lost_tail),
 			 " (ring buffer full %llu, recursion %llu), %llu switches",
-			 (unsigned long long)lost_rb,
-			 (unsigned long long)lost_rec,
-			 (unsigned long long)lost_sw);
+			 (unsigned long long)tot.ringbuf,
+			 (unsigned long long)tot.recursion,
+			 (unsigned long long)tot.switches);
 		tb_collect_summary(stderr, &s, class_tail, lost_tail);
 		if (c->bad)
 			fprintf(stderr, "  %llu malformed records ignored\n",
 				(unsigned long long)c->bad);
 	}
-	if (c->opt->verbose) {
+	if (opt->verbose) {
 		fprintf(stderr, "  %llu records clamped\n",
 			(unsigned long long)c->blk.clamped);
 		for (i = 0; i < c->nr_workfns; i++)
 			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
 				(unsigned long long)c->workfns[i]);
 	}
-	if (c->opt->stats_json)
-		tb_collect_write_json(c->opt->stats_json, &s);
+	if (opt->stats_json)
+		tb_collect_write_json(opt->stats_json, &s);
 }
 
-/*
- * --replay: the same processing on records from a file instead of the
- * ring buffer (each a little-endian u32 size, then the record), with the
- * wall clock at 0.  It tests the block building on any host, without BPF.
- */
-static void run_replay(struct collector *c, const char *path)
+/* The names of the ids, from /proc read now, at the end (fdr_knames.h). */
+static void known_names(const struct tb_fdr_bpf *c, struct tb_name_map *known)
 {
-	FILE *f = tb_open_input(path);
-	uint8_t len[4];
-	__u64 rec[64];
-	__u32 n;
+	FILE *irqs = fopen("/proc/interrupts", "r");
+	FILE *syms = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
 
-	while (fread(len, sizeof(len), 1, f) == 1) {
-		n = tb_get32(len);
-		if (n > sizeof(rec) || fread(rec, 1, n, f) != n)
-			tb_die(TB_EXIT_DATA, "%s: truncated or oversized record", path);
-		handle_event(c, rec, n);
-	}
-	if (ferror(f))
-		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", path);
-	if (f != stdin)
-		fclose(f);
+	if (tb_fdr_bpf_names(c, irqs, syms, known))
+		tb_die(TB_EXIT_FAIL, "cannot build the names");
+	if (irqs)
+		fclose(irqs);
+	if (syms)
+		fclose(syms);
 }
 
 int cmd_bpf(int argc, char **argv)
 {
 	struct options opt = { 0 };
-	struct collector col = { 0 };
+	struct tb_fdr_bpf col;
 	struct sigaction sa;
 	struct result r = { .status = -1 };
 	struct tb_fdr_post_files files = {
@@ -768,6 +537,7 @@ int cmd_bpf(int argc, char **argv)
 	struct tb_fdr_post post = { 0 };
 	struct tb_name_map known = { 0 };
 	struct tb_error err;
+	int nr_cpus;
 	FILE *out;
 
 	tb_cli_init(argv[0]);
@@ -775,14 +545,12 @@ int cmd_bpf(int argc, char **argv)
 	libbpf_verbose = opt.verbose;
 	libbpf_set_print(libbpf_print);
 
-	col.opt = &opt;
-	/* Replayed records may name any CPU a real machine could have. */
-	col.nr_cpus = opt.replay ? 4096 : libbpf_num_possible_cpus();
-	if (col.nr_cpus <= 0) {
-		errno = -col.nr_cpus;
+	nr_cpus = libbpf_num_possible_cpus();
+	if (nr_cpus <= 0) {
+		errno = -nr_cpus;
 		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
-	if (blocks_init(&col))
+	if (tb_fdr_bpf_init(&col, nr_cpus, opt.classes, opt.rb_size))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	if (tb_collect_paths_init(&paths, opt.output))
 		tb_die(TB_EXIT_FAIL, "out of memory");
@@ -800,20 +568,10 @@ int cmd_bpf(int argc, char **argv)
 
 	/* Fail on an unwritable output before tracing anything. */
 	out = tb_open_output(opt.output);
+	run_bpf(&col, &opt, &r);
 
-	if (opt.replay) {
-		getrusage(RUSAGE_SELF, &r.ru0);
-		r.t0 = now_ns(CLOCK_MONOTONIC);
-		run_replay(&col, opt.replay);
-	} else {
-		run_bpf(&col, &opt, &r);
-	}
-
-	/* The blocks as they ended, put in order by the post-processing. */
-	if (tb_fdr_blocks_finish(&col.blk))
-		tb_die(TB_EXIT_FAIL, "out of memory");
 	post.raw = opt.raw;
-	if (tb_fdr_post_run(&post, col.blk.fdr, col.blk.fdr_len, out, &err))
+	if (tb_fdr_bpf_write(&col, out, &post, &err))
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
 	tb_close_output(out, opt.output);
 	tb_collect_post_files(&files, &paths, opt.output, opt.names,
@@ -825,11 +583,10 @@ int cmd_bpf(int argc, char **argv)
 			tb_die(TB_EXIT_FAIL, "%s", err.msg);
 		tb_name_map_free(&known);
 	}
-	report(&col, &r, &post, files.names ? &files : NULL);
+	report(&col, &opt, &r, &post, files.names ? &files : NULL);
 
 	tb_collect_paths_free(&paths);
 	tb_fdr_post_free(&post);
-	tb_fdr_blocks_free(&col.blk);
-	free(col.workfns);
+	tb_fdr_bpf_free(&col);
 	return TB_EXIT_OK;
 }
