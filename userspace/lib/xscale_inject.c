@@ -161,3 +161,32 @@ int tb_xs_inject_parse(const char *name, const void *data, size_t len,
 	memcpy(out->ev, data, len);
 	return 0;
 }
+
+int tb_xs_inject_read(FILE *in, const char *name, enum tb_xs_inject_form form,
+		      struct tb_xs_events *out, struct tb_error *err)
+{
+	size_t cap = 4096, n = 0, r;
+	char *buf = malloc(cap), *more;
+	int ret;
+
+	while (buf && (r = fread(buf + n, 1, cap - n, in)) > 0) {
+		n += r;
+		if (n < cap)
+			continue;
+		cap *= 2;
+		more = realloc(buf, cap);
+		if (!more)
+			free(buf);
+		buf = more;
+	}
+	if (!buf)
+		return -ENOMEM;
+	if (ferror(in)) {
+		set_err(err, n, "error reading '%s': %s", name, strerror(errno));
+		free(buf);
+		return -EIO;
+	}
+	ret = tb_xs_inject_parse(name, buf, n, form, out, err);
+	free(buf);
+	return ret;
+}

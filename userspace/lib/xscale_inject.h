@@ -15,6 +15,7 @@
 #define TB_XSCALE_INJECT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <linux/types.h>
 #include <linux/tracebuf.h>
@@ -41,6 +42,13 @@ enum tb_xs_inject_form {
 int tb_xs_inject_parse(const char *name, const void *data, size_t len,
 		       enum tb_xs_inject_form form, struct tb_xs_events *out,
 		       struct tb_error *err);
+
+/*
+ * The same for everything @in holds (a file or stdin); also -EIO with
+ * @err set ("error reading NAME: ...") when reading fails.
+ */
+int tb_xs_inject_read(FILE *in, const char *name, enum tb_xs_inject_form form,
+		      struct tb_xs_events *out, struct tb_error *err);
 
 void tb_xs_events_free(struct tb_xs_events *e);
 

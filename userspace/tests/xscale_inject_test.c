@@ -2,6 +2,7 @@
 /* lib/xscale_inject: the text and binary files `tracebuf ctl inject` reads. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -118,6 +119,33 @@ TEST(binary)
 	EXPECT_STREQ("f.bin: 31 bytes is not a whole number of 16-byte events",
 		     err.msg);
 	tb_xs_events_free(&e);
+}
+
+/* From a stream, larger than the first read buffer; a read error is -EIO. */
+TEST(read_stream)
+{
+	struct tb_xs_events e = { 0 };
+	struct tb_error err;
+	FILE *f = tmpfile();
+	int i;
+
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < 1000; i++)
+		fprintf(f, "br 0x%x %d\n", i * 4, i);
+	rewind(f);
+	ASSERT_EQ(0, tb_xs_inject_read(f, "s.txt", TB_XS_INJECT_GUESS, &e, &err));
+	ASSERT_EQ(1000, e.n);
+	EXPECT_EQ(999 * 4, e.ev[999].arg);
+	EXPECT_EQ(999, e.ev[999].icount);
+	tb_xs_events_free(&e);
+	fclose(f);
+	/* A directory opens but does not read (EISDIR). */
+	f = fopen("/", "r");
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(-EIO, tb_xs_inject_read(f, "/", TB_XS_INJECT_GUESS, &e, &err));
+	EXPECT_EQ(0, strncmp(err.msg, "error reading '/': ", 19));
+	tb_xs_events_free(&e);
+	fclose(f);
 }
 
 TEST_HARNESS_MAIN

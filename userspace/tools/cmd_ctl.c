@@ -311,32 +311,13 @@ static int cmd_read(int fd, int argc, char **argv)
 
 /* ---------------------------------------------------------------- inject */
 
-static void read_all(FILE *in, const char *path, uint8_t **data, size_t *len)
-{
-	size_t cap = 4096, n = 0, r;
-	uint8_t *buf = malloc(cap);
-
-	while (buf && (r = fread(buf + n, 1, cap - n, in)) > 0) {
-		n += r;
-		if (n == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	if (!buf)
-		tb_die_errno(TB_EXIT_FAIL, "out of memory");
-	if (ferror(in))
-		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", path);
-	*data = buf;
-	*len = n;
-}
-
 static int cmd_inject(int fd, int argc, char **argv)
 {
 	enum tb_xs_inject_form form = TB_XS_INJECT_GUESS;
 	const char *path = "-";
 	struct tb_xs_events b = { 0 };
 	struct tb_error err;
-	size_t len, off, chunk;
-	uint8_t *data;
+	size_t off, chunk;
 	FILE *in;
 	int i, ret;
 
@@ -351,13 +332,13 @@ static int cmd_inject(int fd, int argc, char **argv)
 			tb_die(TB_EXIT_USAGE, "inject [-t|-b] [FILE]");
 	}
 	in = tb_open_input(path);
-	read_all(in, path, &data, &len);
+	ret = tb_xs_inject_read(in, path, form, &b, &err);
 	if (in != stdin)
 		fclose(in);
-	ret = tb_xs_inject_parse(path, data, len, form, &b, &err);
-	free(data);
 	if (ret == -ENOMEM)
 		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (ret == -EIO)
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	if (ret)
 		tb_die(TB_EXIT_DATA, "%s", err.msg);
 	/* The device takes up to 1 MiB per write, each validated whole. */
