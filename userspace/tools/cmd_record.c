@@ -78,11 +78,12 @@ static void print_help(FILE *f)
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
 "  -J, --json            also write FILE.json (trace_event JSON for\n"
 "                        Perfetto, as tracebuf convert fdr-json writes it)\n"
-"  -q, --quiet           no summary\n"
-"  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
-"                        events, bytes, lost (dropped + overwritten),\n"
-"                        dropped, overwritten, reader_ns (this tool's CPU\n"
-"                        time while recording and draining)\n"
+"  -q, --quiet           no summary (on stderr)\n"
+"  -j, --stats-json FILE write the statistics as one JSON line, the keys\n"
+"                        of tracebuf bpf's (events, bytes, blocks, lost,\n"
+"                        reader_ns: this tool's CPU time while recording\n"
+"                        and draining, ...) plus the recorder's dropped,\n"
+"                        overwritten and committed_bytes (tools.rst)\n"
 "      --start           only configure and start recording, then exit\n"
 "                        (read later with cat " TB_FDR_DEV_PATH "); the same\n"
 "                        as tracebuf fdr stop, config, start\n"
@@ -90,7 +91,8 @@ static void print_help(FILE *f)
 "  -h, --help            this text\n"
 "  -V, --version         version\n"
 "\n"
-"Exit status: 0 recorded, 1 failure, 2 bad usage, 3 malformed data.\n",
+"Exit status: 0 recorded, 1 failure (also a COMMAND that cannot run),\n"
+"2 bad usage, 3 malformed data.\n",
 		tb_prog());
 }
 
