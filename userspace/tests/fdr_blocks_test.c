@@ -5,8 +5,8 @@
  * come in the order they ended (and in order of their first event once
  * through lib/fdr_post, the one place that orders), start at the switch
  * that named their task, clamp events that go back in time, and carry
- * arguments, instants and loss markers.  (bpf_replay_test drives the
- * same code through tracebuf bpf --replay.)
+ * arguments, instants and loss markers.  (fdr_bpf_test drives the
+ * same code with tracebuf bpf's records, through lib/fdr_bpf.)
  */
 #include <stdlib.h>
 #include <string.h>
