@@ -212,6 +212,20 @@ void tb_crash_image_free(struct tb_crash_image *im)
 
 /* ------------------------------------------------------------ descriptor */
 
+/* An error about the recorder, not at a place in the file: no offset. */
+static void crash_err(struct tb_error *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void crash_err(struct tb_error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->offset = 0;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
+
 uint32_t tb_crc32(uint32_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -413,7 +427,7 @@ static int desc_find(const struct tb_crash_image *im, struct desc *best,
 
 	memset(best, 0, sizeof(*best));
 	if (!chunk) {
-		tb_seterr(err, 0, "out of memory");
+		crash_err(err, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < im->nsegs; i++) {
@@ -463,7 +477,7 @@ static int desc_find(const struct tb_crash_image *im, struct desc *best,
 	}
 	free(chunk);
 	if (!found) {
-		tb_seterr(err, 0, bad ?
+		crash_err(err, bad ?
 			  "no valid tracebuf crash descriptor in the image (%u damaged or stale copies of its magic): the module's memory is damaged or missing from the image" :
 			  "no tracebuf crash descriptor in the image: the kernel did not run tracebuf.ko (or one without crash support), or the dump left out its memory (makedumpfile -d: Documentation/fdr.rst)",
 			  bad);
@@ -684,20 +698,20 @@ int tb_crash_recover(const struct tb_crash_image *im,
 	res->capture = d.h.capture;
 	if (d.h.state != TRACEBUF_CRASH_FROZEN) {
 		if (d.h.state < TRACEBUF_CRASH_FROZEN)
-			tb_seterr(err, d.paddr, "%s", state_why[d.h.state]);
+			crash_err(err, "%s", state_why[d.h.state]);
 		else
-			tb_seterr(err, d.paddr, "unknown recorder state %u", d.h.state);
+			crash_err(err, "unknown recorder state %u", d.h.state);
 		goto out;
 	}
 	if (!desc_rings_ok(im, &d, why, sizeof(why))) {
-		tb_seterr(err, d.paddr, "the crash descriptor at 0x%llx: %s",
+		crash_err(err, "the crash descriptor at 0x%llx: %s",
 			  (unsigned long long)d.paddr, why);
 		goto out;
 	}
 	if (tb_fdr_parse_header(d.h.fdr_header, &fh, err))
 		goto out;
 	if (d.h.panic_cpu >= d.h.nr_cpus) {
-		tb_seterr(err, d.paddr, "panic CPU %u of %u", d.h.panic_cpu,
+		crash_err(err, "panic CPU %u of %u", d.h.panic_cpu,
 			  d.h.nr_cpus);
 		goto out;
 	}
@@ -706,20 +720,20 @@ int tb_crash_recover(const struct tb_crash_image *im,
 	r.tmp = malloc(TB_FDR_HEADER_SIZE + d.h.page_size);
 	if (!res->cpus || !r.tmp ||
 	    out_append(res, d.h.fdr_header, TB_FDR_HEADER_SIZE, &cap)) {
-		tb_seterr(err, 0, "out of memory");
+		crash_err(err, "out of memory");
 		goto out;
 	}
 	memcpy(r.tmp, d.h.fdr_header, TB_FDR_HEADER_SIZE);
 	for (cpu = 0; cpu < d.h.nr_cpus; cpu++) {
 		if (cpu_blocks(&r, cpu, &cap)) {
-			tb_seterr(err, 0, "out of memory");
+			crash_err(err, "out of memory");
 			goto out;
 		}
 		res->blocks += res->cpus[cpu].blocks;
 		res->dropped += res->cpus[cpu].dropped;
 	}
 	if (!res->blocks) {
-		tb_seterr(err, d.paddr, "the rings were frozen but hold no intact block");
+		crash_err(err, "the rings were frozen but hold no intact block");
 		goto out;
 	}
 	ret = 0;
