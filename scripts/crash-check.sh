@@ -8,7 +8,9 @@
 # On the host, `tracebuf crash` reads each memory dump: the first must give
 # a trace that llvm-xray fdr-dump -verify, convert and account -k accept,
 # holding the markers in order and the panic message as the last event of
-# its CPU; the others a clear message and exit status 1.
+# its CPU, and the same files from the same memory dumped in qemu's
+# kdump-compressed format (zlib, flattened); the others a clear message
+# and exit status 1.
 # Work files go to DIR (default build/crash-check); the dumps (the guest's
 # memory, 256 MiB each) are deleted once read.
 
@@ -46,11 +48,11 @@ crash_vm() {
 rm -rf "$dir"
 mkdir -p "$dir"
 echo "TAP version 13"
-echo "1..16"
+echo "1..17"
 
 # 1. Recording in flight mode: markers, then the crash.
 markers='for i in 1 2 3 4 5; do echo "crash-check marker $i" >/dev/tracebuf_fdr; done'
-crash_vm flight -- sh -c "tracebuf record --start -m flight -s 256K -e syscall,irq,softirq,marker &&
+crash_vm flight -Z "$dir/flight.kdump" -- sh -c "tracebuf record --start -m flight -s 256K -e syscall,irq,softirq,marker &&
 	$markers && ls -R /lib >/dev/null &&
 	echo 'crash-check last marker' >/dev/tracebuf_fdr &&
 	echo c >/proc/sysrq-trigger"
@@ -58,6 +60,10 @@ out=$dir/flight.fdr
 "$tb" crash "$dir/flight.core" -o "$out" >"$dir/flight.crash.log" 2>&1
 ok $? "flight: tracebuf crash recovers the trace" "$(cat "$dir/flight.crash.log")"
 rm -f "$dir/flight.core"
+"$tb" crash "$dir/flight.kdump" -o "$dir/kdump.fdr" >"$dir/kdump.crash.log" 2>&1 &&
+	cmp "$out" "$dir/kdump.fdr" && cmp "$out.names" "$dir/kdump.fdr.names"
+ok $? "flight: the kdump-compressed dump gives the same trace" "$(cat "$dir/kdump.crash.log")"
+rm -f "$dir/flight.kdump"
 for f in "$out.names" "$out.map" "$out.tfile"; do
 	[ -s "$f" ]
 	ok $? "flight: $(basename "$f") written"

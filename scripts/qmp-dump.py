@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# qmp-dump.py SOCKET DUMP TIMEOUT: for scripts/vm-run --panic.  Wait for
+# qmp-dump.py SOCKET DUMP TIMEOUT [KDUMP]: for scripts/vm-run --panic.  Wait for
 # the guest behind qemu's QMP SOCKET to stop after a panic (pvpanic with
 # -action panic=pause, or the reboot that panic=-1 asks for, turned into a
 # pause by -action reboot=shutdown,shutdown=pause), have qemu write its
-# physical memory as an ELF core to DUMP (dump-guest-memory), then quit
-# qemu.  Exit 0 when the dump is written, 1 if the guest never stopped
+# physical memory as an ELF core to DUMP (dump-guest-memory), and with
+# KDUMP also in the kdump-compressed format (zlib) there, then quit qemu.  Exit 0 when the dump is written, 1 if the guest never stopped
 # within TIMEOUT seconds or qemu went away, 2 if the dump failed.
 
 import json
@@ -56,6 +56,7 @@ class Qmp:
 
 def main():
     path, dump, timeout = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    kdump = sys.argv[4] if len(sys.argv) > 4 else None
     deadline = time.time() + timeout
     try:
         q = Qmp(path, deadline)
@@ -78,6 +79,9 @@ def main():
     rc = 0
     try:
         q.cmd('dump-guest-memory', paging=False, protocol='file:' + dump)
+        if kdump:
+            q.cmd('dump-guest-memory', paging=False, protocol='file:' + kdump,
+                  format='kdump-zlib')
     except RuntimeError as e:
         print('qmp-dump: %s' % e, file=sys.stderr)
         rc = 2

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include <linux/tracebuf.h>
 #include <linux/tracebuf_crash.h>
 
@@ -65,6 +67,154 @@ void tb_crash_src_fd(struct tb_crash_src *s, int fd, uint64_t size)
 	s->size = size;
 }
 
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* ------------------------------------------------------------ flattened */
+
+/*
+ * makedumpfile's flattened format (-F; qemu 7.2 writes kdump dumps this
+ * way): a 4096-byte header starting "makedumpfile", then records of a
+ * big-endian 64-bit offset and size and that many bytes, to be written at
+ * that offset of the real dump; an offset of -1 ends it.  Read through an
+ * index of the records sorted by offset.
+ */
+#define FLAT_SIGNATURE		"makedumpfile"
+#define FLAT_HDR_SIZE		4096
+#define FLAT_MAX_RECORDS	(1U << 26)
+
+struct flat_rec {
+	uint64_t off, len, pos;	/* dump offset, bytes, file position */
+};
+
+struct tb_crash_flat {
+	struct tb_crash_src inner;
+	struct flat_rec *recs;
+	size_t n;
+};
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static int flat_cmp(const void *a, const void *b)
+{
+	const struct flat_rec *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->pos < y->pos ? -1 : 1;	/* the later write wins */
+}
+
+static int flat_read(const struct tb_crash_src *s, uint64_t off, void *dst,
+		     size_t n)
+{
+	const struct tb_crash_flat *f = s->priv;
+	uint8_t *d = dst;
+
+	while (n) {
+		size_t lo = 0, hi = f->n, k;
+		const struct flat_rec *r;
+
+		/* The last record starting at or before @off. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (f->recs[mid].off <= off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo)
+			return -1;
+		r = &f->recs[lo - 1];
+		if (off - r->off >= r->len)
+			return -1;
+		k = r->len - (off - r->off);
+		if (k > n)
+			k = n;
+		if (f->inner.read(&f->inner, r->pos + (off - r->off), d, k))
+			return -1;
+		d += k;
+		off += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Index the records of a flattened dump; im->src then reads the dump. */
+static int flat_open(struct tb_crash_image *im, struct tb_error *err)
+{
+	struct tb_crash_flat *f = calloc(1, sizeof(*f));
+	uint64_t pos = FLAT_HDR_SIZE, end = 0;
+	size_t cap = 0;
+	uint8_t h[16];
+
+	if (!f) {
+		tb_seterr(err, 0, "out of memory");
+		return -1;
+	}
+	im->flat = f;
+	f->inner = im->src;
+	for (;;) {
+		struct flat_rec *r;
+
+		if (f->inner.read(&f->inner, pos, h, sizeof(h))) {
+			tb_seterr(err, pos, "truncated flattened dump (no end record)");
+			return -1;
+		}
+		if (get_be64(h) == UINT64_MAX)
+			break;
+		if (f->n == FLAT_MAX_RECORDS || get_be64(h) >> 62 ||
+		    !get_be64(h + 8) || get_be64(h + 8) >> 40) {
+			tb_seterr(err, pos, "flattened dump: bad record (offset %llu, %llu bytes)",
+				  (unsigned long long)get_be64(h),
+				  (unsigned long long)get_be64(h + 8));
+			return -1;
+		}
+		if (f->n == cap) {
+			struct flat_rec *q;
+
+			cap = cap ? cap * 2 : 1024;
+			q = realloc(f->recs, cap * sizeof(*q));
+			if (!q) {
+				tb_seterr(err, 0, "out of memory");
+				return -1;
+			}
+			f->recs = q;
+		}
+		r = &f->recs[f->n++];
+		r->off = get_be64(h);
+		r->len = get_be64(h + 8);
+		r->pos = pos + sizeof(h);
+		pos = r->pos + r->len;
+		if (r->off + r->len > end)
+			end = r->off + r->len;
+	}
+	qsort(f->recs, f->n, sizeof(*f->recs), flat_cmp);
+	memset(&im->src, 0, sizeof(im->src));
+	im->src.read = flat_read;
+	im->src.priv = f;
+	im->src.fd = -1;
+	im->src.size = end;
+	return 0;
+}
+
+static void flat_free(struct tb_crash_flat *f)
+{
+	if (f)
+		free(f->recs);
+	free(f);
+}
+
 /* ------------------------------------------------------------ ELF core */
 
 #define ELF_EHDR_SIZE	64
@@ -75,8 +225,159 @@ void tb_crash_src_fd(struct tb_crash_src *s, int fd, uint64_t size)
 /* More program headers than any memory map has: a corrupt count. */
 #define ELF_MAX_PHDRS	(1U << 20)
 
-/* The kdump-compressed format (makedumpfile's default), by its signature. */
-#define KDUMP_SIGNATURE	"KDUMP   "
+/* ------------------------------------------------------------ kdump */
+
+/*
+ * The kdump-compressed format (makedumpfile's default, qemu's kdump-*):
+ *
+ *   block 0        disk_dump_header: "KDUMP   ", header_version, utsname,
+ *                  timestamp, then block_size (the page size) at 428,
+ *                  sub_hdr_size (blocks) at 432, bitmap_blocks at 436,
+ *                  max_mapnr (pages) at 440
+ *   block 1..      kdump_sub_header; from version 6 max_mapnr_64 at 72
+ *   then           bitmap_blocks blocks: two bitmaps of max_mapnr bits,
+ *                  pages that exist, then pages dumped (LSB first)
+ *   then           one page_desc per dumped page, in page order: offset
+ *                  (8), size (4), flags (4), page_flags (8)
+ */
+#define KDUMP_SIGNATURE		"KDUMP   "
+#define KDUMP_HDR_SIZE		464
+#define KDUMP_DESC_SIZE		24
+#define KDUMP_ZLIB		0x1
+#define KDUMP_LZO		0x2
+#define KDUMP_SNAPPY		0x4
+#define KDUMP_ZSTD		0x20
+#define KDUMP_RANK_BITS		4096	/* a rank checkpoint every 4096 pages */
+
+struct tb_crash_kdump {
+	uint32_t block;		/* page size */
+	uint64_t max_pfn;
+	uint8_t *dumped;	/* the second bitmap */
+	uint64_t *rank;		/* dumped pages before each checkpoint */
+	uint64_t descs;		/* file offset of the page descriptors */
+	uint8_t *cbuf;		/* a compressed page */
+	uint8_t *page;		/* the last page read, @page_pfn */
+	uint64_t page_pfn;
+};
+
+static bool kd_dumped(const struct tb_crash_kdump *kd, uint64_t pfn)
+{
+	return pfn < kd->max_pfn && (kd->dumped[pfn / 8] >> (pfn % 8) & 1);
+}
+
+static void kd_free(struct tb_crash_kdump *kd)
+{
+	if (!kd)
+		return;
+	free(kd->dumped);
+	free(kd->rank);
+	free(kd->cbuf);
+	free(kd->page);
+	free(kd);
+}
+
+static int kd_open(struct tb_crash_image *im, const uint8_t *h,
+		   struct tb_error *err)
+{
+	const struct tb_crash_src *src = &im->src;
+	struct tb_crash_kdump *kd = calloc(1, sizeof(*kd));
+	uint32_t version = tb_get32(h + 8), sub, bitmap_blocks, bytes;
+	uint64_t bitmap, i, n = 0;
+	uint8_t s8[8];
+
+	if (!kd) {
+		tb_seterr(err, 0, "out of memory");
+		return -1;
+	}
+	im->kd = kd;
+	kd->block = tb_get32(h + 428);
+	sub = tb_get32(h + 432);
+	bitmap_blocks = tb_get32(h + 436);
+	kd->max_pfn = tb_get32(h + 440);
+	if (!pow2(kd->block) || kd->block < 4096 || kd->block > (1U << 20) ||
+	    sub > (1U << 20) || !bitmap_blocks || bitmap_blocks > (1U << 24)) {
+		tb_seterr(err, 428, "kdump: bad geometry (pages of %u bytes, %u bitmap blocks)",
+			  kd->block, bitmap_blocks);
+		return -1;
+	}
+	if (version >= 6 && !src->read(src, kd->block + 72, s8, 8) &&
+	    tb_get64(s8))
+		kd->max_pfn = tb_get64(s8);
+	/* Each bitmap is half of the bitmap blocks. */
+	bytes = (uint64_t)bitmap_blocks * kd->block / 2 > UINT32_MAX ? 0 :
+		(uint32_t)((uint64_t)bitmap_blocks * kd->block / 2);
+	if (!bytes || kd->max_pfn > (uint64_t)bytes * 8) {
+		tb_seterr(err, 436, "kdump: %llu pages, bitmaps of %u bytes",
+			  (unsigned long long)kd->max_pfn, bytes);
+		return -1;
+	}
+	bitmap = (uint64_t)(1 + sub) * kd->block;
+	kd->descs = bitmap + (uint64_t)bitmap_blocks * kd->block;
+	if (src->size != UINT64_MAX && kd->descs > src->size) {
+		tb_seterr(err, bitmap, "truncated: kdump bitmaps end at %llu, the file at %llu",
+			  (unsigned long long)kd->descs,
+			  (unsigned long long)src->size);
+		return -1;
+	}
+	kd->dumped = malloc(bytes);
+	kd->rank = malloc((kd->max_pfn / KDUMP_RANK_BITS + 1) * 8);
+	kd->cbuf = malloc(kd->block);
+	kd->page = malloc(kd->block);
+	if (!kd->dumped || !kd->rank || !kd->cbuf || !kd->page) {
+		tb_seterr(err, 0, "out of memory");
+		return -1;
+	}
+	if (src->read(src, bitmap + bytes, kd->dumped, bytes)) {
+		tb_seterr(err, bitmap, "truncated: kdump bitmaps missing");
+		return -1;
+	}
+	for (i = 0; i < kd->max_pfn; i++) {
+		if (!(i % KDUMP_RANK_BITS))
+			kd->rank[i / KDUMP_RANK_BITS] = n;
+		n += kd_dumped(kd, i);
+	}
+	kd->page_pfn = UINT64_MAX;
+	return 0;
+}
+
+/* Page @pfn into kd->page: 0, or -1 when not dumped or unreadable. */
+static int kd_page(const struct tb_crash_image *im, uint64_t pfn)
+{
+	struct tb_crash_kdump *kd = im->kd;
+	uint8_t d[KDUMP_DESC_SIZE];
+	uint64_t idx, i, off;
+	uint32_t size, flags;
+	uLongf out = kd->block;
+
+	if (kd->page_pfn == pfn)
+		return 0;
+	if (!kd_dumped(kd, pfn))
+		return -1;
+	idx = kd->rank[pfn / KDUMP_RANK_BITS];
+	for (i = pfn - pfn % KDUMP_RANK_BITS; i < pfn; i++)
+		idx += kd_dumped(kd, i);
+	if (im->src.read(&im->src, kd->descs + idx * KDUMP_DESC_SIZE, d, sizeof(d)))
+		return -1;
+	off = tb_get64(d);
+	size = tb_get32(d + 8);
+	flags = tb_get32(d + 12);
+	kd->page_pfn = UINT64_MAX;
+	if (!size || size > kd->block)
+		return -1;
+	if (flags & (KDUMP_LZO | KDUMP_SNAPPY | KDUMP_ZSTD))
+		return -1;	/* not linked in: reported by the caller's note */
+	if (!(flags & KDUMP_ZLIB)) {
+		if (size != kd->block ||
+		    im->src.read(&im->src, off, kd->page, kd->block))
+			return -1;
+	} else if (im->src.read(&im->src, off, kd->cbuf, size) ||
+		   uncompress(kd->page, &out, kd->cbuf, size) != Z_OK ||
+		   out != kd->block) {
+		return -1;
+	}
+	kd->page_pfn = pfn;
+	return 0;
+}
 
 int tb_crash_image_open(struct tb_crash_image *im,
 			const struct tb_crash_src *src, struct tb_error *err)
@@ -92,9 +393,30 @@ int tb_crash_image_open(struct tb_crash_image *im,
 			  (unsigned long long)src->size);
 		return -1;
 	}
-	if (!memcmp(eh, KDUMP_SIGNATURE, 8) || !memcmp(eh, "makedumpfile", 12)) {
-		tb_seterr(err, 0, "a kdump-compressed dump: not read yet; write an ELF core with 'makedumpfile -E' (Documentation/fdr.rst)");
-		return -1;
+	if (!memcmp(eh, FLAT_SIGNATURE, strlen(FLAT_SIGNATURE))) {
+		if (flat_open(im, err)) {
+			tb_crash_image_free(im);
+			return -1;
+		}
+		src = &im->src;
+		if (src->read(src, 0, eh, sizeof(eh))) {
+			tb_seterr(err, FLAT_HDR_SIZE, "flattened dump holds no image header");
+			tb_crash_image_free(im);
+			return -1;
+		}
+	}
+	if (!memcmp(eh, KDUMP_SIGNATURE, 8)) {
+		uint8_t kh[KDUMP_HDR_SIZE];
+
+		if (src->read(src, 0, kh, sizeof(kh))) {
+			tb_seterr(err, 0, "truncated kdump header");
+			return -1;
+		}
+		if (kd_open(im, kh, err)) {
+			tb_crash_image_free(im);
+			return -1;
+		}
+		return 0;
 	}
 	if (memcmp(eh, "\177ELF", 4)) {
 		tb_seterr(err, 0, "not an ELF core of physical memory (no ELF magic)");
@@ -178,6 +500,19 @@ int tb_crash_image_phys(const struct tb_crash_image *im, uint64_t pa,
 {
 	uint8_t *d = dst;
 
+	while (im->kd && n) {
+		uint32_t in = pa % im->kd->block;
+		size_t k = im->kd->block - in;
+
+		if (k > n)
+			k = n;
+		if (kd_page(im, pa / im->kd->block))
+			return -1;
+		memcpy(d, im->kd->page + in, k);
+		d += k;
+		pa += k;
+		n -= k;
+	}
 	while (n) {
 		const struct tb_crash_seg *s = NULL;
 		size_t i, k;
@@ -205,6 +540,10 @@ int tb_crash_image_phys(const struct tb_crash_image *im, uint64_t pa,
 
 void tb_crash_image_free(struct tb_crash_image *im)
 {
+	kd_free(im->kd);
+	im->kd = NULL;
+	flat_free(im->flat);
+	im->flat = NULL;
 	free(im->segs);
 	im->segs = NULL;
 	im->nsegs = 0;
@@ -255,11 +594,6 @@ struct desc {
 	uint32_t frames_per_table;
 	uint32_t frames;
 };
-
-static bool pow2(uint64_t v)
-{
-	return v && !(v & (v - 1));
-}
 
 /* Read and check the descriptor at @pa; false with @why set if it is not. */
 static bool desc_load(const struct tb_crash_image *im, uint64_t pa,
@@ -416,19 +750,64 @@ static int ring_read(const struct tb_crash_image *im, const struct desc *d,
 	return 0;
 }
 
+/* A copy of the magic at @pa: keep the descriptor if it is the best yet. */
+static void desc_consider(const struct tb_crash_image *im, uint64_t pa,
+			  struct desc *best, unsigned int *found,
+			  unsigned int *bad, tb_crash_note_fn note, void *ctx)
+{
+	char why[160], msg[256];
+	struct desc d;
+
+	if (!desc_load(im, pa, &d, why, sizeof(why))) {
+		/* The module's own copy of the magic lands here too. */
+		(*bad)++;
+		desc_free(&d);
+		return;
+	}
+	(*found)++;
+	if (!best->cpus || (d.h.state == TRACEBUF_CRASH_FROZEN &&
+			    best->h.state != TRACEBUF_CRASH_FROZEN)) {
+		if (best->cpus) {
+			snprintf(msg, sizeof(msg), "ignoring the descriptor at 0x%llx (not frozen)",
+				 (unsigned long long)best->paddr);
+			note(ctx, msg);
+		}
+		desc_free(best);
+		*best = d;
+	} else {
+		snprintf(msg, sizeof(msg), "ignoring a second descriptor at 0x%llx",
+			 (unsigned long long)d.paddr);
+		note(ctx, msg);
+		desc_free(&d);
+	}
+}
+
 /* Scan every page of the image for descriptors; keep the best one. */
 static int desc_find(const struct tb_crash_image *im, struct desc *best,
 		     tb_crash_note_fn note, void *ctx, struct tb_error *err)
 {
 	uint8_t *chunk = malloc(SCAN_CHUNK);
-	char why[160], msg[256];
 	unsigned int found = 0, bad = 0;
+	uint64_t pfn;
 	size_t i;
 
 	memset(best, 0, sizeof(*best));
 	if (!chunk) {
 		crash_err(err, "out of memory");
 		return -1;
+	}
+	for (pfn = 0; im->kd && pfn < im->kd->max_pfn; pfn++) {
+		uint32_t o, bs = im->kd->block;
+
+		if (!kd_dumped(im->kd, pfn) || kd_page(im, pfn))
+			continue;
+		/* Loading a descriptor reads other pages: keep this one. */
+		memcpy(chunk, im->kd->page, bs);
+		for (o = 0; o < bs; o += SCAN_ALIGN)
+			if (!memcmp(chunk + o, TRACEBUF_CRASH_MAGIC,
+				    TRACEBUF_CRASH_MAGIC_SIZE))
+				desc_consider(im, pfn * bs + o, best, &found,
+					      &bad, note, ctx);
 	}
 	for (i = 0; i < im->nsegs; i++) {
 		const struct tb_crash_seg *s = &im->segs[i];
@@ -442,36 +821,11 @@ static int desc_find(const struct tb_crash_image *im, struct desc *best,
 				n = SCAN_CHUNK;
 			if (im->src.read(&im->src, at, chunk, n))
 				break;	/* a short image: what it lacks is lost */
-			for (o = 0; o + TRACEBUF_CRASH_MAGIC_SIZE <= n; o += SCAN_ALIGN) {
-				struct desc d;
-
-				if (memcmp(chunk + o, TRACEBUF_CRASH_MAGIC,
-					   TRACEBUF_CRASH_MAGIC_SIZE))
-					continue;
-				if (!desc_load(im, pa + o, &d, why, sizeof(why))) {
-					/* The module's own copy of the magic lands here too. */
-					bad++;
-					desc_free(&d);
-					continue;
-				}
-				found++;
-				if (!best->cpus ||
-				    (d.h.state == TRACEBUF_CRASH_FROZEN &&
-				     best->h.state != TRACEBUF_CRASH_FROZEN)) {
-					if (best->cpus) {
-						snprintf(msg, sizeof(msg), "ignoring the descriptor at 0x%llx (not frozen)",
-							 (unsigned long long)best->paddr);
-						note(ctx, msg);
-					}
-					desc_free(best);
-					*best = d;
-				} else {
-					snprintf(msg, sizeof(msg), "ignoring a second descriptor at 0x%llx",
-						 (unsigned long long)d.paddr);
-					note(ctx, msg);
-					desc_free(&d);
-				}
-			}
+			for (o = 0; o + TRACEBUF_CRASH_MAGIC_SIZE <= n; o += SCAN_ALIGN)
+				if (!memcmp(chunk + o, TRACEBUF_CRASH_MAGIC,
+					    TRACEBUF_CRASH_MAGIC_SIZE))
+					desc_consider(im, pa + o, best, &found,
+						      &bad, note, ctx);
 			pa += n;
 		}
 	}

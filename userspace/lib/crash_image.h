@@ -3,8 +3,12 @@
  * The flight recorder's rings out of a memory image of a dead kernel
  * (`tracebuf crash`).  The image is an ELF core of physical memory: the
  * /proc/vmcore that kdump's capture kernel shows, makedumpfile -E output,
- * qemu's dump-guest-memory, or a running kernel's /proc/kcore.  PT_LOAD
- * segments map physical addresses (p_paddr) to file offsets.
+ * qemu's dump-guest-memory, or a running kernel's /proc/kcore; PT_LOAD
+ * segments map physical addresses (p_paddr) to file offsets.  Or it is in
+ * the kdump-compressed format (makedumpfile -c, qemu's kdump-zlib):
+ * bitmaps of the pages dumped, then a descriptor per page and its bytes,
+ * zlib-compressed or as they are (LZO, snappy and zstd pages are refused),
+ * also in makedumpfile's flattened form (-F, and what qemu 7.2 writes).
  *
  * The recorder's crash descriptor (uapi/linux/tracebuf_crash.h) is found
  * by scanning the image's pages for its magic, checked (version, sizes,
@@ -32,6 +36,7 @@ struct tb_crash_src {
 		    size_t n);
 	const uint8_t *mem;	/* memory source */
 	int fd;			/* file source */
+	const void *priv;	/* a source layered on another (flattened) */
 	uint64_t size;		/* bytes of the image (UINT64_MAX: unknown) */
 };
 
@@ -46,15 +51,21 @@ struct tb_crash_seg {
 	uint64_t len;		/* bytes present in the file */
 };
 
+struct tb_crash_kdump;
+struct tb_crash_flat;
+
 struct tb_crash_image {
 	struct tb_crash_src src;
-	struct tb_crash_seg *segs;
+	struct tb_crash_seg *segs;	/* ELF: the memory it holds */
 	size_t nsegs;
+	struct tb_crash_kdump *kd;	/* kdump-compressed, or NULL */
+	struct tb_crash_flat *flat;	/* flattened kdump (makedumpfile -F) */
 };
 
 /*
- * Parse the ELF header and program headers.  Returns 0, or -1 with @err
- * set (not an ELF core, another format, truncated).
+ * Parse the ELF header and program headers, or the kdump-compressed
+ * headers and bitmaps.  Returns 0, or -1 with @err set (not a memory
+ * image, another format, truncated).
  */
 int tb_crash_image_open(struct tb_crash_image *im,
 			const struct tb_crash_src *src, struct tb_error *err);

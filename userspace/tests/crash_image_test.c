@@ -452,7 +452,9 @@ TEST(not_an_image)
 	im.b[16] = 2;			/* an executable */
 	expect_refused(_metadata, &im, -2, "not a core dump");
 	memcpy(im.b, "KDUMP   ", 8);
-	expect_refused(_metadata, &im, -2, "makedumpfile -E");
+	expect_refused(_metadata, &im, -2, "kdump: bad geometry");
+	memcpy(im.b, "makedumpfile", 12);
+	expect_refused(_metadata, &im, -2, "flattened dump: bad record");
 	memset(im.b, 'x', 64);
 	expect_refused(_metadata, &im, -2, "no ELF magic");
 }
