@@ -107,8 +107,11 @@ int fdr_crash_rings(void)
 {
 	u32 size = fdr_ring_size(), frames, per_cpu, crc = 0;
 	unsigned int cpu, t, f;
-	u64 *phys = fdr_desc_tables();
+	u64 *phys;
 
+	if (!fdr_desc)
+		return 0;	/* loaded without crash recovery */
+	phys = fdr_desc_tables();
 	fdr_crash_rings_gone();
 	frames = size / PAGE_SIZE;
 	per_cpu = DIV_ROUND_UP(frames, FDR_FRAMES_PER_TABLE);
@@ -196,10 +199,17 @@ int fdr_crash_init(void)
 		nr_cpu_ids * (sizeof(struct tracebuf_crash_cpu) +
 			      DIV_ROUND_UP(TRACEBUF_FDR_BUF_MAX / PAGE_SIZE,
 					   FDR_FRAMES_PER_TABLE) * sizeof(u64));
-	/* Page-aligned and contiguous: found by scanning physical pages. */
-	fdr_desc = alloc_pages_exact(fdr_desc_size, GFP_KERNEL | __GFP_ZERO);
-	if (!fdr_desc)
-		return -ENOMEM;
+	/*
+	 * Page-aligned and contiguous: found by scanning physical pages.
+	 * Without it the recorder works, crash images just do not show it.
+	 */
+	fdr_desc = alloc_pages_exact(fdr_desc_size, GFP_KERNEL | __GFP_ZERO |
+				     __GFP_NOWARN);
+	if (!fdr_desc) {
+		pr_warn("no memory for the crash descriptor (%zu bytes): crash recovery off\n",
+			fdr_desc_size);
+		return 0;
+	}
 	memcpy(fdr_desc->magic, TRACEBUF_CRASH_MAGIC, TRACEBUF_CRASH_MAGIC_SIZE);
 	fdr_desc->version = TRACEBUF_CRASH_VERSION;
 	fdr_desc->nr_cpus = nr_cpu_ids;
@@ -211,6 +221,8 @@ int fdr_crash_init(void)
 
 void fdr_crash_exit(void)
 {
+	if (!fdr_desc)
+		return;
 	atomic_notifier_chain_unregister(&panic_notifier_list, &fdr_panic_nb);
 	fdr_tables_free();
 	/* A later crash image must not find a descriptor of freed rings. */

@@ -705,7 +705,12 @@ int fdr_ring_alloc(u32 size)
 	}
 	fdr_buf_size = size;
 	fdr_page_size = size / FDR_NR_PAGES;
-	return fdr_crash_rings();
+	/* Rings a crash image could not find are refused as any ENOMEM. */
+	if (fdr_crash_rings()) {
+		fdr_ring_free();
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void fdr_ring_reset(u32 mode, u32 wakeup)
