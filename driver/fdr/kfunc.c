@@ -149,6 +149,7 @@ static int fdr_kfunc_parse(const char *names, size_t len,
 		p = nl + 1;
 	}
 	*nr = n;
+	*bad = TRACEBUF_FDR_KFUNC_NONE;
 	return 0;
 }
 
