@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,18 @@
 #include <linux/tracebuf.h>
 
 #include "fdr_kfunc.h"
+
+/* Not a parser: messages without tb_seterr()'s offset. */
+__attribute__((format(printf, 2, 3))) /* __printf() is the kernel's */
+static void kf_err(struct tb_error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->offset = 0;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+}
 
 /* One function of the kernel's list. */
 struct kf_entry {
@@ -53,7 +66,9 @@ static int kf_add(struct kf_table *t, const char *name, size_t len)
 	t->e[t->n].name = strndup(name, len);
 	if (!t->e[t->n].name)
 		return -1;
-	t->e[t->n].dup = t->e[t->n].banned = t->e[t->n].chosen = 0;
+	t->e[t->n].dup = 0;
+	t->e[t->n].banned = 0;
+	t->e[t->n].chosen = 0;
 	t->n++;
 	return 0;
 }
@@ -135,7 +150,7 @@ static void kf_load_blacklist(struct kf_table *t, const char *bl)
 
 static int kf_is_glob(const char *pat)
 {
-	return strpbrk(pat, "*?[") != NULL;
+	return !!strpbrk(pat, "*?[");
 }
 
 /* Mark what @pat matches; the number of functions it matched. */
@@ -148,17 +163,17 @@ static int kf_match(struct kf_table *t, const char *pat, struct tb_error *err)
 	if (!kf_is_glob(pat)) {
 		e = kf_find(t, pat);
 		if (!e) {
-			tb_seterr(err, 0, "'%s' is not a function the kernel can trace (available_filter_functions)",
-				  pat);
+			kf_err(err, "'%s' is not a function the kernel can trace (available_filter_functions)",
+			       pat);
 			return -1;
 		}
 		if (e->banned) {
-			tb_seterr(err, 0, "'%s' is in the kprobe blacklist", pat);
+			kf_err(err, "'%s' is in the kprobe blacklist", pat);
 			return -1;
 		}
 		if (e->dup) {
-			tb_seterr(err, 0, "'%s' names several kernel functions; a probe cannot tell them apart",
-				  pat);
+			kf_err(err, "'%s' names several kernel functions; a probe cannot tell them apart",
+			       pat);
 			return -1;
 		}
 		e->chosen = 1;
@@ -172,7 +187,7 @@ static int kf_match(struct kf_table *t, const char *pat, struct tb_error *err)
 		n++;
 	}
 	if (!n) {
-		tb_seterr(err, 0, "pattern '%s' matches no traceable kernel function", pat);
+		kf_err(err, "pattern '%s' matches no traceable kernel function", pat);
 		return -1;
 	}
 	return n;
@@ -183,14 +198,13 @@ static int kf_check_pattern(const char *pat, struct tb_error *err)
 	size_t i;
 
 	if (!*pat) {
-		tb_seterr(err, 0, "empty function pattern");
+		kf_err(err, "empty function pattern");
 		return -1;
 	}
 	for (i = 0; pat[i]; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?[]!-^",
-			    pat[i])) {
-			tb_seterr(err, 0, "bad character '%c' in function pattern '%s'",
-				  pat[i], pat);
+		if (!kf_name_ok(pat + i, 1) && !strchr("*?[]!-^", pat[i])) {
+			kf_err(err, "bad character '%c' in function pattern '%s'",
+			       pat[i], pat);
 			return -1;
 		}
 	return 0;
@@ -208,12 +222,12 @@ int tb_kfunc_select(const char *patterns, const char *avail,
 	memset(out, 0, sizeof(*out));
 	pats = strdup(patterns);
 	if (!pats || kf_load_avail(&t, avail)) {
-		tb_seterr(err, 0, "out of memory");
+		kf_err(err, "out of memory");
 		goto out;
 	}
 	kf_load_blacklist(&t, blacklist);
 	if (!*patterns) {
-		tb_seterr(err, 0, "empty function pattern");
+		kf_err(err, "empty function pattern");
 		goto out;
 	}
 	/* strtok_r would skip empty patterns ("a,,b"): refuse them. */
@@ -227,13 +241,13 @@ int tb_kfunc_select(const char *patterns, const char *avail,
 	for (i = 0; i < t.n; i++)
 		n += t.e[i].chosen;
 	if (n > limit) {
-		tb_seterr(err, 0, "'%s' selects %zu kernel functions, at most %zu can be traced: narrow the patterns",
-			  patterns, n, limit);
+		kf_err(err, "'%s' selects %zu kernel functions, at most %zu can be traced: narrow the patterns",
+		       patterns, n, limit);
 		goto out;
 	}
 	out->names = calloc(n ? n : 1, sizeof(*out->names));
 	if (!out->names) {
-		tb_seterr(err, 0, "out of memory");
+		kf_err(err, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < t.n; i++) {
@@ -293,8 +307,8 @@ int tb_kfunc_select_kernel(const char *patterns, size_t limit,
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]) && !avail; i++)
 		avail = kf_slurp(paths[i]);
 	if (!avail) {
-		tb_seterr(err, 0, "%s: %s (is tracefs mounted?)", paths[0],
-			  strerror(errno));
+		kf_err(err, "%s: %s (is tracefs mounted?)", paths[0],
+		       strerror(errno));
 		return -1;
 	}
 	/* Without debugfs the module still refuses them, by name. */
@@ -327,7 +341,7 @@ int tb_kfunc_set(int fd, const struct tb_kfuncs *k, uint32_t maxactive,
 		len += strlen(k->names[i]) + 1;
 	text = malloc(len + 1);
 	if (!text) {
-		tb_seterr(err, 0, "out of memory");
+		kf_err(err, "out of memory");
 		return -1;
 	}
 	for (i = 0, len = 0; i < k->n; i++)
@@ -339,13 +353,13 @@ int tb_kfunc_set(int fd, const struct tb_kfuncs *k, uint32_t maxactive,
 	if (!ret)
 		return 0;
 	if (errno == EOPNOTSUPP)
-		tb_seterr(err, 0, "kernel functions: the module was built without CONFIG_KRETPROBES");
+		kf_err(err, "kernel functions: the module was built without CONFIG_KRETPROBES");
 	else if (kf.failed < k->n)
-		tb_seterr(err, 0, "kernel function '%s': %s%s", k->names[kf.failed],
-			  strerror(errno),
-			  errno == EINVAL ? " (kprobes refuse to trace it)" : "");
+		kf_err(err, "kernel function '%s': %s%s", k->names[kf.failed],
+		       strerror(errno),
+		       errno == EINVAL ? " (kprobes refuse to trace it)" : "");
 	else
-		tb_seterr(err, 0, "kernel functions: %s", strerror(errno));
+		kf_err(err, "kernel functions: %s", strerror(errno));
 	return -1;
 }
 
@@ -356,7 +370,7 @@ int tb_kfunc_write_list(const struct tb_kfuncs *k, const char *path,
 	size_t i;
 
 	if (!f) {
-		tb_seterr(err, 0, "%s: %s", path, strerror(errno));
+		kf_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	fprintf(f, "# ID NAME: kernel functions recorded (kernel id)\n");
@@ -365,7 +379,7 @@ int tb_kfunc_write_list(const struct tb_kfuncs *k, const char *path,
 			TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, (unsigned int)i),
 			k->names[i]);
 	if (fclose(f)) {
-		tb_seterr(err, 0, "%s: %s", path, strerror(errno));
+		kf_err(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -460,6 +460,9 @@ int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text)
 		if (!strcmp(space, "irq"))
 			snprintf(sym, sizeof(sym), "irq_%u_%s",
 				 TRACEBUF_FDR_ID_KEY(id), name);
+		else if (!strcmp(space, "kfunc"))
+			/* Kernel functions keep their own names for llvm-xray -m. */
+			snprintf(sym, sizeof(sym), "%s", name);
 		else
 			snprintf(sym, sizeof(sym), "%s_%s", space, name);
 		if (tb_name_map_add(m, id, sym))
