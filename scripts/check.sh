@@ -97,15 +97,9 @@ vm_suite() {
 	125) pseudo_result "$suite" kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
 	*) pseudo_result "$suite" guest_finished 0 "vm-run exit $rc" ;;
 	esac
-	# The FDR trace the guest recorded, checked with the host's llvm-xray:
-	# on Debian's kernel.  In the debug kernel (full preemption) llvm-xray
-	# stack rejected the acceptance trace once in two runs ("record with
-	# no matching function entry"); that is open, and the debug run's job
-	# is the kernel's own checkers, so its trace is not judged here.
-	if [ "$suite" = vm ]; then
-		echo "# ---- host: llvm-xray over the FDR trace of $suite"
-		run_tap "$suite-fdr-accept" llvm_xray scripts/fdr-accept.sh "$results/$suite-out/accept"
-	fi
+	# The FDR trace the guest recorded, checked with the host's llvm-xray.
+	echo "# ---- host: llvm-xray over the FDR trace of $suite"
+	run_tap "$suite-fdr-accept" llvm_xray scripts/fdr-accept.sh "$results/$suite-out/accept"
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
 	run_tap "$suite-fuzz-xray" llvm_xray scripts/fdr-verify.sh "$results/$suite-out/fuzz"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "tb_test_util.h"
 
 #include "fdr_post.h"
 #include "fdr_reader.h"
@@ -52,6 +53,14 @@ static void s_block(struct stream *s, int32_t pid, int32_t tid, uint64_t t)
 	s_meta(s, TB_FDR_WALLCLOCK);
 	tb_put32(s_meta(s, TB_FDR_PID) + 1, pid);
 	tb_put64(s_meta(s, TB_FDR_NEW_CPU) + 3, t);
+}
+
+/* The same on CPU @cpu. */
+static void s_block_cpu(struct stream *s, int32_t pid, int32_t tid,
+			uint16_t cpu, uint64_t t)
+{
+	s_block(s, pid, tid, t);
+	tb_put16(s->p + s->len - TB_FDR_META_SIZE + 1, cpu);
 }
 
 static void s_func(struct stream *s, unsigned int type, uint32_t id,
@@ -258,6 +267,68 @@ TEST(stack_carries_across_a_task_s_blocks)
 	ASSERT_EQ(0, post(&p, &s, &v, NULL));
 	EXPECT_EQ(0, p.removed);
 	EXPECT_EQ(TB_FDR_EXIT, v.type[func(&v, 1)]);
+	tb_fdr_post_free(&p);
+}
+
+/*
+ * llvm-xray 14 orders a thread's blocks by wall clock with a comparison
+ * that calls two blocks of the same second equal, and its sort shuffles
+ * equal blocks once a thread has more than 16: 20 blocks of one task in
+ * one second must come out as one block, which llvm-xray stack accepts.
+ */
+TEST(a_task_s_blocks_become_one)
+{
+	struct tb_fdr_post p = { 0 };
+	struct tb_error err;
+	struct stream s;
+	struct seen v;
+	char *buf = NULL, *dir, *out, path[512];
+	size_t len = 0;
+	unsigned int k, blocks = 0, cpus = 0;
+	int i, status;
+	FILE *f;
+
+	s_header(&s);
+	for (i = 0; i < 20; i++) {
+		/* CPUs 0, 0, 1, 1, 0, 0, ...: a change every other block. */
+		s_block_cpu(&s, 1, 10, (i / 2) & 1, 1000 + 100 * i);
+		if (!i)
+			s_func(&s, TB_FDR_ENTER, 0x1000001, 1);
+		s_func(&s, TB_FDR_ENTER, 0x1000002 + i, 1);
+		s_func(&s, TB_FDR_EXIT, 0x1000002 + i, 1);
+		if (i == 19)
+			s_func(&s, TB_FDR_EXIT, 0x1000001, 1);
+		s_end(&s);
+	}
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
+	fclose(f);
+	EXPECT_EQ(20, p.blocks);
+	EXPECT_EQ(1, p.tasks);
+	EXPECT_EQ(0, p.removed);
+	memset(&v, 0, sizeof(v));
+	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, see, &v, NULL, &err));
+	for (k = 0; k < v.n; k++) {
+		blocks += v.kind[k] == TB_FDR_NEW_BUFFER;
+		cpus += v.kind[k] == TB_FDR_NEW_CPU;
+	}
+	EXPECT_EQ(1, blocks);
+	EXPECT_EQ(10, cpus);	/* the first, then one per change */
+	/* Absolute times survive: the last exit at 1000 + 1900 + 3. */
+	EXPECT_EQ(TB_FDR_EXIT, v.type[func(&v, 41)]);
+	EXPECT_EQ(2903, v.tsc[func(&v, 41)]);
+
+	if (tu_have("llvm-xray")) {
+		dir = tu_tmpdir();
+		snprintf(path, sizeof(path), "%s/t.fdr", dir);
+		ASSERT_EQ(0, tu_write(path, buf, len));
+		out = tu_run(&status, "llvm-xray stack %s 2>&1", path);
+		EXPECT_EQ(0, status) TH_LOG("llvm-xray stack: %s", out);
+		free(out);
+		tu_rmdir(dir);
+		free(dir);
+	}
+	free(buf);
 	tb_fdr_post_free(&p);
 }
 

@@ -176,8 +176,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* The file: the library writes the blocks in order (fdr_blocks.h). */
-static void write_fdr(struct collector *c, FILE *out, const char *path)
+/* The blocks' stream: FDR v5 with CLOCK_MONOTONIC nanoseconds. */
+static int blocks_init(struct collector *c)
 {
 	struct tb_fdr_header h = {
 		.version = 5,
@@ -188,9 +188,7 @@ static void write_fdr(struct collector *c, FILE *out, const char *path)
 		.buffer_size = c->opt->rb_size,
 	};
 
-	errno = -tb_fdr_blocks_write(&c->blk, out, &h, c->realtime_off);
-	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	return tb_fdr_blocks_init(&c->blk, c->nr_cpus, &h);
 }
 
 /* ------------------------------------------------------------------ */
@@ -839,6 +837,7 @@ static void run_bpf(struct collector *c, struct options *opt,
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
 
 	c->realtime_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	c->blk.wall_off = c->realtime_off;
 	err = tracebuf_bpf__attach(skel);
 	if (err) {
 		errno = -err;
@@ -932,10 +931,9 @@ int cmd_bpf(int argc, char **argv)
 	struct tb_fdr_post post = { 0 };
 	struct tb_name_map known = { 0 };
 	struct tb_error err;
-	char *raw = NULL, *names = NULL, *map_path = NULL;
+	char *names = NULL, *map_path = NULL;
 	char *tfile_path = NULL, *json_path = NULL;
-	size_t raw_len = 0;
-	FILE *out, *mem;
+	FILE *out;
 
 	tb_cli_init(argv[0]);
 	parse_args(argc, argv, &opt);
@@ -949,11 +947,8 @@ int cmd_bpf(int argc, char **argv)
 		errno = -col.nr_cpus;
 		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
-	errno = -tb_fdr_blocks_init(&col.blk, col.nr_cpus);
-	if (errno == ENOMEM)
+	if (blocks_init(&col))
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "cannot create a temporary file");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
 	 * early) still ends with a valid, if empty, file.
@@ -977,17 +972,12 @@ int cmd_bpf(int argc, char **argv)
 		run_bpf(&col, &opt, &r);
 	}
 
-	/* The blocks in memory, then the library's post-processing. */
-	mem = open_memstream(&raw, &raw_len);
-	if (!mem)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	write_fdr(&col, mem, opt.output);
-	if (fclose(mem))
+	/* The blocks as they ended, put in order by the post-processing. */
+	if (tb_fdr_blocks_finish(&col.blk))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	post.raw = opt.raw;
-	if (tb_fdr_post_run(&post, raw, raw_len, out, &err))
+	if (tb_fdr_post_run(&post, col.blk.fdr, col.blk.fdr_len, out, &err))
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
-	free(raw);
 	tb_close_output(out, opt.output);
 	r.bytes = post.bytes;
 	col.unmatched = post.removed;
