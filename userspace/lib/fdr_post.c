@@ -225,33 +225,51 @@ struct merge {
 	size_t scratch_cap;
 };
 
-/* Keep function record @r?  Tracks the task's call stack. */
-static bool keep_function(struct merge *m, const struct tb_fdr_record *r)
+/*
+ * Write function record @r, renumbered, tracking the task's call stack.
+ * An exit whose entry is not in the capture is left out.  An exit of a
+ * call below the innermost open one means the calls above it lost their
+ * exits (the capture stopped while they ran, or the exit was dropped):
+ * they are closed at this time first, so that llvm-xray's stacks stay
+ * balanced.
+ */
+static int merge_function(struct merge *m, const struct tb_fdr_record *r)
 {
 	struct task_stack *st = &m->st;
-	int d;
+	struct tb_fdr_record f = *r;
+	int d, ret;
 
+	m->keep_args = true;
 	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
 		if (st->depth < STACK_MAX)
 			st->id[st->depth] = r->func_id;
 		st->depth++;
-		return true;
+	} else {
+		for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
+			if (st->id[d] == r->func_id)
+				break;
+		if (d < 0 || st->depth > STACK_MAX) {
+			m->p->removed++;
+			m->keep_args = false;
+			return 0;
+		}
+		f.func_type = TB_FDR_EXIT;
+		while (--st->depth > d) {
+			f.func_id = dense_id(m->p, st->id[st->depth]);
+			ret = tb_fdr_write_record(m->w, &f);
+			if (ret)
+				return ret;
+			m->p->closed++;
+		}
+		f.func_type = r->func_type;
 	}
-	for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
-		if (st->id[d] == r->func_id)
-			break;
-	if (d < 0 || st->depth > STACK_MAX) {
-		m->p->removed++;
-		return false;
-	}
-	st->depth = d;
-	return true;
+	f.func_id = dense_id(m->p, r->func_id);
+	return tb_fdr_write_record(m->w, &f);
 }
 
 static int merge_record(void *ctx, const struct tb_fdr_record *r)
 {
 	struct merge *m = ctx;
-	struct tb_fdr_record f;
 
 	if (r->ignored)
 		return 0;
@@ -273,12 +291,7 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 			return 0;
 		return tb_fdr_new_cpu(m->w, r->cpu, r->tsc);
 	case TB_FDR_FUNCTION:
-		m->keep_args = keep_function(m, r);
-		if (!m->keep_args)
-			return 0;
-		f = *r;
-		f.func_id = dense_id(m->p, r->func_id);
-		return tb_fdr_write_record(m->w, &f);
+		return merge_function(m, r);
 	case TB_FDR_CALL_ARG:
 		return m->keep_args ? tb_fdr_write_record(m->w, r) : 0;
 	default:

@@ -49,6 +49,7 @@ struct tb_fdr_post {
 	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
 	/* of the output */
 	uint64_t removed;	/* exits left out */
+	uint64_t closed;	/* exits added: calls whose exit was lost */
 	uint64_t bytes;		/* bytes written */
 };
 

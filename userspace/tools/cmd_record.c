@@ -469,6 +469,9 @@ int cmd_record(int argc, char **argv)
 		if (post.removed)
 			printf("left out %llu exits whose entry precedes the capture or was lost (-r keeps them)\n",
 			       (unsigned long long)post.removed);
+		if (post.closed)
+			printf("closed %llu calls whose exit was lost, at their caller's exit\n",
+			       (unsigned long long)post.closed);
 		if (post.raw)
 			printf("names: %s (kernel ids; no map or tfile with -r)\n", names);
 		else
