@@ -64,7 +64,11 @@ tap $((! $?)) "llvm-xray stack -m (top stacks)" "$(head -1 "$tmp/err")"
 	grep -q 'label="vfs_read"' "$tmp/g.dot"
 tap $((! $?)) "llvm-xray graph -m labels vfs_read"
 
-grep -q '"vfs_read"' "$trace.json" 2>/dev/null && grep -aq 'vfs_read' "$trace.tfile" 2>/dev/null
-tap $((! $?)) "trace_event JSON and tfile name vfs_read"
+# The JSON names them itself; gdb names the tfile's tracepoints from the
+# ELF map loaded as the executable (Documentation/conversions.rst).
+grep -q '"vfs_read"' "$trace.json" 2>/dev/null &&
+	timeout 120 gdb -batch -nx "$trace.map" -ex "target tfile $trace.tfile" \
+		-ex 'info tracepoints' 2>/dev/null | grep -q '<vfs_read>'
+tap $((! $?)) "trace_event JSON and gdb's tfile tracepoints name vfs_read"
 
 [ $fails = 0 ]
