@@ -571,6 +571,55 @@ TEST_F_TIMEOUT(kfunc, attach_detach_race, 300)
 }
 
 /*
+ * CPU 1 goes offline and comes back while threads call the traced
+ * functions: the capture stays a valid stream and the nesting of this
+ * thread's calls stays exact.
+ */
+TEST_F_TIMEOUT(kfunc, cpu_hotplug_while_tracing, 300)
+{
+	const char *path = "/sys/devices/system/cpu/cpu1/online";
+	struct nest n = { 0 };
+	char err[256] = "", b[64];
+	pthread_t th[2];
+	int cpu_fd, zfd, i;
+
+	cpu_fd = open(path, O_WRONLY);
+	if (cpu_fd < 0)
+		SKIP(return, "CPU 1 cannot be hot-unplugged");
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ,
+				TRACEBUF_FDR_MODE_FLIGHT, 4 << 20, 0));
+	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\nrw_verify_area\nread_zero\n",
+				0, NULL));
+	zfd = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, zfd);
+	hammer_stop = 0;
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, hammer, NULL));
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(1, read(zfd, b, 1));
+	ASSERT_EQ(2, pwrite(cpu_fd, "0\n", 2, 0));
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(1, read(zfd, b, 1));
+	ASSERT_EQ(2, pwrite(cpu_fd, "1\n", 2, 0));
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(1, read(zfd, b, 1));
+	hammer_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	close(zfd);
+	close(cpu_fd);
+	n.tid = syscall(SYS_gettid);
+	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0, n.errors);
+	EXPECT_EQ(150U, n.enter[0]);
+	EXPECT_EQ(150U, n.exit[0]);
+	EXPECT_EQ(150U, n.enter[2]);
+}
+
+/*
  * Unload the module while a traced call sleeps in a child, then let it
  * return through the kretprobe trampoline: no handler of ours may run.
  * The module is loaded again for the tests that follow.
