@@ -185,6 +185,12 @@ static void ids_finish(struct tb_fdr_post *p, size_t n)
 	p->nids = j + 1;
 }
 
+/* Does the written trace carry the kernel's ids (not dense ones)? */
+static bool kernel_ids(const struct tb_fdr_post *p)
+{
+	return p->raw || p->keep_ids;
+}
+
 /* Dense id (1..n) of a kernel id. */
 static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 {
@@ -196,7 +202,7 @@ static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 
 uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
 {
-	if (p->raw || !id || id > p->nids)
+	if (kernel_ids(p) || !id || id > p->nids)
 		return id;
 	return p->ids[id - 1];
 }
@@ -225,8 +231,14 @@ struct merge {
 	size_t scratch_cap;
 };
 
+/* The id written for kernel id @id. */
+static uint32_t merge_id(const struct merge *m, uint32_t id)
+{
+	return m->p->keep_ids ? id : dense_id(m->p, id);
+}
+
 /*
- * Write function record @r, renumbered, tracking the task's call stack.
+ * Write function record @r, renumbered (unless keep_ids), tracking the task's call stack.
  * An exit whose entry is not in the capture is left out.  An exit of a
  * call below the innermost open one means the calls above it lost their
  * exits (the capture stopped while they ran, or the exit was dropped):
@@ -255,7 +267,7 @@ static int merge_function(struct merge *m, const struct tb_fdr_record *r)
 		}
 		f.func_type = TB_FDR_EXIT;
 		while (--st->depth > d) {
-			f.func_id = dense_id(m->p, st->id[st->depth]);
+			f.func_id = merge_id(m, st->id[st->depth]);
 			ret = tb_fdr_write_record(m->w, &f);
 			if (ret)
 				return ret;
@@ -263,7 +275,7 @@ static int merge_function(struct merge *m, const struct tb_fdr_record *r)
 		}
 		f.func_type = r->func_type;
 	}
-	f.func_id = dense_id(m->p, r->func_id);
+	f.func_id = merge_id(m, r->func_id);
 	return tb_fdr_write_record(m->w, &f);
 }
 
@@ -377,6 +389,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			tb_fdr_write_block(&w, in + s.v[i].off + TB_FDR_META_SIZE,
 					   s.v[i].len - TB_FDR_META_SIZE);
 			k = 1;
+			p->out_blocks++;
 			continue;
 		}
 		k = merge_task(&m, in, &s.v[i], s.n - i, err);
@@ -384,7 +397,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			tb_fdr_writer_finish(&w);
 			goto out;
 		}
-		p->tasks++;
+		p->out_blocks++;
 	}
 	werr = -tb_fdr_writer_finish(&w);
 	p->bytes = w.bytes;
@@ -461,11 +474,11 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	size_t i;
 
 	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
-		p->raw ? "kernel ids, raw" : "dense, 1..N");
+		kernel_ids(p) ? "kernel ids" : "dense, 1..N");
 	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
 	for (i = 0; i < p->nids; i++) {
 		uint32_t kid = p->ids[i];
-		uint32_t id = p->raw ? kid : (uint32_t)i + 1;
+		uint32_t id = kernel_ids(p) ? kid : (uint32_t)i + 1;
 		const char *n = tb_name_map_find(known, kid);
 
 		if (n)
@@ -475,12 +488,12 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		else
 			snprintf(name, sizeof(name), "fdr_%#x", kid);
 		fprintf(names, "%u %s\n# kernel id %#x\n", id, name, kid);
-		if (map && !p->raw && tb_name_map_add(&dense, id, name))
+		if (map && !kernel_ids(p) && tb_name_map_add(&dense, id, name))
 			ret = -ENOMEM;
 	}
 	if (ferror(names) && !ret)
 		ret = -EIO;
-	if (map && !p->raw && !ret) {
+	if (map && !kernel_ids(p) && !ret) {
 		if (tb_name_map_finish(&dense, &err))
 			ret = -EINVAL;
 		else
@@ -584,7 +597,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 	/* Written after the trace: never over it. */
 	if (f->trace && tb_same_path(f->names, f->trace))
 		same = f->names;
-	else if (f->trace && f->map && !p->raw &&
+	else if (f->trace && f->map && !kernel_ids(p) &&
 		 tb_same_path(f->map, f->trace))
 		same = f->map;
 	if (same) {
@@ -597,7 +610,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 		tb_seterr(err, 0, "%s: %s", f->names, strerror(-ret));
 		return -1;
 	}
-	if (f->map && !p->raw) {
+	if (f->map && !kernel_ids(p)) {
 		ret = tb_output_open(&map, f->map);
 		if (ret) {
 			tb_seterr(err, 0, "%s: %s", f->map, strerror(-ret));

@@ -19,7 +19,9 @@
  *    computes every delta again from the records' absolute times.
  *
  * In raw mode the device's blocks are only ordered: blocks, ids and
- * records stay as recorded.  The names file and the instrumentation map
+ * records stay as recorded.  With keep_ids the blocks are merged and
+ * filtered but the ids stay the kernel's (no map: tracebuf convert
+ * fdr-tidy, for a capture read straight from the device).  The names file and the instrumentation map
  * are written from the ids the trace uses.
  */
 #ifndef TB_FDR_POST_H
@@ -37,17 +39,18 @@
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
 
 struct tb_fdr_post {
-	bool raw;		/* keep ids and records as recorded */
+	bool raw;		/* keep blocks, ids and records as recorded */
+	bool keep_ids;		/* one block per task, but the kernel's ids */
 	struct tb_fdr_header hdr;
 	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
 	size_t nids;
 	/* statistics of the input */
 	uint64_t blocks;
-	uint64_t tasks;		/* blocks written: one per task */
 	uint64_t enters[TB_FDR_POST_SPACES];	/* entries by id space */
 	uint64_t markers;	/* custom events other than loss reports */
 	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
 	/* of the output */
+	uint64_t out_blocks;	/* one per task; the input's in raw mode */
 	uint64_t removed;	/* exits left out */
 	uint64_t closed;	/* exits added: calls whose exit was lost */
 	uint64_t bytes;		/* bytes written */

@@ -156,6 +156,7 @@ TEST(blocks_ordered_by_task_then_time)
 	p.raw = true;
 	ASSERT_EQ(0, post(&p, &s, &v, NULL));
 	EXPECT_EQ(3, p.blocks);
+	EXPECT_EQ(3, p.out_blocks);	/* raw: as recorded */
 	for (k = 0; k < v.n && n < 3; k++)
 		if (v.kind[k] == TB_FDR_NEW_CPU)
 			t[n++] = (int)v.tsc[k];
@@ -335,7 +336,7 @@ TEST(a_task_s_blocks_become_one)
 	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
 	fclose(f);
 	EXPECT_EQ(20, p.blocks);
-	EXPECT_EQ(1, p.tasks);
+	EXPECT_EQ(1, p.out_blocks);
 	EXPECT_EQ(0, p.removed);
 	memset(&v, 0, sizeof(v));
 	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, see, &v, NULL, &err));

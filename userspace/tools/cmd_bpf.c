@@ -674,6 +674,7 @@ struct result {
 	struct losses lost;
 	struct rusage ru0, ru1;	/* reader's usage after attach, at the end */
 	__u64 bytes;
+	__u64 blocks;		/* in the file */
 	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
 	double duration;
 	int status;		/* the command's wait status, or -1 */
@@ -696,9 +697,10 @@ static void print_summary(const struct collector *c, const struct result *r)
 		lost_rb += r->lost.ringbuf[tb_fdr_classes[i].space];
 		lost_rec += r->lost.recursion[tb_fdr_classes[i].space];
 	}
-	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %zu blocks)\n",
+	fprintf(stderr, "%s: %llu events in %.2f s -> %s (%llu bytes, %llu blocks)\n",
 		tb_prog(), (unsigned long long)c->events, r->duration,
-		c->opt->output, (unsigned long long)r->bytes, c->blk.nr_blocks);
+		c->opt->output, (unsigned long long)r->bytes,
+		(unsigned long long)r->blocks);
 	fprintf(stderr, " ");
 	for (i = 0; i < NR_CLASSES; i++)
 		if (c->opt->classes & tb_fdr_classes[i].bit)
@@ -757,8 +759,8 @@ static void write_json(const struct collector *c, const struct result *r,
 	fprintf(j, "{\"events\": %llu, \"records\": %llu, \"switches\": %llu, ",
 		(unsigned long long)c->events, (unsigned long long)c->records,
 		(unsigned long long)c->switches);
-	fprintf(j, "\"bytes\": %llu, \"blocks\": %zu, ",
-		(unsigned long long)r->bytes, c->blk.nr_blocks);
+	fprintf(j, "\"bytes\": %llu, \"blocks\": %llu, ",
+		(unsigned long long)r->bytes, (unsigned long long)r->blocks);
 	fprintf(j, "\"lost\": %llu, \"lost_ringbuf\": %llu, ",
 		(unsigned long long)lost, (unsigned long long)lost_rb);
 	fprintf(j, "\"lost_recursion\": %llu, \"lost_switches\": %llu, ",
@@ -980,6 +982,7 @@ int cmd_bpf(int argc, char **argv)
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
 	tb_close_output(out, opt.output);
 	r.bytes = post.bytes;
+	r.blocks = post.out_blocks;
 	col.unmatched = post.removed;
 	/* Next to a file: OUTPUT.names, .map, .tfile, .json (-J). */
 	if (strcmp(opt.output, "-")) {

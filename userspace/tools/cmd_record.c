@@ -452,7 +452,7 @@ int cmd_record(int argc, char **argv)
 
 	if (!quiet) {
 		printf("%s: %llu blocks, %llu bytes\n", out,
-		       (unsigned long long)post.blocks,
+		       (unsigned long long)post.out_blocks,
 		       (unsigned long long)post.bytes);
 		printf("events: syscall %llu, irq %llu, softirq %llu, work %llu, fault %llu, task %llu, marker %llu\n",
 		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_SYSCALL],
