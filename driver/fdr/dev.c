@@ -97,12 +97,16 @@ static int fdr_start(void)
 	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
 	fdr_ring_set_on(true);
 	ret = fdr_events_start();
+	if (!ret) {
+		ret = fdr_kfunc_start();
+		if (ret)
+			fdr_events_stop();
+	}
 	if (ret) {
 		fdr_ring_set_on(false);
 		synchronize_rcu();	/* marker writers run with IRQs off */
 		return ret;
 	}
-	fdr_kfunc_start();
 	WRITE_ONCE(fdr_running, true);
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
 	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);

@@ -183,8 +183,11 @@ struct tracebuf_fdr_kfuncs;
  */
 int fdr_kfunc_set(const char *names, size_t len,
 		  struct tracebuf_fdr_kfuncs *kf);
-/* fdr_lock: start / stop recording them (stop before the ring goes off). */
-void fdr_kfunc_start(void);
+/*
+ * fdr_lock: start recording them (0, or an error with none started), stop
+ * (before the ring goes off).
+ */
+int fdr_kfunc_start(void);
 void fdr_kfunc_stop(void);
 /* Calls missed since START. */
 u64 fdr_kfunc_missed(void);

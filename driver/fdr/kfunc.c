@@ -247,15 +247,26 @@ static u64 fdr_kfunc_nmissed(void)
 	return sum;
 }
 
-void fdr_kfunc_start(void)
+int fdr_kfunc_start(void)
 {
 	u32 i;
+	int ret;
 
 	WRITE_ONCE(fdr_kfunc_gen, fdr_kfunc_gen + 1);
 	fdr_kfunc_missed_base = fdr_kfunc_nmissed();
-	for (i = 0; i < fdr_nr_kfuncs; i++)
-		enable_kretprobe(&fdr_kfuncs[i].rp);
+	for (i = 0; i < fdr_nr_kfuncs; i++) {
+		/* Fails when the function's module went away since. */
+		ret = enable_kretprobe(&fdr_kfuncs[i].rp);
+		if (ret) {
+			pr_warn("cannot trace %s any more (%d)\n",
+				fdr_kfuncs[i].name, ret);
+			while (i--)
+				disable_kretprobe(&fdr_kfuncs[i].rp);
+			return ret;
+		}
+	}
 	fdr_kfunc_on = true;
+	return 0;
 }
 
 void fdr_kfunc_stop(void)
@@ -318,8 +329,9 @@ int fdr_kfunc_set(const char *names, size_t len,
 	return len ? -EOPNOTSUPP : 0;
 }
 
-void fdr_kfunc_start(void)
+int fdr_kfunc_start(void)
 {
+	return 0;
 }
 
 void fdr_kfunc_stop(void)
