@@ -16,7 +16,6 @@ run() {	# label
 	e=$(cut -d" " -f1 /proc/uptime | tr -d .)
 	echo "$1: $(( (e - s) * 10000000 / N )) ns per iteration"
 }
-pin() { taskset -c 0 "$@"; }
 run none; run none
 # tracebuf: vfs_read and rw_verify_area (2 traced calls per read, plus the write side's rw_verify_area)
 tracebuf record --start -m flight -e sched -s 16M -f vfs_read,rw_verify_area >/dev/null
