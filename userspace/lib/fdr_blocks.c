@@ -175,12 +175,14 @@ void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
 {
 	struct tb_fdr_stream *s = &b->streams[cpu];
 
-	if (!s->open || s->tid != tid) {
+	/* A tid reused by another process is another task. */
+	if (!s->open || s->tid != tid || s->tgid != tgid) {
 		uint64_t base = ts;
 
 		stream_close(b, s, cpu);
 		/* The switch time starts the block, when it named this task. */
-		if (s->pending && s->tid == tid && s->base <= ts)
+		if (s->pending && s->tid == tid && s->tgid == tgid &&
+		    s->base <= ts)
 			base = s->base;
 		stream_open(s, tid, tgid, base);
 	}

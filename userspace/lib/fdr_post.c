@@ -21,8 +21,6 @@
 #include "tb_bytes.h"
 #include "xray_map.h"
 
-#define STACK_MAX	256
-
 struct block {
 	size_t off, len;	/* in the stream, extents record included */
 	int32_t tid, pid;
@@ -30,14 +28,20 @@ struct block {
 	size_t seq;		/* position in the stream, for a stable sort */
 	uint64_t task_first;	/* earliest time of the block's task */
 	bool has_t;
+	bool has_buffer;	/* its NewBuffer record was seen */
 };
 
 struct scan {
 	struct tb_fdr_post *p;
+	size_t len;		/* of the stream */
 	struct block *v;
 	size_t n, cap;
 	size_t nids, capids;
 	bool oom;
+	/* A block is one extent that starts with its NewBuffer record. */
+	const char *bad;	/* what breaks that, or NULL */
+	uint64_t bad_off;
+	unsigned int bad_kind;
 };
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -64,8 +68,31 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 
 	if (r->ignored)
 		return 0;
+	/*
+	 * Blocks are put in order one by one: one that carries on the
+	 * block before it, or a second thread's block inside one extent
+	 * (both of which fdr-dump -verify accepts) would be read without
+	 * its NewBuffer, or merged as the first thread's.  The kernel
+	 * writes neither.
+	 */
+	if (b && r->kind == TB_FDR_NEW_BUFFER && b->has_buffer)
+		s->bad = "a second block in one buffer extent";
+	else if (b && r->kind != TB_FDR_BUFFER_EXTENTS &&
+		 r->kind != TB_FDR_NEW_BUFFER && !b->has_buffer)
+		s->bad = "a buffer extent that does not start with NewBuffer";
+	if (s->bad) {
+		s->bad_off = r->offset;
+		s->bad_kind = r->kind;
+		return -1;
+	}
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
+		/*
+		 * The reader starts a block at every BufferExtents record,
+		 * one inside an extent too: the block before ends there.
+		 */
+		if (b && b->off + b->len > r->offset)
+			b->len = r->offset - b->off;
 		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
 			s->oom = true;
 			return -1;
@@ -73,12 +100,21 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		b = &s->v[s->n];
 		memset(b, 0, sizeof(*b));
 		b->off = r->offset;
-		b->len = TB_FDR_META_SIZE + r->value;
+		/*
+		 * What the reader takes of the extent: its low 32 bits (as
+		 * llvm-xray), up to the end of the stream, which may come
+		 * first at a record boundary (a capture cut short).
+		 */
+		b->len = TB_FDR_META_SIZE + (size_t)(uint32_t)r->value;
+		if (b->len > s->len - b->off)
+			b->len = s->len - b->off;
 		b->seq = s->n++;
 		break;
 	case TB_FDR_NEW_BUFFER:
-		if (b)
+		if (b) {
 			b->tid = r->tid;
+			b->has_buffer = true;
+		}
 		break;
 	case TB_FDR_PID:
 		if (b)
@@ -215,8 +251,8 @@ uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
  * entry left out) and written as one block of that task (the writer).
  */
 struct task_stack {
-	uint32_t id[STACK_MAX];
-	int depth;
+	uint32_t *id;		/* grows: a hostile capture nests deep */
+	size_t depth, cap;
 };
 
 struct merge {
@@ -229,6 +265,7 @@ struct merge {
 	uint32_t wall_usec;
 	uint8_t *scratch;	/* file header + one input block */
 	size_t scratch_cap;
+	bool oom;
 };
 
 /* The id written for kernel id @id. */
@@ -238,50 +275,60 @@ static uint32_t merge_id(const struct merge *m, uint32_t id)
 }
 
 /*
- * Write function record @r, renumbered (unless keep_ids), tracking the task's call stack.
- * An exit whose entry is not in the capture is left out.  An exit of a
- * call below the innermost open one means the calls above it lost their
- * exits (the capture stopped while they ran, or the exit was dropped):
- * they are closed at this time first, so that llvm-xray's stacks stay
- * balanced.
+ * Exit @r matches the call at depth @d - 1, below the innermost open one:
+ * the calls above it lost their exits (a kernel function still running
+ * when the capture stopped, or its exit dropped).  Close them at this
+ * time, innermost first, so that llvm-xray's stacks stay balanced.
  */
-static int merge_function(struct merge *m, const struct tb_fdr_record *r)
+static void close_lost_exits(struct merge *m, const struct tb_fdr_record *r,
+			     size_t d)
 {
 	struct task_stack *st = &m->st;
 	struct tb_fdr_record f = *r;
-	int d, ret;
 
-	m->keep_args = true;
-	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
-		if (st->depth < STACK_MAX)
-			st->id[st->depth] = r->func_id;
-		st->depth++;
-	} else {
-		for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
-			if (st->id[d] == r->func_id)
-				break;
-		if (d < 0 || st->depth > STACK_MAX) {
-			m->p->removed++;
-			m->keep_args = false;
-			return 0;
-		}
-		f.func_type = TB_FDR_EXIT;
-		while (--st->depth > d) {
-			f.func_id = merge_id(m, st->id[st->depth]);
-			ret = tb_fdr_write_record(m->w, &f);
-			if (ret)
-				return ret;
-			m->p->closed++;
-		}
-		f.func_type = r->func_type;
+	f.func_type = TB_FDR_EXIT;
+	while (st->depth > d) {
+		st->depth--;
+		f.func_id = merge_id(m, st->id[st->depth]);
+		/* The writer's errors are sticky (tb_fdr_writer_finish()). */
+		tb_fdr_write_record(m->w, &f);
+		m->p->closed++;
 	}
-	f.func_id = merge_id(m, r->func_id);
-	return tb_fdr_write_record(m->w, &f);
+}
+
+/*
+ * Keep function record @r?  Tracks the task's call stack.  Returns 1 to
+ * keep, 0 to leave out, -1 out of memory.
+ */
+static int keep_function(struct merge *m, const struct tb_fdr_record *r)
+{
+	struct task_stack *st = &m->st;
+	size_t d;
+
+	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
+		if (!grow((void **)&st->id, &st->cap, st->depth,
+			  sizeof(*st->id)))
+			return -1;
+		st->id[st->depth++] = r->func_id;
+		return 1;
+	}
+	for (d = st->depth; d > 0; d--)
+		if (st->id[d - 1] == r->func_id)
+			break;
+	if (!d) {
+		m->p->removed++;
+		return 0;
+	}
+	close_lost_exits(m, r, d);
+	st->depth = d - 1;
+	return 1;
 }
 
 static int merge_record(void *ctx, const struct tb_fdr_record *r)
 {
 	struct merge *m = ctx;
+	struct tb_fdr_record f;
+	int ret;
 
 	if (r->ignored)
 		return 0;
@@ -303,7 +350,17 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 			return 0;
 		return tb_fdr_new_cpu(m->w, r->cpu, r->tsc);
 	case TB_FDR_FUNCTION:
-		return merge_function(m, r);
+		ret = keep_function(m, r);
+		if (ret < 0) {
+			m->oom = true;
+			return -1;
+		}
+		m->keep_args = ret;
+		if (!m->keep_args)
+			return 0;
+		f = *r;
+		f.func_id = merge_id(m, r->func_id);
+		return tb_fdr_write_record(m->w, &f);
 	case TB_FDR_CALL_ARG:
 		return m->keep_args ? tb_fdr_write_record(m->w, r) : 0;
 	default:
@@ -331,8 +388,11 @@ static int merge_block(struct merge *m, const uint8_t *in,
 	tb_fdr_put_header(m->scratch, &m->p->hdr);
 	memcpy(m->scratch + TB_FDR_HEADER_SIZE, in + b->off, b->len);
 	if (tb_fdr_read_mem(m->scratch, need, NULL, merge_record, m, NULL,
-			    err) == -1)
+			    err) == -1) {
+		if (m->oom)
+			tb_seterr(err, 0, "out of memory");
 		return -1;
+	}
 	/* The writer's errors are sticky: tb_fdr_writer_finish() says. */
 	return 0;
 }
@@ -343,7 +403,7 @@ static size_t merge_task(struct merge *m, const uint8_t *in,
 {
 	size_t i;
 
-	memset(&m->st, 0, sizeof(m->st));
+	m->st.depth = 0;
 	m->open = false;
 	m->keep_args = false;
 	for (i = 0; i < n && v[i].pid == v[0].pid && v[i].tid == v[0].tid;
@@ -358,7 +418,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		    FILE *out, struct tb_error *err)
 {
 	const uint8_t *in = buf;
-	struct scan s = { .p = p };
+	struct scan s = { .p = p, .len = len };
 	struct merge m = { .p = p };
 	struct tb_fdr_writer w;
 	int ret = -1, werr;
@@ -371,6 +431,10 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			    err)) {
 		if (s.oom)
 			tb_seterr(err, 0, "out of memory");
+		else if (s.bad)
+			tb_seterr(err, s.bad_off,
+				  "%s record: %s (one block per extent expected)",
+				  tb_fdr_kind_name(s.bad_kind), s.bad);
 		goto out;
 	}
 	if (p->hdr.version != 5) {
@@ -385,9 +449,15 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	m.w = &w;
 	for (i = 0; i < s.n; i += k) {
 		if (p->raw) {
-			/* The device's block, extents record left to the writer. */
-			tb_fdr_write_block(&w, in + s.v[i].off + TB_FDR_META_SIZE,
-					   s.v[i].len - TB_FDR_META_SIZE);
+			/*
+			 * The device's block, extents record left to the
+			 * writer; a stream cut inside that record has none.
+			 */
+			size_t body = s.v[i].len > TB_FDR_META_SIZE ?
+				      s.v[i].len - TB_FDR_META_SIZE : 0;
+
+			tb_fdr_write_block(&w, in + s.v[i].off + s.v[i].len -
+					   body, body);
 			k = 1;
 			p->out_blocks++;
 			continue;
@@ -397,7 +467,9 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			tb_fdr_writer_finish(&w);
 			goto out;
 		}
-		p->out_blocks++;
+		/* Empty extents make a "task" with no block. */
+		if (m.open)
+			p->out_blocks++;
 	}
 	werr = -tb_fdr_writer_finish(&w);
 	p->bytes = w.bytes;
@@ -408,6 +480,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 out:
 	free(s.v);
 	free(m.scratch);
+	free(m.st.id);
 	return ret;
 }
 

@@ -5,8 +5,8 @@
  * come in the order they ended (and in order of their first event once
  * through lib/fdr_post, the one place that orders), start at the switch
  * that named their task, clamp events that go back in time, and carry
- * arguments, instants and loss markers.  (bpf_replay_test drives the
- * same code through tracebuf bpf --replay.)
+ * arguments, instants and loss markers.  (fdr_bpf_test drives the
+ * same code with tracebuf bpf's records, through lib/fdr_bpf.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +182,27 @@ TEST(clamp_args_and_losses)
 	EXPECT_STREQ("B 1/1 cpu 0 at 1000\nA 1000001 at 1000\n  arg 3\n  arg 4\n"
 		     "C tracebuf: lost 12 events\nX 1000001 at 4294968296\n", out);
 	EXPECT_EQ(1, b.clamped);
+	free(out);
+	tb_fdr_blocks_free(&b);
+}
+
+/*
+ * A tid that comes back in another process (the task exited, its tid
+ * was reused, the switches between were lost with the ring buffer's
+ * overflow): another task, another block, never the first process's.
+ */
+TEST(same_tid_other_process_is_another_block)
+{
+	struct tb_fdr_blocks b;
+	char *out;
+
+	ASSERT_EQ(0, init(&b, 1));
+	tb_fdr_blocks_event(&b, 0, 5, 5, 100, TB_FDR_EV_ENTER, ID(1), NULL, 0);
+	tb_fdr_blocks_event(&b, 0, 5, 9, 200, TB_FDR_EV_ENTER, ID(2), NULL, 0);
+	out = finish_and_dump(&b);
+	ASSERT_NE(NULL, out);
+	EXPECT_STREQ("B 5/5 cpu 0 at 100\nE 1000001 at 100\n"
+		     "B 9/5 cpu 0 at 200\nE 1000002 at 200\n", out);
 	free(out);
 	tb_fdr_blocks_free(&b);
 }
