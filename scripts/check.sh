@@ -102,6 +102,13 @@ vm_suite() {
 	# The FDR trace the guest recorded, checked with the host's llvm-xray.
 	echo "# ---- host: llvm-xray over the FDR trace of $suite"
 	run_tap "$suite-fdr-accept" llvm_xray scripts/fdr-accept.sh "$results/$suite-out/accept"
+	# Kernel functions (record -f) named by llvm-xray -m: judged on
+	# Debian's kernel, whose function names the script expects (the
+	# tinyconfig debug kernel may inline some of them).
+	if [ "$suite" = vm ]; then
+		echo "# ---- host: llvm-xray -m over the kernel function trace of $suite"
+		run_tap "$suite-kfunc-accept" llvm_xray scripts/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
+	fi
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
 	run_tap "$suite-fuzz-xray" llvm_xray scripts/fdr-verify.sh "$results/$suite-out/fuzz"

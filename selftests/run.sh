@@ -27,10 +27,15 @@ for t in $tests; do
 	[ -e /dev/tracebuf ] || insmod /lib/tracebuf/tracebuf.ko
 done
 
-# Full run: also record the FDR acceptance trace for the host's llvm-xray
-# check (scripts/fdr-accept.sh, run by scripts/check.sh).
+# Full run: also record the FDR acceptance trace and the kernel function
+# trace for the host's llvm-xray checks (scripts/fdr-accept.sh,
+# scripts/fdr-kfunc-accept.sh, run by scripts/check.sh).
 if [ $# -eq 0 ] && [ -x "$dir/fdr_accept.sh" ]; then
 	echo "# ---- fdr_accept"
 	"$dir/fdr_accept.sh"
+fi
+if [ $# -eq 0 ] && [ -x "$dir/fdr_kfunc_accept.sh" ]; then
+	echo "# ---- fdr_kfunc_accept"
+	"$dir/fdr_kfunc_accept.sh"
 fi
 exit 0

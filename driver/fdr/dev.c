@@ -98,6 +98,11 @@ static int fdr_start(void)
 	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
 	fdr_ring_set_on(true);
 	ret = fdr_events_start();
+	if (!ret) {
+		ret = fdr_kfunc_start();
+		if (ret)
+			fdr_events_stop();
+	}
 	if (ret) {
 		fdr_ring_set_on(false);
 		synchronize_rcu();	/* marker writers run with IRQs off */
@@ -118,10 +123,13 @@ static void fdr_stop(void)
 	if (!fdr_running)
 		return;
 	WRITE_ONCE(fdr_markers, false);
+	/* Reports its losses, so before the ring goes off. */
+	fdr_kfunc_stop();
 	fdr_ring_set_on(false);
 	/*
 	 * Detach waits for every probe and, through its RCU grace period,
-	 * for every marker writer (they run with interrupts off).
+	 * for every marker writer (they run with interrupts off) and every
+	 * kernel function handler (they run with preemption off).
 	 */
 	fdr_events_stop();
 	fdr_ring_quiesce();
@@ -242,7 +250,40 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 	mutex_unlock(&fdr_lock);
 	if (ret)
 		return ret;
+	s.kfunc_missed = fdr_kfunc_missed();
 	return tbcore_uabi_put(uarg, usize, &s, sizeof(s));
+}
+
+static long fdr_ioc_kfuncs(struct file *file, void __user *uarg,
+			   size_t usize)
+{
+	struct tracebuf_fdr_kfuncs kf;
+	char *names = NULL;
+	long ret;
+
+	ret = tbcore_uabi_get(&kf, sizeof(kf), sizeof(kf), uarg, usize);
+	if (ret)
+		return ret;
+	if (kf.len > TRACEBUF_FDR_KFUNC_MAX * TRACEBUF_FDR_KFUNC_NAME_MAX)
+		return -E2BIG;
+	if (kf.len) {
+		names = vmemdup_user(u64_to_user_ptr(kf.names), kf.len);
+		if (IS_ERR(names))
+			return PTR_ERR(names);
+	}
+	mutex_lock(&fdr_lock);
+	if (fdr_running) {
+		ret = -EBUSY;
+		kf.failed = TRACEBUF_FDR_KFUNC_NONE;
+	} else {
+		ret = fdr_kfunc_set(names, kf.len, &kf);
+	}
+	mutex_unlock(&fdr_lock);
+	kvfree(names);
+	/* Which name was refused is part of the answer. */
+	if (tbcore_uabi_put(uarg, usize, &kf, sizeof(kf)))
+		return -EFAULT;
+	return ret;
 }
 
 static long fdr_ioc_names(struct file *file, void __user *uarg,
@@ -351,6 +392,7 @@ static const struct tbcore_ioctl fdr_ioctls[] = {
 	{ TRACEBUF_FDR_IOC_GET_CONFIG,	fdr_ioc_get_config },
 	{ TRACEBUF_FDR_IOC_STATS,	fdr_ioc_stats },
 	{ TRACEBUF_FDR_IOC_NAMES,	fdr_ioc_names },
+	{ TRACEBUF_FDR_IOC_KFUNCS,	fdr_ioc_kfuncs },
 	{ TRACEBUF_FDR_IOC_START,	fdr_ioc_start },
 	{ TRACEBUF_FDR_IOC_STOP,	fdr_ioc_stop },
 	{ TRACEBUF_FDR_IOC_SNAPSHOT,	fdr_ioc_snapshot },
@@ -567,6 +609,8 @@ void fdr_dev_exit(void)
 	misc_deregister(&fdr_miscdev);
 	mutex_lock(&fdr_lock);
 	fdr_stop();
+	/* No handler can run after this: the ring can go. */
+	fdr_kfunc_exit();
 	mutex_unlock(&fdr_lock);
 	fdr_ring_exit();
 	fdr_crash_exit();

@@ -7,6 +7,7 @@
  *   fdr_clock.c   the timestamp clock: the TSC or local_clock()
  *   fdr_events.c  the probe-layer consumer: kernel event -> FDR records
  *   fdr_names.c   function id -> name (IRQ, softirq, work functions)
+ *   fdr_kfunc.c   kernel functions as XRay functions (kretprobes)
  *   fdr_dev.c     the misc device: ioctls, read, write (markers), poll
  *
  * Locking: fdr_dev.c's mutex serialises configuration, start/stop, stream
@@ -85,6 +86,10 @@ void fdr_ring_quiesce(void);
  * build from constants.
  */
 void fdr_write_func(u32 word);
+/* The same; false when the record was not written (stopped or dropped). */
+bool fdr_write_func_ok(u32 word);
+/* Count @n events lost elsewhere on this CPU and report them in its stream. */
+void fdr_write_lost(u64 n);
 void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args);
 void fdr_write_instant(u32 id, unsigned long arg);
 void fdr_write_switch(struct task_struct *next, bool open_block);
@@ -166,6 +171,31 @@ bool fdr_stream_empty(void);
 void fdr_events_config(u32 classes, u32 nr_args);
 int fdr_events_start(void);
 void fdr_events_stop(void);
+
+/* ---------------------------------------------------------- fdr_kfunc.c */
+
+struct tracebuf_fdr_kfuncs;
+
+/*
+ * fdr_lock, stopped: replace the list of traced kernel functions (@names,
+ * @len bytes of kernel memory); @kf carries maxactive in, count and failed
+ * out.
+ */
+int fdr_kfunc_set(const char *names, size_t len,
+		  struct tracebuf_fdr_kfuncs *kf);
+/*
+ * fdr_lock: start recording them (0, or an error with none started), stop
+ * (before the ring goes off).
+ */
+int fdr_kfunc_start(void);
+void fdr_kfunc_stop(void);
+/* Calls missed since START. */
+u64 fdr_kfunc_missed(void);
+/* fdr_lock: their lines of the NAMES text, and the room they need. */
+size_t fdr_kfunc_names(char *buf, size_t size);
+size_t fdr_kfunc_names_size(void);
+/* Module unload, after fdr_kfunc_stop(): unregister everything. */
+void fdr_kfunc_exit(void);
 
 /* ---------------------------------------------------------- fdr_names.c */
 

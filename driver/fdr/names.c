@@ -13,6 +13,8 @@
  * below FDR_IRQ_NAMES is seen (the action may be freed later, so no
  * pointer is kept).  The first handler seen names a shared line.
  *
+ * Traced kernel functions are named by fdr_kfunc.c.
+ *
  * Syscall names are not here: numbers are ABI and userspace names them
  * from its headers.  Softirq, fault and task names are fixed.
  */
@@ -102,7 +104,7 @@ void fdr_names_irq_seen(int irq, const char *name)
 char *fdr_names_text(size_t *lenp)
 {
 	size_t size = (FDR_WORK_SLOTS + FDR_IRQ_NAMES + NR_SOFTIRQS + 4) *
-		      FDR_LINE_MAX;
+		      FDR_LINE_MAX + fdr_kfunc_names_size();
 	size_t len = 0;
 	char *buf;
 	int i;
@@ -134,6 +136,7 @@ char *fdr_names_text(size_t *lenp)
 			     TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i), fn);
 	}
 #undef LINE
+	len += fdr_kfunc_names(buf + len, size - len);
 	*lenp = len;
 	return buf;
 }

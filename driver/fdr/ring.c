@@ -608,6 +608,54 @@ void fdr_write_instant(u32 id, unsigned long arg)
 	fdr_write_args(id, 1, &arg, true);
 }
 
+/*
+ * fdr_write_func() for callers that must know whether the record went in:
+ * a kernel function's entry, whose exit is written only if it did.
+ */
+notrace bool fdr_write_func_ok(u32 word)
+{
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u64 now;
+	u8 *p;
+
+	c = fdr_record_begin(&flags, FDR_FUNC_SIZE, &now, &p);
+	if (!c)
+		return false;
+	if (unlikely(!p)) {
+		fdr_end(c, flags);
+		return false;
+	}
+	fdr_put_func_word(p, word, now - c->base);
+	c->base = now;
+	fdr_commit_end(c, FDR_FUNC_SIZE, 1, flags);
+	return true;
+}
+
+/*
+ * @n events lost outside the ring (kernel function calls a return probe
+ * could not follow): count them on this CPU and report them in its stream
+ * now, so that a capture about to stop still says so.
+ */
+void fdr_write_lost(u64 n)
+{
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u8 *p;
+
+	if (!n)
+		return;
+	c = fdr_begin(&flags, true);
+	if (!c)
+		return;
+	local64_add(n, &c->dropped);
+	p = fdr_reserve_slow(c, current, 0, fdr_clock_read());
+	if (p)
+		fdr_commit_end(c, 0, 0, flags);
+	else
+		fdr_end(c, flags);
+}
+
 void fdr_write_switch(struct task_struct *next, bool open_block)
 {
 	unsigned long flags;

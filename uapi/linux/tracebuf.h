@@ -291,6 +291,7 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_SPACE_WORK		4 /* key: index in the work-function table */
 #define TRACEBUF_FDR_SPACE_FAULT	5 /* key: 0 user, 1 kernel */
 #define TRACEBUF_FDR_SPACE_TASK		6 /* key: 0 fork, 1 exit */
+#define TRACEBUF_FDR_SPACE_KFUNC	7 /* key: index in the KFUNCS list */
 /* Key for values that do not fit (negative syscall number, full table). */
 #define TRACEBUF_FDR_KEY_OTHER		TRACEBUF_FDR_ID_KEY_MASK
 /* Syscall key bit of a 32-bit compat syscall (x86: int 0x80). */
@@ -370,6 +371,12 @@ struct tracebuf_fdr_config {
  *			was writing
  * @overwritten:	recorded events overwritten in flight-recorder mode
  * @bytes:		bytes committed, block headers included
+ * @kfunc_missed:	calls of the TRACEBUF_FDR_IOC_KFUNCS functions recorded
+ *			neither at entry nor at exit: more than maxactive in
+ *			progress, or a call made by a probe handler (the
+ *			recorder itself).  When capture stops they are added
+ *			to @dropped of the stopping CPU and reported in its
+ *			stream.
  *
  * Counters are reset by TRACEBUF_FDR_IOC_START and by a configuration.
  */
@@ -383,6 +390,7 @@ struct tracebuf_fdr_stats {
 	__u64 dropped;
 	__u64 overwritten;
 	__u64 bytes;
+	__u64 kfunc_missed;
 };
 
 struct tracebuf_fdr_cpu_stats {
@@ -409,6 +417,54 @@ struct tracebuf_fdr_names {
 	__u32 size;
 };
 
+/*
+ * Kernel functions recorded as XRay functions (TRACEBUF_FDR_IOC_KFUNCS):
+ * at most TRACEBUF_FDR_KFUNC_MAX functions, names of at most
+ * TRACEBUF_FDR_KFUNC_NAME_MAX - 1 characters, at most
+ * TRACEBUF_FDR_KFUNC_ACTIVE_MAX calls of one function in progress at once.
+ */
+#define TRACEBUF_FDR_KFUNC_MAX		512
+#define TRACEBUF_FDR_KFUNC_NAME_MAX	128
+#define TRACEBUF_FDR_KFUNC_ACTIVE_MAX	1024
+#define TRACEBUF_FDR_KFUNC_ACTIVE_DEFAULT 64
+/* Total of calls in progress of all functions (memory reserved up front). */
+#define TRACEBUF_FDR_KFUNC_INSTANCES_MAX 65536
+/* tracebuf_fdr_kfuncs.failed when no name is to blame. */
+#define TRACEBUF_FDR_KFUNC_NONE		0xffffffffU
+
+/**
+ * struct tracebuf_fdr_kfuncs - kernel functions to record (TRACEBUF_FDR_IOC_KFUNCS)
+ * @names:	user pointer (as __u64) to the function names, each followed
+ *		by a newline ("vfs_read\nrw_verify_area\n"); characters
+ *		A-Z a-z 0-9 _ . only, no duplicates.  The i-th name gets the
+ *		id TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, i).
+ * @len:	bytes at @names, at most TRACEBUF_FDR_KFUNC_MAX *
+ *		TRACEBUF_FDR_KFUNC_NAME_MAX; 0 clears the list
+ * @maxactive:	calls of one function that can be in progress at once (on
+ *		all CPUs, sleeping ones included), 1..
+ *		TRACEBUF_FDR_KFUNC_ACTIVE_MAX; 0 means
+ *		TRACEBUF_FDR_KFUNC_ACTIVE_DEFAULT.  Calls beyond it are not
+ *		recorded and count in tracebuf_fdr_stats.kfunc_missed.
+ * @count:	on return: the number of functions in the list now
+ * @failed:	on return: the index of the name that was refused, or
+ *		TRACEBUF_FDR_KFUNC_NONE
+ *
+ * Only while stopped (EBUSY).  Replaces the whole list, or on error leaves
+ * no list at all.  Errors: EINVAL for a malformed list, a duplicate, or a
+ * function the kernel does not let kprobes trace (its blacklist, notrace
+ * code, the tracebuf module itself); ENOENT for an unknown function; E2BIG
+ * above the limits; EOPNOTSUPP without CONFIG_KRETPROBES.  The functions
+ * are recorded from the next START on, each call as an entry and an exit
+ * record nested as the calls nest.
+ */
+struct tracebuf_fdr_kfuncs {
+	__u64 names;
+	__u32 len;
+	__u32 maxactive;
+	__u32 count;
+	__u32 failed;
+};
+
 #define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
@@ -416,5 +472,6 @@ struct tracebuf_fdr_names {
 #define TRACEBUF_FDR_IOC_SNAPSHOT _IO(TRACEBUF_IOC_MAGIC, 0x44)
 #define TRACEBUF_FDR_IOC_STATS	_IOWR(TRACEBUF_IOC_MAGIC, 0x45, struct tracebuf_fdr_stats)
 #define TRACEBUF_FDR_IOC_NAMES	_IOWR(TRACEBUF_IOC_MAGIC, 0x46, struct tracebuf_fdr_names)
+#define TRACEBUF_FDR_IOC_KFUNCS	_IOWR(TRACEBUF_IOC_MAGIC, 0x47, struct tracebuf_fdr_kfuncs)
 
 #endif /* _UAPI_LINUX_TRACEBUF_H */

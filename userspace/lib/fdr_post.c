@@ -268,6 +268,34 @@ struct merge {
 	bool oom;
 };
 
+/* The id written for kernel id @id. */
+static uint32_t merge_id(const struct merge *m, uint32_t id)
+{
+	return m->p->keep_ids ? id : dense_id(m->p, id);
+}
+
+/*
+ * Exit @r matches the call at depth @d - 1, below the innermost open one:
+ * the calls above it lost their exits (a kernel function still running
+ * when the capture stopped, or its exit dropped).  Close them at this
+ * time, innermost first, so that llvm-xray's stacks stay balanced.
+ */
+static void close_lost_exits(struct merge *m, const struct tb_fdr_record *r,
+			     size_t d)
+{
+	struct task_stack *st = &m->st;
+	struct tb_fdr_record f = *r;
+
+	f.func_type = TB_FDR_EXIT;
+	while (st->depth > d) {
+		st->depth--;
+		f.func_id = merge_id(m, st->id[st->depth]);
+		/* The writer's errors are sticky (tb_fdr_writer_finish()). */
+		tb_fdr_write_record(m->w, &f);
+		m->p->closed++;
+	}
+}
+
 /*
  * Keep function record @r?  Tracks the task's call stack.  Returns 1 to
  * keep, 0 to leave out, -1 out of memory.
@@ -291,6 +319,7 @@ static int keep_function(struct merge *m, const struct tb_fdr_record *r)
 		m->p->removed++;
 		return 0;
 	}
+	close_lost_exits(m, r, d);
 	st->depth = d - 1;
 	return 1;
 }
@@ -330,8 +359,7 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 		if (!m->keep_args)
 			return 0;
 		f = *r;
-		if (!m->p->keep_ids)
-			f.func_id = dense_id(m->p, r->func_id);
+		f.func_id = merge_id(m, r->func_id);
 		return tb_fdr_write_record(m->w, &f);
 	case TB_FDR_CALL_ARG:
 		return m->keep_args ? tb_fdr_write_record(m->w, r) : 0;
@@ -481,6 +509,9 @@ int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text)
 		if (!strcmp(space, "irq"))
 			snprintf(sym, sizeof(sym), "irq_%u_%s",
 				 TRACEBUF_FDR_ID_KEY(id), name);
+		else if (!strcmp(space, "kfunc"))
+			/* Kernel functions keep their own names for llvm-xray -m. */
+			snprintf(sym, sizeof(sym), "%s", name);
 		else
 			snprintf(sym, sizeof(sym), "%s_%s", space, name);
 		if (tb_name_map_add(m, id, sym))

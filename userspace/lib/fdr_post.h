@@ -52,6 +52,7 @@ struct tb_fdr_post {
 	/* of the output */
 	uint64_t out_blocks;	/* one per task; the input's in raw mode */
 	uint64_t removed;	/* exits left out */
+	uint64_t closed;	/* exits added: calls whose exit was lost */
 	uint64_t bytes;		/* bytes written */
 };
 

@@ -196,6 +196,37 @@ TEST(ids_renumbered_densely)
 	tb_fdr_post_free(&p);
 }
 
+/*
+ * A kernel function whose exit was lost (capture stopped, exit dropped):
+ * the exit of the call around it closes it first, at the same time, so
+ * llvm-xray's stacks stay balanced.
+ */
+TEST(lost_exit_closed_by_the_outer_exit)
+{
+	struct tb_fdr_post p = { 0 };
+	struct stream s;
+	struct seen v;
+
+	s_header(&s);
+	s_block(&s, 1, 10, 100);
+	s_func(&s, TB_FDR_ENTER, 0x1000000, 1);		/* read() */
+	s_func(&s, TB_FDR_ENTER, 0x7000000, 1);		/* vfs_read */
+	s_func(&s, TB_FDR_ENTER, 0x7000001, 1);		/* rw_verify_area */
+	s_func(&s, TB_FDR_EXIT, 0x1000000, 5);		/* both exits lost */
+	s_end(&s);
+	ASSERT_EQ(0, post(&p, &s, &v, NULL));
+	EXPECT_EQ(2, p.closed);
+	EXPECT_EQ(0, p.removed);
+	ASSERT_LE(0, func(&v, 5));
+	EXPECT_EQ(TB_FDR_EXIT, v.type[func(&v, 3)]);
+	EXPECT_EQ(3, v.id[func(&v, 3)]);		/* innermost first */
+	EXPECT_EQ(2, v.id[func(&v, 4)]);
+	EXPECT_EQ(1, v.id[func(&v, 5)]);
+	EXPECT_EQ(v.tsc[func(&v, 5)], v.tsc[func(&v, 3)]);
+	EXPECT_EQ(108, v.tsc[func(&v, 5)]);
+	tb_fdr_post_free(&p);
+}
+
 TEST(unmatched_exit_left_out_and_delta_folded)
 {
 	struct tb_fdr_post p = { 0 };

@@ -29,6 +29,7 @@
 #include "collect.h"
 #include "fdr_classes.h"
 #include "fdr_dev.h"
+#include "fdr_kfunc.h"
 #include "fdr_post.h"
 #include "name_map.h"
 #include "cmds.h"
@@ -70,6 +71,11 @@ static void print_help(FILE *f)
 "  -a, --args N          syscall arguments to record, 0..6 (default 0)\n"
 "  -w, --wakeup BYTES    stream mode: bytes committed on a CPU before the\n"
 "                        reader wakes (default 0: a quarter buffer)\n"
+"  -f, --functions LIST  also record these kernel functions' calls and\n"
+"                        returns: names or globs, comma separated, as\n"
+"                        set_ftrace_filter takes them (vfs_read,ext4_*);\n"
+"                        the list is written to FILE.kfuncs\n"
+"  -v, --verbose         print the chosen kernel functions\n"
 "  -d, --duration SECS   stop after SECS seconds\n"
 "  -D, --device PATH     device (default " TB_FDR_DEV_PATH ")\n"
 "  -r, --raw             write the device's blocks unchanged: kernel\n"
@@ -150,6 +156,32 @@ static void kernel_names(int fd, struct tb_name_map *m)
 
 /* ------------------------------------------------------------ main */
 
+/*
+ * The kernel functions of -f, or none: the list is the device's, and a
+ * previous session's must not be recorded silently.
+ */
+static void set_kfuncs(int fd, const char *pats, int verbose,
+		       struct tb_kfuncs *k)
+{
+	struct tb_error err;
+	size_t i;
+
+	if (!pats) {
+		/* An older module has no list to clear. */
+		tb_kfunc_set(fd, k, 0, &err);
+		return;
+	}
+	if (tb_kfunc_select_kernel(pats, tb_kfunc_limit(0), k, &err))
+		tb_die(TB_EXIT_USAGE, "%s", err.msg);
+	if (verbose) {
+		printf("kernel functions (%zu):\n", k->n);
+		for (i = 0; i < k->n; i++)
+			printf("  %s\n", k->names[i]);
+	}
+	if (tb_kfunc_set(fd, k, 0, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+}
+
 static int print_stats(int fd)
 {
 	struct tracebuf_fdr_stats st;
@@ -190,6 +222,13 @@ static void report(struct tb_collect_stats *s,
 		s->per_class[i] = tb_fdr_classes[i].bit == TRACEBUF_FDR_MARKER ?
 				  post->markers :
 				  post->enters[tb_fdr_classes[i].space];
+	if (post->enters[TRACEBUF_FDR_SPACE_KFUNC] || st->kfunc_missed) {
+		tb_collect_count(s, "kfunc_calls",
+				 post->enters[TRACEBUF_FDR_SPACE_KFUNC]);
+		tb_collect_count(s, "kfunc_missed", st->kfunc_missed);
+	}
+	if (post->closed)
+		tb_collect_count(s, "lost_exits_closed", post->closed);
 	tb_collect_count(s, "dropped", st->dropped);
 	tb_collect_count(s, "overwritten", st->overwritten);
 	tb_collect_count(s, "committed_bytes", st->bytes);
@@ -210,6 +249,8 @@ int cmd_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "names", required_argument, NULL, 'n' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "functions", required_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "no-tfile", no_argument, NULL, 'N' },
@@ -225,7 +266,9 @@ int cmd_record(int argc, char **argv)
 	const struct option *opts = tb_fdr_config_longopts(record_opts);
 	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
 	const char *out = DEFAULT_OUT, *names = NULL, *dev = TB_FDR_DEV_PATH;
-	const char *stats_json = NULL;
+	const char *stats_json = NULL, *kfunc_pats = NULL;
+	struct tb_kfuncs kfuncs = { 0 };
+	int verbose = 0;
 	struct tracebuf_fdr_stats st;
 	struct tb_collect_stats stats = { .status = -1 };
 	struct tb_collect_cmd cmd = { 0 };
@@ -246,7 +289,7 @@ int cmd_record(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:d:D:j:rNJqhV" TB_FDR_CONFIG_SHORTOPTS,
+	while ((opt = getopt_long(argc, argv, "+o:n:d:f:vD:j:rNJqhV" TB_FDR_CONFIG_SHORTOPTS,
 				  opts, NULL)) != -1) {
 		if (tb_fdr_config_opt(&cfg, opt, optarg))
 			continue;
@@ -261,6 +304,12 @@ int cmd_record(int argc, char **argv)
 			if (tb_parse_u64(optarg, 1, 86400 * 365, &v))
 				tb_die(TB_EXIT_USAGE, "bad duration '%s'", optarg);
 			duration = v;
+			break;
+		case 'f':
+			kfunc_pats = optarg;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		case 'D':
 			dev = optarg;
@@ -303,6 +352,7 @@ int cmd_record(int argc, char **argv)
 		return print_stats(fd);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg))
 		tb_die_errno(TB_EXIT_FAIL, "configure");
+	set_kfuncs(fd, kfunc_pats, verbose, &kfuncs);
 	if (control == 'S') {
 		if (ioctl(fd, TRACEBUF_FDR_IOC_START))
 			tb_die_errno(TB_EXIT_FAIL, "start");
@@ -384,6 +434,17 @@ int cmd_record(int argc, char **argv)
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	close(fd);
+	if (kfunc_pats) {
+		char *path = malloc(strlen(out) + 8);
+
+		if (!path)
+			tb_die(TB_EXIT_FAIL, "out of memory");
+		sprintf(path, "%s.kfuncs", out);
+		if (tb_kfunc_write_list(&kfuncs, path, &err))
+			tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		free(path);
+	}
+	tb_kfunc_free(&kfuncs);
 
 	stats.files = files.names ? &files : NULL;
 	report(&stats, &st, &post, quiet, stats_json);

@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel functions as XRay functions (TRACEBUF_FDR_IOC_KFUNCS): a workload
+ * of known call structure (read() of /dev/zero: the read syscall calls
+ * vfs_read, which calls rw_verify_area and then read_zero / read_iter_zero)
+ * gives exactly one entry and one exit per call, nested as the code nests
+ * them, interrupts inside included; bad lists, limits and refused
+ * functions give their errors; calls that cannot be followed are counted
+ * and reported; stopping, restarting and unloading while a traced call
+ * sleeps are clean.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "fdr_util.h"
+
+#define KF(i)		(TRACEBUF_FDR_SPACE_KFUNC << TRACEBUF_FDR_ID_SPACE_SHIFT | (i))
+#define SYS_READ_ID	(TRACEBUF_FDR_SPACE_SYSCALL << TRACEBUF_FDR_ID_SPACE_SHIFT | SYS_read)
+
+static int set_kfuncs(int fd, const char *names, uint32_t maxactive,
+		      struct tracebuf_fdr_kfuncs *out)
+{
+	struct tracebuf_fdr_kfuncs kf = {
+		.names = (uintptr_t)names,
+		.len = names ? strlen(names) : 0,
+		.maxactive = maxactive,
+	};
+	int ret = ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &kf) ? -errno : 0;
+
+	if (out)
+		*out = kf;
+	return ret;
+}
+
+/* Module built without kretprobes: every test that needs them skips. */
+static int kfuncs_supported(int fd)
+{
+	int ret = set_kfuncs(fd, "vfs_read\n", 0, NULL);
+
+	set_kfuncs(fd, NULL, 0, NULL);
+	return ret != -EOPNOTSUPP;
+}
+
+/* ------------------------------------------------ the nesting checker */
+
+#define DEPTH_MAX	64
+
+struct nest {
+	int32_t tid;
+	uint32_t stack[DEPTH_MAX];
+	int depth;
+	int errors;		/* exit that is not the innermost open call */
+	unsigned int enter[4], exit[4];	/* per kfunc key */
+	unsigned int in_vfs_read[4];	/* kfunc key called inside vfs_read */
+	unsigned int irq_inside;	/* IRQ/softirq inside vfs_read */
+	unsigned int sys_outside;	/* vfs_read not inside the read syscall */
+	unsigned int lost_reports;
+	unsigned int other_tid_exit_first;
+};
+
+static int nest_has(const struct nest *n, uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < n->depth; i++)
+		if (n->stack[i] == id)
+			return 1;
+	return 0;
+}
+
+static void nest_cb(const struct fdr_rec *r, void *arg)
+{
+	struct nest *n = arg;
+	uint32_t space = TRACEBUF_FDR_ID_SPACE(r->id);
+	uint32_t key = TRACEBUF_FDR_ID_KEY(r->id);
+
+	if (r->kind == FDR_R_CUSTOM) {
+		if (r->size > 15 && !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX, 15))
+			n->lost_reports++;
+		return;
+	}
+	if (r->tid != n->tid)
+		return;
+	if (space != TRACEBUF_FDR_SPACE_KFUNC &&
+	    space != TRACEBUF_FDR_SPACE_SYSCALL &&
+	    space != TRACEBUF_FDR_SPACE_IRQ &&
+	    space != TRACEBUF_FDR_SPACE_SOFTIRQ)
+		return;
+	if (r->type == 1) {
+		if (!n->depth || n->stack[n->depth - 1] != r->id) {
+			/* Our first syscall's exit after START: not an error. */
+			if (space == TRACEBUF_FDR_SPACE_SYSCALL && !n->depth)
+				return;
+			n->errors++;
+			return;
+		}
+		n->depth--;
+		if (space == TRACEBUF_FDR_SPACE_KFUNC && key < 4)
+			n->exit[key]++;
+		return;
+	}
+	if (space == TRACEBUF_FDR_SPACE_KFUNC && key < 4) {
+		n->enter[key]++;
+		if (key && nest_has(n, KF(0)))
+			n->in_vfs_read[key]++;
+		if (!key && !nest_has(n, SYS_READ_ID))
+			n->sys_outside++;
+	}
+	if ((space == TRACEBUF_FDR_SPACE_IRQ ||
+	     space == TRACEBUF_FDR_SPACE_SOFTIRQ) && nest_has(n, KF(0)))
+		n->irq_inside++;
+	if (n->depth == DEPTH_MAX) {
+		n->errors++;
+		return;
+	}
+	n->stack[n->depth++] = r->id;
+}
+
+static int check_stream(int fd, struct nest *n, char *err, size_t errlen)
+{
+	size_t len;
+	uint8_t *buf;
+	int ret;
+
+	buf = fdr_read_all(fd, &len);
+	if (!buf)
+		return -1;
+	ret = fdr_check(buf, len, nest_cb, n, err, errlen);
+	free(buf);
+	return ret;
+}
+
+FIXTURE(kfunc) {
+	int fd;
+};
+
+FIXTURE_SETUP(kfunc)
+{
+	self->fd = fdr_open_stopped();
+	ASSERT_LE(0, self->fd);
+	if (!kfuncs_supported(self->fd))
+		SKIP(return, "module built without CONFIG_KRETPROBES");
+}
+
+FIXTURE_TEARDOWN(kfunc)
+{
+	ioctl(self->fd, TRACEBUF_FDR_IOC_STOP);
+	set_kfuncs(self->fd, NULL, 0, NULL);
+	close(self->fd);
+}
+
+/*
+ * N reads of /dev/zero: exactly N vfs_read calls of this thread, each
+ * inside its read syscall, each holding exactly one rw_verify_area and one
+ * read_zero (/dev/zero has a .read, which vfs_read prefers), and
+ * every exit closing the innermost open call.  The big reads give the
+ * interrupts time to land inside vfs_read, and they must nest there too.
+ */
+#define NREADS		400
+#define NBIG		40
+
+TEST_F(kfunc, nesting_exact)
+{
+	static char buf[4 << 20];
+	struct tracebuf_fdr_stats st;
+	struct tracebuf_fdr_kfuncs kf;
+	struct nest n = { 0 };
+	char err[256] = "";
+	int zfd, i;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
+				TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
+				TRACEBUF_FDR_MODE_FLIGHT, 16 << 20, 0));
+	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\nrw_verify_area\nread_zero\n",
+				0, &kf));
+	EXPECT_EQ(3U, kf.count);
+	EXPECT_EQ(TRACEBUF_FDR_KFUNC_NONE, kf.failed);
+	zfd = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, zfd);
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	for (i = 0; i < NREADS; i++)
+		ASSERT_EQ(1, read(zfd, buf, 1));
+	for (i = 0; i < NBIG; i++)
+		ASSERT_EQ((ssize_t)sizeof(buf), read(zfd, buf, sizeof(buf)));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	close(zfd);
+	ASSERT_EQ(0, fdr_stats(self->fd, &st));
+	ASSERT_EQ(0ULL, st.dropped);
+	ASSERT_EQ(0ULL, st.overwritten);
+
+	n.tid = syscall(SYS_gettid);
+	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0, n.errors);
+	EXPECT_EQ(NREADS + NBIG, n.enter[0]);
+	EXPECT_EQ(NREADS + NBIG, n.exit[0]);
+	/*
+	 * vfs_read's own call of rw_verify_area is inlined in some kernels
+	 * (the tinyconfig debug kernel); the probe then sees no call at all.
+	 */
+	if (n.enter[1] || n.exit[1]) {
+		EXPECT_EQ(NREADS + NBIG, n.enter[1]);
+		EXPECT_EQ(NREADS + NBIG, n.exit[1]);
+		EXPECT_EQ(NREADS + NBIG, n.in_vfs_read[1]);
+	} else {
+		TH_LOG("rw_verify_area is inlined in vfs_read here");
+	}
+	EXPECT_EQ(NREADS + NBIG, n.enter[2]);
+	EXPECT_EQ(NREADS + NBIG, n.exit[2]);
+	EXPECT_EQ(NREADS + NBIG, n.in_vfs_read[2]);
+	EXPECT_EQ(0U, n.sys_outside);
+	EXPECT_EQ(0U, n.lost_reports);
+	TH_LOG("%u interrupts inside vfs_read", n.irq_inside);
+}
+
+/* The ids are named by NAMES, in list order. */
+TEST_F(kfunc, names)
+{
+	struct tracebuf_fdr_names nm = { 0 };
+	char *text, line[64];
+
+	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\nvfs_write\n", 0, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_NAMES, &nm));
+	text = calloc(1, nm.size + 1);
+	ASSERT_NE(NULL, text);
+	nm.buf = (uintptr_t)text;
+	nm.len = nm.size;
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_NAMES, &nm));
+	snprintf(line, sizeof(line), "%x kfunc vfs_read\n", KF(0));
+	EXPECT_NE(NULL, strstr(text, line));
+	snprintf(line, sizeof(line), "%x kfunc vfs_write\n", KF(1));
+	EXPECT_NE(NULL, strstr(text, line));
+	/* Cleared: no kfunc line left. */
+	ASSERT_EQ(0, set_kfuncs(self->fd, NULL, 0, NULL));
+	nm.len = nm.size;
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_NAMES, &nm));
+	text[nm.size < nm.len ? nm.size : nm.len] = '\0';
+	EXPECT_EQ(NULL, strstr(text, " kfunc "));
+	free(text);
+}
+
+static int names_have_kfunc(int fd)
+{
+	struct tracebuf_fdr_names nm = { 0 };
+	char *text;
+	int has;
+
+	if (ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &nm))
+		return -1;
+	text = calloc(1, nm.size + 1);
+	nm.buf = (uintptr_t)text;
+	nm.len = nm.size;
+	if (!text || ioctl(fd, TRACEBUF_FDR_IOC_NAMES, &nm))
+		return -1;
+	has = strstr(text, " kfunc ") != NULL;
+	free(text);
+	return has;
+}
+
+/* Each bad list: its errno, the index to blame, and no list left. */
+TEST_F(kfunc, bad_lists)
+{
+	static const struct {
+		const char *names;
+		int err;
+		uint32_t failed;
+	} bad[] = {
+		{ "\n", EINVAL, 0 },
+		{ "vfs_read", EINVAL, 0 },		/* no newline */
+		{ "vfs_read\nvfs read\n", EINVAL, 1 },
+		{ "vfs_read\nvfs_read\n", EINVAL, 1 },	/* duplicate */
+		{ "vfs_read\ntracebuf:vfs_read\n", EINVAL, 1 },
+		{ "vfs_read\nvfs_*\n", EINVAL, 1 },	/* globs are userspace's */
+		{ "no_such_function_xyzzy\n", ENOENT, 0 },
+		{ "vfs_read\nfdr_write_func\n", EINVAL, 1 },	/* ourselves */
+	};
+	struct tracebuf_fdr_kfuncs kf;
+	char longname[TRACEBUF_FDR_KFUNC_NAME_MAX + 2];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_write\n", 0, NULL));
+		EXPECT_EQ(-bad[i].err, set_kfuncs(self->fd, bad[i].names, 0, &kf))
+			TH_LOG("%s", bad[i].names);
+		EXPECT_EQ(bad[i].failed, kf.failed) TH_LOG("%s", bad[i].names);
+		EXPECT_EQ(0U, kf.count);
+		EXPECT_EQ(0, names_have_kfunc(self->fd));
+	}
+	memset(longname, 'a', sizeof(longname));
+	longname[sizeof(longname) - 1] = '\0';
+	longname[sizeof(longname) - 2] = '\n';
+	EXPECT_EQ(-EINVAL, set_kfuncs(self->fd, longname, 0, &kf));
+	/* A bad pointer. */
+	kf = (struct tracebuf_fdr_kfuncs){ .names = 8, .len = 9 };
+	EXPECT_EQ(-1, ioctl(self->fd, TRACEBUF_FDR_IOC_KFUNCS, &kf));
+	EXPECT_EQ(EFAULT, errno);
+	/* Only while stopped. */
+	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\n", 0, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(-EBUSY, set_kfuncs(self->fd, "vfs_write\n", 0, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+}
+
+/* A function in the kernel's kprobe blacklist is refused by name. */
+TEST_F(kfunc, blacklisted)
+{
+	char line[256], name[160], list[200];
+	struct tracebuf_fdr_kfuncs kf;
+	unsigned long a, b;
+	FILE *f;
+
+	system("mount -t debugfs none /sys/kernel/debug 2>/dev/null");
+	f = fopen("/sys/kernel/debug/kprobes/blacklist", "r");
+	if (!f)
+		SKIP(return, "no /sys/kernel/debug/kprobes/blacklist");
+	name[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "0x%lx-0x%lx %127[A-Za-z0-9_.]", &a, &b, name) == 3 &&
+		    !strchr(line, '['))
+			break;
+	fclose(f);
+	ASSERT_NE('\0', name[0]);
+	snprintf(list, sizeof(list), "vfs_read\n%s\n", name);
+	EXPECT_EQ(-EINVAL, set_kfuncs(self->fd, list, 0, &kf)) TH_LOG("%s", name);
+	EXPECT_EQ(1U, kf.failed);
+}
+
+/* The limits: maxactive, and names times maxactive. */
+TEST_F(kfunc, limits)
+{
+	struct tracebuf_fdr_kfuncs kf;
+	size_t cap = (TRACEBUF_FDR_KFUNC_MAX + 1) * 16;
+	char *list = malloc(cap);
+	unsigned int i, max;
+	size_t len = 0;
+
+	ASSERT_NE(NULL, list);
+	EXPECT_EQ(-E2BIG, set_kfuncs(self->fd, "vfs_read\n",
+				     TRACEBUF_FDR_KFUNC_ACTIVE_MAX + 1, &kf));
+	/* With the most instances per function, fewer functions fit. */
+	max = TRACEBUF_FDR_KFUNC_INSTANCES_MAX / TRACEBUF_FDR_KFUNC_ACTIVE_MAX;
+	for (i = 0; i <= max; i++)
+		len += snprintf(list + len, cap - len, "f%u\n", i);
+	EXPECT_EQ(-E2BIG, set_kfuncs(self->fd, list, TRACEBUF_FDR_KFUNC_ACTIVE_MAX,
+				     &kf));
+	EXPECT_EQ(max, kf.failed);
+	len = 0;
+	for (i = 0; i <= TRACEBUF_FDR_KFUNC_MAX; i++)
+		len += snprintf(list + len, cap - len, "f%u\n", i);
+	EXPECT_EQ(-E2BIG, set_kfuncs(self->fd, list, 1, &kf));
+	EXPECT_EQ((uint32_t)TRACEBUF_FDR_KFUNC_MAX, kf.failed);
+	/* Longer than any list can be. */
+	kf = (struct tracebuf_fdr_kfuncs){
+		.names = (uintptr_t)list,
+		.len = TRACEBUF_FDR_KFUNC_MAX * TRACEBUF_FDR_KFUNC_NAME_MAX + 1,
+	};
+	EXPECT_EQ(-1, ioctl(self->fd, TRACEBUF_FDR_IOC_KFUNCS, &kf));
+	EXPECT_EQ(E2BIG, errno);
+	free(list);
+}
+
+/* ------------------------------------------ sleeping calls and misses */
+
+struct sleeper {
+	int pipe[2];
+	pid_t pid;
+};
+
+/* A child asleep in read() of an empty pipe: inside pipe_read. */
+static int sleeper_start(struct sleeper *s)
+{
+	char c;
+
+	if (pipe(s->pipe))
+		return -1;
+	s->pid = fork();
+	if (s->pid < 0)
+		return -1;
+	if (!s->pid) {
+		int fd;
+
+		/* Nothing else: an inherited device file would pin the module. */
+		for (fd = 3; fd < 1024; fd++)
+			if (fd != s->pipe[0])
+				close(fd);
+		_exit(read(s->pipe[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(s->pipe[0]);
+	return 0;
+}
+
+static int sleeper_end(struct sleeper *s)
+{
+	int status;
+
+	if (write(s->pipe[1], "x", 1) != 1)
+		return -1;
+	close(s->pipe[1]);
+	if (waitpid(s->pid, &status, 0) != s->pid)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/* Wait until the child sleeps (state S in /proc/PID/stat). */
+static void sleeper_wait(const struct sleeper *s)
+{
+	char path[64], buf[256], *p;
+	int i, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", s->pid);
+	for (i = 0; i < 500; i++) {
+		fd = open(path, O_RDONLY);
+		buf[0] = '\0';
+		if (fd >= 0) {
+			buf[read(fd, buf, sizeof(buf) - 1) > 0 ? sizeof(buf) - 1 : 0] = '\0';
+			close(fd);
+		}
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		usleep(10000);
+	}
+}
+
+struct counts {
+	int32_t tid;
+	unsigned int enter, exit, lost_reports;
+};
+
+static void count_cb(const struct fdr_rec *r, void *arg)
+{
+	struct counts *c = arg;
+
+	if (r->kind == FDR_R_CUSTOM) {
+		if (r->size > 15 && !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX, 15))
+			c->lost_reports++;
+		return;
+	}
+	if (r->id != KF(0) || (c->tid && r->tid != c->tid))
+		return;
+	if (r->type == 1)
+		c->exit++;
+	else
+		c->enter++;
+}
+
+/*
+ * maxactive 1 and three children asleep in pipe_read: the first holds the
+ * only instance, the other two calls are missed, counted live in STATS,
+ * added to dropped and reported in the stream at STOP.  The one recorded
+ * call is whole.
+ */
+TEST_F(kfunc, missed_counted_and_reported)
+{
+	struct sleeper s[3];
+	struct tracebuf_fdr_stats st;
+	struct counts c = { 0 };
+	char err[256] = "";
+	size_t len;
+	uint8_t *buf;
+	int i;
+
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SCHED,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	ASSERT_EQ(0, set_kfuncs(self->fd, "pipe_read\n", 1, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sleeper_start(&s[i]));
+		sleeper_wait(&s[i]);
+	}
+	ASSERT_EQ(0, fdr_stats(self->fd, &st));
+	EXPECT_LE(2ULL, st.kfunc_missed);
+	for (i = 2; i >= 0; i--)
+		ASSERT_EQ(0, sleeper_end(&s[i]));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(self->fd, &st));
+	EXPECT_LE(2ULL, st.kfunc_missed);
+	EXPECT_LE(st.kfunc_missed, st.dropped);
+	buf = fdr_read_all(self->fd, &len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LT(0, fdr_check(buf, len, count_cb, &c, err, sizeof(err))) TH_LOG("%s", err);
+	free(buf);
+	EXPECT_EQ(c.enter, c.exit);
+	EXPECT_LE(1U, c.enter);
+	EXPECT_LE(1U, c.lost_reports);
+}
+
+/*
+ * A call that began in one capture and returns in the next writes no exit
+ * there: the second capture's stream has no exit without its entry.
+ */
+TEST_F(kfunc, sleeping_call_across_captures)
+{
+	struct sleeper s;
+	struct counts c = { 0 };
+	char err[256] = "";
+	size_t len;
+	uint8_t *buf;
+
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SCHED,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	ASSERT_EQ(0, set_kfuncs(self->fd, "pipe_read\n", 0, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, sleeper_start(&s));
+	sleeper_wait(&s);
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, sleeper_end(&s));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	c.tid = s.pid;
+	buf = fdr_read_all(self->fd, &len);
+	ASSERT_NE(NULL, buf);
+	ASSERT_LE(0, fdr_check(buf, len, count_cb, &c, err, sizeof(err))) TH_LOG("%s", err);
+	free(buf);
+	EXPECT_EQ(0U, c.enter);
+	EXPECT_EQ(0U, c.exit);
+}
+
+/*
+ * Start, stop and replace the list while other threads call the traced
+ * functions: every capture's stream stays balanced per thread.
+ */
+static volatile int hammer_stop;
+
+static void *hammer(void *arg)
+{
+	char b[64];
+	int zfd = open("/dev/zero", O_RDONLY);
+
+	while (!hammer_stop)
+		if (read(zfd, b, sizeof(b)) < 0)
+			break;
+	close(zfd);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(kfunc, attach_detach_race, 300)
+{
+	static const char * const lists[] = {
+		"vfs_read\nrw_verify_area\n", "rw_verify_area\nvfs_read\n",
+	};
+	pthread_t th[2];
+	int i, round;
+
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SYSCALL,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	hammer_stop = 0;
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, hammer, NULL));
+	for (round = 0; round < 10; round++) {
+		char err[256] = "";
+		size_t len;
+		uint8_t *buf;
+
+		ASSERT_EQ(0, set_kfuncs(self->fd, lists[round & 1], 0, NULL));
+		ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+		usleep(2000);
+		ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+		buf = fdr_read_all(self->fd, &len);
+		ASSERT_NE(NULL, buf);
+		ASSERT_LE(0, fdr_check(buf, len, NULL, NULL, err, sizeof(err)))
+			TH_LOG("%s", err);
+		free(buf);
+	}
+	hammer_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+}
+
+/*
+ * CPU 1 goes offline and comes back while threads call the traced
+ * functions: the capture stays a valid stream and the nesting of this
+ * thread's calls stays exact.
+ */
+TEST_F_TIMEOUT(kfunc, cpu_hotplug_while_tracing, 300)
+{
+	const char *path = "/sys/devices/system/cpu/cpu1/online";
+	struct nest n = { 0 };
+	char err[256] = "", b[64];
+	pthread_t th[2];
+	int cpu_fd, zfd, i;
+
+	cpu_fd = open(path, O_WRONLY);
+	if (cpu_fd < 0)
+		SKIP(return, "CPU 1 cannot be hot-unplugged");
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ,
+				TRACEBUF_FDR_MODE_FLIGHT, 4 << 20, 0));
+	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\nrw_verify_area\nread_zero\n",
+				0, NULL));
+	zfd = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, zfd);
+	hammer_stop = 0;
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, hammer, NULL));
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(1, read(zfd, b, 1));
+	ASSERT_EQ(2, pwrite(cpu_fd, "0\n", 2, 0));
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(1, read(zfd, b, 1));
+	ASSERT_EQ(2, pwrite(cpu_fd, "1\n", 2, 0));
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(1, read(zfd, b, 1));
+	hammer_stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	close(zfd);
+	close(cpu_fd);
+	n.tid = syscall(SYS_gettid);
+	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(0, n.errors);
+	EXPECT_EQ(150U, n.enter[0]);
+	EXPECT_EQ(150U, n.exit[0]);
+	EXPECT_EQ(150U, n.enter[2]);
+}
+
+/*
+ * Unload the module while a traced call sleeps in a child, then let it
+ * return through the kretprobe trampoline: no handler of ours may run.
+ * The module is loaded again for the tests that follow.
+ */
+TEST(unload_while_attached)
+{
+	struct sleeper s;
+	int fd = fdr_open_stopped();
+
+	ASSERT_LE(0, fd);
+	if (!kfuncs_supported(fd)) {
+		close(fd);
+		SKIP(return, "module built without CONFIG_KRETPROBES");
+	}
+	ASSERT_EQ(0, set_kfuncs(fd, "pipe_read\nvfs_read\n", 0, NULL));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, sleeper_start(&s));
+	sleeper_wait(&s);
+	close(fd);
+	ASSERT_EQ(0, tb_module_unload());
+	ASSERT_EQ(0, sleeper_end(&s));
+	ASSERT_EQ(0, tb_module_load());
+}
+
+TEST_HARNESS_MAIN
