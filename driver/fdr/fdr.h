@@ -78,6 +78,9 @@ void fdr_ring_reset(u32 mode, u32 wakeup);
 void fdr_ring_set_on(bool on);
 /* After fdr_ring_set_on(false) and a grace period: flush deferred work. */
 void fdr_ring_quiesce(void);
+/* Triggers, any context: stop every writer; open/close the window. */
+void fdr_ring_freeze(void);
+void fdr_ring_window(bool open);
 
 /*
  * Write path: any context, including NMI.  Never sleeps or locks.
@@ -166,6 +169,34 @@ bool fdr_stream_empty(void);
 void fdr_events_config(u32 classes, u32 nr_args);
 int fdr_events_start(void);
 void fdr_events_stop(void);
+
+/* The syscall function id of @nr for the current task (see fdr_events.c). */
+u32 fdr_events_syscall_id(unsigned long nr);
+
+/* -------------------------------------------------------- fdr_trigger.c */
+
+void fdr_trig_init(void);
+/*
+ * fdr_lock.  Arm @t (validated here: EINVAL) while @running with @cfg;
+ * nr_conds 0 disarms.  fdr_trig_stop(): STOP disarms without resuming.
+ */
+int fdr_trig_arm(const struct tracebuf_fdr_trigger *t, bool running,
+		 const struct tracebuf_fdr_config *cfg);
+void fdr_trig_stop(void);
+/* fdr_lock: START resets the counters. */
+void fdr_trig_reset(void);
+/* fdr_lock: frozen rings are safe to read (no writer still inside). */
+void fdr_trig_settle(void);
+/* fdr_lock: SNAPSHOT was called; true if it fired the trigger. */
+bool fdr_trig_snapshot(void);
+/* Process context: a marker was written (cheap test first, inline). */
+extern bool fdr_trig_markers;
+void fdr_trig_marker(const void *data, u32 len);
+/* Ring write path, in a window: one more event. */
+void fdr_trig_window_event(void);
+/* The STATS fields; a frozen trigger makes poll() add EPOLLPRI. */
+void fdr_trig_stats(struct tracebuf_fdr_stats *s);
+bool fdr_trig_frozen(void);
 
 /* ---------------------------------------------------------- fdr_names.c */
 
