@@ -105,6 +105,8 @@ vm_suite() {
 	if [ "$suite" = vm ]; then
 		echo "# ---- host: llvm-xray over the FDR trace of $suite"
 		run_tap "$suite-fdr-accept" llvm_xray scripts/fdr-accept.sh "$results/$suite-out/accept"
+		echo "# ---- host: llvm-xray over the trigger daemon's files of $suite"
+		run_tap "$suite-trigger-accept" llvm_xray scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"
 	fi
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
