@@ -162,11 +162,14 @@ install: all
 	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
 	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)/etc/udev/rules.d/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
+	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' scripts/tracebuf-record.service | \
+		install -D -m 0644 /dev/stdin $(DESTDIR)/etc/systemd/system/tracebuf-record.service
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
 
 uninstall:
 	rm -f /lib/modules/$(KVER)/updates/tracebuf.ko /lib/modules/$(KVER)/extra/tracebuf.ko
 	rm -f /etc/udev/rules.d/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h
+	rm -f /etc/systemd/system/tracebuf-record.service
 	$(MAKE) -C userspace O=$(BUILD)/userspace uninstall-bin BINDIR=$(PREFIX)/bin
 	depmod -a $(KVER)
 
