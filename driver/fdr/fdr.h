@@ -91,7 +91,10 @@ void fdr_write_func(u32 word);
 void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args);
 void fdr_write_instant(u32 id, unsigned long arg);
 void fdr_write_switch(struct task_struct *next, bool open_block);
-/* Process context; false if not recording (stopped). */
+/*
+ * Any context (a trigger writes its reason from probes and the die
+ * notifier); false if not recording (stopped or frozen).
+ */
 bool fdr_write_marker(const void *data, u32 len);
 
 /* The counters of one CPU. */
