@@ -555,7 +555,8 @@ static void class_fires(struct __test_metadata *_metadata, uint32_t class,
 	ASSERT_EQ(0, arm(fd, &t));
 	atomic_store(&noise_stop, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, uart_noise, NULL));
-	EXPECT_EQ(1, wait_pri(fd, 60000));
+	/* The debug kernel (KASAN, lockdep) takes its time. */
+	EXPECT_EQ(1, wait_pri(fd, 150000));
 	atomic_store(&noise_stop, 1);
 	pthread_join(th, NULL);
 	ASSERT_LE(1, read_frozen(&s, err, sizeof(err))) TH_LOG("%s", err);
@@ -565,9 +566,24 @@ static void class_fires(struct __test_metadata *_metadata, uint32_t class,
 	close(fd);
 }
 
-TEST(irq_duration) { class_fires(_metadata, TRACEBUF_FDR_IRQ, "irq"); }
-TEST(softirq_duration) { class_fires(_metadata, TRACEBUF_FDR_SOFTIRQ, "softirq"); }
-TEST(work_duration) { class_fires(_metadata, TRACEBUF_FDR_WORKQUEUE, "work"); }
+FIXTURE(dur) {};
+FIXTURE_SETUP(dur) {}
+FIXTURE_TEARDOWN(dur) {}
+
+TEST_F_TIMEOUT(dur, irq, 180)
+{
+	class_fires(_metadata, TRACEBUF_FDR_IRQ, "irq");
+}
+
+TEST_F_TIMEOUT(dur, softirq, 180)
+{
+	class_fires(_metadata, TRACEBUF_FDR_SOFTIRQ, "softirq");
+}
+
+TEST_F_TIMEOUT(dur, work, 180)
+{
+	class_fires(_metadata, TRACEBUF_FDR_WORKQUEUE, "work");
+}
 
 TEST(snapshot_ioctl_fires)
 {

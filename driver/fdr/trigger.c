@@ -33,11 +33,12 @@
  * nesting in their class, so a per-CPU slot holds the start.  Syscalls and
  * work functions may sleep and migrate: their start goes in a table
  * indexed by the task's pid, one 64-bit word per slot holding the pid and
- * the low 42 bits of the start (ktime_get_mono_fast_ns(), NMI-safe; 42
- * bits of ns are 73 minutes).  A word is written and read whole, so two
- * tasks sharing a slot can only make a measurement be missed, never be
- * wrong; a start older than the task (a dead task's, whose pid was
- * reused) is ignored.
+ * the low 42 bits of the start (the capture's clock, shifted so that 42
+ * bits cover two hours).  A word is written and read whole, so two tasks
+ * sharing a slot can only make a measurement be missed, never be wrong; a
+ * start older than the task (a dead task's, whose pid was reused) is
+ * ignored, checked against its start time only when a threshold is
+ * passed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -45,6 +46,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kdebug.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -186,9 +188,34 @@ void fdr_trig_window_event(void)
 
 /* ------------------------------------------------------------ conditions */
 
-static void fdr_trig_duration(unsigned int dc, u32 key, u64 ns)
+/*
+ * Times are the capture's clock (fdr_clock.c: one rdtsc on x86) shifted
+ * right by @fdr_trig_shift, so that the 42 bits a task slot keeps cover
+ * two hours; thresholds are converted to these units when armed.
+ */
+static u32 fdr_trig_shift;
+static u64 fdr_trig_thr[TRACEBUF_FDR_TRIG_MAX];
+
+static __always_inline u64 fdr_trig_now(void)
+{
+	return fdr_clock_read() >> fdr_trig_shift;
+}
+
+/* Rare path: @units of the trigger's clock in ns. */
+static u64 fdr_trig_ns(u64 units)
+{
+	return mul_u64_u32_div(units << fdr_trig_shift, NSEC_PER_SEC / 1000,
+			       fdr_clock_hz() / 1000);
+}
+
+/*
+ * A call of class @dc and key @key ran @units.  @task: the start came from
+ * a task slot, which may hold a dead task's start (see the top).
+ */
+static void fdr_trig_duration(unsigned int dc, u32 key, u64 units, bool task)
 {
 	u32 id = TRACEBUF_FDR_ID(fdr_dur_class[dc].space, key);
+	u64 ns;
 	u32 i;
 
 	for (i = 0; i < fdr_trig.nr_conds; i++) {
@@ -196,9 +223,13 @@ static void fdr_trig_duration(unsigned int dc, u32 key, u64 ns)
 
 		if (c->type != TRACEBUF_FDR_TRIG_DURATION ||
 		    c->ev_class != fdr_dur_class[dc].class ||
-		    ns <= (u64)c->threshold_us * NSEC_PER_USEC ||
+		    units <= fdr_trig_thr[i] ||
 		    ((c->flags & TRACEBUF_FDR_TRIG_F_ID) && c->id != id))
 			continue;
+		ns = fdr_trig_ns(units);
+		/* A start before this task existed is a dead task's. */
+		if (task && ktime_get_mono_fast_ns() - ns < current->start_time)
+			return;
 		fdr_trig_fire(i, "%s %#x ran %llu us (> %u us)",
 			      fdr_dur_class[dc].name, id,
 			      div_u64(ns, NSEC_PER_USEC), c->threshold_us);
@@ -216,29 +247,28 @@ static void fdr_task_begin(unsigned int dc)
 	u64 pid = current->pid & FDR_PID_MASK;
 
 	atomic64_set(fdr_task_slot(dc), (pid << FDR_TIME_BITS) |
-		     (ktime_get_mono_fast_ns() & FDR_TIME_MASK));
+		     (fdr_trig_now() & FDR_TIME_MASK));
 }
 
 /* How long current's call of class @dc ran; false if its start is unknown. */
-static bool fdr_task_end(unsigned int dc, u64 *ns)
+static bool fdr_task_end(unsigned int dc, u64 *units)
 {
 	atomic64_t *slot = fdr_task_slot(dc);
-	u64 now = ktime_get_mono_fast_ns();
+	u64 now = fdr_trig_now();
 	u64 v = atomic64_read(slot);
 
 	if (!v || v >> FDR_TIME_BITS != (current->pid & FDR_PID_MASK))
 		return false;
 	atomic64_set(slot, 0);
-	*ns = (now - v) & FDR_TIME_MASK;
-	/* A start before this task existed is a dead task's with our pid. */
-	return now - *ns >= current->start_time;
+	*units = (now - v) & FDR_TIME_MASK;
+	return true;
 }
 
 static void fdr_cpu_begin(struct fdr_cpu_start __percpu *pc, u32 key)
 {
 	struct fdr_cpu_start *s = this_cpu_ptr(pc);
 
-	s->t = ktime_get_mono_fast_ns();
+	s->t = fdr_trig_now();
 	s->key = key;
 	s->valid = true;
 }
@@ -251,23 +281,35 @@ static void fdr_cpu_end(struct fdr_cpu_start __percpu *pc, unsigned int dc,
 	if (!s->valid || s->key != key)
 		return;
 	s->valid = false;
-	fdr_trig_duration(dc, key, ktime_get_mono_fast_ns() - s->t);
+	fdr_trig_duration(dc, key, fdr_trig_now() - s->t, false);
+}
+
+/*
+ * The syscall events have callbacks of their own, as in fdr_events.c, so
+ * that an armed syscall trigger costs no test of the event type.
+ */
+static void fdr_trig_sys_enter(const struct tbcore_event *ev)
+{
+	if (fdr_trig_dur_mask & BIT(FDR_DUR_SYSCALL))
+		fdr_task_begin(FDR_DUR_SYSCALL);
 }
 
 static void fdr_trig_sys_exit(const struct tbcore_event *ev)
 {
 	/* An int; negative (no syscall) becomes out of range, as in events.c. */
 	u32 nr = syscall_get_nr(current, ev->sys_exit.regs);
-	u32 id = fdr_events_syscall_id(nr);
 	long ret = ev->sys_exit.ret;
-	u64 ns;
-	u32 i;
+	u64 units;
+	u32 i, id;
 
 	if ((fdr_trig_dur_mask & BIT(FDR_DUR_SYSCALL)) &&
-	    fdr_task_end(FDR_DUR_SYSCALL, &ns))
-		fdr_trig_duration(FDR_DUR_SYSCALL, TRACEBUF_FDR_ID_KEY(id), ns);
+	    fdr_task_end(FDR_DUR_SYSCALL, &units))
+		fdr_trig_duration(FDR_DUR_SYSCALL,
+				  TRACEBUF_FDR_ID_KEY(fdr_events_syscall_id(nr)),
+				  units, true);
 	if (!fdr_trig_errno || ret >= 0 || ret < -TRACEBUF_FDR_TRIG_ERROR_MAX)
 		return;
+	id = fdr_events_syscall_id(nr);
 	for (i = 0; i < fdr_trig.nr_conds; i++) {
 		const struct tracebuf_fdr_trig_cond *c = &fdr_trig.conds[i];
 
@@ -281,13 +323,9 @@ static void fdr_trig_sys_exit(const struct tbcore_event *ev)
 
 static void fdr_trig_event(const struct tbcore_event *ev)
 {
+	u64 units;
+
 	switch (ev->type) {
-	case TBCORE_EV_SYS_ENTER:
-		fdr_task_begin(FDR_DUR_SYSCALL);
-		break;
-	case TBCORE_EV_SYS_EXIT:
-		fdr_trig_sys_exit(ev);
-		break;
 	case TBCORE_EV_IRQ_ENTRY:
 		fdr_cpu_begin(&fdr_trig_irq_start, ev->irq.irq);
 		break;
@@ -304,15 +342,12 @@ static void fdr_trig_event(const struct tbcore_event *ev)
 	case TBCORE_EV_WORK_START:
 		fdr_task_begin(FDR_DUR_WORK);
 		break;
-	case TBCORE_EV_WORK_END: {
-		u64 ns;
-
-		if (fdr_task_end(FDR_DUR_WORK, &ns))
+	case TBCORE_EV_WORK_END:
+		if (fdr_task_end(FDR_DUR_WORK, &units))
 			fdr_trig_duration(FDR_DUR_WORK,
 					  fdr_names_work_key(ev->work.function),
-					  ns);
+					  units, true);
 		break;
-	}
 	default:
 		break;
 	}
@@ -534,10 +569,17 @@ static int fdr_trig_setup(const struct tracebuf_fdr_trigger *t)
 	int ret;
 
 	fdr_trig = *t;
+	/* Two hours of the capture's clock fit in a slot's 42 bits. */
+	fdr_trig_shift = 0;
+	while ((fdr_clock_hz() >> fdr_trig_shift) * 7200 > FDR_TIME_MASK)
+		fdr_trig_shift++;
 	for (i = 0; i < t->nr_conds; i++) {
 		switch (t->conds[i].type) {
 		case TRACEBUF_FDR_TRIG_DURATION:
 			fdr_trig_dur_mask |= BIT(fdr_dur_index(t->conds[i].ev_class));
+			fdr_trig_thr[i] = mul_u64_u32_div(t->conds[i].threshold_us,
+							  fdr_clock_hz() / 1000,
+							  1000) >> fdr_trig_shift;
 			break;
 		case TRACEBUF_FDR_TRIG_ERRNO:
 			fdr_trig_errno = true;
@@ -660,6 +702,8 @@ void fdr_trig_init(void)
 	fdr_trig_consumer.name = "fdr_trigger";
 	for (type = 0; type < TBCORE_EV_NR; type++)
 		fdr_trig_consumer.event[type] = fdr_trig_event;
+	fdr_trig_consumer.event[TBCORE_EV_SYS_ENTER] = fdr_trig_sys_enter;
+	fdr_trig_consumer.event[TBCORE_EV_SYS_EXIT] = fdr_trig_sys_exit;
 	hrtimer_init(&fdr_trig_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	fdr_trig_timer.function = fdr_trig_timer_fn;
 	init_irq_work(&fdr_trig_timer_work, fdr_trig_start_timer);

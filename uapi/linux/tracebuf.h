@@ -427,8 +427,7 @@ struct tracebuf_fdr_names {
  * device then gives the frozen recording.  Arming again resumes recording
  * into the same rings; disarming (nr_conds 0) resumes it too.
  */
-#define TRACEBUF_FDR_TRIG_DURATION	1 /* a function of @ev_class ran longer
-					   * than @threshold_us */
+#define TRACEBUF_FDR_TRIG_DURATION	1 /* a call ran over @threshold_us */
 #define TRACEBUF_FDR_TRIG_ERRNO		2 /* a syscall returned -@error */
 #define TRACEBUF_FDR_TRIG_MARKER	3 /* a user marker begins with @prefix */
 #define TRACEBUF_FDR_TRIG_OOPS		4 /* the kernel oopsed (die notifier) */

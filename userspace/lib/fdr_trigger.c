@@ -9,6 +9,8 @@
 #include "fdr_trigger.h"
 #include "tb_cli.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char *const softirq_names[] = TRACEBUF_FDR_SOFTIRQ_NAMES;
 
 int tb_fdr_trig_parse_us(const char *s, uint64_t *us)
@@ -20,7 +22,7 @@ int tb_fdr_trig_parse_us(const char *s, uint64_t *us)
 	char num[32];
 	uint64_t v;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		ulen = strlen(units[i].unit);
 		if (len <= ulen || len - ulen >= sizeof(num) ||
 		    strcmp(s + len - ulen, units[i].unit) ||
@@ -71,7 +73,7 @@ static int parse_key(const char *s, uint32_t space,
 		}
 	}
 	if (space == TRACEBUF_FDR_SPACE_SOFTIRQ) {
-		for (i = 0; i < sizeof(softirq_names) / sizeof(softirq_names[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(softirq_names); i++) {
 			if (!strcasecmp(softirq_names[i], s)) {
 				*key = i;
 				return 0;
@@ -128,7 +130,8 @@ int tb_fdr_trig_parse(const char *s, const struct tb_fdr_syscalls *sys,
 	memcpy(text, s, len + 1);
 	op = strpbrk(text, ">=");
 	if (!op) {
-		tb_seterr(err, 0, "unknown condition '%s' (CLASS>DURATION, syscall=ERROR, marker:PREFIX, oops, snapshot)",
+		tb_seterr(err, 0,
+			  "unknown condition '%s' (CLASS>DURATION, syscall=ERROR, marker:PREFIX, oops, snapshot)",
 			  s);
 		return -1;
 	}
@@ -136,11 +139,11 @@ int tb_fdr_trig_parse(const char *s, const struct tb_fdr_syscalls *sys,
 	which = strchr(arg, ':');
 	if (which)
 		*which++ = 0;
-	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(classes); i++)
 		if (strlen(classes[i].name) == (size_t)(op - text) &&
 		    !strncmp(text, classes[i].name, op - text))
 			break;
-	if (i == sizeof(classes) / sizeof(classes[0])) {
+	if (i == ARRAY_SIZE(classes)) {
 		*op = 0;
 		tb_seterr(err, 0, "unknown class '%s' (syscall, irq, softirq, work)",
 			  text);

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmds.h"
 #include "fdr_dev.h"
 #include "name_map.h"
 #include "record_trigger.h"
@@ -41,7 +42,7 @@ static void remove_set(const struct record_trigger *rt, unsigned long n)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
 		char *p = file_name(rt, n, suffixes[i]);
 
 		if (unlink(p) && errno != ENOENT)
@@ -81,7 +82,7 @@ static uint8_t *read_snapshot(int fd, size_t *len)
 static void write_set(int fd, const struct record_trigger *rt,
 		      unsigned long n, const uint8_t *raw, size_t len)
 {
-	char *path[sizeof(suffixes) / sizeof(suffixes[0])];
+	char *path[ARRAY_SIZE(suffixes)];
 	struct tb_fdr_post post = { .raw = rt->raw };
 	struct tb_name_map known = { 0 };
 	struct tb_fdr_post_files files;
@@ -90,7 +91,7 @@ static void write_set(int fd, const struct record_trigger *rt,
 	size_t i;
 	FILE *f;
 
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
 		path[i] = file_name(rt, n, suffixes[i]);
 	f = tb_open_output(path[0]);
 	if (tb_fdr_post_run(&post, raw, len, f, &err))
@@ -115,7 +116,7 @@ static void write_set(int fd, const struct record_trigger *rt,
 		       (unsigned long long)post.bytes);
 	tb_name_map_free(&known);
 	tb_fdr_post_free(&post);
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
 		free(path[i]);
 }
 
