@@ -95,6 +95,7 @@ struct seen {
 	int after_reason;	/* events on the reason's CPU after it */
 	int markers;
 	char last_marker[64];	/* the last marker before the reason */
+	int irqs;		/* IRQ handler records */
 };
 
 static void seen_cb(const struct fdr_rec *r, void *arg)
@@ -102,6 +103,9 @@ static void seen_cb(const struct fdr_rec *r, void *arg)
 	struct seen *s = arg;
 	size_t n;
 
+	if (r->kind == FDR_R_FUNC &&
+	    TRACEBUF_FDR_ID_SPACE(r->id) == TRACEBUF_FDR_SPACE_IRQ)
+		s->irqs++;
 	if (r->kind == FDR_R_CUSTOM && r->size >= PFX_LEN &&
 	    !memcmp(r->data, PFX, PFX_LEN)) {
 		s->reasons++;
@@ -549,6 +553,7 @@ static void class_fires(struct __test_metadata *_metadata, uint32_t class,
 	char want[40], err[160];
 	pthread_t th;
 	struct seen s;
+	int fired;
 	int fd = start_flight(TRACEBUF_FDR_SYSCALL | class);
 
 	ASSERT_LE(0, fd);
@@ -556,9 +561,20 @@ static void class_fires(struct __test_metadata *_metadata, uint32_t class,
 	atomic_store(&noise_stop, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, uart_noise, NULL));
 	/* The debug kernel (KASAN, lockdep) takes its time. */
-	EXPECT_EQ(1, wait_pri(fd, 150000));
+	fired = wait_pri(fd, 150000);
 	atomic_store(&noise_stop, 1);
 	pthread_join(th, NULL);
+	/*
+	 * The debug kernel finds no IRQ routing for the PCI UART ("PCI INT
+	 * A: no GSI"): without device interrupts there is nothing to time.
+	 */
+	if (!fired && class == TRACEBUF_FDR_IRQ &&
+	    read_frozen(&s, err, sizeof(err)) >= 0 && !s.irqs) {
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+		close(fd);
+		SKIP(return, "no device interrupt recorded in this guest");
+	}
+	EXPECT_EQ(1, fired);
 	ASSERT_LE(1, read_frozen(&s, err, sizeof(err))) TH_LOG("%s", err);
 	snprintf(want, sizeof(want), PFX "%s ", name);
 	EXPECT_EQ(0, strncmp(s.reason, want, strlen(want))) TH_LOG("%s", s.reason);
