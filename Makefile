@@ -18,6 +18,21 @@ DEBUG_VMROOT := $(BUILD)/vmroot-debug
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# Local installs go to /etc; the Debian package passes /lib/... (debian/rules).
+UDEVDIR ?= /etc/udev/rules.d
+UNITDIR ?= /etc/systemd/system
+
+# Man pages: written once in reStructuredText (Documentation/man/NAME.S.rst),
+# generated with rst2man.  The old tool names that are not also a page's
+# name get a page that sources their subcommand's (tracebuf-record and
+# tracebuf-bpf already are pages).
+MAN_SRCS := $(sort $(wildcard Documentation/man/*.rst))
+MAN_PAGES := $(MAN_SRCS:Documentation/man/%.rst=$(BUILD)/man/%)
+MAN_ALIASES := tracebufctl=ctl tbconv=convert tbdecode=decode tb-workload=workload
+# Units of daemons that ship with the tools (none enabled by default).
+UNITS := $(wildcard scripts/*.service)
 
 # make vm CMD='...' VMFLAGS='...'
 CMD ?=
@@ -27,7 +42,8 @@ MAKEFLAGS += --no-print-directory
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
-	debug-kernel debug-module stage-debug check-debug fuzz-long soak
+	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
+	tools man install-module install-tools deb deb-check
 
 all: module userspace selftests
 
@@ -55,7 +71,17 @@ help:
 	@echo "  checkpatch     checkpatch.pl --strict on driver/ and uapi/"
 	@echo "  xscale-check   compile the module for ARM XScale (pxa_defconfig);"
 	@echo "                 about 1 min the first time, seconds after"
-	@echo "  install        module, tools and udev rule (DESTDIR, PREFIX)"
+	@echo "  install        module, tools, man pages, completion, udev rule,"
+	@echo "                 uapi header (DESTDIR, PREFIX); install-module and"
+	@echo "                 install-tools do one half"
+	@echo "  tools          only the tracebuf command (no tests, no module)"
+	@echo "  man            man pages from Documentation/man (rst2man)"
+	@echo "  deb            tracebuf-dkms, tracebuf-tools, tracebuf-dev .debs"
+	@echo "                 in build/deb, checked by lintian"
+	@echo "  deb-check      deb, then installed with dpkg in a throwaway"
+	@echo "                 Debian chroot (dkms, man -w, completion, purge),"
+	@echo "                 and the VM boots the module dkms built there"
+	@echo "                 (Documentation/packaging.rst)"
 	@echo "  clean"
 	@echo "Variables: KVER=<release> to pick the kernel, CMD, VMFLAGS,"
 	@echo "  FUZZ_RUNS, FUZZ_SECS, SOAK_SECS; TB_DEBUG_KERNEL_REBUILD=1"
@@ -157,21 +183,68 @@ checkpatch: ksrc
 xscale-check: setup
 	@scripts/xscale-compile-check.sh
 
-install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) CONFIG_MODULE_SIG_ALL= modules_install
-	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
-	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)/etc/udev/rules.d/60-tracebuf.rules
-	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
-	sed 's|/usr/local/bin/|$(PREFIX)/bin/|' scripts/tracebuf-record.service | \
-		install -D -m 0644 /dev/stdin $(DESTDIR)/etc/systemd/system/tracebuf-record.service
+# The tools alone, without the kselftest harness (the package builds this).
+tools:
+	$(MAKE) -C userspace O=$(BUILD)/userspace tools
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: Documentation/man/%.rst
+	@mkdir -p $(dir $@)
+	rst2man --strict $< >$@.tmp && mv $@.tmp $@
+
+install: install-module install-tools
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+	@if [ -z "$(DESTDIR)" ] && ! getent group tracing >/dev/null; then \
+		groupadd --system tracing; fi
+
+install-module: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) CONFIG_MODULE_SIG_ALL= modules_install
+
+install-tools: tools man
+	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4
+	@for p in $(MAN_PAGES); do \
+		s=$${p##*.}; install -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	done
+	@for a in $(MAN_ALIASES); do \
+		echo ".so man1/tracebuf-$${a#*=}.1" >$(DESTDIR)$(MANDIR)/man1/$${a%=*}.1 || exit 1; \
+	done
+	install -D -m 0644 scripts/tracebuf-completion.bash $(DESTDIR)$(COMPLETIONDIR)/tracebuf
+	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
+	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
+	@for u in $(UNITS); do \
+		install -D -m 0644 $$u $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; \
+	done
 
 uninstall:
 	rm -f /lib/modules/$(KVER)/updates/tracebuf.ko /lib/modules/$(KVER)/extra/tracebuf.ko
-	rm -f /etc/udev/rules.d/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h
-	rm -f /etc/systemd/system/tracebuf-record.service
+	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h
+	rm -f $(COMPLETIONDIR)/tracebuf $(UNITS:scripts/%=$(UNITDIR)/%)
+	rm -f $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man1/%) $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man4/%)
+	rm -f $(foreach a,$(MAN_ALIASES),$(MANDIR)/man1/$(firstword $(subst =, ,$(a))).1)
 	$(MAKE) -C userspace O=$(BUILD)/userspace uninstall-bin BINDIR=$(PREFIX)/bin
 	depmod -a $(KVER)
+
+# Debian packages (debian/, Documentation/packaging.rst).
+deb:
+	@scripts/deb.sh $(BUILD)/deb
+
+# Installs the packages in a throwaway chroot, never on this machine
+# (scripts/deb-check.sh), then boots the VM with the module dkms built
+# there and runs the selftests that load and open it.
+deb-check: deb all
+	@scripts/deb-check.sh $(BUILD)/deb $(KVER)
+	$(call stage-root,$(BUILD)/vmroot-dkms,$(BUILD)/deb/dkms/tracebuf.ko)
+	@sum=$$(sha256sum $(BUILD)/deb/dkms/tracebuf.ko | cut -d' ' -f1) && \
+	scripts/vm-run -q -r $(BUILD)/vmroot-dkms -w $(BUILD)/vm-dkms -t 900 -- sh -c \
+		"[ \$$(sha256sum /lib/tracebuf/tracebuf.ko | cut -d' ' -f1) = $$sum ] && \
+		 echo '# the guest runs the module dkms built in the chroot' && \
+		 cd /selftests && ./module_test && ./privilege_test" \
+		>$(BUILD)/deb/vm.log 2>&1; rc=$$?; \
+	grep -E '^(ok|not ok|# the guest|# Totals)' $(BUILD)/vm-dkms/output.log; \
+	echo "# deb-check VM: exit $$rc, guest output in $(BUILD)/vm-dkms/output.log"; \
+	test $$rc = 0
 
 clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi

@@ -66,6 +66,7 @@ esac
 corpus_dir() {
 	case "$1" in
 	fdr_reader_fuzz)	echo fdr ;;
+	fdr_post_fuzz)		echo fdr ;;
 	tfile_reader_fuzz)	echo tfile ;;
 	xscale_fuzz)		echo xscale ;;
 	name_map_fuzz)		echo names ;;

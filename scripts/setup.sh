@@ -18,6 +18,7 @@ PACKAGES="
 	libbpf-dev bpftool pkg-config
 	python3 perl
 	gcc-arm-linux-gnueabi
+	debhelper dh-dkms dkms lintian python3-docutils fakeroot debootstrap
 "
 
 missing=""

@@ -4,6 +4,10 @@
  *
  *  - nobody without CAP_PERFMON or CAP_SYS_ADMIN opens either device, in
  *    any mode; root with only one of the two may;
+ *  - with tracing_gid=G, members of group G open both devices without
+ *    any capability, and still nobody else does; with tracing_gid=-1 (the
+ *    default) membership gives nothing; the parameter refuses values that
+ *    are not a group;
  *  - a file opened by root and passed (SCM_RIGHTS) to a process that has
  *    dropped every privilege (uid/gid 65534, no groups, no capabilities,
  *    no_new_privs) does what its open mode allows: read() needs a
@@ -140,6 +144,138 @@ TEST(open_needs_perfmon_or_sys_admin)
 			}
 		}
 	}
+}
+
+/* ------------------------------------------------------ tracing group */
+
+#define GID_PARAM	"/sys/module/tracebuf/parameters/tracing_gid"
+#define TRACING_GID	4242
+
+/*
+ * open() of @path with @flags by uid 65534 without capabilities, whose
+ * only supplementary group is @group (none if negative); errno or 0.
+ */
+static int open_in_group(const char *path, int flags, int group)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		gid_t g = group;
+		int fd;
+
+		if (setgroups(group < 0 ? 0 : 1, &g) ||
+		    setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534) || caps_only(0, 0) ||
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || !no_caps_left())
+			_exit(254);
+		fd = open(path, flags);
+		_exit(fd < 0 ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * The nodes as the package's udev rule leaves them, but readable and
+ * writable by everyone: only the driver's check stands between a user and
+ * the device, which is what these tests are about.
+ */
+FIXTURE(grp) {
+	struct stat st[2];
+};
+
+static const char *const grp_dev[2] = { TB_DEV, TB_FDR_DEV };
+
+FIXTURE_SETUP(grp)
+{
+	int d;
+
+	ASSERT_EQ(0, access(GID_PARAM, W_OK)) TH_LOG("no %s", GID_PARAM);
+	for (d = 0; d < 2; d++) {
+		ASSERT_EQ(0, stat(grp_dev[d], &self->st[d]));
+		ASSERT_EQ(0, chown(grp_dev[d], 0, TRACING_GID));
+		ASSERT_EQ(0, chmod(grp_dev[d], 0666));
+	}
+}
+
+FIXTURE_TEARDOWN(grp)
+{
+	int d;
+
+	tb_write_str(GID_PARAM, "-1\n");
+	for (d = 0; d < 2; d++) {
+		chown(grp_dev[d], self->st[d].st_uid, self->st[d].st_gid);
+		chmod(grp_dev[d], self->st[d].st_mode & 07777);
+	}
+}
+
+TEST_F(grp, default_gives_the_group_nothing)
+{
+	char buf[32] = "";
+	int d, fd = open(GID_PARAM, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	EXPECT_STREQ("-1\n", buf);
+	for (d = 0; d < 2; d++) {
+		EXPECT_EQ(EPERM, open_in_group(grp_dev[d], O_RDWR, TRACING_GID))
+			TH_LOG("%s as a group member, tracing_gid=-1", grp_dev[d]);
+		EXPECT_EQ(EPERM, open_in_group(grp_dev[d], O_RDONLY, -1))
+			TH_LOG("%s without groups", grp_dev[d]);
+	}
+}
+
+TEST_F(grp, members_open_without_capabilities)
+{
+	static const int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
+	char val[16];
+	int d, m;
+
+	snprintf(val, sizeof(val), "%d\n", TRACING_GID);
+	ASSERT_EQ(0, tb_write_str(GID_PARAM, val));
+	for (d = 0; d < 2; d++) {
+		for (m = 0; m < 3; m++) {
+			EXPECT_EQ(0, open_in_group(grp_dev[d], modes[m], TRACING_GID))
+				TH_LOG("%s mode %d as a member", grp_dev[d], m);
+			EXPECT_EQ(EPERM, open_in_group(grp_dev[d], modes[m], -1))
+				TH_LOG("%s mode %d without groups", grp_dev[d], m);
+			EXPECT_EQ(EPERM, open_in_group(grp_dev[d], modes[m],
+						       TRACING_GID + 1))
+				TH_LOG("%s mode %d in another group", grp_dev[d], m);
+		}
+	}
+	/* Back to the default: the next open is refused again. */
+	ASSERT_EQ(0, tb_write_str(GID_PARAM, "-1\n"));
+	for (d = 0; d < 2; d++)
+		EXPECT_EQ(EPERM, open_in_group(grp_dev[d], O_RDONLY, TRACING_GID));
+}
+
+TEST_F(grp, parameter_refuses_what_is_not_a_group)
+{
+	static const char *const bad[] = {
+		"-2\n", "4294967295\n", "tracing\n", "\n", "12x\n",
+	};
+	char buf[32] = "";
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		fd = open(GID_PARAM, O_WRONLY);
+		ASSERT_LE(0, fd);
+		errno = 0;
+		EXPECT_GT(0, write(fd, bad[i], strlen(bad[i]))) TH_LOG("%s", bad[i]);
+		EXPECT_TRUE(errno == EINVAL || errno == ERANGE)
+			TH_LOG("%s: errno %d", bad[i], errno);
+		close(fd);
+	}
+	fd = open(GID_PARAM, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	EXPECT_STREQ("-1\n", buf);
 }
 
 /* ------------------------------------------------------ passed files */

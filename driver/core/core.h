@@ -15,7 +15,8 @@
 
 /*
  * Trace data exposes kernel addresses: only CAP_PERFMON or CAP_SYS_ADMIN,
- * and never under perf lockdown.  Checked once at open, like perf does.
+ * or members of the group the administrator names with tracing_gid=, and
+ * never under perf lockdown.  Checked once at open, like perf does.
  */
 int tbcore_open_allowed(void);
 

@@ -3,6 +3,16 @@
  * The user boundary both devices share: the open-time privilege check, the
  * versioning rule of <linux/tracebuf.h> and ioctl dispatch.
  *
+ * Privilege: trace data reveals kernel addresses and what every process
+ * does, so by default only CAP_PERFMON (or CAP_SYS_ADMIN) opens a device,
+ * as for perf.  tracing_gid=N lets members of group N in too, without the
+ * capability: an administrator's choice to trust that group (the Debian
+ * package creates "tracing" and its udev rule gives it the nodes; the
+ * node's mode still has to let the opener in).  Perf lockdown refuses
+ * everyone either way.  The group is read at each open, so removing a
+ * user from it or writing -1 takes effect for the next open; files
+ * already open stay open, as with perf.
+ *
  * Versioning: an ioctl's struct size is the caller's version.  Input
  * structs shorter than version 1 are refused, longer ones must have zeros
  * where this kernel has no fields (copy_struct_from_user() says E2BIG).
@@ -10,17 +20,56 @@
  * kernel does not know is zeroed, so newer callers see "not set" there.
  */
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/security.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <linux/uaccess.h>
 
 #include <linux/tracebuf.h>
 
 #include "core/core.h"
 
+/* The trusted group in the initial namespace; -1: nobody without the capability. */
+static int tbcore_tracing_gid = -1;
+
+static int tbcore_gid_param_set(const char *val, const struct kernel_param *kp)
+{
+	int gid, ret = kstrtoint(val, 0, &gid);
+
+	if (ret)
+		return ret;
+	if (gid != -1 && (gid < 0 || !gid_valid(make_kgid(&init_user_ns, gid))))
+		return -EINVAL;
+	WRITE_ONCE(tbcore_tracing_gid, gid);
+	return 0;
+}
+
+static int tbcore_gid_param_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%d\n", READ_ONCE(tbcore_tracing_gid));
+}
+
+static const struct kernel_param_ops tbcore_gid_param_ops = {
+	.set = tbcore_gid_param_set,
+	.get = tbcore_gid_param_get,
+};
+module_param_cb(tracing_gid, &tbcore_gid_param_ops, NULL, 0644);
+MODULE_PARM_DESC(tracing_gid,
+		 "members of this group open the devices without CAP_PERFMON; -1 (default): nobody (traces reveal kernel addresses)");
+
+static bool tbcore_in_tracing_group(void)
+{
+	int gid = READ_ONCE(tbcore_tracing_gid);
+
+	return gid >= 0 && in_group_p(make_kgid(&init_user_ns, gid));
+}
+
 int tbcore_open_allowed(void)
 {
-	if (!perfmon_capable())
+	if (!perfmon_capable() && !tbcore_in_tracing_group())
 		return -EPERM;
 	return security_locked_down(LOCKDOWN_PERF);
 }

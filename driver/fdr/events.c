@@ -36,8 +36,6 @@ module_param(fdr_probe_nop, bool, 0644);
 MODULE_PARM_DESC(fdr_probe_nop,
 		 "FDR probes stay registered but record nothing (benchmark floor)");
 
-#define FDR_COMPAT_KEY		0x800000U
-
 /* Set while stopped (no probe runs), read by probes. */
 static u32 fdr_classes;
 static u32 fdr_nr_args;
@@ -68,10 +66,10 @@ static __always_inline bool fdr_compat_syscall(void)
 
 static __always_inline u32 fdr_syscall_id(unsigned long nr)
 {
-	if (unlikely(nr >= FDR_COMPAT_KEY))
+	if (unlikely(nr >= TRACEBUF_FDR_KEY_COMPAT))
 		return SYSCALL_ID(TRACEBUF_FDR_KEY_OTHER);
 	if (unlikely(fdr_compat_syscall()))
-		return SYSCALL_ID(nr | FDR_COMPAT_KEY);
+		return SYSCALL_ID(nr | TRACEBUF_FDR_KEY_COMPAT);
 	return SYSCALL_ID(nr);
 }
 
@@ -87,11 +85,11 @@ u32 fdr_events_syscall_id(unsigned long nr)
 static __always_inline void fdr_write_syscall(unsigned long nr,
 					      enum fdr_func_type type)
 {
-	if (unlikely(nr >= FDR_COMPAT_KEY))
+	if (unlikely(nr >= TRACEBUF_FDR_KEY_COMPAT))
 		fdr_write_func(fdr_func_word(SYSCALL_ID(TRACEBUF_FDR_KEY_OTHER),
 					     type));
 	else if (unlikely(fdr_compat_syscall()))
-		fdr_write_func(fdr_func_word(SYSCALL_ID(nr | FDR_COMPAT_KEY),
+		fdr_write_func(fdr_func_word(SYSCALL_ID(nr | TRACEBUF_FDR_KEY_COMPAT),
 					     type));
 	else
 		fdr_write_func(fdr_func_word(SYSCALL_ID(nr), type));

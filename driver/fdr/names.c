@@ -44,6 +44,8 @@ static char fdr_irq_name[FDR_IRQ_NAMES][FDR_IRQ_NAME_LEN];
 /* Vector names as in the kernel's softirq_to_name[] (not exported). */
 static const char * const fdr_softirq_names[] = TRACEBUF_FDR_SOFTIRQ_NAMES;
 static_assert(ARRAY_SIZE(fdr_softirq_names) == NR_SOFTIRQS);
+static const char * const fdr_fault_names[] = TRACEBUF_FDR_FAULT_NAMES;
+static const char * const fdr_task_names[] = TRACEBUF_FDR_TASK_NAMES;
 
 /*
  * A work function's key is its slot, found from a keyed hash of its
@@ -114,10 +116,12 @@ char *fdr_names_text(size_t *lenp)
 		LINE("%x softirq %s",
 		     TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
 		     fdr_softirq_names[i]);
-	LINE("%x fault user", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0));
-	LINE("%x fault kernel", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 1));
-	LINE("%x task fork", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0));
-	LINE("%x task exit", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 1));
+	for (i = 0; i < ARRAY_SIZE(fdr_fault_names); i++)
+		LINE("%x fault %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, i),
+		     fdr_fault_names[i]);
+	for (i = 0; i < ARRAY_SIZE(fdr_task_names); i++)
+		LINE("%x task %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, i),
+		     fdr_task_names[i]);
 	for (i = 0; i < FDR_IRQ_NAMES; i++)
 		if (atomic_read_acquire(&fdr_irq_state[i]) == FDR_IRQ_READY)
 			LINE("%x irq %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, i),

@@ -305,6 +305,14 @@ struct tracebuf_event {
 	"SCHED", "HRTIMER", "RCU" }
 
 /*
+ * Names of the keys of TRACEBUF_FDR_SPACE_FAULT and TRACEBUF_FDR_SPACE_TASK,
+ * as TRACEBUF_FDR_IOC_NAMES gives them: initializers for arrays indexed by
+ * key.
+ */
+#define TRACEBUF_FDR_FAULT_NAMES { "user", "kernel" }
+#define TRACEBUF_FDR_TASK_NAMES { "fork", "exit" }
+
+/*
  * Loss report: where a CPU lost events, its stream holds a
  * CustomEventMarker whose data is this text (no NUL), for example
  * "tracebuf: lost 12 events".  Readers match the prefix.

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <linux/tracebuf.h>
 
@@ -12,9 +11,10 @@
 #include "tb_cli.h"
 
 /*
- * What a block holds until the file is written: the events in this
- * unit's own spill format (not FDR), replayed through the FDR writer at
- * the end, when the blocks are in order.
+ * What a block holds until it ends: the events in this unit's own compact
+ * form, written through the FDR writer when the block ends (a block must
+ * be complete before its BufferExtents can be written, and every CPU has
+ * a block open at once).
  */
 struct item {
 	uint64_t tsc;		/* absolute, already clamped */
@@ -32,20 +32,8 @@ struct tb_fdr_stream {
 	uint32_t tid, tgid;
 	uint64_t base;		/* the block's NewCPUId time (task came in) */
 	uint64_t last;		/* absolute time of the last record */
-	uint64_t start;		/* first record's time: the sort key */
 	unsigned char *buf;	/* struct item, one after the other */
 	size_t len, cap;
-};
-
-/* A finished block in the spill file. */
-struct tb_fdr_block_ref {
-	uint64_t start;
-	uint64_t seq;		/* tie breaker: keeps a stable order */
-	uint64_t off;
-	uint64_t len;
-	uint64_t base;
-	uint32_t tid, tgid;
-	uint32_t cpu;
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -56,35 +44,30 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-int tb_fdr_blocks_init(struct tb_fdr_blocks *b, unsigned int nr_cpus)
+int tb_fdr_blocks_init(struct tb_fdr_blocks *b, unsigned int nr_cpus,
+		       const struct tb_fdr_header *h)
 {
 	memset(b, 0, sizeof(*b));
 	b->nr_cpus = nr_cpus;
 	b->streams = calloc(nr_cpus, sizeof(*b->streams));
-	if (!b->streams)
+	b->mem = open_memstream(&b->fdr, &b->fdr_len);
+	if (!b->streams || !b->mem) {
+		tb_fdr_blocks_free(b);
 		return -ENOMEM;
-	b->spill = tmpfile();
-	if (!b->spill) {
-		free(b->streams);
-		return -errno;
 	}
-	return 0;
+	errno = 0;
+	return tb_fdr_writer_init(&b->w, b->mem, h, 0);
 }
 
-/*
- * @base is the time the task started running here (NewCPUId), @first the
- * time of the block's first record: blocks are sorted by @first, so that
- * the file's first record is its earliest.
- */
+/* @base is the time the task started running here (NewCPUId). */
 static void stream_open(struct tb_fdr_stream *s, uint32_t tid, uint32_t tgid,
-			uint64_t base, uint64_t first)
+			uint64_t base)
 {
 	s->open = true;
 	s->pending = false;
 	s->tid = tid;
 	s->tgid = tgid;
 	s->base = base;
-	s->start = first;
 	s->last = base;
 	s->len = 0;
 }
@@ -121,92 +104,18 @@ static void stream_add(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 		memcpy(it->args, args, nargs * sizeof(uint64_t));
 }
 
-static void stream_close(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
+/* The block's events through the FDR writer. */
+static void stream_write(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 			 unsigned int cpu)
 {
-	struct tb_fdr_block_ref *r;
-
-	if (!s->open)
-		return;
-	s->open = false;
-	if (fwrite(s->buf, s->len, 1, b->spill) != 1 && s->len)
-		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
-	if (b->nr_blocks == b->cap_blocks) {
-		b->cap_blocks = b->cap_blocks ? b->cap_blocks * 2 : 256;
-		b->blocks = xrealloc(b->blocks,
-				     b->cap_blocks * sizeof(*b->blocks));
-	}
-	r = &b->blocks[b->nr_blocks];
-	r->start = s->start;
-	r->seq = b->nr_blocks++;
-	r->off = b->spill_len;
-	r->len = s->len;
-	r->base = s->base;
-	r->tid = s->tid;
-	r->tgid = s->tgid;
-	r->cpu = cpu;
-	b->spill_len += s->len;
-}
-
-void tb_fdr_blocks_switch(struct tb_fdr_blocks *b, unsigned int cpu,
-			  uint32_t tid, uint32_t tgid, uint64_t ts, bool open)
-{
-	struct tb_fdr_stream *s = &b->streams[cpu];
-
-	stream_close(b, s, cpu);
-	if (open) {
-		stream_open(s, tid, tgid, ts, ts);
-		return;
-	}
-	s->pending = true;
-	s->tid = tid;
-	s->tgid = tgid;
-	s->base = ts;
-}
-
-void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
-			 uint32_t tid, uint32_t tgid, uint64_t ts,
-			 enum tb_fdr_ev type, uint32_t id,
-			 const uint64_t *args, unsigned int nargs)
-{
-	struct tb_fdr_stream *s = &b->streams[cpu];
-
-	if (!s->open || s->tid != tid) {
-		uint64_t base = ts;
-
-		stream_close(b, s, cpu);
-		/* The switch time starts the block, when it named this task. */
-		if (s->pending && s->tid == tid && s->base <= ts)
-			base = s->base;
-		stream_open(s, tid, tgid, base, ts);
-	}
-	stream_add(b, s, ts, id, type, args, nargs);
-}
-
-static int cmp_block(const void *a, const void *b)
-{
-	const struct tb_fdr_block_ref *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* One block from the spill file through the FDR writer. */
-static void write_block(struct tb_fdr_blocks *b, struct tb_fdr_writer *w,
-			const struct tb_fdr_block_ref *r, unsigned char *buf,
-			int64_t wall_off)
-{
-	uint64_t wall = r->base + wall_off;
+	struct tb_fdr_writer *w = &b->w;
+	uint64_t wall = s->base + b->wall_off;
 	size_t off = 0;
 
-	if (r->len && pread(fileno(b->spill), buf, r->len, r->off) !=
-	    (ssize_t)r->len)
-		tb_die_errno(TB_EXIT_FAIL, "cannot read the temporary block file");
-	tb_fdr_begin(w, r->tgid, r->tid, r->cpu, r->base, wall / 1000000000,
+	tb_fdr_begin(w, s->tgid, s->tid, cpu, s->base, wall / 1000000000,
 		     wall % 1000000000 / 1000);
-	while (off < r->len) {
-		const struct item *it = (const struct item *)(buf + off);
+	while (off < s->len) {
+		const struct item *it = (const struct item *)(s->buf + off);
 		char text[64];
 		int n;
 
@@ -233,30 +142,64 @@ static void write_block(struct tb_fdr_blocks *b, struct tb_fdr_writer *w,
 	tb_fdr_end(w);
 }
 
-int tb_fdr_blocks_write(struct tb_fdr_blocks *b, FILE *out,
-			const struct tb_fdr_header *h, int64_t wall_off)
+static void stream_close(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
+			 unsigned int cpu)
 {
-	struct tb_fdr_writer w;
-	unsigned char *buf = NULL;
-	size_t i, max = 0;
+	if (!s->open)
+		return;
+	s->open = false;
+	stream_write(b, s, cpu);
+	b->nr_blocks++;
+}
+
+void tb_fdr_blocks_switch(struct tb_fdr_blocks *b, unsigned int cpu,
+			  uint32_t tid, uint32_t tgid, uint64_t ts, bool open)
+{
+	struct tb_fdr_stream *s = &b->streams[cpu];
+
+	stream_close(b, s, cpu);
+	if (open) {
+		stream_open(s, tid, tgid, ts);
+		return;
+	}
+	s->pending = true;
+	s->tid = tid;
+	s->tgid = tgid;
+	s->base = ts;
+}
+
+void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
+			 uint32_t tid, uint32_t tgid, uint64_t ts,
+			 enum tb_fdr_ev type, uint32_t id,
+			 const uint64_t *args, unsigned int nargs)
+{
+	struct tb_fdr_stream *s = &b->streams[cpu];
+
+	/* A tid reused by another process is another task. */
+	if (!s->open || s->tid != tid || s->tgid != tgid) {
+		uint64_t base = ts;
+
+		stream_close(b, s, cpu);
+		/* The switch time starts the block, when it named this task. */
+		if (s->pending && s->tid == tid && s->tgid == tgid &&
+		    s->base <= ts)
+			base = s->base;
+		stream_open(s, tid, tgid, base);
+	}
+	stream_add(b, s, ts, id, type, args, nargs);
+}
+
+int tb_fdr_blocks_finish(struct tb_fdr_blocks *b)
+{
+	unsigned int i;
 	int ret;
 
 	for (i = 0; i < b->nr_cpus; i++)
 		stream_close(b, &b->streams[i], i);
-	qsort(b->blocks, b->nr_blocks, sizeof(*b->blocks), cmp_block);
-	if (fflush(b->spill))
-		tb_die_errno(TB_EXIT_FAIL, "cannot write the temporary block file");
-	for (i = 0; i < b->nr_blocks; i++)
-		if (b->blocks[i].len > max)
-			max = b->blocks[i].len;
-	buf = xrealloc(NULL, max + 1);
-	/* One FDR block per task run: never split by size. */
-	errno = 0;
-	tb_fdr_writer_init(&w, out, h, SIZE_MAX / 2);
-	for (i = 0; i < b->nr_blocks; i++)
-		write_block(b, &w, &b->blocks[i], buf, wall_off);
-	ret = tb_fdr_writer_finish(&w);
-	free(buf);
+	ret = tb_fdr_writer_finish(&b->w);
+	if (fclose(b->mem) && !ret)
+		ret = -ENOMEM;
+	b->mem = NULL;
 	return ret;
 }
 
@@ -264,11 +207,12 @@ void tb_fdr_blocks_free(struct tb_fdr_blocks *b)
 {
 	unsigned int i;
 
-	if (b->spill)
-		fclose(b->spill);
+	if (b->mem)
+		fclose(b->mem);
+	free(b->fdr);
+	free(b->w.blk);
 	for (i = 0; b->streams && i < b->nr_cpus; i++)
 		free(b->streams[i].buf);
 	free(b->streams);
-	free(b->blocks);
 	memset(b, 0, sizeof(*b));
 }

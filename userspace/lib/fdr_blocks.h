@@ -3,14 +3,14 @@
  * Per-task FDR blocks from a stream of timestamped events, as a collector
  * that sees each CPU's events (not ready-made blocks) needs them: each
  * CPU's events are cut into blocks at every change of task, a block being
- * one task's run on one CPU; finished blocks wait in a temporary file;
- * tb_fdr_blocks_write() writes them through the FDR writer ordered by
- * their first event.  Blocks of one thread never overlap, so each
- * thread's records come out in time order, which `llvm-xray account`
- * needs.  Used by tracebuf bpf (Documentation/bpf-collector.rst).
+ * one task's run on one CPU, written through the FDR writer into an
+ * in-memory FDR stream when it ends.  The blocks come in the order they
+ * ended, like the kernel's per-CPU buffers: tb_fdr_post_run()
+ * (fdr_post.h) is the one place that puts them in order, as for the
+ * module's captures.  Used by tracebuf bpf
+ * (Documentation/bpf-collector.rst).
  *
- * Out of memory and errors of the temporary file end the program (exit
- * status 1, tb_cli.h).
+ * Out of memory ends the program (exit status 1, tb_cli.h).
  */
 #ifndef TB_FDR_BLOCKS_H
 #define TB_FDR_BLOCKS_H
@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "fdr_records.h"
+#include "fdr_writer.h"
 
 /* What an event writes. */
 enum tb_fdr_ev {
@@ -33,20 +34,26 @@ enum tb_fdr_ev {
 #define TB_FDR_BLOCKS_MAX_ARGS	6
 
 struct tb_fdr_stream;
-struct tb_fdr_block_ref;
 
 struct tb_fdr_blocks {
 	struct tb_fdr_stream *streams;	/* one per CPU */
 	unsigned int nr_cpus;
-	FILE *spill;		/* finished blocks, in completion order */
-	uint64_t spill_len;
-	struct tb_fdr_block_ref *blocks;
-	size_t nr_blocks, cap_blocks;
+	/* Set before the first event: WallClockTime = block start + this. */
+	int64_t wall_off;
+	struct tb_fdr_writer w;
+	FILE *mem;
+	char *fdr;		/* the stream, complete after ..._finish() */
+	size_t fdr_len;
+	size_t nr_blocks;
 	uint64_t clamped;	/* events older than their predecessor */
 };
 
-/* For CPUs 0..@nr_cpus-1.  Returns 0 or -errno. */
-int tb_fdr_blocks_init(struct tb_fdr_blocks *b, unsigned int nr_cpus);
+/*
+ * For CPUs 0..@nr_cpus-1, a stream with file header @h.  Returns 0 or
+ * -errno; release with tb_fdr_blocks_free() in both cases.
+ */
+int tb_fdr_blocks_init(struct tb_fdr_blocks *b, unsigned int nr_cpus,
+		       const struct tb_fdr_header *h);
 
 /*
  * @cpu switched to task @tid (of process @tgid) at @ts: the running
@@ -69,12 +76,10 @@ void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
 			 const uint64_t *args, unsigned int nargs);
 
 /*
- * End every CPU's block and write the file: header @h, then the blocks by
- * their first event, each block's WallClockTime its start + @wall_off
- * nanoseconds.  Returns 0 or -errno from writing @out.
+ * End every CPU's block: b->fdr and b->fdr_len then hold the stream.
+ * Returns 0 or -errno (no memory).
  */
-int tb_fdr_blocks_write(struct tb_fdr_blocks *b, FILE *out,
-			const struct tb_fdr_header *h, int64_t wall_off);
+int tb_fdr_blocks_finish(struct tb_fdr_blocks *b);
 
 void tb_fdr_blocks_free(struct tb_fdr_blocks *b);
 

@@ -21,9 +21,6 @@
 #include "tb_bytes.h"
 #include "xray_map.h"
 
-#define BLOCK_HDR	(5 * TB_FDR_META_SIZE)	/* extents .. NewCPUId */
-#define STACK_MAX	256
-
 struct block {
 	size_t off, len;	/* in the stream, extents record included */
 	int32_t tid, pid;
@@ -31,20 +28,20 @@ struct block {
 	size_t seq;		/* position in the stream, for a stable sort */
 	uint64_t task_first;	/* earliest time of the block's task */
 	bool has_t;
-};
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
+	bool has_buffer;	/* its NewBuffer record was seen */
 };
 
 struct scan {
 	struct tb_fdr_post *p;
+	size_t len;		/* of the stream */
 	struct block *v;
 	size_t n, cap;
 	size_t nids, capids;
 	bool oom;
+	/* A block is one extent that starts with its NewBuffer record. */
+	const char *bad;	/* what breaks that, or NULL */
+	uint64_t bad_off;
+	unsigned int bad_kind;
 };
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -71,8 +68,31 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 
 	if (r->ignored)
 		return 0;
+	/*
+	 * Blocks are put in order one by one: one that carries on the
+	 * block before it, or a second thread's block inside one extent
+	 * (both of which fdr-dump -verify accepts) would be read without
+	 * its NewBuffer, or merged as the first thread's.  The kernel
+	 * writes neither.
+	 */
+	if (b && r->kind == TB_FDR_NEW_BUFFER && b->has_buffer)
+		s->bad = "a second block in one buffer extent";
+	else if (b && r->kind != TB_FDR_BUFFER_EXTENTS &&
+		 r->kind != TB_FDR_NEW_BUFFER && !b->has_buffer)
+		s->bad = "a buffer extent that does not start with NewBuffer";
+	if (s->bad) {
+		s->bad_off = r->offset;
+		s->bad_kind = r->kind;
+		return -1;
+	}
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
+		/*
+		 * The reader starts a block at every BufferExtents record,
+		 * one inside an extent too: the block before ends there.
+		 */
+		if (b && b->off + b->len > r->offset)
+			b->len = r->offset - b->off;
 		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
 			s->oom = true;
 			return -1;
@@ -80,12 +100,21 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		b = &s->v[s->n];
 		memset(b, 0, sizeof(*b));
 		b->off = r->offset;
-		b->len = TB_FDR_META_SIZE + r->value;
+		/*
+		 * What the reader takes of the extent: its low 32 bits (as
+		 * llvm-xray), up to the end of the stream, which may come
+		 * first at a record boundary (a capture cut short).
+		 */
+		b->len = TB_FDR_META_SIZE + (size_t)(uint32_t)r->value;
+		if (b->len > s->len - b->off)
+			b->len = s->len - b->off;
 		b->seq = s->n++;
 		break;
 	case TB_FDR_NEW_BUFFER:
-		if (b)
+		if (b) {
 			b->tid = r->tid;
+			b->has_buffer = true;
+		}
 		break;
 	case TB_FDR_PID:
 		if (b)
@@ -192,6 +221,12 @@ static void ids_finish(struct tb_fdr_post *p, size_t n)
 	p->nids = j + 1;
 }
 
+/* Does the written trace carry the kernel's ids (not dense ones)? */
+static bool kernel_ids(const struct tb_fdr_post *p)
+{
+	return p->raw || p->keep_ids;
+}
+
 /* Dense id (1..n) of a kernel id. */
 static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 {
@@ -203,185 +238,163 @@ static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 
 uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
 {
-	if (p->raw || !id || id > p->nids)
+	if (kernel_ids(p) || !id || id > p->nids)
 		return id;
 	return p->ids[id - 1];
 }
 
-/* ------------------------------------------------------------ tidy */
+/* ------------------------------------------------------------ merge */
 
-static uint8_t *reserve(struct buf *o, size_t more)
-{
-	uint8_t *q;
-	size_t c;
-
-	if (o->oom)
-		return NULL;
-	if (o->cap - o->len < more) {
-		c = o->cap ? o->cap : 4096;
-		while (c - o->len < more)
-			c *= 2;
-		q = realloc(o->p, c);
-		if (!q) {
-			o->oom = true;
-			return NULL;
-		}
-		o->p = q;
-		o->cap = c;
-	}
-	return o->p + o->len;
-}
-
-static void put(struct buf *o, const void *d, size_t n)
-{
-	uint8_t *q = reserve(o, n);
-
-	if (q) {
-		memcpy(q, d, n);
-		o->len += n;
-	}
-}
-
+/*
+ * The second pass: each task's blocks, in order, read again record by
+ * record (the reader), filtered (ids renumbered, exits without their
+ * entry left out) and written as one block of that task (the writer).
+ */
 struct task_stack {
-	uint32_t id[STACK_MAX];
-	int depth;
-	int32_t pid, tid;
-	bool valid;
+	uint32_t *id;		/* grows: a hostile capture nests deep */
+	size_t depth, cap;
 };
 
-struct tidy {
-	struct buf *o;
-	uint64_t t, base;
+struct merge {
+	struct tb_fdr_post *p;
+	struct tb_fdr_writer *w;
+	struct task_stack st;
+	bool open;		/* the task's block has begun */
+	bool keep_args;		/* the last function record was kept */
+	uint64_t wall_sec;	/* of the task's first block */
+	uint32_t wall_usec;
+	uint8_t *scratch;	/* file header + one input block */
+	size_t scratch_cap;
+	bool oom;
 };
 
 /*
- * Store the delta from the last kept record to now at @field of the
- * record being written, with a TSCWrap first when it does not fit.
+ * Keep function record @r?  Tracks the task's call stack.  Returns 1 to
+ * keep, 0 to leave out, -1 out of memory.
  */
-static void emit_delta(struct tidy *td, size_t rec, size_t field)
+static int keep_function(struct merge *m, const struct tb_fdr_record *r)
 {
-	uint8_t wrap[TB_FDR_META_SIZE];
+	struct task_stack *st = &m->st;
+	size_t d;
 
-	if (td->t - td->base > UINT32_MAX) {
-		uint8_t *q;
-
-		tb_fdr_put_meta(wrap, TB_FDR_TSC_WRAP);
-		tb_put64(wrap + 1, td->t);
-		/* The wrap goes before the record already copied at @rec. */
-		q = reserve(td->o, sizeof(wrap));
-		if (!q)
-			return;
-		memmove(td->o->p + rec + sizeof(wrap), td->o->p + rec,
-			td->o->len - rec);
-		memcpy(td->o->p + rec, wrap, sizeof(wrap));
-		td->o->len += sizeof(wrap);
-		rec += sizeof(wrap);
-		td->base = td->t;
+	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
+		if (!grow((void **)&st->id, &st->cap, st->depth,
+			  sizeof(*st->id)))
+			return -1;
+		st->id[st->depth++] = r->func_id;
+		return 1;
 	}
-	tb_put32(td->o->p + rec + field, (uint32_t)(td->t - td->base));
-	td->base = td->t;
+	for (d = st->depth; d > 0; d--)
+		if (st->id[d - 1] == r->func_id)
+			break;
+	if (!d) {
+		m->p->removed++;
+		return 0;
+	}
+	st->depth = d - 1;
+	return 1;
 }
 
-/*
- * Append block @in (records after the extents record) to @o, renumbered
- * and without exits whose entry is not in the capture.  The reader has
- * checked the record layout.
- */
-static void tidy_block(struct tb_fdr_post *p, const uint8_t *in, size_t len,
-		       struct task_stack *st, struct buf *o)
+static int merge_record(void *ctx, const struct tb_fdr_record *r)
 {
-	size_t pos = BLOCK_HDR - TB_FDR_META_SIZE;
-	struct tidy td = { .o = o };
-	int32_t pid = (int32_t)tb_get32(in + 33), tid = (int32_t)tb_get32(in + 1);
-	bool keep_args = false;
+	struct merge *m = ctx;
+	struct tb_fdr_record f;
+	int ret;
 
-	if (!st->valid || st->pid != pid || st->tid != tid) {
-		st->valid = true;
-		st->pid = pid;
-		st->tid = tid;
-		st->depth = 0;
-	}
-	put(o, in, pos);
-	td.t = tb_get64(in + 51);
-	td.base = td.t;
-	while (pos < len && !o->oom) {
-		const uint8_t *r = in + pos;
-		size_t rl = TB_FDR_META_SIZE, at = o->len;
-
-		if (!(r[0] & 1)) {
-			uint32_t w = tb_get32(r), id = w >> 4, type = (w >> 1) & 7;
-			bool keep = true;
-			int d;
-
-			td.t += tb_get32(r + 4);
-			rl = TB_FDR_FUNC_SIZE;
-			if (type == TB_FDR_ENTER || type == TB_FDR_ENTER_ARGS) {
-				if (st->depth < STACK_MAX)
-					st->id[st->depth] = id;
-				st->depth++;
-			} else {
-				for (d = st->depth - 1; d >= 0 && d < STACK_MAX; d--)
-					if (st->id[d] == id)
-						break;
-				if (d < 0 || st->depth > STACK_MAX) {
-					keep = false;
-					p->removed++;
-				} else {
-					st->depth = d;
-				}
-			}
-			keep_args = keep;
-			if (keep) {
-				uint8_t rec[TB_FDR_FUNC_SIZE];
-
-				tb_put32(rec, dense_id(p, id) << 4 | (w & 0xf));
-				put(o, rec, sizeof(rec));
-				if (!o->oom)
-					emit_delta(&td, at, 4);
-			}
-		} else {
-			switch (r[0] >> 1) {
-			case TB_FDR_CUSTOM:	/* size, delta, payload */
-				rl += tb_get32(r + 1);
-				td.t += tb_get32(r + 5);
-				put(o, r, rl);
-				if (!o->oom)
-					emit_delta(&td, at, 5);
-				keep_args = false;
-				break;
-			case TB_FDR_TSC_WRAP:
-				td.t = tb_get64(r + 1);
-				td.base = td.t;
-				put(o, r, rl);
-				break;
-			case TB_FDR_NEW_CPU:
-				td.t = tb_get64(r + 3);
-				td.base = td.t;
-				put(o, r, rl);
-				break;
-			case TB_FDR_CALL_ARG:
-				if (keep_args)
-					put(o, r, rl);
-				break;
-			default:
-				put(o, r, rl);
-				break;
-			}
+	if (r->ignored)
+		return 0;
+	switch (r->kind) {
+	case TB_FDR_WALLCLOCK:
+		if (!m->open) {
+			m->wall_sec = r->value;
+			m->wall_usec = r->micros;
 		}
-		pos += rl;
+		return 0;
+	case TB_FDR_NEW_CPU:
+		if (!m->open) {
+			m->open = true;
+			return tb_fdr_begin(m->w, r->pid, r->tid, r->cpu, r->tsc,
+					    m->wall_sec, m->wall_usec);
+		}
+		/* A block's NewCPUId on the CPU we are on adds nothing. */
+		if (r->cpu == m->w->cpu)
+			return 0;
+		return tb_fdr_new_cpu(m->w, r->cpu, r->tsc);
+	case TB_FDR_FUNCTION:
+		ret = keep_function(m, r);
+		if (ret < 0) {
+			m->oom = true;
+			return -1;
+		}
+		m->keep_args = ret;
+		if (!m->keep_args)
+			return 0;
+		f = *r;
+		if (!m->p->keep_ids)
+			f.func_id = dense_id(m->p, r->func_id);
+		return tb_fdr_write_record(m->w, &f);
+	case TB_FDR_CALL_ARG:
+		return m->keep_args ? tb_fdr_write_record(m->w, r) : 0;
+	default:
+		m->keep_args = false;
+		return tb_fdr_write_record(m->w, r);
 	}
+}
+
+/* Feed input block @b to merge_record(): read it again on its own. */
+static int merge_block(struct merge *m, const uint8_t *in,
+		       const struct block *b, struct tb_error *err)
+{
+	size_t need = TB_FDR_HEADER_SIZE + b->len;
+	uint8_t *q;
+
+	if (need > m->scratch_cap) {
+		q = realloc(m->scratch, need);
+		if (!q) {
+			tb_seterr(err, 0, "out of memory");
+			return -1;
+		}
+		m->scratch = q;
+		m->scratch_cap = need;
+	}
+	tb_fdr_put_header(m->scratch, &m->p->hdr);
+	memcpy(m->scratch + TB_FDR_HEADER_SIZE, in + b->off, b->len);
+	if (tb_fdr_read_mem(m->scratch, need, NULL, merge_record, m, NULL,
+			    err) == -1) {
+		if (m->oom)
+			tb_seterr(err, 0, "out of memory");
+		return -1;
+	}
+	/* The writer's errors are sticky: tb_fdr_writer_finish() says. */
+	return 0;
+}
+
+/* The blocks of task @v[0] (in order) as one block; returns the count. */
+static size_t merge_task(struct merge *m, const uint8_t *in,
+			 const struct block *v, size_t n, struct tb_error *err)
+{
+	size_t i;
+
+	m->st.depth = 0;
+	m->open = false;
+	m->keep_args = false;
+	for (i = 0; i < n && v[i].pid == v[0].pid && v[i].tid == v[0].tid;
+	     i++)
+		if (merge_block(m, in, &v[i], err))
+			return 0;
+	tb_fdr_end(m->w);
+	return i;
 }
 
 int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		    FILE *out, struct tb_error *err)
 {
 	const uint8_t *in = buf;
-	struct scan s = { .p = p };
-	struct buf o = { 0 };
-	struct task_stack *st = NULL;
+	struct scan s = { .p = p, .len = len };
+	struct merge m = { .p = p };
 	struct tb_fdr_writer w;
 	int ret = -1, werr;
-	size_t i;
+	size_t i, k;
 
 	p->ids = NULL;
 	p->nids = 0;
@@ -390,6 +403,10 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 			    err)) {
 		if (s.oom)
 			tb_seterr(err, 0, "out of memory");
+		else if (s.bad)
+			tb_seterr(err, s.bad_off,
+				  "%s record: %s (one block per extent expected)",
+				  tb_fdr_kind_name(s.bad_kind), s.bad);
 		goto out;
 	}
 	if (p->hdr.version != 5) {
@@ -399,39 +416,43 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	p->blocks = s.n;
 	ids_finish(p, s.nids);
 	order_blocks(s.v, s.n);
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		tb_seterr(err, 0, "out of memory");
-		goto out;
-	}
 	errno = 0;
-	tb_fdr_writer_init(&w, out, &p->hdr, SIZE_MAX / 2);
-	for (i = 0; i < s.n; i++) {
-		const uint8_t *b = in + s.v[i].off + TB_FDR_META_SIZE;
-		size_t bl = s.v[i].len - TB_FDR_META_SIZE;
+	tb_fdr_writer_init(&w, out, &p->hdr, 0);
+	m.w = &w;
+	for (i = 0; i < s.n; i += k) {
+		if (p->raw) {
+			/*
+			 * The device's block, extents record left to the
+			 * writer; a stream cut inside that record has none.
+			 */
+			size_t body = s.v[i].len > TB_FDR_META_SIZE ?
+				      s.v[i].len - TB_FDR_META_SIZE : 0;
 
-		if (!p->raw) {
-			o.len = 0;
-			tidy_block(p, b, bl, st, &o);
-			if (o.oom)
-				break;
-			b = o.p;
-			bl = o.len;
+			tb_fdr_write_block(&w, in + s.v[i].off + s.v[i].len -
+					   body, body);
+			k = 1;
+			p->out_blocks++;
+			continue;
 		}
-		tb_fdr_write_block(&w, b, bl);
+		k = merge_task(&m, in, &s.v[i], s.n - i, err);
+		if (!k) {
+			tb_fdr_writer_finish(&w);
+			goto out;
+		}
+		/* Empty extents make a "task" with no block. */
+		if (m.open)
+			p->out_blocks++;
 	}
 	werr = -tb_fdr_writer_finish(&w);
 	p->bytes = w.bytes;
-	if (o.oom)
-		tb_seterr(err, 0, "out of memory");
-	else if (werr)
+	if (werr)
 		tb_seterr(err, 0, "cannot write the trace: %s", strerror(werr));
 	else
 		ret = 0;
 out:
 	free(s.v);
-	free(st);
-	free(o.p);
+	free(m.scratch);
+	free(m.st.id);
 	return ret;
 }
 
@@ -495,11 +516,11 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	size_t i;
 
 	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
-		p->raw ? "kernel ids, raw" : "dense, 1..N");
+		kernel_ids(p) ? "kernel ids" : "dense, 1..N");
 	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
 	for (i = 0; i < p->nids; i++) {
 		uint32_t kid = p->ids[i];
-		uint32_t id = p->raw ? kid : (uint32_t)i + 1;
+		uint32_t id = kernel_ids(p) ? kid : (uint32_t)i + 1;
 		const char *n = tb_name_map_find(known, kid);
 
 		if (n)
@@ -509,12 +530,12 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		else
 			snprintf(name, sizeof(name), "fdr_%#x", kid);
 		fprintf(names, "%u %s\n# kernel id %#x\n", id, name, kid);
-		if (map && !p->raw && tb_name_map_add(&dense, id, name))
+		if (map && !kernel_ids(p) && tb_name_map_add(&dense, id, name))
 			ret = -ENOMEM;
 	}
 	if (ferror(names) && !ret)
 		ret = -EIO;
-	if (map && !p->raw && !ret) {
+	if (map && !kernel_ids(p) && !ret) {
 		if (tb_name_map_finish(&dense, &err))
 			ret = -EINVAL;
 		else
@@ -618,7 +639,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 	/* Written after the trace: never over it. */
 	if (f->trace && tb_same_path(f->names, f->trace))
 		same = f->names;
-	else if (f->trace && f->map && !p->raw &&
+	else if (f->trace && f->map && !kernel_ids(p) &&
 		 tb_same_path(f->map, f->trace))
 		same = f->map;
 	if (same) {
@@ -631,7 +652,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 		tb_seterr(err, 0, "%s: %s", f->names, strerror(-ret));
 		return -1;
 	}
-	if (f->map && !p->raw) {
+	if (f->map && !kernel_ids(p)) {
 		ret = tb_output_open(&map, f->map);
 		if (ret) {
 			tb_seterr(err, 0, "%s: %s", f->map, strerror(-ret));

@@ -3,20 +3,26 @@
  * Post-processing of a kernel FDR capture, shared by the collectors
  * (tracebuf record, tracebuf bpf).  The input is an FDR v5 stream of
  * finished blocks in any order (per-CPU buffers drained one after the
- * other).  The output is what llvm-xray's stack and account accept:
+ * other).  The output is what llvm-xray's stack and account accept.  It
+ * is the LLVM shape, reader -> filter -> writer: a first pass of the
+ * reader indexes the blocks, then each task's blocks are read again in
+ * time order, filtered and written by the FDR writer:
  *
- *  - tasks ordered by their first event, each task's blocks by time;
+ *  - one block per task (NewCPUId records where it changed CPU), tasks
+ *    ordered by their first event: llvm-xray 14 cannot be trusted to put
+ *    more than 16 blocks of one thread in order (fdr_writer.h);
  *  - function ids renumbered densely, 1..N in kernel-id order, because
  *    llvm-xray numbers the functions of an ELF instrumentation map that
  *    way (the kernel's ids, space << 24 | key, are far larger);
  *  - exits whose entry is not in the capture left out (calls in progress
- *    when recording started, or whose entry was lost), with their time
- *    deltas folded into the next record and TSCWrap records added when a
- *    folded delta no longer fits in 32 bits.
+ *    when recording started, or whose entry was lost); the writer
+ *    computes every delta again from the records' absolute times.
  *
- * In raw mode the blocks are only ordered: ids and records stay as
- * recorded.  The names file and the instrumentation map are written from
- * the ids the trace uses.
+ * In raw mode the device's blocks are only ordered: blocks, ids and
+ * records stay as recorded.  With keep_ids the blocks are merged and
+ * filtered but the ids stay the kernel's (no map: tracebuf convert
+ * fdr-tidy, for a capture read straight from the device).  The names file and the instrumentation map
+ * are written from the ids the trace uses.
  */
 #ifndef TB_FDR_POST_H
 #define TB_FDR_POST_H
@@ -33,7 +39,8 @@
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
 
 struct tb_fdr_post {
-	bool raw;		/* keep ids and records as recorded */
+	bool raw;		/* keep blocks, ids and records as recorded */
+	bool keep_ids;		/* one block per task, but the kernel's ids */
 	struct tb_fdr_header hdr;
 	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
 	size_t nids;
@@ -43,6 +50,7 @@ struct tb_fdr_post {
 	uint64_t markers;	/* custom events other than loss reports */
 	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
 	/* of the output */
+	uint64_t out_blocks;	/* one per task; the input's in raw mode */
 	uint64_t removed;	/* exits left out */
 	uint64_t bytes;		/* bytes written */
 };

@@ -7,6 +7,9 @@
 #include "fdr_writer.h"
 #include "tb_bytes.h"
 
+/* Arguments a function record can carry (compiler-rt: up to 6). */
+#define TB_FDR_WRITER_MAX_ARGS	6
+
 void tb_fdr_put_meta(uint8_t out[16], unsigned int kind)
 {
 	memset(out, 0, TB_FDR_META_SIZE);
@@ -55,7 +58,7 @@ int tb_fdr_writer_init(struct tb_fdr_writer *w, FILE *f,
 
 	memset(w, 0, sizeof(*w));
 	w->f = f;
-	w->block_size = block_size ? block_size : TB_FDR_DEFAULT_BLOCK;
+	w->block_size = block_size ? block_size : TB_FDR_MAX_BLOCK;
 	if (w->block_size < 256)
 		w->block_size = 256;
 	hh.version = 5;
@@ -219,8 +222,14 @@ int tb_fdr_function(struct tb_fdr_writer *w, unsigned int type,
 		return fail(w, EINVAL);
 	if (type != TB_FDR_ENTER_ARGS)
 		nargs = 0;
-	/* Arguments must stay in the block of their function record. */
-	if (reserve(w, TB_FDR_META_SIZE * (1 + nargs) + TB_FDR_FUNC_SIZE) ||
+	/*
+	 * Arguments must stay in the block of their function record; from
+	 * tb_fdr_write_record() they come after it, as many as a call has.
+	 */
+	if (reserve(w, TB_FDR_META_SIZE *
+		    (1 + (type == TB_FDR_ENTER_ARGS && !args ?
+			  TB_FDR_WRITER_MAX_ARGS : nargs)) +
+		    TB_FDR_FUNC_SIZE) ||
 	    delta(w, tsc, UINT32_MAX, &d))
 		return -w->error;
 	p = room(w, TB_FDR_FUNC_SIZE);
@@ -271,6 +280,41 @@ int tb_fdr_typed(struct tb_fdr_writer *w, uint64_t tsc, uint16_t type,
 		 const void *data, int32_t size)
 {
 	return event(w, TB_FDR_TYPED, tsc, type, data, size);
+}
+
+/* An argument of the function record just written: same block. */
+static int call_arg(struct tb_fdr_writer *w, uint64_t value)
+{
+	uint8_t *p;
+
+	if (!w->open)
+		return fail(w, EINVAL);
+	p = meta(w, TB_FDR_CALL_ARG);
+	if (!p)
+		return -w->error;
+	tb_put64(p, value);
+	return 0;
+}
+
+int tb_fdr_write_record(struct tb_fdr_writer *w,
+			const struct tb_fdr_record *r)
+{
+	switch (r->kind) {
+	case TB_FDR_NEW_CPU:
+		return tb_fdr_new_cpu(w, r->cpu, r->tsc);
+	case TB_FDR_FUNCTION:
+		return tb_fdr_function(w, r->func_type, r->func_id, r->tsc,
+				       NULL, 0);
+	case TB_FDR_CALL_ARG:
+		return call_arg(w, r->value);
+	case TB_FDR_CUSTOM:
+		return tb_fdr_custom(w, r->tsc, r->data, r->size);
+	case TB_FDR_TYPED:
+		return tb_fdr_typed(w, r->tsc, r->event_type, r->data,
+				    r->size);
+	default:
+		return -w->error;
+	}
 }
 
 int tb_fdr_append(struct tb_fdr_writer *w, const void *records, size_t len,

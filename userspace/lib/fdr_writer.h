@@ -4,11 +4,25 @@
  * thread buffer: BufferExtents, NewBuffer, WallClockTime, PIDEntry,
  * NewCPUId, then records.  Callers give absolute TSC values; the writer
  * turns them into 32-bit deltas and inserts TSCWrap records when a delta
- * does not fit.  A block is kept in memory (bounded by the block size)
- * until it is complete because BufferExtents must state its length.
+ * does not fit.  A block is kept in memory until it is complete because
+ * BufferExtents must state its length.
  *
- * Collectors that already hold finished blocks (per-CPU kernel buffers
- * re-ordered by time) can emit them with tb_fdr_write_block().
+ * It is also the last visitor of a reader -> filter -> writer pipeline:
+ * tb_fdr_write_record() writes one parsed record (fdr_reader.h) of a
+ * block's body, its time taken from the record's absolute TSC, so a
+ * filter may drop or change records and the deltas stay right.
+ *
+ * One block per thread, by default.  llvm-xray 14 puts each thread's
+ * blocks in order with a comparison that says "earlier" only when both
+ * the wall-clock seconds and the microseconds are smaller: blocks of one
+ * thread that start within the same second compare equal, and more than
+ * 16 of them (where its sort stops being an insertion sort) come out
+ * shuffled, so that `llvm-xray stack` and `account` see exits before
+ * their entries.  A block grows up to TB_FDR_MAX_BLOCK before a thread
+ * continues in a new one (Documentation/formats.rst).
+ *
+ * Collectors that keep finished blocks as they are (tracebuf record
+ * --raw) emit them with tb_fdr_write_block().
  */
 #ifndef TB_FDR_WRITER_H
 #define TB_FDR_WRITER_H
@@ -18,7 +32,11 @@
 
 #include "fdr_records.h"
 
-#define TB_FDR_DEFAULT_BLOCK	(64U * 1024)
+/*
+ * Largest block the writer makes (block_size 0): far below the 2^32 bytes
+ * where llvm-xray 14's reading of BufferExtents stops (formats.rst).
+ */
+#define TB_FDR_MAX_BLOCK	(1U << 30)
 
 struct tb_fdr_writer {
 	FILE *f;
@@ -37,6 +55,7 @@ struct tb_fdr_writer {
 	int error;		/* sticky: first errno */
 };
 
+/* @block_size 0: TB_FDR_MAX_BLOCK (one block per thread). */
 int tb_fdr_writer_init(struct tb_fdr_writer *w, FILE *f,
 		       const struct tb_fdr_header *h, size_t block_size);
 /* Start a block for a thread (ends the open one). */
@@ -53,6 +72,16 @@ int tb_fdr_custom(struct tb_fdr_writer *w, uint64_t tsc, const void *data,
 int tb_fdr_typed(struct tb_fdr_writer *w, uint64_t tsc, uint16_t type,
 		 const void *data, int32_t size);
 int tb_fdr_end(struct tb_fdr_writer *w);
+/*
+ * The record visitor: write @r, a record of a block's body as the reader
+ * hands it (NewCPUId, Function, CallArgument, CustomEvent, TypedEvent),
+ * at its absolute time r->tsc, into the open block.  A CallArgument
+ * follows the function record written before it.  Records that make a
+ * block's frame (BufferExtents, NewBuffer, WallClockTime, PIDEntry,
+ * EndOfBuffer) and TSCWrap are the writer's own: they are skipped, 0.
+ */
+int tb_fdr_write_record(struct tb_fdr_writer *w,
+			const struct tb_fdr_record *r);
 /*
  * Pre-formed records appended to the open block as they are (the caller
  * owns their deltas; the writer's TSC base becomes @tsc, the time after

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "fdr_writer.h"
 #include "tb_cli.h"
 #include "tb_test_util.h"
 
@@ -132,6 +133,168 @@ TEST(map_elf_tool)
 	}
 	EXPECT_NE(NULL, strstr(out, "beta"));
 	free(out);
+}
+
+/*
+ * fdr-tidy on a capture whose one thread has 40 blocks in one second
+ * (a writer with 256-byte blocks makes them): llvm-xray stack misorders
+ * the input and accepts the output.  Bad input: exit 3, no file.
+ */
+TEST(fdr_tidy_makes_one_block_per_task)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct tb_fdr_writer w;
+	char *dir = tu_tmpdir(), path[512], *out;
+	uint64_t t = 1000;
+	int i, st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/raw.fdr", dir);
+	f = fopen(path, "wb");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 256));
+	ASSERT_EQ(0, tb_fdr_begin(&w, 7, 7, 0, t, 100, 0));
+	tb_fdr_function(&w, TB_FDR_ENTER, 1, ++t, NULL, 0);
+	for (i = 0; i < 200; i++) {
+		tb_fdr_function(&w, TB_FDR_ENTER, 2 + i, ++t, NULL, 0);
+		tb_fdr_function(&w, TB_FDR_EXIT, 2 + i, ++t, NULL, 0);
+	}
+	tb_fdr_function(&w, TB_FDR_EXIT, 1, ++t, NULL, 0);
+	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
+	fclose(f);
+
+	out = tu_run(&st, "cd %s && %s fdr-tidy raw.fdr tidy.fdr && "
+		     "%s fdr-text tidy.fdr | grep -c '^<Buffer'", dir,
+		     tu_tool("tbconv"), tu_tool("tbconv"));
+	EXPECT_EQ(0, st);
+	EXPECT_STREQ("1\n", out);
+	free(out);
+	if (tu_have("llvm-xray")) {
+		out = tu_run(&st, "llvm-xray stack %s/raw.fdr", dir);
+		EXPECT_NE(0, st);	/* the input: llvm-xray misorders it */
+		free(out);
+		out = tu_run(&st, "llvm-xray stack %s/tidy.fdr", dir);
+		EXPECT_EQ(0, st) TH_LOG("%s", out);
+		free(out);
+	}
+	out = tu_run(&st, "head -c 100 %s/raw.fdr | %s fdr-tidy - %s/bad.fdr 2>&1; "
+		     "echo $?; ls %s/bad.fdr", dir, tu_tool("tbconv"), dir, dir);
+	EXPECT_NE(NULL, strstr(out, "truncated")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\n3\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "No such file")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/*
+ * fdr-tidy on hostile input: every FDR file of the corpus (versions 1 to
+ * 4, fuzzer finds, extents cut short or past 2^32), every truncation of
+ * a capture and random bytes exit 0 or 3 (never a signal), leave no
+ * output file when they fail, and what they write reads back (and passes
+ * llvm-xray fdr-dump -verify).  I/O and usage errors: 1 and 2.
+ */
+TEST(fdr_tidy_hostile_input)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	static const char check[] =
+		"cd %s && for f in %s/*; do "
+		"rm -f o; %s fdr-tidy \"$f\" o >/dev/null 2>&1; rc=$?; "
+		"case $rc in 0) %s fdr-text o >/dev/null 2>&1 || echo BAD-READ $f; "
+		"[ -z \"%s\" ] || llvm-xray fdr-dump -verify o >/dev/null 2>&1 "
+		"|| echo BAD-LLVM $f;; "
+		"3) [ ! -e o ] || echo BAD-LEFT $f;; "
+		"*) echo BAD-RC $rc $f;; esac; done; echo checked";
+	char *dir = tu_tmpdir(), path[512], *out;
+	const char *xray = tu_have("llvm-xray") ? "y" : "";
+	struct tb_fdr_writer w;
+	uint64_t t = 1000, x = 2463534242ULL;
+	size_t len, n;
+	int i, st;
+	FILE *f;
+
+	/* A capture of two tasks, cut at every byte. */
+	snprintf(path, sizeof(path), "%s/raw.fdr", dir);
+	f = fopen(path, "wb");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 256));
+	for (i = 0; i < 6; i++) {
+		tb_fdr_begin(&w, 7, 7 + i % 2, i % 2, t, 100, 0);
+		tb_fdr_function(&w, TB_FDR_ENTER, 1, ++t, NULL, 0);
+		tb_fdr_custom(&w, t += 1ULL << 33, "mark", 4);
+		tb_fdr_function(&w, TB_FDR_EXIT, 1, ++t, NULL, 0);
+		tb_fdr_function(&w, TB_FDR_EXIT, 3, ++t, NULL, 0);
+	}
+	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
+	len = (size_t)ftell(f);
+	fclose(f);
+	out = tu_run(&st, "mkdir %s/cuts %s/rand && for n in $(seq 0 %zu); do "
+		     "head -c $n %s > %s/cuts/$n; done", dir, dir, len, path,
+		     dir);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	free(out);
+	/* Random bytes behind a valid v5 header, and alone. */
+	for (i = 0; i < 40; i++) {
+		snprintf(path, sizeof(path), "%s/rand/%d", dir, i);
+		f = fopen(path, "wb");
+		ASSERT_NE(NULL, f);
+		if (i & 1) {
+			uint8_t hdr[TB_FDR_HEADER_SIZE];
+
+			tb_fdr_put_header(hdr, &h);
+			fwrite(hdr, 1, sizeof(hdr), f);
+		}
+		for (n = 0; n < 64 + 37 * (size_t)i; n++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			/* Now and then an introducer a reader acts on. */
+			fputc(n % 16 ? (int)(x & 0xff) : (int)(x % 20), f);
+		}
+		fclose(f);
+	}
+	out = tu_run(&st, check, dir, "cuts", tu_tool("tbconv"),
+		     tu_tool("tbconv"), xray);
+	EXPECT_EQ(NULL, strstr(out, "BAD")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "checked"));
+	free(out);
+	out = tu_run(&st, check, dir, "rand", tu_tool("tbconv"),
+		     tu_tool("tbconv"), xray);
+	EXPECT_EQ(NULL, strstr(out, "BAD")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, check, dir, "$OLDPWD/data/corpus/fdr",
+		     tu_tool("tbconv"), tu_tool("tbconv"), xray);
+	EXPECT_EQ(NULL, strstr(out, "BAD")) TH_LOG("%s", out);
+	free(out);
+	/* Version 2: refused, exit 3, no file. */
+	out = tu_run(&st, "%s fdr-tidy data/corpus/fdr/gen-v2.fdr %s/v2",
+		     tu_tool("tbconv"), dir);
+	EXPECT_EQ(TB_EXIT_DATA, st);
+	EXPECT_NE(NULL, strstr(out, "not 5")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "%s fdr-tidy /nonexistent %s/x", tu_tool("tbconv"),
+		     dir);
+	EXPECT_EQ(TB_EXIT_FAIL, st);
+	free(out);
+	out = tu_run(&st, "%s fdr-tidy %s/raw.fdr /dev/full", tu_tool("tbconv"),
+		     dir);
+	EXPECT_EQ(TB_EXIT_FAIL, st);
+	free(out);
+	out = tu_run(&st, "%s fdr-tidy %s/raw.fdr %s/x extra", tu_tool("tbconv"),
+		     dir, dir);
+	EXPECT_EQ(TB_EXIT_USAGE, st);
+	free(out);
+	out = tu_run(&st, "ls %s/v2 %s/x", dir, dir);
+	EXPECT_EQ(2, tu_count(out, "No such file")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
 }
 
 TEST_HARNESS_MAIN

@@ -13,6 +13,7 @@
 
 #include "fdr_print.h"
 #include "fdr_json.h"
+#include "fdr_post.h"
 #include "fdr_reader.h"
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
@@ -55,6 +56,9 @@ static void usage(FILE *f)
 		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
 		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
 		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, chrome://tracing)\n"
+		"  fdr-tidy      kernel FDR capture (cat /dev/tracebuf_fdr) -> one block\n"
+		"                per task, exits without entry left out, for llvm-xray\n"
+		"                account and stack\n"
 		"  tfile-text    GDB trace file -> text\n"
 		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
 		"Options:\n"
@@ -316,6 +320,43 @@ static void fdr_json(FILE *in, FILE *out)
 		write_error(-ret);
 }
 
+/*
+ * fdr-tidy: the collectors' post-processing (lib/fdr_post.h) for a capture
+ * read straight from the device, keeping the kernel's function ids (the
+ * names: tracebuf fdr names).  It holds the whole capture in memory.
+ */
+static void fdr_tidy(FILE *in, FILE *out)
+{
+	struct tb_fdr_post p = { .keep_ids = true };
+	struct tb_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? 2 * cap : 1 << 20;
+			buf = realloc(buf, cap);
+			if (!buf)
+				tb_die(TB_EXIT_FAIL, "out of memory");
+		}
+		n = fread(buf + len, 1, cap - len, in);
+		len += n;
+	} while (n);
+	if (ferror(in))
+		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", opt.in);
+	errno = 0;
+	if (tb_fdr_post_run(&p, buf, len, out, &err)) {
+		if (errno && ferror(out))
+			write_error(errno);
+		data_error(&err);
+	}
+	if (p.removed)
+		tb_warn("left out %llu exits whose entry precedes the capture or was lost",
+			(unsigned long long)p.removed);
+	tb_fdr_post_free(&p);
+	free(buf);
+}
+
 /* ---- tfile-text ---- */
 
 static int tt_line(void *ctx, const char *line)
@@ -413,6 +454,7 @@ static const struct {
 	{ "fdr-text", fdr_text },
 	{ "fdr-tfile", fdr_tfile },
 	{ "fdr-json", fdr_json },
+	{ "fdr-tidy", fdr_tidy },
 	{ "tfile-text", tfile_text },
 	{ "map-elf", map_elf },
 };

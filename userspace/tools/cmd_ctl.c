@@ -4,7 +4,6 @@
  * One subcommand per ioctl, plus snapshot, raw read, event injection and
  * chained capture.  See --help and Documentation/tracebuf.rst.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -15,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -25,6 +23,7 @@
 #include "tb_cli.h"
 #include "tb_dev.h"
 #include "xscale_decode.h"
+#include "xscale_inject.h"
 
 static const char *dev_path = TB_DEV_PATH;
 
@@ -312,145 +311,36 @@ static int cmd_read(int fd, int argc, char **argv)
 
 /* ---------------------------------------------------------------- inject */
 
-struct evbuf {
-	struct tracebuf_event *ev;
-	size_t n, cap;
-};
-
-static void evbuf_add(struct evbuf *b, const struct tracebuf_event *ev)
-{
-	if (b->n == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 256;
-		b->ev = realloc(b->ev, b->cap * sizeof(*b->ev));
-		if (!b->ev)
-			tb_die_errno(TB_EXIT_FAIL, "out of memory");
-	}
-	b->ev[b->n++] = *ev;
-}
-
-static int parse_vector(const char *s, uint32_t *vec)
-{
-	uint32_t i;
-
-	for (i = 0; i < 8; i++)
-		if (!strcasecmp(s, tb_xs_vector_name(i))) {
-			*vec = i;
-			return 0;
-		}
-	return tb_parse_u32(s, 0, 7, vec);
-}
-
-static void parse_text_line(char *line, const char *path, unsigned int lineno,
-			    struct evbuf *b)
-{
-	struct tracebuf_event ev = { 0 };
-	char *word[4], *save = NULL, *hash = strchr(line, '#');
-	int n = 0;
-
-	if (hash)
-		*hash = '\0';
-	for (word[n] = strtok_r(line, " \t\r\n", &save); word[n] && n < 3;
-	     word[++n] = strtok_r(NULL, " \t\r\n", &save))
-		;
-	if (n == 0)
-		return;
-	if (n == 3 && strtok_r(NULL, " \t\r\n", &save))
-		tb_die(TB_EXIT_DATA, "%s:%u: too many words", path, lineno);
-	if (!strcmp(word[0], "exc")) {
-		ev.kind = TRACEBUF_EV_EXCEPTION;
-		if (n < 2 || parse_vector(word[1], &ev.arg))
-			tb_die(TB_EXIT_DATA,
-			       "%s:%u: exc needs a vector: undef swi pabort dabort irq fiq, 1-7",
-			       path, lineno);
-	} else if (!strcmp(word[0], "br") || !strcmp(word[0], "ind")) {
-		ev.kind = word[0][0] == 'b' ? TRACEBUF_EV_BRANCH : TRACEBUF_EV_INDIRECT;
-		if (n < 2 || tb_parse_u32(word[1], 0, UINT32_MAX, &ev.arg))
-			tb_die(TB_EXIT_DATA, "%s:%u: %s needs a 32-bit target",
-			       path, lineno, word[0]);
-	} else {
-		tb_die(TB_EXIT_DATA, "%s:%u: unknown event '%s' (exc, br or ind)",
-		       path, lineno, word[0]);
-	}
-	if (n == 3 && tb_parse_u32(word[2], 0, UINT32_MAX, &ev.icount))
-		tb_die(TB_EXIT_DATA, "%s:%u: bad instruction count '%s'",
-		       path, lineno, word[2]);
-	if (ev.kind == TRACEBUF_EV_EXCEPTION &&
-	    (ev.arg == TRACEBUF_VEC_RESET || ev.arg == TRACEBUF_VEC_UNUSED))
-		tb_die(TB_EXIT_DATA, "%s:%u: the hardware never records vector %u",
-		       path, lineno, ev.arg);
-	evbuf_add(b, &ev);
-}
-
-static void read_all(FILE *in, const char *path, uint8_t **data, size_t *len)
-{
-	size_t cap = 4096, n = 0, r;
-	uint8_t *buf = malloc(cap);
-
-	while (buf && (r = fread(buf + n, 1, cap - n, in)) > 0) {
-		n += r;
-		if (n == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	if (!buf)
-		tb_die_errno(TB_EXIT_FAIL, "out of memory");
-	if (ferror(in))
-		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", path);
-	*data = buf;
-	*len = n;
-}
-
 static int cmd_inject(int fd, int argc, char **argv)
 {
+	enum tb_xs_inject_form form = TB_XS_INJECT_GUESS;
 	const char *path = "-";
-	struct evbuf b = { 0 };
-	int text = -1, i;
-	size_t len, off, chunk;
-	uint8_t *data;
+	struct tb_xs_events b = { 0 };
+	struct tb_error err;
+	size_t off, chunk;
 	FILE *in;
+	int i, ret;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-t"))
-			text = 1;
+			form = TB_XS_INJECT_TEXT;
 		else if (!strcmp(argv[i], "-b"))
-			text = 0;
+			form = TB_XS_INJECT_BINARY;
 		else if (!strcmp(path, "-") && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
 			path = argv[i];
 		else
 			tb_die(TB_EXIT_USAGE, "inject [-t|-b] [FILE]");
 	}
 	in = tb_open_input(path);
-	read_all(in, path, &data, &len);
+	ret = tb_xs_inject_read(in, path, form, &b, &err);
 	if (in != stdin)
 		fclose(in);
-	/* Binary records start with a kind of 1..3: a control byte. */
-	if (text < 0)
-		text = len == 0 || isprint(data[0]) || isspace(data[0]);
-	if (text) {
-		unsigned int lineno = 0;
-		char *line, *save = NULL;
-
-		data = realloc(data, len + 1);
-		if (!data)
-			tb_die_errno(TB_EXIT_FAIL, "out of memory");
-		data[len] = '\0';
-		if (memchr(data, '\0', len))
-			tb_die(TB_EXIT_DATA, "%s: NUL byte in a text event file", path);
-		/* strtok_r would merge empty lines; count them by hand. */
-		for (line = (char *)data; line; line = save) {
-			save = strchr(line, '\n');
-			if (save)
-				*save++ = '\0';
-			parse_text_line(line, path, ++lineno, &b);
-		}
-	} else {
-		if (len % sizeof(struct tracebuf_event))
-			tb_die(TB_EXIT_DATA,
-			       "%s: %zu bytes is not a whole number of %zu-byte events",
-			       path, len, sizeof(struct tracebuf_event));
-		b.ev = (struct tracebuf_event *)data;
-		b.n = len / sizeof(struct tracebuf_event);
-		data = NULL;
-	}
+	if (ret == -ENOMEM)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (ret == -EIO)
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+	if (ret)
+		tb_die(TB_EXIT_DATA, "%s", err.msg);
 	/* The device takes up to 1 MiB per write, each validated whole. */
 	chunk = (1U << 20) / sizeof(struct tracebuf_event);
 	for (off = 0; off < b.n; off += chunk) {
@@ -468,8 +358,7 @@ static int cmd_inject(int fd, int argc, char **argv)
 			tb_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
 	}
 	fprintf(stderr, "%s: injected %zu events\n", tb_prog(), b.n);
-	free(b.ev);
-	free(data);
+	tb_xs_events_free(&b);
 	return TB_EXIT_OK;
 }
 

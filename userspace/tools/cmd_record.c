@@ -26,6 +26,8 @@
 
 #include <linux/tracebuf.h>
 
+#include "collect.h"
+#include "fdr_classes.h"
 #include "fdr_dev.h"
 #include "fdr_post.h"
 #include "fdr_trigger.h"
@@ -78,11 +80,12 @@ static void print_help(FILE *f)
 "  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
 "  -J, --json            also write FILE.json (trace_event JSON for\n"
 "                        Perfetto, as tracebuf convert fdr-json writes it)\n"
-"  -q, --quiet           no summary\n"
-"  -j, --stats-json FILE write the recorder's counters as one JSON line:\n"
-"                        events, bytes, lost (dropped + overwritten),\n"
-"                        dropped, overwritten, reader_ns (this tool's CPU\n"
-"                        time while recording and draining)\n"
+"  -q, --quiet           no summary (on stderr)\n"
+"  -j, --stats-json FILE write the statistics as one JSON line, the keys\n"
+"                        of tracebuf bpf's (events, bytes, blocks, lost,\n"
+"                        reader_ns: this tool's CPU time while recording\n"
+"                        and draining, ...) plus the recorder's dropped,\n"
+"                        overwritten and committed_bytes (tools.rst)\n"
 "      --start           only configure and start recording, then exit\n"
 "                        (read later with cat " TB_FDR_DEV_PATH "); the same\n"
 "                        as tracebuf fdr stop, config, start\n"
@@ -91,7 +94,8 @@ RECORD_TRIGGER_HELP
 "  -h, --help            this text\n"
 "  -V, --version         version\n"
 "\n"
-"Exit status: 0 recorded, 1 failure, 2 bad usage, 3 malformed data.\n",
+"Exit status: 0 recorded, 1 failure (also a COMMAND that cannot run),\n"
+"2 bad usage, 3 malformed data.\n",
 		tb_prog());
 }
 
@@ -159,33 +163,6 @@ static int print_stats(int fd)
 	return TB_EXIT_OK;
 }
 
-static pid_t start_command(char **argv, int *go_fd)
-{
-	int pfd[2];
-	pid_t pid;
-
-	if (pipe(pfd))
-		tb_die_errno(TB_EXIT_FAIL, "pipe");
-	pid = fork();
-	if (pid < 0)
-		tb_die_errno(TB_EXIT_FAIL, "fork");
-	if (pid == 0) {
-		char c;
-
-		close(pfd[1]);
-		/* Wait until capture runs, so the command is recorded whole. */
-		if (read(pfd[0], &c, 1) != 1)
-			_exit(127);
-		close(pfd[0]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s: %s\n", tb_prog(), argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pfd[0]);
-	*go_fd = pfd[1];
-	return pid;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -194,27 +171,40 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static uint64_t rusage_ns(const struct rusage *ru)
+/*
+ * The statistics (collect.h): the device's counters for what was
+ * recorded and lost, the post-processing's for the file.
+ */
+static void report(struct tb_collect_stats *s,
+		   const struct tracebuf_fdr_stats *st,
+		   const struct tb_fdr_post *post, bool quiet,
+		   const char *stats_json)
 {
-	return (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000ULL +
-	       (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ULL;
-}
+	char lost_tail[96];
+	size_t i;
 
-/* For scripts and make bench: the same keys as tracebuf bpf's. */
-static void write_stats_json(const char *path,
-			     const struct tracebuf_fdr_stats *st,
-			     const struct rusage *ru0, const struct rusage *ru1)
-{
-	FILE *j = tb_open_output(path);
-
-	fprintf(j, "{\"events\": %llu, \"bytes\": %llu, \"lost\": %llu, ",
-		(unsigned long long)st->written, (unsigned long long)st->bytes,
-		(unsigned long long)(st->dropped + st->overwritten));
-	fprintf(j, "\"dropped\": %llu, \"overwritten\": %llu, \"reader_ns\": %llu}\n",
-		(unsigned long long)st->dropped,
-		(unsigned long long)st->overwritten,
-		(unsigned long long)(rusage_ns(ru1) - rusage_ns(ru0)));
-	tb_close_output(j, path);
+	s->events = st->written;
+	s->bytes = post->bytes;
+	s->blocks = post->out_blocks;
+	s->lost = st->dropped + st->overwritten;
+	s->unmatched = post->removed;
+	s->raw = post->raw;
+	for (i = 0; i < TB_FDR_NR_CLASSES; i++)
+		s->per_class[i] = tb_fdr_classes[i].bit == TRACEBUF_FDR_MARKER ?
+				  post->markers :
+				  post->enters[tb_fdr_classes[i].space];
+	tb_collect_count(s, "dropped", st->dropped);
+	tb_collect_count(s, "overwritten", st->overwritten);
+	tb_collect_count(s, "committed_bytes", st->bytes);
+	if (!quiet) {
+		snprintf(lost_tail, sizeof(lost_tail),
+			 " (dropped %llu, overwritten %llu)",
+			 (unsigned long long)st->dropped,
+			 (unsigned long long)st->overwritten);
+		tb_collect_summary(stderr, s, NULL, lost_tail);
+	}
+	if (stats_json)
+		tb_collect_write_json(stats_json, s);
 }
 
 int cmd_record(int argc, char **argv)
@@ -243,8 +233,10 @@ int cmd_record(int argc, char **argv)
 	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
 	const char *out = DEFAULT_OUT, *names = NULL, *dev = TB_FDR_DEV_PATH;
 	const char *stats_json = NULL;
-	struct rusage ru0, ru1;
 	struct tracebuf_fdr_stats st;
+	struct tb_collect_stats stats = { .status = -1 };
+	struct tb_collect_cmd cmd = { 0 };
+	struct tb_collect_paths paths;
 	struct tb_fdr_post post = { 0 };
 	struct tb_fdr_post_files files = {
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
@@ -255,9 +247,7 @@ int cmd_record(int argc, char **argv)
 	int control = 0, mode_given = 0;
 	uint64_t v;
 	double duration = 0, t0;
-	int opt, fd, go_fd = -1, status = 0, quiet = 0;
-	char *names_buf = NULL, *map_path = NULL, *tfile_path = NULL;
-	char *json_path = NULL;
+	int opt, fd, quiet = 0;
 	int no_tfile = 0, json = 0;
 	pid_t child = 0;
 	struct record_trigger rt = {
@@ -338,18 +328,9 @@ int cmd_record(int argc, char **argv)
 			tb_cli_std_option(opt, print_help);
 		}
 	}
-	names_buf = malloc(strlen(out) + 7);
-	map_path = malloc(strlen(out) + 5);
-	tfile_path = malloc(strlen(out) + 7);
-	json_path = malloc(strlen(out) + 6);
-	if (!names_buf || !map_path || !tfile_path || !json_path)
+	if (tb_collect_paths_init(&paths, out))
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	sprintf(names_buf, "%s.names", out);
-	sprintf(map_path, "%s.map", out);
-	sprintf(tfile_path, "%s.tfile", out);
-	sprintf(json_path, "%s.json", out);
-	if (!names)
-		names = names_buf;
+	tb_collect_post_files(&files, &paths, out, names, no_tfile, json);
 
 	if (rt.trig.nr_conds) {
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
@@ -384,16 +365,29 @@ int cmd_record(int argc, char **argv)
 		rt.quiet = quiet;
 		return record_triggered(fd, &cfg, &rt, &got_signal);
 	}
-	if (optind < argc)
-		child = start_command(argv + optind, &go_fd);
-	getrusage(RUSAGE_SELF, &ru0);
+	stats.output = out;
+	stats.classes = cfg.classes;
+	if (optind < argc) {
+		errno = -tb_collect_cmd_fork(&cmd, argv + optind,
+					     !strcmp(out, "-"));
+		if (errno)
+			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
+	}
+	getrusage(RUSAGE_SELF, &stats.ru0);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	t0 = now_s();
-	if (child) {
-		if (write(go_fd, "g", 1) != 1)
-			tb_die_errno(TB_EXIT_FAIL, "starting the command");
-		close(go_fd);
+	if (optind < argc) {
+		errno = -tb_collect_cmd_start(&cmd);
+		if (errno) {
+			int e = errno;
+
+			/* Nothing to record: leave the device stopped. */
+			ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+			errno = e;
+			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", argv[optind]);
+		}
+		child = cmd.pid;
 	}
 
 	for (;;) {
@@ -401,7 +395,7 @@ int cmd_record(int argc, char **argv)
 
 		if (got_signal)
 			break;
-		if (child && waitpid(child, &status, WNOHANG) == child) {
+		if (child && waitpid(child, &stats.status, WNOHANG) == child) {
 			child = 0;
 			break;
 		}
@@ -419,7 +413,7 @@ int cmd_record(int argc, char **argv)
 		tb_die_errno(TB_EXIT_FAIL, "stop");
 	if (child) {
 		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
+		waitpid(child, &stats.status, 0);
 	}
 	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT) {
 		raw.len = 0;
@@ -428,60 +422,27 @@ int cmd_record(int argc, char **argv)
 	}
 	while (drain_once(fd, &raw))
 		;
-	getrusage(RUSAGE_SELF, &ru1);
+	/* The reader's time is recording and draining, as tracebuf bpf's. */
+	getrusage(RUSAGE_SELF, &stats.ru1);
+	stats.duration = now_s() - t0;
 	if (tb_fdr_stats(fd, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
-	if (stats_json)
-		write_stats_json(stats_json, &st, &ru0, &ru1);
 
 	f = tb_open_output(out);
 	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	tb_close_output(f, out);
 	kernel_names(fd, &known);
-	files.trace = out;
-	files.names = names;
-	files.map = map_path;
-	files.tfile = no_tfile ? NULL : tfile_path;
-	files.json = json ? json_path : NULL;
 	files.known = &known;
-	if (tb_fdr_post_files(&post, &files, &err))
+	if (files.names && tb_fdr_post_files(&post, &files, &err))
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	close(fd);
 
-	if (!quiet) {
-		printf("%s: %llu blocks, %llu bytes\n", out,
-		       (unsigned long long)post.blocks,
-		       (unsigned long long)post.bytes);
-		printf("events: syscall %llu, irq %llu, softirq %llu, work %llu, fault %llu, task %llu, marker %llu\n",
-		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_SYSCALL],
-		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_IRQ],
-		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_SOFTIRQ],
-		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_WORK],
-		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_FAULT],
-		       (unsigned long long)post.enters[TRACEBUF_FDR_SPACE_TASK],
-		       (unsigned long long)post.markers);
-		tb_fdr_print_totals(stdout, &st);
-		if (post.removed)
-			printf("left out %llu exits whose entry precedes the capture or was lost (-r keeps them)\n",
-			       (unsigned long long)post.removed);
-		if (post.raw)
-			printf("names: %s (kernel ids; no map or tfile with -r)\n", names);
-		else
-			printf("names: %s, map: %s (llvm-xray -m), tfile: %s\n",
-			       names, map_path, no_tfile ? "-" : tfile_path);
-		if (json)
-			printf("trace_event JSON: %s\n", json_path);
-		if (optind < argc && WIFEXITED(status) && WEXITSTATUS(status))
-			printf("command exited with status %d\n",
-			       WEXITSTATUS(status));
-	}
+	stats.files = files.names ? &files : NULL;
+	report(&stats, &st, &post, quiet, stats_json);
 	tb_fdr_post_free(&post);
+	tb_collect_paths_free(&paths);
 	free(raw.p);
-	free(names_buf);
-	free(map_path);
-	free(tfile_path);
-	free(json_path);
 	return TB_EXIT_OK;
 }

@@ -1,62 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf-bpf's block building on the host, without BPF: synthetic ring
- * buffer records go through --replay and llvm-xray reads the result.  The
- * cases the VM cannot produce on demand: gaps over 2^32 ns (TSCWrap),
- * records out of order on a CPU (clamped), exits without entries, idle
- * tasks, loss markers, switch times, block order, work function keys and
- * malformed records.
+ * tracebuf bpf's records into the FDR file on the host, without BPF:
+ * synthetic ring buffer records go through lib/fdr_bpf (and so
+ * lib/fdr_blocks, the post-processing and the companion files, as the
+ * tool calls them) and llvm-xray reads the result.  The cases the VM
+ * cannot produce on demand: gaps over 2^32 ns (TSCWrap), records out of
+ * order on a CPU (clamped), exits without entries, idle tasks, loss
+ * markers, switch times, block order, work function keys and malformed
+ * records.  (This was bpf_replay_test, through the tool's --replay.)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "../bpf/tracebuf_bpf.h"
+#include "fdr_bpf.h"
+#include "tb_cli.h"
+#include "syscall_names.h"	/* generated from the UAPI headers */
 #include <linux/tracebuf.h>
 
 #define SYS(nr)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr)
 #define SOFTIRQ(v)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, v)
 #define WORK(k)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, k)
 
-/* The tool next to this test's build directory, else the default build. */
-static int find_tool(char *path, size_t len)
-{
-	char exe[PATH_MAX - 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, len, "%s/../tracebuf-bpf", exe);
-			if (!access(path, X_OK))
-				return 0;
-		}
-	}
-	snprintf(path, len, "../../build/userspace/tracebuf-bpf");
-	return access(path, X_OK);
-}
+/* Records of any CPU a real machine could have. */
+#define NR_CPUS		4096
 
 struct rec {
 	struct tb_bpf_event e;
 	__u64 args[TB_BPF_MAX_ARGS];
 };
 
-static void put(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 tgid, int kind,
-		__u32 id, int nargs, const __u64 *args)
+static void put(struct tb_fdr_bpf *f, __u64 ts, int cpu, __u32 tid,
+		__u32 tgid, int kind, __u32 id, int nargs, const __u64 *args)
 {
 	struct rec r = { 0 };
 	__u32 size = sizeof(r.e) + nargs * sizeof(__u64);
-	unsigned char len[4] = { size, size >> 8, size >> 16, size >> 24 };
 
 	r.e.ts = ts;
 	r.e.cpu = cpu;
@@ -67,16 +54,15 @@ static void put(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 tgid, int kind,
 	r.e.nargs = nargs;
 	if (nargs)
 		memcpy(r.args, args, nargs * sizeof(__u64));
-	fwrite(len, sizeof(len), 1, f);
-	fwrite(&r, size, 1, f);
+	tb_fdr_bpf_record(f, &r, size);
 }
 
-static void enter(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 id)
+static void enter(struct tb_fdr_bpf *f, __u64 ts, int cpu, __u32 tid, __u32 id)
 {
 	put(f, ts, cpu, tid, tid, TB_BPF_ENTER, id, 0, NULL);
 }
 
-static void leave(FILE *f, __u64 ts, int cpu, __u32 tid, __u32 id)
+static void leave(struct tb_fdr_bpf *f, __u64 ts, int cpu, __u32 tid, __u32 id)
 {
 	put(f, ts, cpu, tid, tid, TB_BPF_EXIT, id, 0, NULL);
 }
@@ -120,28 +106,28 @@ static long count(const char *hay, const char *needle)
 }
 
 struct ctx {
-	char tool[PATH_MAX];
 	char dir[64];
-	char in[128], fdr[128], json[128];
-	FILE *f;
+	char fdr[128], json[128];
+	struct tb_fdr_bpf *f;	/* the records fed so far */
+	struct tb_fdr_bpf col;
 };
 
 /* 0, or why the test cannot run here. */
 static const char *setup(struct ctx *self)
 {
 	memset(self, 0, sizeof(*self));
-	if (find_tool(self->tool, sizeof(self->tool)))
-		return "tracebuf-bpf not built";
+	tb_cli_init("fdr_bpf_test");
 	if (system("llvm-xray --version >/dev/null 2>&1"))
 		return "llvm-xray not installed";
 	strcpy(self->dir, "/tmp/tb-replay-XXXXXX");
 	if (!mkdtemp(self->dir))
 		return "mkdtemp failed";
-	snprintf(self->in, sizeof(self->in), "%s/in.bin", self->dir);
 	snprintf(self->fdr, sizeof(self->fdr), "%s/out.fdr", self->dir);
 	snprintf(self->json, sizeof(self->json), "%s/out.json", self->dir);
-	self->f = fopen(self->in, "wb");
-	return self->f ? NULL : "cannot create the input file";
+	if (tb_fdr_bpf_init(&self->col, NR_CPUS, 0, 8 << 20))
+		return "out of memory";
+	self->f = &self->col;
+	return NULL;
 }
 
 static void cleanup(struct ctx *self)
@@ -149,7 +135,7 @@ static void cleanup(struct ctx *self)
 	char cmd[128];
 
 	if (self->f)
-		fclose(self->f);
+		tb_fdr_bpf_free(self->f);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
 	if (self->dir[0] && system(cmd))
 		fprintf(stderr, "# could not remove %s\n", self->dir);
@@ -162,16 +148,98 @@ static void cleanup(struct ctx *self)
 			SKIP(return, "%s", why);			\
 	} while (0)
 
-/* Run the tool on the records written so far; 0 or its exit status. */
-static int replay(struct ctx *self, const char *classes)
-{
-	char cmd[PATH_MAX + 512];
+/* What the tool's options set, for the records fed so far. */
+struct run {
+	const char *classes;	/* -e */
+	bool raw;		/* -r */
+	bool json;		/* -J */
+	const char *names;	/* -n */
+};
 
-	fclose(self->f);
-	self->f = NULL;
-	snprintf(cmd, sizeof(cmd), "%s -q -e %s --replay %s -o %s -j %s",
-		 self->tool, classes, self->in, self->fdr, self->json);
-	return WEXITSTATUS(system(cmd));
+/*
+ * Write the trace and its files as tracebuf bpf does (tools/cmd_bpf.c),
+ * with the wall clock at 0 and no /proc names, and the statistics JSON;
+ * 0, or 1 where the tool exits 1.
+ */
+static int run_opts(struct ctx *self, const struct run *o)
+{
+	struct tb_fdr_post_files files = { 0 };
+	struct tb_collect_stats s = { .output = self->fdr, .status = -1 };
+	uint64_t lost_cls[TB_FDR_NR_CLASSES];
+	struct tb_fdr_bpf_losses lost;
+	struct tb_collect_paths paths;
+	struct tb_fdr_post post = { 0 };
+	struct tb_name_map known = { 0 };
+	struct tb_fdr_bpf_lost tot;
+	struct tb_error err;
+	char bad[32];
+	int ret = 0;
+	FILE *out;
+
+	memset(&lost, 0, sizeof(lost));
+	files.syscalls.names = syscall_names;
+	files.syscalls.n = sizeof(syscall_names) / sizeof(syscall_names[0]);
+	if (tb_fdr_parse_classes(o->classes, TB_FDR_BPF_CLASSES, &s.classes,
+				 bad, sizeof(bad)))
+		return 2;
+	if (tb_collect_paths_init(&paths, self->fdr))
+		return 1;
+	out = tb_open_output(self->fdr);
+	post.raw = o->raw;
+	if (tb_fdr_bpf_write(self->f, out, &post, &err)) {
+		fprintf(stderr, "# %s\n", err.msg);
+		ret = 1;
+		goto out;
+	}
+	tb_close_output(out, self->fdr);
+	tb_collect_post_files(&files, &paths, self->fdr, o->names, false,
+			      o->json);
+	if (tb_fdr_bpf_names(self->f, NULL, NULL, &known)) {
+		ret = 1;
+		goto out;
+	}
+	files.known = &known;
+	if (tb_fdr_post_files(&post, &files, &err)) {
+		fprintf(stderr, "# %s\n", err.msg);
+		ret = 1;
+		goto out;
+	}
+	tb_fdr_bpf_stats(self->f, &post, &lost, lost_cls, &s, &tot);
+	tb_collect_write_json(self->json, &s);
+out:
+	tb_name_map_free(&known);
+	tb_fdr_post_free(&post);
+	tb_collect_paths_free(&paths);
+	return ret;
+}
+
+/*
+ * The classes as the tool has them before the first record (with sched,
+ * a switch opens a block): each test sets them before feeding.
+ */
+static void classes(struct ctx *self, const char *list)
+{
+	uint32_t mask = 0;
+	char bad[32];
+
+	if (!tb_fdr_parse_classes(list, TB_FDR_BPF_CLASSES, &mask, bad,
+				  sizeof(bad)))
+		self->f->classes = mask;
+}
+
+/* The tool's "-e LIST" or "-e LIST --raw" on the records fed. */
+static int replay(struct ctx *self, const char *args)
+{
+	char list[64], *sp;
+	struct run o = { .classes = list };
+
+	snprintf(list, sizeof(list), "%s", args);
+	sp = strstr(list, " --raw");
+	if (sp) {
+		*sp = '\0';
+		o.raw = true;
+	}
+	return run_opts(self, &o);
 }
 
 static char *xray(struct ctx *self, const char *what)
@@ -241,6 +309,7 @@ TEST(tsc_wrap)
 	char *out;
 
 	SETUP(self);
+	classes(self, "syscall");
 	enter(self->f, 1000000000, 0, 100, SYS(39));
 	leave(self->f, 1000000010, 0, 100, SYS(39));
 	enter(self->f, 7000000000ULL, 0, 100, SYS(39));
@@ -266,6 +335,7 @@ TEST(clamped)
 	char *out;
 
 	SETUP(self);
+	classes(self, "syscall");
 	enter(self->f, 1000, 0, 100, SYS(1));
 	leave(self->f, 900, 0, 100, SYS(1));
 	ASSERT_EQ(0, replay(self, "syscall"));
@@ -288,6 +358,7 @@ TEST(unmatched_exit)
 	char *out;
 
 	SETUP(self);
+	classes(self, "syscall");
 	leave(self->f, 100, 0, 100, SYS(61));
 	enter(self->f, 200, 0, 100, SYS(39));
 	leave(self->f, 300, 0, 100, SYS(39));
@@ -312,6 +383,7 @@ TEST(unmatched_exit_raw)
 	char *out;
 
 	SETUP(self);
+	classes(self, "syscall");
 	leave(self->f, 100, 0, 100, SYS(61));
 	enter(self->f, 200, 0, 100, SYS(39));
 	leave(self->f, 300, 0, 100, SYS(39));
@@ -340,10 +412,11 @@ TEST(idle_threads_and_loss_marker)
 {
 	struct ctx cx, *self = &cx;
 	__u64 lost = 5;
-	char cmd[512];
+	char cmd[PATH_MAX];
 	char *out;
 
 	SETUP(self);
+	classes(self, "softirq");
 	enter(self->f, 100, 0, 0, SOFTIRQ(1));
 	enter(self->f, 110, 1, 0, SOFTIRQ(7));
 	leave(self->f, 120, 0, 0, SOFTIRQ(1));
@@ -391,6 +464,7 @@ TEST(switch_time_and_block_order)
 	char *out, *a, *b;
 
 	SETUP(self);
+	classes(self, "syscall");
 	put(self->f, 50, 0, 200, 200, TB_BPF_SWITCH, 0, 0, NULL);
 	put(self->f, 55, 1, 300, 300, TB_BPF_SWITCH, 0, 0, NULL);
 	enter(self->f, 58, 1, 300, SYS(2));
@@ -420,6 +494,7 @@ TEST(sched_class_opens_at_switch)
 	struct ctx cx, *self = &cx;
 
 	SETUP(self);
+	classes(self, "syscall,sched");
 	put(self->f, 50, 0, 200, 200, TB_BPF_SWITCH, 0, 0, NULL);
 	put(self->f, 60, 0, 300, 300, TB_BPF_SWITCH, 0, 0, NULL);
 	enter(self->f, 70, 0, 300, SYS(1));
@@ -434,7 +509,7 @@ TEST(sched_class_opens_at_switch)
 TEST(work_keys)
 {
 	struct ctx cx, *self = &cx;
-	char names[300], text[65536];
+	char names[PATH_MAX], text[65536];
 	size_t n;
 	FILE *f;
 	/* Not kernel addresses: /proc/kallsyms cannot name them. */
@@ -442,6 +517,7 @@ TEST(work_keys)
 	char *out;
 
 	SETUP(self);
+	classes(self, "workqueue");
 	put(self->f, 10, 0, 9, 9, TB_BPF_ENTER, WORK(0), 1, &fa);
 	put(self->f, 20, 0, 9, 9, TB_BPF_EXIT, WORK(0), 1, &fa);
 	put(self->f, 30, 0, 9, 9, TB_BPF_ENTER, WORK(0), 1, &fb);
@@ -476,6 +552,7 @@ TEST(arguments_and_instants)
 	char *out;
 
 	SETUP(self);
+	classes(self, "syscall,fault");
 	put(self->f, 10, 0, 7, 7, TB_BPF_ENTER, SYS(0), 3, args);
 	put(self->f, 20, 0, 7, 7, TB_BPF_POINT,
 	    TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0), 1, &addr);
@@ -502,12 +579,11 @@ TEST(arguments_and_instants)
 TEST(malformed)
 {
 	struct ctx cx, *self = &cx;
-	unsigned char len[4] = { 8, 0, 0, 0 };
 	__u64 junk = 0;
 
 	SETUP(self);
-	fwrite(len, sizeof(len), 1, self->f);
-	fwrite(&junk, sizeof(junk), 1, self->f);
+	classes(self, "syscall");
+	tb_fdr_bpf_record(self->f, &junk, sizeof(junk));	/* too short */
 	enter(self->f, 10, 5000, 1, SYS(1));	/* CPU out of range */
 	enter(self->f, 10, 0, 1, SYS(1));
 	leave(self->f, 20, 0, 1, SYS(1));
@@ -527,26 +603,42 @@ TEST(malformed)
 TEST(companions_written_whole)
 {
 	struct ctx cx, *self = &cx;
-	char cmd[2 * PATH_MAX], *out;
-	int st;
+	struct run same = { .classes = "syscall", .names = self->fdr };
+	struct run json = { .classes = "syscall", .json = true };
+	char cmd[2 * PATH_MAX], err_path[PATH_MAX], *out;
+	int fd, saved, st;
 
 	SETUP(self);
+	classes(self, "syscall");
 	enter(self->f, 1000, 0, 100, SYS(39));
 	leave(self->f, 1010, 0, 100, SYS(39));
-	fclose(self->f);
-	self->f = NULL;
-	snprintf(cmd, sizeof(cmd),
-		 "%s -q -e syscall --replay %s -o %s -n %s 2>&1",
-		 self->tool, self->in, self->fdr, self->fdr);
-	st = system(cmd);
-	EXPECT_EQ(1, WEXITSTATUS(st));
+	same.names = self->fdr;
+	EXPECT_EQ(1, run_opts(self, &same));
 	all_tools_accept(_metadata, self);
 	/* OUTPUT.json cannot be written (a directory): the rest can. */
-	snprintf(cmd, sizeof(cmd),
-		 "mkdir %s.json && %s -q -J -e syscall --replay %s -o %s 2>&1 | "
-		 "grep -q 'not written'", self->fdr, self->tool, self->in,
-		 self->fdr);
+	tb_fdr_bpf_free(self->f);
+	ASSERT_EQ(0, tb_fdr_bpf_init(self->f, NR_CPUS, 0, 8 << 20));
+	classes(self, "syscall");
+	enter(self->f, 1000, 0, 100, SYS(39));
+	leave(self->f, 1010, 0, 100, SYS(39));
+	snprintf(cmd, sizeof(cmd), "%s.json", self->fdr);
+	ASSERT_EQ(0, mkdir(cmd, 0755));
+	/* The warning goes to stderr: catch it outside the directory. */
+	snprintf(err_path, sizeof(err_path), "%s.stderr", self->dir);
+	fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, fd);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	st = run_opts(self, &json);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	EXPECT_EQ(0, st);
+	snprintf(cmd, sizeof(cmd), "grep -q 'not written' %s", err_path);
 	EXPECT_EQ(0, WEXITSTATUS(system(cmd)));
+	unlink(err_path);
 	all_tools_accept(_metadata, self);
 	EXPECT_TRUE(has_file(self, ".names"));
 	EXPECT_TRUE(has_file(self, ".map"));

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What gets installed agrees with the tool, so that it cannot drift:
+ *
+ *  - every subcommand `tracebuf --help` lists has a man page
+ *    (Documentation/man/tracebuf-NAME.1.rst) and every such page a
+ *    subcommand;
+ *  - each man page's option lists name exactly the options its --help
+ *    names (help's options as the bash completion reads them, so the
+ *    completion offers what the man page documents);
+ *  - the bash completion completes subcommands, options and commands;
+ *  - the version is the same in the tools, dkms.conf and debian/changelog.
+ *
+ * Tests run in userspace/tests; the tree's top is two levels up.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "tb_cli.h"
+#include "tb_test_util.h"
+
+#define TOP		"../.."
+#define MANDIR		TOP "/Documentation/man"
+#define COMPLETION	TOP "/scripts/tracebuf-completion.bash"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		s = calloc(1, n + 1);
+		if (s && fread(s, 1, n, f) != (size_t)n) {
+			free(s);
+			s = NULL;
+		}
+	}
+	fclose(f);
+	return s;
+}
+
+/* Is @w already one of the space-separated words of @set? */
+static int has_word(const char *set, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = set;
+
+	while ((p = strstr(p, w))) {
+		if ((p == set || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The words of @s sorted, one space apart (in place). */
+static char *sorted_words(char *s)
+{
+	char *w[512], *save = NULL, *t, *out;
+	size_t n = 0, i, len = strlen(s) + 2;
+
+	for (t = strtok_r(s, " \n", &save); t && n < 512;
+	     t = strtok_r(NULL, " \n", &save))
+		w[n++] = t;
+	qsort(w, n, sizeof(w[0]), cmp_str);
+	out = calloc(1, len);
+	for (i = 0; out && i < n; i++) {
+		if (i && !strcmp(w[i], w[i - 1]))
+			continue;
+		strcat(out, *out ? " " : "");
+		strcat(out, w[i]);
+	}
+	return out;
+}
+
+/*
+ * The options a reStructuredText page defines: its option lists, whose
+ * lines begin with an option ("-o FILE, --output=FILE", "--start").
+ */
+static char *man_options(const char *rst)
+{
+	char *set = calloc(1, strlen(rst) + 1), *all;
+	const char *line = rst;
+
+	while (set && line && *line) {
+		const char *p = line, *end = strchr(line, '\n');
+
+		while (*p == ' ')
+			p++;
+		if (p[0] == '-' && (isalpha((unsigned char)p[1]) ||
+				    (p[1] == '-' && isalpha((unsigned char)p[2])))) {
+			/* Each ", "-separated part starts with an option. */
+			while (p && *p == '-') {
+				size_t n = strspn(p, "-abcdefghijklmnopqrstuvwxyz"
+						  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+
+				strcat(set, " ");
+				strncat(set, p, n);
+				p = strstr(p, ", ");
+				if (p && (!end || p < end))
+					p += 2;
+				else
+					p = NULL;
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	all = set ? sorted_words(set) : NULL;
+	free(set);
+	return all;
+}
+
+/* The options `tracebuf SUB --help` names, as the completion reads them. */
+static char *help_options(const char *sub)
+{
+	char *out, *all;
+	int st;
+
+	out = tu_run(&st, "bash -c '. %s && _tracebuf_opts \"$(%s %s --help)\"'",
+		     COMPLETION, tu_tool("tracebuf"), sub);
+	if (st) {
+		free(out);
+		return NULL;
+	}
+	all = sorted_words(out);
+	free(out);
+	return all;
+}
+
+/* The subcommands `tracebuf --help` lists, space-separated. */
+static char *subcommands(void)
+{
+	char *out, *all;
+	int st;
+
+	out = tu_run(&st, "bash -c '. %s && _tracebuf_words \"$(%s --help)\" Subcommands'",
+		     COMPLETION, tu_tool("tracebuf"));
+	all = st ? NULL : sorted_words(out);
+	free(out);
+	return all;
+}
+
+TEST(every_subcommand_has_a_man_page_and_back)
+{
+	char *subs = subcommands(), *pages, *p, *save = NULL, path[256];
+	int st;
+
+	ASSERT_NE(NULL, subs);
+	ASSERT_NE(0, strlen(subs));
+	pages = tu_run(&st, "cd %s && ls tracebuf-*.1.rst | sed 's/^tracebuf-//; s/\\.1\\.rst$//'",
+		       MANDIR);
+	ASSERT_EQ(0, st);
+	for (p = strtok_r(pages, "\n", &save); p; p = strtok_r(NULL, "\n", &save))
+		EXPECT_TRUE(has_word(subs, p)) {
+			TH_LOG("tracebuf-%s.1.rst documents no subcommand", p ? p : "");
+		}
+	free(pages);
+	for (p = strtok_r(subs, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		snprintf(path, sizeof(path), "%s/tracebuf-%s.1.rst", MANDIR, p);
+		EXPECT_EQ(0, access(path, R_OK)) {
+			TH_LOG("subcommand %s has no man page (%s)", p, path);
+		}
+	}
+	free(subs);
+}
+
+/* One page against one --help: the same options, both ways. */
+static int same_options(struct __test_metadata *_metadata, const char *page,
+			const char *sub)
+{
+	char path[256], *rst, *man, *help;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", MANDIR, page);
+	rst = slurp(path);
+	if (!rst) {
+		TH_LOG("cannot read %s", path);
+		return 0;
+	}
+	man = man_options(rst);
+	help = help_options(sub);
+	ok = man && help && *help && !strcmp(man, help);
+	if (!ok) {
+		TH_LOG("%s lists:  %s", page, man ? man : "?");
+		TH_LOG("--help lists: %s", help ? help : "?");
+	}
+	free(rst);
+	free(man);
+	free(help);
+	return ok;
+}
+
+TEST(man_pages_list_the_options_of_help)
+{
+	char *subs = subcommands(), *p, *save = NULL, page[128];
+
+	ASSERT_NE(NULL, subs);
+	EXPECT_TRUE(same_options(_metadata, "tracebuf.1.rst", ""));
+	for (p = strtok_r(subs, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		snprintf(page, sizeof(page), "tracebuf-%s.1.rst", p);
+		EXPECT_TRUE(same_options(_metadata, page, p)) {
+			TH_LOG("tracebuf %s --help and its man page differ", p);
+		}
+	}
+	free(subs);
+}
+
+/* The words bash would offer for the command line @words (last: cur). */
+static char *complete(const char *words)
+{
+	char dir[2200], *slash, *script = realpath(COMPLETION, NULL), *out;
+
+	snprintf(dir, sizeof(dir), "%s", tu_tool("tracebuf"));
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	/* In data/, so that file names complete to something known. */
+	out = tu_run(NULL, "cd data && PATH=%s:$PATH bash -c '. %s && "
+		     "COMP_WORDS=(%s) && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && "
+		     "_tracebuf && echo \"${COMPREPLY[*]}\"'",
+		     dir, script ? script : COMPLETION, words);
+	free(script);
+	return out;
+}
+
+TEST(completion_offers_subcommands_options_and_commands)
+{
+	static const struct {
+		const char *words, *want;
+	} c[] = {
+		{ "tracebuf rec", "record" },
+		{ "tracebuf help co", "convert" },
+		{ "tracebuf record --st", "--start --stats-json --stop" },
+		{ "tracebuf ctl \"\"", "status mode enable disable chkpt clear sources snapshot read inject chain" },
+		{ "tracebuf fdr stats --j", "--json" },
+		{ "tracebuf convert fdr-j", "fdr-json" },
+		{ "tracebuf workload p", "pingpong" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *out = complete(c[i].words);
+		size_t n = strlen(out);
+
+		while (n && out[n - 1] == '\n')
+			out[--n] = 0;
+		EXPECT_STREQ(c[i].want, out) TH_LOG("completing: %s", c[i].words);
+		free(out);
+	}
+}
+
+/* Whatever subcommands there are: all of them, and help. */
+TEST(completion_offers_every_subcommand)
+{
+	char *subs = subcommands(), *out = complete("tracebuf \"\""), *got;
+	char want[1024];
+
+	ASSERT_NE(NULL, subs);
+	snprintf(want, sizeof(want), "help %s", subs);
+	got = sorted_words(out);
+	free(out);
+	out = sorted_words(want);
+	EXPECT_STREQ(out, got);
+	free(out);
+	free(got);
+	free(subs);
+}
+
+TEST(completion_offers_files_after_a_file_option)
+{
+	char *out = complete("tracebuf record -o corpus/xscale/snap");
+
+	EXPECT_NE(NULL, strstr(out, "corpus/xscale/snapshot.bin")) TH_LOG("%s", out);
+	free(out);
+}
+
+TEST(version_is_one_fact)
+{
+	char *dkms = slurp(TOP "/dkms.conf"), *chlog = slurp(TOP "/debian/changelog");
+	char want[64];
+
+	ASSERT_NE(NULL, dkms);
+	ASSERT_NE(NULL, chlog);
+	snprintf(want, sizeof(want), "PACKAGE_VERSION=\"%s\"\n", TB_VERSION);
+	EXPECT_NE(NULL, strstr(dkms, want)) TH_LOG("dkms.conf is not %s", TB_VERSION);
+	snprintf(want, sizeof(want), "tracebuf (%s) ", TB_VERSION);
+	EXPECT_EQ(0, strncmp(chlog, want, strlen(want)))
+		TH_LOG("debian/changelog's first entry is not %s", TB_VERSION);
+	free(dkms);
+	free(chlog);
+}
+
+TEST_HARNESS_MAIN
