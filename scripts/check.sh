@@ -123,6 +123,11 @@ if [ $do_vm = 1 ]; then
 	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -A "$knobs" -o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite vm
+	# Recovery after a crash: four guests that panic on purpose, their
+	# memory dumps read by tracebuf crash (about a minute; Debian's
+	# kernel only: the debug kernel's job is the module's own checkers).
+	echo "# ---- VM: recovery after a crash (scripts/crash-check.sh)"
+	run_tap vm-crash crash_check scripts/crash-check.sh "$results/vm-crash-work"
 fi
 
 if [ $do_debug = 1 ]; then

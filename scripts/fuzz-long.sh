@@ -70,7 +70,17 @@ corpus_dir() {
 	tfile_reader_fuzz)	echo tfile ;;
 	xscale_fuzz)		echo xscale ;;
 	name_map_fuzz)		echo names ;;
+	crash_image_fuzz)	echo crash ;;
 	*)			return 1 ;;
+	esac
+}
+
+# The largest input of a target: a memory image needs three pages at least
+# (crash_image_test's smallest_image).
+target_max_len() {
+	case "$1" in
+	crash_image_fuzz)	[ "$max_len" -ge 16384 ] && echo "$max_len" || echo 16384 ;;
+	*)			echo "$max_len" ;;
 	esac
 }
 
@@ -101,7 +111,7 @@ for t in $targets; do
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		nice -n "$nice_level" "$bin" -runs="$runs" -max_total_time="$secs" \
-		-max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-max_len="$(target_max_len "$t")" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$work/" "$work/corpus" >"$work/fuzz.log" 2>&1
 	rc=$?
 	elapsed=$(( $(date +%s) - start ))
@@ -122,7 +132,7 @@ for t in $targets; do
 		# new, or every run would add dozens of files); libFuzzer
 		# names them by their SHA-1.
 		ls "$corpus_top/$dir" >"$work/old-names"
-		"$bin" -merge=1 -use_counters=0 -max_len="$max_len" "$corpus_top/$dir" "$work/corpus" \
+		"$bin" -merge=1 -use_counters=0 -max_len="$(target_max_len "$t")" "$corpus_top/$dir" "$work/corpus" \
 			>"$work/merge.log" 2>&1 || die "$t: merge failed; see $work/merge.log"
 		for f in "$corpus_top/$dir"/*; do
 			name=$(basename "$f")

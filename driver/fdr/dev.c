@@ -83,6 +83,7 @@ static u32 fdr_wakeup_bytes(const struct tracebuf_fdr_config *cfg)
 
 static int fdr_start(void)
 {
+	u8 hdr[FDR_HDR_SIZE];
 	int ret;
 
 	if (fdr_running)
@@ -105,6 +106,8 @@ static int fdr_start(void)
 	}
 	WRITE_ONCE(fdr_running, true);
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+	fdr_put_header(hdr, fdr_clock_hz());
+	fdr_crash_state(TRACEBUF_CRASH_RECORDING, fdr_cfg.mode, hdr);
 	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);
 	/* Readers of the previous capture see it is gone. */
 	wake_up_interruptible_all(&fdr_ring_wq);
@@ -125,6 +128,7 @@ static void fdr_stop(void)
 	fdr_events_stop();
 	fdr_ring_quiesce();
 	WRITE_ONCE(fdr_running, false);
+	fdr_crash_state(TRACEBUF_CRASH_STOPPED, fdr_cfg.mode, NULL);
 	wake_up_interruptible_all(&fdr_ring_wq);
 }
 
@@ -180,6 +184,7 @@ static long fdr_ioc_config(struct file *file, void __user *uarg,
 	}
 	fdr_cfg = c;
 	fdr_ring_reset(c.mode, fdr_wakeup_bytes(&c));
+	fdr_crash_state(TRACEBUF_CRASH_IDLE, c.mode, NULL);
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
 	wake_up_interruptible_all(&fdr_ring_wq);
 out:
@@ -579,13 +584,22 @@ int fdr_dev_init(void)
 {
 	int ret;
 
-	ret = fdr_ring_init();
+	ret = fdr_crash_init();
 	if (ret)
 		return ret;
+	ret = fdr_ring_init();
+	if (ret)
+		goto err_crash;
 	fdr_trig_init();
 	ret = misc_register(&fdr_miscdev);
 	if (ret)
-		fdr_ring_exit();
+		goto err_ring;
+	return 0;
+
+err_ring:
+	fdr_ring_exit();
+err_crash:
+	fdr_crash_exit();
 	return ret;
 }
 
@@ -596,4 +610,5 @@ void fdr_dev_exit(void)
 	fdr_stop();
 	mutex_unlock(&fdr_lock);
 	fdr_ring_exit();
+	fdr_crash_exit();
 }

@@ -79,7 +79,7 @@ void fdr_ring_set_on(bool on);
 /* After fdr_ring_set_on(false) and a grace period: flush deferred work. */
 void fdr_ring_quiesce(void);
 /* Triggers, any context: stop every writer; open/close the window. */
-void fdr_ring_freeze(void);
+void fdr_ring_stop_writers(void);
 void fdr_ring_window(bool open);
 
 /*
@@ -208,6 +208,29 @@ u32 fdr_names_work_key(void *func);
 void fdr_names_irq_seen(int irq, const char *name);
 /* Process context: the id table as text.  Returns a kvmalloc'd buffer. */
 char *fdr_names_text(size_t *len);
+
+/* ------------------------------------------------------------ fdr_crash.c */
+
+#include <linux/tracebuf_crash.h>
+
+/*
+ * The crash descriptor (uapi/linux/tracebuf_crash.h) and the panic
+ * notifier that freezes the rings.  Init/exit from fdr_dev.c; the others
+ * under fdr_lock, stopped, except the notifier.
+ */
+int fdr_crash_init(void);
+void fdr_crash_exit(void);
+/* The rings were allocated: describe their frames.  0 or -ENOMEM. */
+int fdr_crash_rings(void);
+/* The rings are about to be freed. */
+void fdr_crash_rings_gone(void);
+/* A capture started (@hdr: its file header), stopped, or was discarded. */
+void fdr_crash_state(u32 state, u32 mode, const u8 *hdr);
+
+/* fdr_ring.c, for the crash descriptor. */
+u32 fdr_ring_size(void);
+const u8 *fdr_ring_data(unsigned int cpu);
+void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out);
 
 /* ------------------------------------------------------------ fdr_dev.c */
 

@@ -674,6 +674,7 @@ void fdr_ring_free(void)
 	struct fdr_reader *rd, *tmp;
 	int cpu;
 
+	fdr_crash_rings_gone();
 	/* No snapshot may hold pages of a ring that is gone. */
 	list_for_each_entry_safe(rd, tmp, &fdr_holders, holders)
 		list_del_init(&rd->holders);
@@ -716,6 +717,11 @@ int fdr_ring_alloc(u32 size)
 	}
 	fdr_buf_size = size;
 	fdr_page_size = size / FDR_NR_PAGES;
+	/* Rings a crash image could not find are refused as any ENOMEM. */
+	if (fdr_crash_rings()) {
+		fdr_ring_free();
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -771,7 +777,7 @@ void fdr_ring_set_on(bool on)
  * Any context: stop every writer (a trigger's freeze).  Writes under way
  * finish; fdr_ring_set_on(true) lets writers in again.
  */
-void fdr_ring_freeze(void)
+void fdr_ring_stop_writers(void)
 {
 	int cpu;
 
@@ -832,6 +838,52 @@ void fdr_ring_exit(void)
 {
 	fdr_ring_free();
 	free_percpu(fdr_cpus);
+}
+
+/* ------------------------------------------------------------ crash */
+
+u32 fdr_ring_size(void)
+{
+	return fdr_buf_size;
+}
+
+/* The buffer of @cpu, fdr_ring_size() bytes, for crash.c's frame tables. */
+const u8 *fdr_ring_data(unsigned int cpu)
+{
+	return fdr_buf_size ? per_cpu_ptr(fdr_cpus, cpu)->data : NULL;
+}
+
+/*
+ * Panic: write @msg as this CPU's last event, keep every writer out, and
+ * publish each CPU's positions in @out (nr_cpu_ids entries).  The other
+ * CPUs are stopped, maybe in the middle of a write: their rings are only
+ * read, and a CPU found inside a write is marked torn, for the reader to
+ * drop its last record.
+ */
+void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out)
+{
+	bool wrote = fdr_write_marker(msg, len);
+	unsigned int self = raw_smp_processor_id();
+	int cpu, i;
+
+	fdr_ring_stop_writers();
+	smp_mb();	/* writers are out before their positions are read */
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct tracebuf_crash_cpu *o = &out[cpu];
+
+		o->head = READ_ONCE(c->head);
+		o->tail = READ_ONCE(c->tail);
+		o->len = READ_ONCE(c->len);
+		o->block = READ_ONCE(c->owner) ? c->block : TRACEBUF_CRASH_NO_BLOCK;
+		o->flags = 0;
+		if (READ_ONCE(c->gate.busy))
+			o->flags |= TRACEBUF_CRASH_CPU_TORN;
+		if (cpu == self && wrote)
+			o->flags |= TRACEBUF_CRASH_CPU_PANIC;
+		for (i = 0; i < FDR_NR_PAGES; i++)
+			o->page_len[i] = c->pages ? c->pages[i].len : 0;
+	}
 }
 
 /* ------------------------------------------------------------ reading */

@@ -127,7 +127,7 @@ static void fdr_trig_freeze(void)
 			   TRACEBUF_FDR_TRIG_STATE_FROZEN) !=
 	    TRACEBUF_FDR_TRIG_STATE_FIRED)
 		return;
-	fdr_ring_freeze();
+	fdr_ring_stop_writers();
 	irq_work_queue(&fdr_trig_wake_work);
 }
 

@@ -652,7 +652,8 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 		tb_seterr(err, 0, "%s: %s", f->names, strerror(-ret));
 		return -1;
 	}
-	if (f->map && !kernel_ids(p)) {
+	/* An ELF map of no function is no map: none when nothing ran. */
+	if (f->map && !kernel_ids(p) && p->nids) {
 		ret = tb_output_open(&map, f->map);
 		if (ret) {
 			tb_seterr(err, 0, "%s: %s", f->map, strerror(-ret));

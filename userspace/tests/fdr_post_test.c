@@ -335,6 +335,37 @@ TEST(a_task_s_blocks_become_one)
 	tb_fdr_post_free(&p);
 }
 
+/* Nothing recorded: the names file, no map (it cannot be empty). */
+TEST(empty_capture_has_names_and_no_map)
+{
+	struct tb_fdr_post p = { 0 };
+	struct tb_fdr_post_files files = { 0 };
+	struct tb_error err;
+	struct stream s;
+	char *dir = tu_tmpdir(), trace[512], names[512], map[512];
+	FILE *f;
+
+	snprintf(trace, sizeof(trace), "%s/t.fdr", dir);
+	snprintf(names, sizeof(names), "%s/t.fdr.names", dir);
+	snprintf(map, sizeof(map), "%s/t.fdr.map", dir);
+	s_header(&s);
+	f = fopen(trace, "wb");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
+	fclose(f);
+	files.trace = trace;
+	files.names = names;
+	files.map = map;
+	EXPECT_EQ(0, tb_fdr_post_files(&p, &files, &err)) {
+		TH_LOG("%s", err.msg);
+	}
+	EXPECT_EQ(0, access(names, R_OK));
+	EXPECT_EQ(-1, access(map, F_OK));
+	tb_fdr_post_free(&p);
+	tu_rmdir(dir);
+	free(dir);
+}
+
 TEST(header_only_and_malformed)
 {
 	struct tb_fdr_post p = { 0 };

@@ -21,6 +21,8 @@ static const struct subcmd {
 	  "record kernel events with /dev/tracebuf_fdr into an FDR file" },
 	{ "bpf", "tracebuf-bpf", cmd_bpf,
 	  "record the same events with BPF programs (no module needed)" },
+	{ "crash", NULL, cmd_crash,
+	  "recover the recorder's trace from a crashed kernel's memory image" },
 	{ "fdr", NULL, cmd_fdr,
 	  "control /dev/tracebuf_fdr: config, start, stop, snapshot, stats, names" },
 	{ "ctl", "tracebufctl", cmd_ctl,

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf crash: the flight recorder's trace out of a memory image of a
+ * crashed kernel (crash_image.h), written as `tracebuf record` writes its
+ * files (fdr_post.h).  Documentation/fdr.rst, "Recovery after a crash".
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/tracebuf_crash.h>
+
+#include "cmds.h"
+#include "crash_image.h"
+#include "fdr_post.h"
+#include "tb_cli.h"
+
+#include "syscall_names.h"	/* generated from the UAPI headers */
+
+#define DEFAULT_OUT "crash.fdr"
+
+static void print_help(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS] IMAGE\n"
+		"\n"
+		"Recover the flight recorder's rings from IMAGE, a memory image of a\n"
+		"kernel that panicked while tracebuf recorded: an ELF core of physical\n"
+		"memory (kdump's /proc/vmcore, makedumpfile -E, qemu dump-guest-memory)\n"
+		"or /proc/kcore.  The rings were frozen by the module's panic notifier;\n"
+		"every CPU's newest data is written as an FDR file with the files\n"
+		"'tracebuf record' writes.  Damaged blocks are dropped and reported.\n"
+		"\n"
+		"  -o, --output FILE  the trace (default " DEFAULT_OUT "), with FILE.names,\n"
+		"                     FILE.map and FILE.tfile next to it\n"
+		"  -r, --raw          keep kernel ids and records as recorded\n"
+		"  -N, --no-tfile     do not write FILE.tfile\n"
+		"  -J, --json         also write FILE.json (trace_event)\n"
+		"  -q, --quiet        no summary\n"
+		"  -h, --help         this text\n"
+		"  -V, --version      print the version\n"
+		"\n"
+		"Exit status: 0, 1 if nothing could be recovered (not an image, no\n"
+		"recorder in it, recorder stopped or never started), 2 usage.\n",
+		tb_prog());
+}
+
+static void note(void *ctx, const char *msg)
+{
+	tb_warn("%s", msg);
+}
+
+static char *with_suffix(const char *path, const char *suffix)
+{
+	char *s = malloc(strlen(path) + strlen(suffix) + 1);
+
+	if (!s)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	sprintf(s, "%s%s", path, suffix);
+	return s;
+}
+
+int cmd_crash(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "no-tfile", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = DEFAULT_OUT, *image;
+	struct tb_fdr_post post = { 0 };
+	struct tb_fdr_post_files files = {
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
+	struct tb_crash_result res;
+	struct tb_crash_image im;
+	struct tb_crash_src src;
+	struct tb_error err;
+	int opt, fd, quiet = 0, no_tfile = 0, json = 0;
+	char *names, *map, *tfile, *json_path;
+	struct stat st;
+	uint32_t cpu;
+	FILE *f;
+
+	tb_cli_init(argv[0]);
+	while ((opt = getopt_long(argc, argv, "o:rNJqhV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'r':
+			post.raw = true;
+			break;
+		case 'N':
+			no_tfile = 1;
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			tb_cli_std_option(opt, print_help);
+		}
+	}
+	if (optind != argc - 1) {
+		print_help(stderr);
+		return TB_EXIT_USAGE;
+	}
+	image = argv[optind];
+	fd = open(image, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		tb_die_errno(TB_EXIT_FAIL, "%s", image);
+	if (fstat(fd, &st))
+		tb_die_errno(TB_EXIT_FAIL, "%s", image);
+	if (S_ISDIR(st.st_mode))
+		tb_die(TB_EXIT_FAIL, "%s: is a directory", image);
+	tb_crash_src_fd(&src, fd, S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
+			UINT64_MAX);
+	if (tb_crash_image_open(&im, &src, &err))
+		tb_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+	if (tb_crash_recover(&im, &res, note, NULL, &err))
+		tb_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+	tb_crash_image_free(&im);
+	close(fd);
+
+	f = tb_open_output(out);
+	if (tb_fdr_post_run(&post, res.stream, res.len, f, &err))
+		tb_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
+	tb_close_output(f, out);
+	names = with_suffix(out, ".names");
+	map = with_suffix(out, ".map");
+	tfile = with_suffix(out, ".tfile");
+	json_path = with_suffix(out, ".json");
+	files.trace = out;
+	files.names = names;
+	files.map = map;
+	files.tfile = no_tfile ? NULL : tfile;
+	files.json = json ? json_path : NULL;
+	if (tb_fdr_post_files(&post, &files, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+
+	if (!quiet) {
+		printf("%s: capture %llu, frozen by a panic on CPU %u; descriptor at 0x%llx\n",
+		       image, (unsigned long long)res.capture, res.panic_cpu,
+		       (unsigned long long)res.desc_paddr);
+		for (cpu = 0; cpu < res.nr_cpus; cpu++) {
+			const struct tb_crash_cpu_result *c = &res.cpus[cpu];
+
+			if (!c->blocks && !c->dropped)
+				continue;
+			printf("cpu %u: %llu blocks, %llu bytes%s%s", cpu,
+			       (unsigned long long)c->blocks,
+			       (unsigned long long)c->bytes,
+			       c->flags & TRACEBUF_CRASH_CPU_PANIC ?
+			       ", ends with the panic message" : "",
+			       c->flags & TRACEBUF_CRASH_CPU_TORN ?
+			       ", stopped inside a write" : "");
+			if (c->dropped)
+				printf(", %llu damaged dropped",
+				       (unsigned long long)c->dropped);
+			printf("\n");
+		}
+		printf("%s: %llu blocks, %llu bytes, %llu markers\n", out,
+		       (unsigned long long)post.blocks,
+		       (unsigned long long)post.bytes,
+		       (unsigned long long)post.markers);
+		if (post.raw)
+			printf("names: %s (kernel ids)\n", names);
+		else
+			printf("names: %s, map: %s (llvm-xray -m), tfile: %s\n",
+			       names, map, no_tfile ? "-" : tfile);
+	}
+	tb_fdr_post_free(&post);
+	tb_crash_result_free(&res);
+	free(names);
+	free(map);
+	free(tfile);
+	free(json_path);
+	return TB_EXIT_OK;
+}
