@@ -109,6 +109,8 @@ vm_suite() {
 		echo "# ---- host: llvm-xray -m over the kernel function trace of $suite"
 		run_tap "$suite-kfunc-accept" llvm_xray scripts/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
 	fi
+	echo "# ---- host: llvm-xray over the trigger daemon's files of $suite"
+	run_tap "$suite-trigger-accept" llvm_xray scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
 	run_tap "$suite-fuzz-xray" llvm_xray scripts/fdr-verify.sh "$results/$suite-out/fuzz"

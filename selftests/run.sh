@@ -38,4 +38,8 @@ if [ $# -eq 0 ] && [ -x "$dir/fdr_kfunc_accept.sh" ]; then
 	echo "# ---- fdr_kfunc_accept"
 	"$dir/fdr_kfunc_accept.sh"
 fi
+if [ $# -eq 0 ] && [ -x "$dir/fdr_trigger_daemon.sh" ]; then
+	echo "# ---- fdr_trigger_daemon"
+	"$dir/fdr_trigger_daemon.sh"
+fi
 exit 0

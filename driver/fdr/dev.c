@@ -94,6 +94,7 @@ static int fdr_start(void)
 			return ret;
 	}
 	fdr_names_reset();
+	fdr_trig_reset();
 	fdr_ring_reset(fdr_cfg.mode, fdr_wakeup_bytes(&fdr_cfg));
 	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
 	fdr_ring_set_on(true);
@@ -122,6 +123,7 @@ static void fdr_stop(void)
 {
 	if (!fdr_running)
 		return;
+	fdr_trig_stop();
 	WRITE_ONCE(fdr_markers, false);
 	/* Reports its losses, so before the ring goes off. */
 	fdr_kfunc_stop();
@@ -217,7 +219,11 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 	u32 n_in, csize;
 	int ret, cpu;
 
-	ret = tbcore_uabi_get(&s, sizeof(s), sizeof(s), uarg, usize);
+	/* Callers of version 1 pass the struct without kfunc and trigger fields. */
+	static_assert(offsetofend(struct tracebuf_fdr_stats, bytes) ==
+		      TRACEBUF_FDR_STATS_SIZE_VER1);
+	ret = tbcore_uabi_get(&s, sizeof(s), TRACEBUF_FDR_STATS_SIZE_VER1,
+			      uarg, usize);
 	if (ret)
 		return ret;
 	n_in = s.nr_cpus;
@@ -232,6 +238,7 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 	s.nr_cpus = nr_cpu_ids;
 	s.cpu_size = sizeof(struct tracebuf_fdr_cpu_stats);
 	mutex_lock(&fdr_lock);
+	fdr_trig_stats(&s);
 	for_each_possible_cpu(cpu) {
 		struct tracebuf_fdr_cpu_stats cs;
 
@@ -340,10 +347,12 @@ static bool fdr_output_begin(struct fdr_file *f)
 	f->hdr_pos = 0;
 	f->reading = true;
 	f->at_eof = false;
-	if (f->mode == TRACEBUF_FDR_MODE_FLIGHT)
+	if (f->mode == TRACEBUF_FDR_MODE_FLIGHT) {
+		fdr_trig_settle();
 		fdr_snap_take(&f->rd);
-	else
+	} else {
 		f->rd.cpu = -1;		/* no page partway through yet */
+	}
 	return true;
 }
 
@@ -362,10 +371,32 @@ static long fdr_ioc_snapshot(struct file *file, void __user *uarg,
 		/* A new output, from the header, of the recording as it is now. */
 		f->reading = false;
 		f->at_eof = false;
-		fdr_output_begin(f);
+		/* Or, when it fires a trigger, as it is once frozen. */
+		if (!fdr_trig_snapshot())
+			fdr_output_begin(f);
 	}
 	mutex_unlock(&fdr_lock);
 	mutex_unlock(&f->lock);
+	return ret;
+}
+
+static long fdr_ioc_trigger(struct file *file, void __user *uarg,
+			    size_t usize)
+{
+	struct tracebuf_fdr_trigger *t;
+	long ret;
+
+	/* 656 bytes: not on the stack. */
+	t = kmalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	ret = tbcore_uabi_get(t, sizeof(*t), sizeof(*t), uarg, usize);
+	if (!ret) {
+		mutex_lock(&fdr_lock);
+		ret = fdr_trig_arm(t, fdr_running, &fdr_cfg);
+		mutex_unlock(&fdr_lock);
+	}
+	kfree(t);
 	return ret;
 }
 
@@ -396,6 +427,7 @@ static const struct tbcore_ioctl fdr_ioctls[] = {
 	{ TRACEBUF_FDR_IOC_START,	fdr_ioc_start },
 	{ TRACEBUF_FDR_IOC_STOP,	fdr_ioc_stop },
 	{ TRACEBUF_FDR_IOC_SNAPSHOT,	fdr_ioc_snapshot },
+	{ TRACEBUF_FDR_IOC_TRIGGER,	fdr_ioc_trigger },
 };
 
 static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -498,13 +530,18 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 {
 	struct fdr_file *f = file->private_data;
 
+	__poll_t mask = 0;
+
 	poll_wait(file, &fdr_ring_wq, wait);
 	/* A snapshot, the end of a capture, or its data are all readable. */
 	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
 	    !READ_ONCE(fdr_running) || fdr_stream_ready(&f->rd) ||
 	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))
-		return EPOLLIN | EPOLLRDNORM;
-	return 0;
+		mask = EPOLLIN | EPOLLRDNORM;
+	/* A trigger froze the rings: the moment is ready to read. */
+	if (fdr_trig_frozen())
+		mask |= EPOLLPRI;
+	return mask;
 }
 
 /* ------------------------------------------------------------ markers */
@@ -525,6 +562,9 @@ static ssize_t fdr_write(struct file *file, const char __user *buf,
 	if (IS_ERR(data))
 		return PTR_ERR(data);
 	ok = READ_ONCE(fdr_markers) && fdr_write_marker(data, count);
+	/* After the marker, so the trace shows it before the reason. */
+	if (ok && READ_ONCE(fdr_trig_markers))
+		fdr_trig_marker(data, count);
 	kfree(data);
 	return ok ? count : -EINVAL;
 }
@@ -592,6 +632,7 @@ int fdr_dev_init(void)
 	ret = fdr_ring_init();
 	if (ret)
 		goto err_crash;
+	fdr_trig_init();
 	ret = misc_register(&fdr_miscdev);
 	if (ret)
 		goto err_ring;

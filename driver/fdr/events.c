@@ -73,6 +73,11 @@ static __always_inline u32 fdr_syscall_id(unsigned long nr)
 	return SYSCALL_ID(nr);
 }
 
+u32 fdr_events_syscall_id(unsigned long nr)
+{
+	return fdr_syscall_id(nr);
+}
+
 /*
  * A syscall's entry or exit record.  Three calls rather than one with a
  * computed word: the compiler then keeps the common case straight.

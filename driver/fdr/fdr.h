@@ -79,6 +79,9 @@ void fdr_ring_reset(u32 mode, u32 wakeup);
 void fdr_ring_set_on(bool on);
 /* After fdr_ring_set_on(false) and a grace period: flush deferred work. */
 void fdr_ring_quiesce(void);
+/* Triggers, any context: stop every writer; open/close the window. */
+void fdr_ring_stop_writers(void);
+void fdr_ring_window(bool open);
 
 /*
  * Write path: any context, including NMI.  Never sleeps or locks.
@@ -93,7 +96,10 @@ void fdr_write_lost(u64 n);
 void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args);
 void fdr_write_instant(u32 id, unsigned long arg);
 void fdr_write_switch(struct task_struct *next, bool open_block);
-/* Process context; false if not recording (stopped). */
+/*
+ * Any context (a trigger writes its reason from probes and the die
+ * notifier); false if not recording (stopped or frozen).
+ */
 bool fdr_write_marker(const void *data, u32 len);
 
 /* The counters of one CPU. */
@@ -196,6 +202,34 @@ size_t fdr_kfunc_names(char *buf, size_t size);
 size_t fdr_kfunc_names_size(void);
 /* Module unload, after fdr_kfunc_stop(): unregister everything. */
 void fdr_kfunc_exit(void);
+
+/* The syscall function id of @nr for the current task (see fdr_events.c). */
+u32 fdr_events_syscall_id(unsigned long nr);
+
+/* -------------------------------------------------------- fdr_trigger.c */
+
+void fdr_trig_init(void);
+/*
+ * fdr_lock.  Arm @t (validated here: EINVAL) while @running with @cfg;
+ * nr_conds 0 disarms.  fdr_trig_stop(): STOP disarms without resuming.
+ */
+int fdr_trig_arm(const struct tracebuf_fdr_trigger *t, bool running,
+		 const struct tracebuf_fdr_config *cfg);
+void fdr_trig_stop(void);
+/* fdr_lock: START resets the counters. */
+void fdr_trig_reset(void);
+/* fdr_lock: frozen rings are safe to read (no writer still inside). */
+void fdr_trig_settle(void);
+/* fdr_lock: SNAPSHOT was called; true if it fired the trigger. */
+bool fdr_trig_snapshot(void);
+/* Process context: a marker was written (cheap test first, inline). */
+extern bool fdr_trig_markers;
+void fdr_trig_marker(const void *data, u32 len);
+/* Ring write path, in a window: one more event. */
+void fdr_trig_window_event(void);
+/* The STATS fields; a frozen trigger makes poll() add EPOLLPRI. */
+void fdr_trig_stats(struct tracebuf_fdr_stats *s);
+bool fdr_trig_frozen(void);
 
 /* ---------------------------------------------------------- fdr_names.c */
 

@@ -123,7 +123,16 @@ union fdr_gate {
 		u8 busy;	/* a writer or a reader's IPI owns the ring */
 		u8 on;		/* recording: fdr_ring_set_on() */
 		u8 lost;	/* a loss waits to be reported in the stream */
+		u8 window;	/* a trigger's post-trigger window is open */
 		u8 slow_clock;	/* the capture's clock is not the TSC */
+	};
+	struct {
+		u16 owned;
+		/*
+		 * @lost or @window: the write takes fdr_reserve_slow(), tested
+		 * with one compare as @lost alone was.
+		 */
+		u16 pending;
 	};
 	u64 word;
 };
@@ -423,6 +432,9 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 	}
 	if (lost)
 		fdr_put_lost(c, lost, now);
+	/* A record (not a block opened at a switch) in a trigger's window. */
+	if (unlikely(c->gate.window) && len)
+		fdr_trig_window_event();
 	return c->page + c->len;
 }
 
@@ -436,7 +448,7 @@ static __always_inline bool fdr_fits(struct fdr_cpu *c,
 {
 	return likely(c->owner == tsk && now - c->base <= U32_MAX &&
 		      (s32)(c->len + len) <= fdr_fast_end(c) &&
-		      !c->gate.lost);
+		      !c->gate.pending);
 }
 
 /* Streaming: the wake-up point is reached.  Ends the write. */
@@ -809,6 +821,27 @@ void fdr_ring_set_on(bool on)
 			   on && fdr_buf_size);
 }
 
+/*
+ * Any context: stop every writer (a trigger's freeze).  Writes under way
+ * finish; fdr_ring_set_on(true) lets writers in again.
+ */
+void fdr_ring_stop_writers(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->gate.on, 0);
+}
+
+/* Any context: send every write through fdr_trig_window_event(), or not. */
+void fdr_ring_window(bool open)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->gate.window, open);
+}
+
 void fdr_ring_quiesce(void)
 {
 	int cpu;
@@ -881,8 +914,7 @@ void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out)
 	unsigned int self = raw_smp_processor_id();
 	int cpu, i;
 
-	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->gate.on, 0);
+	fdr_ring_stop_writers();
 	smp_mb();	/* writers are out before their positions are read */
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);

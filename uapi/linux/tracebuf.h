@@ -376,7 +376,18 @@ struct tracebuf_fdr_config {
  *			progress, or a call made by a probe handler (the
  *			recorder itself).  When capture stops they are added
  *			to @dropped of the stopping CPU and reported in its
- *			stream.
+ *			stream.  (This field and the ones below came with
+ *			kernel functions and triggers: a caller passing the
+ *			version-1 struct, TRACEBUF_FDR_STATS_SIZE_VER1 bytes,
+ *			does not get them.)
+ *
+ * @trig_state:		TRACEBUF_FDR_TRIG_STATE_*
+ * @trig_cond:		index in tracebuf_fdr_trigger.conds of the condition
+ *			that fired, when @trig_state is FIRED or FROZEN
+ * @trig_fires:		triggers fired since START
+ * @trig_after:		events recorded after the last firing condition and
+ *			its reason event: the post-trigger window, plus any
+ *			write already under way on another CPU at the freeze
  *
  * Counters are reset by TRACEBUF_FDR_IOC_START and by a configuration.
  */
@@ -391,7 +402,14 @@ struct tracebuf_fdr_stats {
 	__u64 overwritten;
 	__u64 bytes;
 	__u64 kfunc_missed;
+	__u32 trig_state;
+	__u32 trig_cond;
+	__u64 trig_fires;
+	__u64 trig_after;
 };
+
+/* Size of struct tracebuf_fdr_stats before triggers (version 1). */
+#define TRACEBUF_FDR_STATS_SIZE_VER1	56
 
 struct tracebuf_fdr_cpu_stats {
 	__u64 written;
@@ -465,6 +483,98 @@ struct tracebuf_fdr_kfuncs {
 	__u32 failed;
 };
 
+/*
+ * Triggers (TRACEBUF_FDR_IOC_TRIGGER), flight mode only.  When one of the
+ * armed conditions holds, the recorder writes a CustomEventMarker
+ * "tracebuf trigger: <what happened>" on the CPU where it held, records
+ * for the post-trigger window, then freezes every ring (writers stop, the
+ * capture stays "running") and wakes poll() with EPOLLPRI.  Reading the
+ * device then gives the frozen recording.  Arming again resumes recording
+ * into the same rings; disarming (nr_conds 0) resumes it too.
+ */
+#define TRACEBUF_FDR_TRIG_DURATION	1 /* a call ran over @threshold_us */
+#define TRACEBUF_FDR_TRIG_ERRNO		2 /* a syscall returned -@error */
+#define TRACEBUF_FDR_TRIG_MARKER	3 /* a user marker begins with @prefix */
+#define TRACEBUF_FDR_TRIG_OOPS		4 /* the kernel oopsed (die notifier) */
+#define TRACEBUF_FDR_TRIG_SNAPSHOT	5 /* TRACEBUF_FDR_IOC_SNAPSHOT was called */
+
+/* Condition flags. */
+#define TRACEBUF_FDR_TRIG_F_ID		(1U << 0) /* only function @id */
+
+/* Limits. */
+#define TRACEBUF_FDR_TRIG_MAX		8	/* conditions per trigger */
+#define TRACEBUF_FDR_TRIG_PREFIX_MAX	48	/* marker prefix bytes */
+#define TRACEBUF_FDR_TRIG_THRESHOLD_MAX	3600000000U /* us: one hour */
+#define TRACEBUF_FDR_TRIG_EVENTS_MAX	(1U << 24)
+#define TRACEBUF_FDR_TRIG_USECS_MAX	60000000U /* us: one minute */
+#define TRACEBUF_FDR_TRIG_ERROR_MAX	4095	/* MAX_ERRNO */
+
+/* Trigger states (tracebuf_fdr_stats.trig_state). */
+#define TRACEBUF_FDR_TRIG_STATE_OFF	0 /* no trigger armed */
+#define TRACEBUF_FDR_TRIG_STATE_ARMED	1 /* waiting for a condition */
+#define TRACEBUF_FDR_TRIG_STATE_FIRED	2 /* in the post-trigger window */
+#define TRACEBUF_FDR_TRIG_STATE_FROZEN	3 /* rings frozen, readable */
+
+/* Text of the reason event: this prefix, then what happened (no NUL). */
+#define TRACEBUF_FDR_TRIG_PREFIX	"tracebuf trigger: "
+
+/**
+ * struct tracebuf_fdr_trig_cond - one trigger condition
+ * @type:	TRACEBUF_FDR_TRIG_*
+ * @flags:	TRACEBUF_FDR_TRIG_F_* (DURATION and ERRNO only)
+ * @ev_class:	DURATION: exactly one of TRACEBUF_FDR_SYSCALL, _IRQ, _SOFTIRQ,
+ *		_WORKQUEUE; 0 otherwise
+ * @id:		with TRACEBUF_FDR_TRIG_F_ID: the function id
+ *		(TRACEBUF_FDR_ID()) of @ev_class's space (DURATION) or of the
+ *		syscall space (ERRNO); 0 otherwise
+ * @threshold_us: DURATION: 1..TRACEBUF_FDR_TRIG_THRESHOLD_MAX; fires when a
+ *		call ran longer; 0 otherwise
+ * @error:	ERRNO: 1..TRACEBUF_FDR_TRIG_ERROR_MAX (ENOMEM, not -ENOMEM);
+ *		0 otherwise
+ * @prefix_len:	MARKER: 1..TRACEBUF_FDR_TRIG_PREFIX_MAX; 0 otherwise
+ * @reserved:	must be zero
+ * @prefix:	MARKER: the first @prefix_len bytes are compared with the
+ *		start of each marker; bytes past @prefix_len must be zero
+ *
+ * A field a condition does not use must be zero (EINVAL otherwise).
+ */
+struct tracebuf_fdr_trig_cond {
+	__u32 type;
+	__u32 flags;
+	__u32 ev_class;
+	__u32 id;
+	__u32 threshold_us;
+	__u32 error;
+	__u32 prefix_len;
+	__u32 reserved;
+	__u8 prefix[TRACEBUF_FDR_TRIG_PREFIX_MAX];
+};
+
+/**
+ * struct tracebuf_fdr_trigger - arm or disarm (TRACEBUF_FDR_IOC_TRIGGER)
+ * @nr_conds:	conditions in @conds, 0..TRACEBUF_FDR_TRIG_MAX; 0 disarms;
+ *		any one of them fires the trigger
+ * @flags:	none defined: must be zero
+ * @post_events: freeze after this many more events (any CPU, any class),
+ *		0..TRACEBUF_FDR_TRIG_EVENTS_MAX; 0: no event limit
+ * @post_usecs:	freeze after this many microseconds,
+ *		0..TRACEBUF_FDR_TRIG_USECS_MAX; 0: no time limit.  With both
+ *		limits the first reached freezes; with neither the rings
+ *		freeze right after the reason event
+ * @conds:	the conditions; entries from @nr_conds on must be zero
+ *
+ * Only while running in flight mode: EOPNOTSUPP in streaming mode, ESRCH
+ * while stopped (disarming is always accepted).  Replaces any armed
+ * trigger; STOP disarms.
+ */
+struct tracebuf_fdr_trigger {
+	__u32 nr_conds;
+	__u32 flags;
+	__u32 post_events;
+	__u32 post_usecs;
+	struct tracebuf_fdr_trig_cond conds[TRACEBUF_FDR_TRIG_MAX];
+};
+
 #define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
@@ -473,5 +583,6 @@ struct tracebuf_fdr_kfuncs {
 #define TRACEBUF_FDR_IOC_STATS	_IOWR(TRACEBUF_IOC_MAGIC, 0x45, struct tracebuf_fdr_stats)
 #define TRACEBUF_FDR_IOC_NAMES	_IOWR(TRACEBUF_IOC_MAGIC, 0x46, struct tracebuf_fdr_names)
 #define TRACEBUF_FDR_IOC_KFUNCS	_IOWR(TRACEBUF_IOC_MAGIC, 0x47, struct tracebuf_fdr_kfuncs)
+#define TRACEBUF_FDR_IOC_TRIGGER _IOW(TRACEBUF_IOC_MAGIC, 0x48, struct tracebuf_fdr_trigger)
 
 #endif /* _UAPI_LINUX_TRACEBUF_H */

@@ -31,8 +31,10 @@
 #include "fdr_dev.h"
 #include "fdr_kfunc.h"
 #include "fdr_post.h"
+#include "fdr_trigger.h"
 #include "name_map.h"
 #include "cmds.h"
+#include "record_trigger.h"
 #include "tb_cli.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
@@ -94,6 +96,7 @@ static void print_help(FILE *f)
 "                        (read later with cat " TB_FDR_DEV_PATH "); the same\n"
 "                        as tracebuf fdr stop, config, start\n"
 "      --stop            only stop recording and print the counters\n"
+RECORD_TRIGGER_HELP
 "  -h, --help            this text\n"
 "  -V, --version         version\n"
 "\n"
@@ -261,6 +264,10 @@ int cmd_record(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "start", no_argument, NULL, 'S' },
 		{ "stop", no_argument, NULL, 'T' },
+		{ "trigger", required_argument, NULL, 'G' },
+		{ "keep", required_argument, NULL, 'K' },
+		{ "post-events", required_argument, NULL, 'P' },
+		{ "post-time", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts = tb_fdr_config_longopts(record_opts);
@@ -280,17 +287,22 @@ int cmd_record(int argc, char **argv)
 	struct tb_name_map known = { 0 };
 	struct buf raw = { 0 };
 	struct tb_error err;
-	int control = 0;
+	int control = 0, mode_given = 0;
 	uint64_t v;
 	double duration = 0, t0;
 	int opt, fd, quiet = 0;
 	int no_tfile = 0, json = 0;
 	pid_t child = 0;
+	struct record_trigger rt = {
+		.keep = 10, .trig.post_events = 1000,
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
 	FILE *f;
 
 	tb_cli_init(argv[0]);
 	while ((opt = getopt_long(argc, argv, "+o:n:d:f:vD:j:rNJqhV" TB_FDR_CONFIG_SHORTOPTS,
 				  opts, NULL)) != -1) {
+		mode_given |= opt == 'm';
 		if (tb_fdr_config_opt(&cfg, opt, optarg))
 			continue;
 		switch (opt) {
@@ -335,6 +347,32 @@ int cmd_record(int argc, char **argv)
 		case 'T':
 			control = 'T';
 			break;
+		case 'G':
+			if (rt.trig.nr_conds == TRACEBUF_FDR_TRIG_MAX)
+				tb_die(TB_EXIT_USAGE, "at most %d --trigger",
+				       TRACEBUF_FDR_TRIG_MAX);
+			if (tb_fdr_trig_parse(optarg, &rt.syscalls,
+					      &rt.trig.conds[rt.trig.nr_conds++], &err))
+				tb_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
+				       err.msg);
+			break;
+		case 'K':
+			if (tb_parse_u32(optarg, 1, 1000000, &rt.keep))
+				tb_die(TB_EXIT_USAGE, "bad --keep '%s' (1..1000000)", optarg);
+			break;
+		case 'P':
+			if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
+					 &rt.trig.post_events))
+				tb_die(TB_EXIT_USAGE, "bad --post-events '%s' (0..%u)",
+				       optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
+			break;
+		case 'M':
+			if (tb_fdr_trig_parse_us(optarg, &v) ||
+			    v > TRACEBUF_FDR_TRIG_USECS_MAX)
+				tb_die(TB_EXIT_USAGE, "bad --post-time '%s' (0us..60s)",
+				       optarg);
+			rt.trig.post_usecs = v;
+			break;
 		default:
 			tb_cli_std_option(opt, print_help);
 		}
@@ -343,6 +381,13 @@ int cmd_record(int argc, char **argv)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&files, &paths, out, names, no_tfile, json);
 
+	if (rt.trig.nr_conds) {
+		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
+			tb_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
+		if (optind < argc || control)
+			tb_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
+		cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
+	}
 	fd = open(dev, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		tb_die_errno(TB_EXIT_FAIL, "%s", dev);
@@ -361,6 +406,15 @@ int cmd_record(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	if (rt.trig.nr_conds) {
+		rt.out = out;
+		rt.duration = duration;
+		rt.raw = post.raw;
+		rt.no_tfile = no_tfile;
+		rt.json = json;
+		rt.quiet = quiet;
+		return record_triggered(fd, &cfg, &rt, &got_signal);
+	}
 	stats.output = out;
 	stats.classes = cfg.classes;
 	if (optind < argc) {

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf record --trigger: see record_trigger.h.  The loop waits in
+ * poll() for EPOLLPRI (the kernel froze the rings after the trigger's
+ * window), reads the frozen recording with SNAPSHOT, writes it out
+ * through the collector's post-processing (lib/fdr_post.h), removes the
+ * oldest file set beyond --keep, and arms again, which resumes recording.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "fdr_dev.h"
+#include "name_map.h"
+#include "record_trigger.h"
+#include "tb_cli.h"
+
+/* The companions of a trace file, as tracebuf record names them. */
+static const char *const suffixes[] = { "", ".names", ".map", ".tfile", ".json" };
+
+static char *file_name(const struct record_trigger *rt, unsigned long n,
+		       const char *suffix)
+{
+	size_t base = strlen(rt->out);
+	char *p;
+
+	if (base > 4 && !strcmp(rt->out + base - 4, ".fdr"))
+		base -= 4;
+	if (asprintf(&p, "%.*s-%06lu.fdr%s", (int)base, rt->out, n, suffix) < 0)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static void remove_set(const struct record_trigger *rt, unsigned long n)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		char *p = file_name(rt, n, suffixes[i]);
+
+		if (unlink(p) && errno != ENOENT)
+			tb_warn_errno("%s", p);
+		free(p);
+	}
+}
+
+/* The frozen recording: SNAPSHOT, then read to EOF. */
+static uint8_t *read_snapshot(int fd, size_t *len)
+{
+	size_t cap = 1 << 20;
+	uint8_t *buf = malloc(cap);
+	ssize_t n;
+
+	*len = 0;
+	if (!buf || ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
+		tb_die_errno(TB_EXIT_FAIL, "snapshot");
+	for (;;) {
+		if (cap - *len < 65536) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				tb_die(TB_EXIT_FAIL, "out of memory");
+		}
+		n = read(fd, buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			tb_die_errno(TB_EXIT_FAIL, "read");
+		if (!n)
+			return buf;
+		*len += n;
+	}
+}
+
+static void write_set(int fd, const struct record_trigger *rt,
+		      unsigned long n, const uint8_t *raw, size_t len)
+{
+	char *path[ARRAY_SIZE(suffixes)];
+	struct tb_fdr_post post = { .raw = rt->raw };
+	struct tb_name_map known = { 0 };
+	struct tb_fdr_post_files files;
+	struct tb_error err;
+	char *text;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
+		path[i] = file_name(rt, n, suffixes[i]);
+	f = tb_open_output(path[0]);
+	if (tb_fdr_post_run(&post, raw, len, f, &err))
+		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
+	tb_close_output(f, path[0]);
+	text = tb_fdr_names_text(fd);
+	if (text && *text && (tb_fdr_post_kernel_names(&known, text) ||
+			      tb_name_map_finish(&known, &err)))
+		tb_die(TB_EXIT_FAIL, "kernel names");
+	free(text);
+	files = (struct tb_fdr_post_files){
+		.trace = path[0], .names = path[1],
+		.map = path[2], .tfile = rt->no_tfile ? NULL : path[3],
+		.json = rt->json ? path[4] : NULL,
+		.known = &known, .syscalls = rt->syscalls,
+	};
+	if (tb_fdr_post_files(&post, &files, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+	if (!rt->quiet)
+		printf("%s: %llu blocks, %llu bytes\n", path[0],
+		       (unsigned long long)post.blocks,
+		       (unsigned long long)post.bytes);
+	tb_name_map_free(&known);
+	tb_fdr_post_free(&post);
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
+		free(path[i]);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
+		     const struct record_trigger *rt,
+		     volatile sig_atomic_t *stop)
+{
+	struct tracebuf_fdr_trigger off = { 0 };
+	struct tracebuf_fdr_stats st;
+	double t0 = now_s();
+	unsigned long n = 0;
+	uint8_t *raw;
+	size_t len;
+
+	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+		tb_die_errno(TB_EXIT_FAIL, "start");
+	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
+		tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
+	if (!rt->quiet)
+		printf("recording (%s), waiting for a trigger\n",
+		       tb_fdr_mode_name(cfg->mode));
+	fflush(stdout);
+	while (!*stop && (!rt->duration || now_s() - t0 < rt->duration)) {
+		struct pollfd p = { .fd = fd, .events = POLLPRI };
+
+		if (poll(&p, 1, 100) <= 0 || !(p.revents & POLLPRI))
+			continue;
+		raw = read_snapshot(fd, &len);
+		if (tb_fdr_stats(fd, &st, NULL))
+			tb_die_errno(TB_EXIT_FAIL, "stats");
+		write_set(fd, rt, ++n, raw, len);
+		free(raw);
+		if (!rt->quiet)
+			printf("trigger %lu: condition %u, %llu events after it\n",
+			       n, st.trig_cond,
+			       (unsigned long long)st.trig_after);
+		if (n > rt->keep)
+			remove_set(rt, n - rt->keep);
+		fflush(stdout);
+		/* Arming again resumes recording. */
+		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
+			tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
+	}
+	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ||
+	    ioctl(fd, TRACEBUF_FDR_IOC_STOP))
+		tb_die_errno(TB_EXIT_FAIL, "stop");
+	if (!rt->quiet)
+		printf("%lu triggers, newest %u kept\n", n, rt->keep);
+	return TB_EXIT_OK;
+}
