@@ -242,6 +242,9 @@ TEST(every_bad_parameter_is_einval)
 	close(fd);
 }
 
+/* The command number of TRIGGER, with other sizes and directions. */
+#define TRIG_NR	_IOC_NR(TRACEBUF_FDR_IOC_TRIGGER)
+
 TEST(struct_sizes)
 {
 	struct tracebuf_fdr_trigger t = { 0 };
@@ -250,15 +253,15 @@ TEST(struct_sizes)
 
 	ASSERT_LE(0, fd);
 	/* Shorter than version 1. */
-	EXPECT_EQ(-1, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, 0x47, uint32_t), &t));
+	EXPECT_EQ(-1, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, TRIG_NR, uint32_t), &t));
 	EXPECT_EQ(EINVAL, errno);
 	/* Longer: zeros are fine, anything else is E2BIG. */
-	EXPECT_EQ(0, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, 0x47, big), big));
+	EXPECT_EQ(0, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, TRIG_NR, big), big));
 	big[sizeof(t)] = 1;
-	EXPECT_EQ(-1, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, 0x47, big), big));
+	EXPECT_EQ(-1, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, TRIG_NR, big), big));
 	EXPECT_EQ(E2BIG, errno);
 	/* Wrong direction. */
-	EXPECT_EQ(-1, ioctl(fd, _IOR(TRACEBUF_IOC_MAGIC, 0x47,
+	EXPECT_EQ(-1, ioctl(fd, _IOR(TRACEBUF_IOC_MAGIC, TRIG_NR,
 				     struct tracebuf_fdr_trigger), &t));
 	EXPECT_EQ(ENOTTY, errno);
 	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, NULL));
