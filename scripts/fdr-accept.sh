@@ -14,29 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fails=0
-
-tap() {	# OK(0/1) NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2${3:+ # $3}"
-		fails=$((fails + 1))
-	fi
-}
-
-run() {	# NAME CMD...: ok if CMD exits 0; its stderr as diagnostics
-	local name=$1
-	shift
-	local rc=0
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	if [ $rc = 0 ]; then
-		tap 1 "$name"
-	else
-		sed 's/^/# /' "$tmp/err" | head -5
-		tap 0 "$name" "exit $rc"
-	fi
-}
+# shellcheck source=scripts/tap-lib.sh
+. "$(dirname "$0")/tap-lib.sh"
 
 echo "TAP version 13"
 echo "1..16"

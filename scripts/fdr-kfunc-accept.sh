@@ -15,16 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fails=0
-
-tap() {	# OK(0/1) NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2${3:+ # $3}"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=scripts/tap-lib.sh
+. "$(dirname "$0")/tap-lib.sh"
 
 echo "TAP version 13"
 echo "1..9"

@@ -14,24 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 fails=0
-
-tap() {	# OK(0/1) NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2${3:+ # $3}"
-		fails=$((fails + 1))
-	fi
-}
-
-run() {	# NAME CMD...: ok if CMD exits 0
-	local name=$1 rc=0
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ $rc = 0 ] || sed 's/^/# /' "$tmp/err" | head -5
-	tap $((rc == 0)) "$name" "exit $rc"
-}
+# shellcheck source=scripts/tap-lib.sh
+. "$(dirname "$0")/tap-lib.sh"
 
 echo "TAP version 13"
 echo "1..21"
