@@ -124,6 +124,34 @@ void tb_collect_cmd_cancel(struct tb_collect_cmd *c)
 	c->pid = 0;
 }
 
+bool tb_collect_out_option(struct tb_collect_out *o, int opt,
+			   const char *arg)
+{
+	switch (opt) {
+	case 'r':
+		o->raw = true;
+		break;
+	case 'N':
+		o->no_tfile = true;
+		break;
+	case 'J':
+		o->json = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'n':
+		o->names = arg;
+		break;
+	case 'j':
+		o->stats_json = arg;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 int tb_collect_paths_init(struct tb_collect_paths *p, const char *output)
 {
 	memset(p, 0, sizeof(*p));
@@ -154,16 +182,15 @@ void tb_collect_paths_free(struct tb_collect_paths *p)
 
 void tb_collect_post_files(struct tb_fdr_post_files *f,
 			   const struct tb_collect_paths *p,
-			   const char *output, const char *names,
-			   bool no_tfile, bool json)
+			   const char *output, const struct tb_collect_out *o)
 {
 	bool file = strcmp(output, "-");
 
 	f->trace = file ? output : NULL;
-	f->names = names ? names : p->names;
+	f->names = o->names ? o->names : p->names;
 	f->map = p->map;
-	f->tfile = no_tfile ? NULL : p->tfile;
-	f->json = json ? p->json : NULL;
+	f->tfile = o->no_tfile ? NULL : p->tfile;
+	f->json = o->json ? p->json : NULL;
 }
 
 void tb_collect_count(struct tb_collect_stats *s, const char *key,

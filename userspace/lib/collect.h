@@ -56,6 +56,21 @@ int tb_collect_cmd_start(struct tb_collect_cmd *c);
 void tb_collect_cmd_cancel(struct tb_collect_cmd *c);
 
 /*
+ * The output options every collector takes (tracebuf record, bpf, crash):
+ * -r raw, -N no tfile, -J JSON, -q quiet, -n names file, -j statistics
+ * JSON.  A tool's getopt string lists those it offers.
+ */
+struct tb_collect_out {
+	bool raw, no_tfile, json, quiet;
+	const char *names;		/* -n, or NULL: OUTPUT.names */
+	const char *stats_json;		/* -j, or NULL */
+};
+
+/* Take option @opt with argument @arg if it is one of them: true. */
+bool tb_collect_out_option(struct tb_collect_out *o, int opt,
+			   const char *arg);
+
+/*
  * The files next to the trace OUTPUT: OUTPUT.names, OUTPUT.map,
  * OUTPUT.tfile and OUTPUT.json.  A trace on stdout ("-") has none but
  * an explicit names file.
@@ -69,14 +84,13 @@ int tb_collect_paths_init(struct tb_collect_paths *p, const char *output);
 void tb_collect_paths_free(struct tb_collect_paths *p);
 
 /*
- * The post-processing's files from @p: @names (-n) instead of
- * OUTPUT.names when not NULL, the tfile unless @no_tfile, the JSON only
- * with @json.  The caller sets f->known and f->syscalls.
+ * The post-processing's files from @p and the options @o: -n's names
+ * file instead of OUTPUT.names, the tfile unless -N, the JSON only with
+ * -J.  The caller sets f->known and f->syscalls.
  */
 void tb_collect_post_files(struct tb_fdr_post_files *f,
 			   const struct tb_collect_paths *p,
-			   const char *output, const char *names,
-			   bool no_tfile, bool json);
+			   const char *output, const struct tb_collect_out *o);
 
 /* A collector's own counter, written after the shared ones. */
 struct tb_collect_count {

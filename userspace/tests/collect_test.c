@@ -124,6 +124,9 @@ TEST(stdout_to_stderr)
 
 TEST(companion_paths)
 {
+	const struct tb_collect_out none = { 0 }, all = {
+		.names = "my.names", .no_tfile = true, .json = true,
+	};
 	struct tb_collect_paths p;
 	struct tb_fdr_post_files f = { 0 };
 
@@ -133,7 +136,7 @@ TEST(companion_paths)
 	EXPECT_STREQ("out/t.fdr.tfile", p.tfile);
 	EXPECT_STREQ("out/t.fdr.json", p.json);
 
-	tb_collect_post_files(&f, &p, "out/t.fdr", NULL, false, false);
+	tb_collect_post_files(&f, &p, "out/t.fdr", &none);
 	EXPECT_STREQ("out/t.fdr", f.trace);
 	EXPECT_STREQ("out/t.fdr.names", f.names);
 	EXPECT_STREQ("out/t.fdr.map", f.map);
@@ -141,7 +144,7 @@ TEST(companion_paths)
 	EXPECT_EQ(NULL, f.json);
 
 	/* -n, -N and -J */
-	tb_collect_post_files(&f, &p, "out/t.fdr", "my.names", true, true);
+	tb_collect_post_files(&f, &p, "out/t.fdr", &all);
 	EXPECT_STREQ("my.names", f.names);
 	EXPECT_EQ(NULL, f.tfile);
 	EXPECT_STREQ("out/t.fdr.json", f.json);
@@ -149,21 +152,41 @@ TEST(companion_paths)
 	EXPECT_EQ(NULL, p.names);
 }
 
+/* The output options the collectors share; others are not taken. */
+TEST(output_options)
+{
+	struct tb_collect_out o = { 0 };
+
+	EXPECT_TRUE(tb_collect_out_option(&o, 'r', NULL));
+	EXPECT_TRUE(tb_collect_out_option(&o, 'N', NULL));
+	EXPECT_TRUE(tb_collect_out_option(&o, 'J', NULL));
+	EXPECT_TRUE(tb_collect_out_option(&o, 'q', NULL));
+	EXPECT_TRUE(tb_collect_out_option(&o, 'n', "a.names"));
+	EXPECT_TRUE(tb_collect_out_option(&o, 'j', "s.json"));
+	EXPECT_FALSE(tb_collect_out_option(&o, 'o', "x"));
+	EXPECT_FALSE(tb_collect_out_option(&o, 'v', NULL));
+	EXPECT_TRUE(o.raw && o.no_tfile && o.json && o.quiet);
+	EXPECT_STREQ("a.names", o.names);
+	EXPECT_STREQ("s.json", o.stats_json);
+}
+
 /* On stdout there is no file to put anything next to: only -n. */
 TEST(companion_paths_stdout)
 {
+	const struct tb_collect_out json = { .json = true },
+		named = { .names = "x.names" };
 	struct tb_collect_paths p;
 	struct tb_fdr_post_files f = { 0 };
 
 	ASSERT_EQ(0, tb_collect_paths_init(&p, "-"));
 	EXPECT_EQ(NULL, p.names);
-	tb_collect_post_files(&f, &p, "-", NULL, false, true);
+	tb_collect_post_files(&f, &p, "-", &json);
 	EXPECT_EQ(NULL, f.trace);
 	EXPECT_EQ(NULL, f.names);
 	EXPECT_EQ(NULL, f.map);
 	EXPECT_EQ(NULL, f.tfile);
 	EXPECT_EQ(NULL, f.json);
-	tb_collect_post_files(&f, &p, "-", "x.names", false, false);
+	tb_collect_post_files(&f, &p, "-", &named);
 	EXPECT_STREQ("x.names", f.names);
 	tb_collect_paths_free(&p);
 }

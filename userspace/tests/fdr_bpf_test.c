@@ -192,8 +192,9 @@ static int run_opts(struct ctx *self, const struct run *o)
 		goto out;
 	}
 	tb_close_output(out, self->fdr);
-	tb_collect_post_files(&files, &paths, self->fdr, o->names, false,
-			      o->json);
+	tb_collect_post_files(&files, &paths, self->fdr,
+			      &(struct tb_collect_out){ .names = o->names,
+							.json = o->json });
 	if (tb_fdr_bpf_names(self->f, NULL, NULL, &known)) {
 		ret = 1;
 		goto out;

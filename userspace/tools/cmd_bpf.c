@@ -44,13 +44,8 @@ struct options {
 	uint64_t rb_size;
 	uint64_t wakeup;
 	const char *output;
-	const char *stats_json;
-	const char *names;
-	bool quiet;
+	struct tb_collect_out out;	/* -r -N -J -q -n -j */
 	bool verbose;
-	bool raw;
-	bool no_tfile;
-	bool json;
 	char **cmd;
 };
 
@@ -152,6 +147,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 	/* '+': options end at the command's name. */
 	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rNJqvhV",
 				 longopts, NULL)) != -1) {
+		if (tb_collect_out_option(&o->out, ch, optarg))
+			continue;
 		switch (ch) {
 		case 'e':
 			o->classes = parse_classes(optarg);
@@ -181,24 +178,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'w':
 			if (tb_parse_size(optarg, 1, 1ULL << 30, &o->wakeup))
 				tb_die(TB_EXIT_USAGE, "bad --wakeup '%s'", optarg);
-			break;
-		case 'j':
-			o->stats_json = optarg;
-			break;
-		case 'n':
-			o->names = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'r':
-			o->raw = true;
-			break;
-		case 'N':
-			o->no_tfile = true;
-			break;
-		case 'J':
-			o->json = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -486,7 +465,7 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 	getrusage(RUSAGE_SELF, &s.ru1);
 	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;
 
-	if (!opt->quiet) {
+	if (!opt->out.quiet) {
 		snprintf(class_tail, sizeof(class_tail), ", switches %llu",
 			 (unsigned long long)c->switches);
 		snprintf(lost_tail, sizeof(lost_tail),
@@ -506,8 +485,8 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
 				(unsigned long long)c->workfns[i]);
 	}
-	if (opt->stats_json)
-		tb_collect_write_json(opt->stats_json, &s);
+	if (opt->out.stats_json)
+		tb_collect_write_json(opt->out.stats_json, &s);
 }
 
 /* The names of the ids, from /proc read now, at the end (fdr_knames.h). */
@@ -570,12 +549,11 @@ int cmd_bpf(int argc, char **argv)
 	out = tb_open_output(opt.output);
 	run_bpf(&col, &opt, &r);
 
-	post.raw = opt.raw;
+	post.raw = opt.out.raw;
 	if (tb_fdr_bpf_write(&col, out, &post, &err))
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
 	tb_close_output(out, opt.output);
-	tb_collect_post_files(&files, &paths, opt.output, opt.names,
-			      opt.no_tfile, opt.json);
+	tb_collect_post_files(&files, &paths, opt.output, &opt.out);
 	if (files.names) {
 		known_names(&col, &known);
 		files.known = &known;

@@ -16,6 +16,7 @@
 #include <linux/tracebuf_crash.h>
 
 #include "cmds.h"
+#include "collect.h"
 #include "crash_image.h"
 #include "fdr_post.h"
 #include "tb_cli.h"
@@ -56,16 +57,6 @@ static void note(void *ctx, const char *msg)
 	tb_warn("%s", msg);
 }
 
-static char *with_suffix(const char *path, const char *suffix)
-{
-	char *s = malloc(strlen(path) + strlen(suffix) + 1);
-
-	if (!s)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	sprintf(s, "%s%s", path, suffix);
-	return s;
-}
-
 int cmd_crash(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -87,29 +78,20 @@ int cmd_crash(int argc, char **argv)
 	struct tb_crash_image im;
 	struct tb_crash_src src;
 	struct tb_error err;
-	int opt, fd, quiet = 0, no_tfile = 0, json = 0;
-	char *names, *map, *tfile, *json_path;
+	struct tb_collect_out oo = { 0 };	/* -r -N -J -q */
+	struct tb_collect_paths paths;
+	int opt, fd;
 	struct stat st;
 	uint32_t cpu;
 	FILE *f;
 
 	tb_cli_init(argv[0]);
 	while ((opt = getopt_long(argc, argv, "o:rNJqhV", opts, NULL)) != -1) {
+		if (tb_collect_out_option(&oo, opt, optarg))
+			continue;
 		switch (opt) {
 		case 'o':
 			out = optarg;
-			break;
-		case 'r':
-			post.raw = true;
-			break;
-		case 'N':
-			no_tfile = 1;
-			break;
-		case 'J':
-			json = 1;
-			break;
-		case 'q':
-			quiet = 1;
 			break;
 		default:
 			tb_cli_std_option(opt, print_help);
@@ -136,58 +118,52 @@ int cmd_crash(int argc, char **argv)
 	tb_crash_image_free(&im);
 	close(fd);
 
+	post.raw = oo.raw;
 	f = tb_open_output(out);
 	if (tb_fdr_post_run(&post, res.stream, res.len, f, &err))
 		tb_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
 	tb_close_output(f, out);
-	names = with_suffix(out, ".names");
-	map = with_suffix(out, ".map");
-	tfile = with_suffix(out, ".tfile");
-	json_path = with_suffix(out, ".json");
-	files.trace = out;
-	files.names = names;
-	files.map = map;
-	files.tfile = no_tfile ? NULL : tfile;
-	files.json = json ? json_path : NULL;
-	if (tb_fdr_post_files(&post, &files, &err))
+	if (tb_collect_paths_init(&paths, out))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	tb_collect_post_files(&files, &paths, out, &oo);
+	if (files.names && tb_fdr_post_files(&post, &files, &err))
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 
-	if (!quiet) {
-		printf("%s: capture %llu, frozen by a panic on CPU %u; descriptor at 0x%llx\n",
-		       image, (unsigned long long)res.capture, res.panic_cpu,
-		       (unsigned long long)res.desc_paddr);
+	/* On stderr: the trace may be on stdout (-o -). */
+	if (!oo.quiet) {
+		fprintf(stderr, "%s: capture %llu, frozen by a panic on CPU %u; descriptor at 0x%llx\n",
+			image, (unsigned long long)res.capture, res.panic_cpu,
+			(unsigned long long)res.desc_paddr);
 		for (cpu = 0; cpu < res.nr_cpus; cpu++) {
 			const struct tb_crash_cpu_result *c = &res.cpus[cpu];
 
 			if (!c->blocks && !c->dropped)
 				continue;
-			printf("cpu %u: %llu blocks, %llu bytes%s%s", cpu,
-			       (unsigned long long)c->blocks,
-			       (unsigned long long)c->bytes,
-			       c->flags & TRACEBUF_CRASH_CPU_PANIC ?
-			       ", ends with the panic message" : "",
-			       c->flags & TRACEBUF_CRASH_CPU_TORN ?
-			       ", stopped inside a write" : "");
+			fprintf(stderr, "cpu %u: %llu blocks, %llu bytes%s%s", cpu,
+				(unsigned long long)c->blocks,
+				(unsigned long long)c->bytes,
+				c->flags & TRACEBUF_CRASH_CPU_PANIC ?
+				", ends with the panic message" : "",
+				c->flags & TRACEBUF_CRASH_CPU_TORN ?
+				", stopped inside a write" : "");
 			if (c->dropped)
-				printf(", %llu damaged dropped",
-				       (unsigned long long)c->dropped);
-			printf("\n");
+				fprintf(stderr, ", %llu damaged dropped",
+					(unsigned long long)c->dropped);
+			fprintf(stderr, "\n");
 		}
-		printf("%s: %llu blocks, %llu bytes, %llu markers\n", out,
-		       (unsigned long long)post.blocks,
-		       (unsigned long long)post.bytes,
-		       (unsigned long long)post.markers);
-		if (post.raw)
-			printf("names: %s (kernel ids)\n", names);
-		else
-			printf("names: %s, map: %s (llvm-xray -m), tfile: %s\n",
-			       names, map, no_tfile ? "-" : tfile);
+		fprintf(stderr, "%s: %llu blocks, %llu bytes, %llu markers\n", out,
+			(unsigned long long)post.blocks,
+			(unsigned long long)post.bytes,
+			(unsigned long long)post.markers);
+		if (files.names && post.raw)
+			fprintf(stderr, "names: %s (kernel ids)\n", files.names);
+		else if (files.names)
+			fprintf(stderr, "names: %s, map: %s (llvm-xray -m), tfile: %s\n",
+				files.names, files.map,
+				files.tfile ? files.tfile : "-");
 	}
 	tb_fdr_post_free(&post);
 	tb_crash_result_free(&res);
-	free(names);
-	free(map);
-	free(tfile);
-	free(json_path);
+	tb_collect_paths_free(&paths);
 	return TB_EXIT_OK;
 }

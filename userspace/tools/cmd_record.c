@@ -272,8 +272,9 @@ int cmd_record(int argc, char **argv)
 	};
 	const struct option *opts = tb_fdr_config_longopts(record_opts);
 	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
-	const char *out = DEFAULT_OUT, *names = NULL, *dev = TB_FDR_DEV_PATH;
-	const char *stats_json = NULL, *kfunc_pats = NULL;
+	const char *out = DEFAULT_OUT, *dev = TB_FDR_DEV_PATH;
+	const char *kfunc_pats = NULL;
+	struct tb_collect_out oo = { 0 };	/* -r -N -J -q -n -j */
 	struct tb_kfuncs kfuncs = { 0 };
 	int verbose = 0;
 	struct tracebuf_fdr_stats st;
@@ -290,8 +291,7 @@ int cmd_record(int argc, char **argv)
 	int control = 0, mode_given = 0;
 	uint64_t v;
 	double duration = 0, t0;
-	int opt, fd, quiet = 0;
-	int no_tfile = 0, json = 0;
+	int opt, fd;
 	pid_t child = 0;
 	struct record_trigger rt = {
 		.keep = 10, .trig.post_events = 1000,
@@ -303,14 +303,12 @@ int cmd_record(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+o:n:d:f:vD:j:rNJqhV" TB_FDR_CONFIG_SHORTOPTS,
 				  opts, NULL)) != -1) {
 		mode_given |= opt == 'm';
-		if (tb_fdr_config_opt(&cfg, opt, optarg))
+		if (tb_fdr_config_opt(&cfg, opt, optarg) ||
+		    tb_collect_out_option(&oo, opt, optarg))
 			continue;
 		switch (opt) {
 		case 'o':
 			out = optarg;
-			break;
-		case 'n':
-			names = optarg;
 			break;
 		case 'd':
 			if (tb_parse_u64(optarg, 1, 86400 * 365, &v))
@@ -325,21 +323,6 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'D':
 			dev = optarg;
-			break;
-		case 'r':
-			post.raw = true;
-			break;
-		case 'N':
-			no_tfile = 1;
-			break;
-		case 'J':
-			json = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'j':
-			stats_json = optarg;
 			break;
 		case 'S':
 			control = 'S';
@@ -379,7 +362,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (tb_collect_paths_init(&paths, out))
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	tb_collect_post_files(&files, &paths, out, names, no_tfile, json);
+	tb_collect_post_files(&files, &paths, out, &oo);
+	post.raw = oo.raw;
 
 	if (rt.trig.nr_conds) {
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
@@ -409,10 +393,7 @@ int cmd_record(int argc, char **argv)
 	if (rt.trig.nr_conds) {
 		rt.out = out;
 		rt.duration = duration;
-		rt.raw = post.raw;
-		rt.no_tfile = no_tfile;
-		rt.json = json;
-		rt.quiet = quiet;
+		rt.opts = oo;
 		return record_triggered(fd, &cfg, &rt, &got_signal);
 	}
 	stats.output = out;
@@ -501,7 +482,7 @@ int cmd_record(int argc, char **argv)
 	tb_kfunc_free(&kfuncs);
 
 	stats.files = files.names ? &files : NULL;
-	report(&stats, &st, &post, quiet, stats_json);
+	report(&stats, &st, &post, oo.quiet, oo.stats_json);
 	tb_fdr_post_free(&post);
 	tb_collect_paths_free(&paths);
 	free(raw.p);

@@ -22,33 +22,40 @@
 #include "record_trigger.h"
 #include "tb_cli.h"
 
-/* The companions of a trace file, as tracebuf record names them. */
-static const char *const suffixes[] = { "", ".names", ".map", ".tfile", ".json" };
-
-static char *file_name(const struct record_trigger *rt, unsigned long n,
-		       const char *suffix)
+/* Trace number @n: OUT-NNNNNN.fdr (OUT without its .fdr). */
+static char *file_name(const struct record_trigger *rt, unsigned long n)
 {
 	size_t base = strlen(rt->out);
 	char *p;
 
 	if (base > 4 && !strcmp(rt->out + base - 4, ".fdr"))
 		base -= 4;
-	if (asprintf(&p, "%.*s-%06lu.fdr%s", (int)base, rt->out, n, suffix) < 0)
+	if (asprintf(&p, "%.*s-%06lu.fdr", (int)base, rt->out, n) < 0)
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	return p;
 }
 
+static void remove_one(const char *p)
+{
+	if (p && unlink(p) && errno != ENOENT)
+		tb_warn_errno("%s", p);
+}
+
+/* Trace @n and its companions (lib/collect.h names them). */
 static void remove_set(const struct record_trigger *rt, unsigned long n)
 {
-	size_t i;
+	struct tb_collect_paths paths;
+	char *trace = file_name(rt, n);
 
-	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
-		char *p = file_name(rt, n, suffixes[i]);
-
-		if (unlink(p) && errno != ENOENT)
-			tb_warn_errno("%s", p);
-		free(p);
-	}
+	if (tb_collect_paths_init(&paths, trace))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	remove_one(trace);
+	remove_one(paths.names);
+	remove_one(paths.map);
+	remove_one(paths.tfile);
+	remove_one(paths.json);
+	tb_collect_paths_free(&paths);
+	free(trace);
 }
 
 /* The frozen recording: SNAPSHOT, then read to EOF. */
@@ -82,42 +89,43 @@ static uint8_t *read_snapshot(int fd, size_t *len)
 static void write_set(int fd, const struct record_trigger *rt,
 		      unsigned long n, const uint8_t *raw, size_t len)
 {
-	char *path[ARRAY_SIZE(suffixes)];
-	struct tb_fdr_post post = { .raw = rt->raw };
+	struct tb_collect_paths paths;
+	char *trace = file_name(rt, n);
+	struct tb_fdr_post post = { .raw = rt->opts.raw };
 	struct tb_name_map known = { 0 };
 	struct tb_fdr_post_files files;
 	struct tb_error err;
 	char *text;
-	size_t i;
 	FILE *f;
 
-	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
-		path[i] = file_name(rt, n, suffixes[i]);
-	f = tb_open_output(path[0]);
+	if (tb_collect_paths_init(&paths, trace))
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	f = tb_open_output(trace);
 	if (tb_fdr_post_run(&post, raw, len, f, &err))
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	tb_close_output(f, path[0]);
+	tb_close_output(f, trace);
 	text = tb_fdr_names_text(fd);
 	if (text && *text && (tb_fdr_post_kernel_names(&known, text) ||
 			      tb_name_map_finish(&known, &err)))
 		tb_die(TB_EXIT_FAIL, "kernel names");
 	free(text);
 	files = (struct tb_fdr_post_files){
-		.trace = path[0], .names = path[1],
-		.map = path[2], .tfile = rt->no_tfile ? NULL : path[3],
-		.json = rt->json ? path[4] : NULL,
 		.known = &known, .syscalls = rt->syscalls,
 	};
+	tb_collect_post_files(&files, &paths, trace,
+			      &(struct tb_collect_out){
+				.no_tfile = rt->opts.no_tfile,
+				.json = rt->opts.json });
 	if (tb_fdr_post_files(&post, &files, &err))
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
-	if (!rt->quiet)
-		printf("%s: %llu blocks, %llu bytes\n", path[0],
+	if (!rt->opts.quiet)
+		printf("%s: %llu blocks, %llu bytes\n", trace,
 		       (unsigned long long)post.blocks,
 		       (unsigned long long)post.bytes);
 	tb_name_map_free(&known);
 	tb_fdr_post_free(&post);
-	for (i = 0; i < ARRAY_SIZE(suffixes); i++)
-		free(path[i]);
+	tb_collect_paths_free(&paths);
+	free(trace);
 }
 
 static double now_s(void)
@@ -143,7 +151,7 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
 		tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
-	if (!rt->quiet)
+	if (!rt->opts.quiet)
 		printf("recording (%s), waiting for a trigger\n",
 		       tb_fdr_mode_name(cfg->mode));
 	fflush(stdout);
@@ -157,7 +165,7 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 			tb_die_errno(TB_EXIT_FAIL, "stats");
 		write_set(fd, rt, ++n, raw, len);
 		free(raw);
-		if (!rt->quiet)
+		if (!rt->opts.quiet)
 			printf("trigger %lu: condition %u, %llu events after it\n",
 			       n, st.trig_cond,
 			       (unsigned long long)st.trig_after);
@@ -171,7 +179,7 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ||
 	    ioctl(fd, TRACEBUF_FDR_IOC_STOP))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
-	if (!rt->quiet)
+	if (!rt->opts.quiet)
 		printf("%lu triggers, newest %u kept\n", n, rt->keep);
 	return TB_EXIT_OK;
 }

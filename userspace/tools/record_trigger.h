@@ -13,6 +13,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "collect.h"
 #include "fdr_post.h"
 
 struct record_trigger {
@@ -20,7 +21,7 @@ struct record_trigger {
 	unsigned int keep;		/* newest files kept, >= 1 */
 	const char *out;		/* OUT: files OUT-NNNNNN.fdr */
 	double duration;		/* seconds, 0: until a signal */
-	bool raw, no_tfile, json, quiet;
+	struct tb_collect_out opts;	/* record's -r -N -J -q */
 	struct tb_fdr_syscalls syscalls;
 };
 
