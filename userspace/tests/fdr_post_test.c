@@ -392,6 +392,13 @@ TEST(empty_capture_has_names_and_no_map)
 	}
 	EXPECT_EQ(0, access(names, R_OK));
 	EXPECT_EQ(-1, access(map, F_OK));
+
+	/* A map of an earlier capture would name this one's ids wrongly. */
+	ASSERT_EQ(0, tu_write(map, "stale", 5));
+	EXPECT_EQ(0, tb_fdr_post_files(&p, &files, &err)) {
+		TH_LOG("%s", err.msg);
+	}
+	EXPECT_EQ(-1, access(map, F_OK));
 	tb_fdr_post_free(&p);
 	tu_rmdir(dir);
 	free(dir);
