@@ -82,6 +82,8 @@ void fdr_ring_quiesce(void);
 /* Triggers, any context: stop every writer; open/close the window. */
 void fdr_ring_stop_writers(void);
 void fdr_ring_window(bool open);
+/* Events the stopped writers turned away since START (STATS). */
+u64 fdr_ring_frozen(void);
 
 /*
  * Write path: any context, including NMI.  Never sleeps or locks.
