@@ -8,7 +8,8 @@
 # On the host, `tracebuf crash` reads each memory dump: the first must give
 # a trace that llvm-xray fdr-dump -verify, convert and account -k accept,
 # holding the markers in order and the panic message as the last event of
-# its CPU (scripts/crash-events.py), and the same files from the same
+# its CPU (scripts/crash-events.py), its softirqs and IRQs named by the
+# names the panic saved, and the same files from the same
 # memory dumped in qemu's kdump-compressed format (zlib, flattened); the
 # others a clear message and exit status 1.
 # Then the WARN and OOPS triggers fired for real by the test-only module
@@ -24,7 +25,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:-$top/build/crash-check}
+dir=$(realpath -m "${1:-$top/build/crash-check}")
 tb=$top/build/userspace/tracebuf
 n=0
 fails=0
@@ -55,7 +56,7 @@ crash_vm() {
 rm -rf "$dir"
 mkdir -p "$dir"
 echo "TAP version 13"
-echo "1..24"
+echo "1..25"
 
 # 1. Recording in flight mode: markers, then the crash.
 markers='for i in 1 2 3 4 5; do echo "crash-check marker $i" >/dev/tracebuf_fdr; done'
@@ -75,6 +76,11 @@ for f in "$out.names" "$out.map" "$out.tfile"; do
 	[ -s "$f" ]
 	ok $? "flight: $(basename "$f") written"
 done
+# The names the panic saved in the names area: no id left numeric (the
+# softirqs are always there; device IRQs only if one came in the window).
+! grep -q ' fdr_0x' "$out.names" && grep -q ' softirq_' "$out.names"
+ok $? "flight: softirqs and IRQs are named (the crash descriptor's names)" \
+	"$(grep -E 'fdr_0x|names' "$out.names" "$dir/flight.crash.log" | head -n 8)"
 llvm-xray fdr-dump -verify "$out" >"$dir/flight.dump.txt" 2>&1
 ok $? "flight: llvm-xray fdr-dump -verify accepts it" "$(tail -n 5 "$dir/flight.dump.txt")"
 llvm-xray convert -f yaml -m "$out.map" -y "$out" -o "$dir/flight.yaml" 2>"$dir/flight.convert.log"

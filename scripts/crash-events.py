@@ -21,7 +21,12 @@ def main():
     for line in open(yaml):
         m = re.search(r'cpu: (\d+),.*kind: ([a-z-]+), tsc: (\d+), data: (.*) }$', line)
         if m:
-            text = m.group(4).strip('"').replace('\\n', '')
+            # yaml quotes with ' (as it is) or " (with escapes: \n).
+            text = m.group(4)
+            if text[:1] == "'":
+                text = text[1:-1].replace("''", "'")
+            else:
+                text = text.strip('"').replace('\\n', '')
             recs.append((int(m.group(3)), int(m.group(1)), m.group(2), text))
     recs.sort()
     custom = [r for r in recs if r[2] == 'custom-event']
