@@ -166,6 +166,28 @@ TEST(stats_version_1)
 	close(fd);
 }
 
+/* STATS of version 2 (88 bytes, before trig_frozen): nothing past it written. */
+TEST(stats_version_2)
+{
+	uint8_t v2[TRACEBUF_FDR_STATS_SIZE_VER2 + 8];
+	uint32_t head[2];
+	int fd = start_flight(TRACEBUF_FDR_SYSCALL);
+
+	ASSERT_LE(0, fd);
+	memset(v2, 0xee, sizeof(v2));
+	memset(v2, 0, TRACEBUF_FDR_STATS_SIZE_VER2);
+	ASSERT_EQ(0, ioctl(fd, _IOWR(TRACEBUF_IOC_MAGIC, 0x45,
+				     uint8_t[TRACEBUF_FDR_STATS_SIZE_VER2]), v2));
+	memcpy(head, v2, sizeof(head));
+	EXPECT_EQ(TRACEBUF_ABI_VERSION, head[0]);
+	EXPECT_EQ(1, head[1]);
+	EXPECT_EQ(0xee, v2[TRACEBUF_FDR_STATS_SIZE_VER2]);
+	EXPECT_EQ(sizeof(struct tracebuf_fdr_stats),
+		  TRACEBUF_FDR_STATS_SIZE_VER2 + sizeof(uint64_t));
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
 TEST(refused_states)
 {
 	struct tracebuf_fdr_trigger t = one(marker_cond("x"), 0, 0);
