@@ -135,6 +135,10 @@ if [ $do_vm = 1 ]; then
 	# kernel only: the debug kernel's job is the module's own checkers).
 	echo "# ---- VM: recovery after a crash (scripts/crash-check.sh)"
 	run_tap vm-crash crash_check scripts/crash-check.sh "$results/vm-crash-work"
+	# WARN and OOPS triggers fired for real, in a guest of its own
+	# whose kernel-log gate expects exactly the provoked reports.
+	echo "# ---- VM: a provoked WARN and oops (scripts/provoke-check.sh)"
+	run_tap vm-provoke provoke_check scripts/provoke-check.sh "$results/vm-provoke-work"
 fi
 
 if [ $do_debug = 1 ]; then
@@ -155,6 +159,14 @@ if [ $do_debug = 1 ]; then
 		rc=126
 	fi
 	vm_suite debug
+	# The triggers' WARN kprobe handler and die notifier under KASAN and
+	# lockdep, in a guest of its own (the oops turns lockdep off).
+	if [ -n "${kdir:-}" ] && [ $rc != 126 ]; then
+		echo "# ---- VM: a provoked WARN and oops in the debug kernel"
+		run_tap debug-provoke provoke_check scripts/provoke-check.sh \
+			"$results/debug-provoke-work" -K "$kdir/arch/x86/boot/bzImage" \
+			-r "$top/build/vmroot-debug" -m 2048
+	fi
 fi
 
 # Add up: ok / not ok lines per binary; a binary that exited non-zero
