@@ -531,6 +531,8 @@ void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
 		snprintf(out, size, "fdr_%#x", kid);
 	else if (sc && key < sc->n && sc->names[key])
 		snprintf(out, size, "sys_%s", sc->names[key]);
+	else if (key == TRACEBUF_FDR_KEY_OTHER)
+		snprintf(out, size, "sys_other");	/* -1: no syscall */
 	else
 		snprintf(out, size, "sys_%s%u",
 			 key & TRACEBUF_FDR_KEY_COMPAT ? "compat_" : "",
