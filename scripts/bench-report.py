@@ -9,7 +9,9 @@ spread (min..max over the repetitions), the cost per traced event above the
 untraced run, and that cost as a ratio to ftrace's and to the empty-probe
 floor's.  Events per operation come from ftrace's own count of what it
 recorded (every tracer is enabled on the same tracepoints), except for the
-syscall workload where they are exactly 2 (sys_enter and sys_exit).
+syscall workload where they are exactly 2 (sys_enter and sys_exit), and the
+kfunc workload, where an "event" is one traced kernel function call (entry
+and exit), 2 per getppid(), and "ftrace" is function_graph on them.
 """
 import json
 import statistics
@@ -49,7 +51,7 @@ def main():
     for wl in sorted({k[0] for k in groups}):
         base = groups.get((wl, "none"), [])
         base_ns = median([r["run"]["ns_per_op"] for r in base])
-        if wl == "syscall":
+        if wl in ("syscall", "kfunc"):
             ev_per_op = 2.0
         else:
             ft = groups.get((wl, "ftrace"), [])
