@@ -662,7 +662,7 @@ TEST(kernel_functions)
 	struct ctx cx, *self = &cx;
 	char *names_v[] = { "rw_verify_area", "vfs_read" };
 	struct tb_kfuncs k = { names_v, 2 };
-	char cmd[2 * sizeof(self->fdr) + 80], *text, *out;
+	char cmd[2048], *text, *out;
 
 	SETUP(self);
 	classes(self, "syscall");
