@@ -108,6 +108,8 @@ vm_suite() {
 	if [ "$suite" = vm ]; then
 		echo "# ---- host: llvm-xray -m over the kernel function trace of $suite"
 		run_tap "$suite-kfunc-accept" llvm_xray scripts/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
+		echo "# ---- host: llvm-xray -m over the BPF collector's kernel function trace of $suite"
+		run_tap "$suite-bpf-kfunc-accept" llvm_xray scripts/fdr-kfunc-accept.sh "$results/$suite-out/bpf-kfunc"
 	fi
 	echo "# ---- host: llvm-xray over the trigger daemon's files of $suite"
 	run_tap "$suite-trigger-accept" llvm_xray scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"

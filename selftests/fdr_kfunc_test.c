@@ -16,9 +16,7 @@
 
 #include "kselftest_harness.h"
 #include "fdr_util.h"
-
-#define KF(i)		(TRACEBUF_FDR_SPACE_KFUNC << TRACEBUF_FDR_ID_SPACE_SHIFT | (i))
-#define SYS_READ_ID	(TRACEBUF_FDR_SPACE_SYSCALL << TRACEBUF_FDR_ID_SPACE_SHIFT | SYS_read)
+#include "kfunc_nest.h"
 
 static int set_kfuncs(int fd, const char *names, uint32_t maxactive,
 		      struct tracebuf_fdr_kfuncs *out)
@@ -42,81 +40,6 @@ static int kfuncs_supported(int fd)
 
 	set_kfuncs(fd, NULL, 0, NULL);
 	return ret != -EOPNOTSUPP;
-}
-
-/* ------------------------------------------------ the nesting checker */
-
-#define DEPTH_MAX	64
-
-struct nest {
-	int32_t tid;
-	uint32_t stack[DEPTH_MAX];
-	int depth;
-	int errors;		/* exit that is not the innermost open call */
-	unsigned int enter[4], exit[4];	/* per kfunc key */
-	unsigned int in_vfs_read[4];	/* kfunc key called inside vfs_read */
-	unsigned int irq_inside;	/* IRQ/softirq inside vfs_read */
-	unsigned int sys_outside;	/* vfs_read not inside the read syscall */
-	unsigned int lost_reports;
-	unsigned int other_tid_exit_first;
-};
-
-static int nest_has(const struct nest *n, uint32_t id)
-{
-	int i;
-
-	for (i = 0; i < n->depth; i++)
-		if (n->stack[i] == id)
-			return 1;
-	return 0;
-}
-
-static void nest_cb(const struct fdr_rec *r, void *arg)
-{
-	struct nest *n = arg;
-	uint32_t space = TRACEBUF_FDR_ID_SPACE(r->id);
-	uint32_t key = TRACEBUF_FDR_ID_KEY(r->id);
-
-	if (r->kind == FDR_R_CUSTOM) {
-		if (r->size > 15 && !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX, 15))
-			n->lost_reports++;
-		return;
-	}
-	if (r->tid != n->tid)
-		return;
-	if (space != TRACEBUF_FDR_SPACE_KFUNC &&
-	    space != TRACEBUF_FDR_SPACE_SYSCALL &&
-	    space != TRACEBUF_FDR_SPACE_IRQ &&
-	    space != TRACEBUF_FDR_SPACE_SOFTIRQ)
-		return;
-	if (r->type == 1) {
-		if (!n->depth || n->stack[n->depth - 1] != r->id) {
-			/* Our first syscall's exit after START: not an error. */
-			if (space == TRACEBUF_FDR_SPACE_SYSCALL && !n->depth)
-				return;
-			n->errors++;
-			return;
-		}
-		n->depth--;
-		if (space == TRACEBUF_FDR_SPACE_KFUNC && key < 4)
-			n->exit[key]++;
-		return;
-	}
-	if (space == TRACEBUF_FDR_SPACE_KFUNC && key < 4) {
-		n->enter[key]++;
-		if (key && nest_has(n, KF(0)))
-			n->in_vfs_read[key]++;
-		if (!key && !nest_has(n, SYS_READ_ID))
-			n->sys_outside++;
-	}
-	if ((space == TRACEBUF_FDR_SPACE_IRQ ||
-	     space == TRACEBUF_FDR_SPACE_SOFTIRQ) && nest_has(n, KF(0)))
-		n->irq_inside++;
-	if (n->depth == DEPTH_MAX) {
-		n->errors++;
-		return;
-	}
-	n->stack[n->depth++] = r->id;
 }
 
 static int check_stream(int fd, struct nest *n, char *err, size_t errlen)
@@ -193,6 +116,7 @@ TEST_F(kfunc, nesting_exact)
 	ASSERT_EQ(0ULL, st.overwritten);
 
 	n.tid = syscall(SYS_gettid);
+	n.outer = KF(0);
 	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0, n.errors);
 	EXPECT_EQ(NREADS + NBIG, n.enter[0]);
@@ -204,13 +128,13 @@ TEST_F(kfunc, nesting_exact)
 	if (n.enter[1] || n.exit[1]) {
 		EXPECT_EQ(NREADS + NBIG, n.enter[1]);
 		EXPECT_EQ(NREADS + NBIG, n.exit[1]);
-		EXPECT_EQ(NREADS + NBIG, n.in_vfs_read[1]);
+		EXPECT_EQ(NREADS + NBIG, n.in_outer[1]);
 	} else {
 		TH_LOG("rw_verify_area is inlined in vfs_read here");
 	}
 	EXPECT_EQ(NREADS + NBIG, n.enter[2]);
 	EXPECT_EQ(NREADS + NBIG, n.exit[2]);
-	EXPECT_EQ(NREADS + NBIG, n.in_vfs_read[2]);
+	EXPECT_EQ(NREADS + NBIG, n.in_outer[2]);
 	EXPECT_EQ(0U, n.sys_outside);
 	EXPECT_EQ(0U, n.lost_reports);
 	TH_LOG("%u interrupts inside vfs_read", n.irq_inside);
@@ -612,6 +536,7 @@ TEST_F_TIMEOUT(kfunc, cpu_hotplug_while_tracing, 300)
 	close(zfd);
 	close(cpu_fd);
 	n.tid = syscall(SYS_gettid);
+	n.outer = KF(0);
 	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0, n.errors);
 	EXPECT_EQ(150U, n.enter[0]);
