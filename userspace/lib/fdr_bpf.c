@@ -111,8 +111,10 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 	case TB_BPF_POINT:
 		type = e->kind == TB_BPF_ENTER ? TB_FDR_EV_ENTER :
 		       e->kind == TB_BPF_EXIT ? TB_FDR_EV_EXIT : TB_FDR_EV_POINT;
+		/* Per class a call counts once, as tracebuf record counts. */
 		for (i = 0; i < TB_FDR_BPF_NR_CLASSES; i++)
-			if (tb_fdr_classes[i].space == space)
+			if (tb_fdr_classes[i].space == space &&
+			    e->kind != TB_BPF_EXIT)
 				c->per_class[i]++;
 		c->events++;
 		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {

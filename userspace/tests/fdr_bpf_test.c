@@ -258,7 +258,7 @@ static long long stat_num(struct ctx *self, const char *key)
 	long long v;
 
 	snprintf(cmd, sizeof(cmd),
-		 "python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' %s %s",
+		 "python3 -c 'import json,sys,functools; print(functools.reduce(lambda d,k: d[k], sys.argv[2].split(\".\"), json.load(open(sys.argv[1]))))' %s %s",
 		 self->json, key);
 	out = capture(cmd);
 	if (!out)
@@ -343,6 +343,9 @@ TEST(clamped)
 	ASSERT_EQ(0, replay(self, "syscall"));
 	all_tools_accept(_metadata, self);
 	EXPECT_EQ(1, stat_num(self, "clamped"));
+	/* A call counts once per class, as tracebuf record counts it. */
+	EXPECT_EQ(1, stat_num(self, "classes.syscall"));
+	EXPECT_EQ(2, stat_num(self, "events"));
 	out = xray(self, "convert -f yaml");
 	ASSERT_NE(NULL, out);
 	EXPECT_EQ(2, count(out, "tsc: 1000,"));
