@@ -10,11 +10,13 @@
 
 #include <linux/tracebuf.h>
 
-/* Records one event, in any context (NMI included); may modify it. */
-typedef void (*tb_feed_sink_fn)(struct tracebuf_event *ev);
-
-/* Before the first tb_feed_set(): where the events go. */
-void tb_feed_init(tb_feed_sink_fn sink);
+/*
+ * Where the feed's events go, in emul.c: records one event (the fields of
+ * a struct tracebuf_event), in any context, NMI included.  A direct call
+ * with the fields in registers: the feed has no other user, and this is
+ * the per-event path.
+ */
+void tb_emul_feed_event(u32 kind, u32 arg, u32 icount);
 
 /*
  * Turn the kernel events in @src on (mask != 0) or off.  Sleeps.
