@@ -217,7 +217,7 @@ static noinline void tb_emul_filled_locked(void)
 }
 
 /*
- * The feed's events (feed.h).  The common case (not in NMI, no event
+ * The feed's sink (feed.h).  The common case (not in NMI, no event
  * split, tb_model_put_fast() takes it) is one hold with nothing called;
  * its event lives in registers, so the function has no stack canary.
  * Everything else is tb_emul_feed_slow(), from scratch.  Once
@@ -233,7 +233,7 @@ static noinline void tb_emul_filled_locked(void)
  * lockdep.  Every other holder takes the raw_spinlock_t around it, which
  * lockdep checks; both kinds exclude each other on the one arch lock.
  */
-notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
+static notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
 {
 	struct tracebuf_event ev = { .kind = kind, .arg = arg, .icount = icount };
 	arch_spinlock_t *lock = &tb_emul.lock.raw_lock;
@@ -577,6 +577,7 @@ const struct tb_backend *tb_emul_init(tb_notify_fn notify)
 	tb_emul.sources.cpu = 0;
 	atomic64_set(&tb_emul.busy_dropped, 0);
 	tb_emul.notify = notify;
+	tb_feed_init(tb_emul_feed_event);
 	tb_emul_backend.buf_size = tb_buf_size;
 	return &tb_emul_backend;
 }

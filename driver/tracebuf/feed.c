@@ -33,6 +33,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/static_call.h>
 
 #include "feed.h"
 #include "core/probes.h"
@@ -48,6 +49,13 @@ static int tb_feed_hp_state = -1;	/* cpuhp state while counters exist */
 static bool tb_feed_on;
 static bool tb_feed_have_counts;	/* every online CPU has a counter */
 static u32 tb_feed_cpu_sel = TRACEBUF_CPU_ALL;
+
+/* The sink until tb_feed_init(): no event comes before it anyway. */
+static void tb_feed_no_sink(u32 kind, u32 arg, u32 icount)
+{
+}
+
+DEFINE_STATIC_CALL(tb_feed_sink, tb_feed_no_sink);
 
 static void tb_feed_event(const struct tbcore_event *e);
 static void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id);
@@ -104,7 +112,7 @@ static __always_inline void tb_feed_put(u32 kind, u32 arg)
 		icount = tb_feed_icount();
 		local_irq_restore(flags);
 	}
-	tb_emul_feed_event(kind, arg, icount);
+	static_call(tb_feed_sink)(kind, arg, icount);
 }
 
 /* The two hottest events have probes of their own (core/probes.h). */
@@ -217,6 +225,11 @@ static void tb_feed_counters_stop(void)
 }
 
 /* --------------------------------------------------------------- control */
+
+void tb_feed_init(tb_feed_sink_fn sink)
+{
+	static_call_update(tb_feed_sink, sink);
+}
 
 int tb_feed_set(const struct tracebuf_sources *src)
 {

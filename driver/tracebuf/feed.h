@@ -11,12 +11,17 @@
 #include <linux/tracebuf.h>
 
 /*
- * Where the feed's events go, in emul.c: records one event (the fields of
- * a struct tracebuf_event), in any context, NMI included.  A direct call
- * with the fields in registers: the feed has no other user, and this is
- * the per-event path.
+ * Records one event (the fields of a struct tracebuf_event, in registers),
+ * in any context, NMI included.
  */
-void tb_emul_feed_event(u32 kind, u32 arg, u32 icount);
+typedef void (*tb_feed_sink_fn)(u32 kind, u32 arg, u32 icount);
+
+/*
+ * Before the first tb_feed_set(): where the events go.  A static call,
+ * patched to a direct call: this is the per-event path, and a function
+ * pointer would cost a retpolined call per event.
+ */
+void tb_feed_init(tb_feed_sink_fn sink);
 
 /*
  * Turn the kernel events in @src on (mask != 0) or off.  Sleeps.
