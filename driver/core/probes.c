@@ -485,7 +485,7 @@ void tbcore_probes_detach(struct tbcore_consumer *c)
 /* ------------------------------------------------------------ bare probes */
 
 /*
- * bare_probes=1: empty probes on sys_enter and sys_exit, registered
+ * tbcore_bare_probes=1: empty probes on sys_enter and sys_exit, registered
  * directly and beside whatever the consumers have.  Alone, they are what
  * any tracepoint probe costs at the least: the reference of
  * scripts/insn-profile's "bare" configuration.
@@ -558,8 +558,8 @@ static const struct kernel_param_ops tbcore_bare_ops = {
 	.set = tbcore_bare_set,
 	.get = param_get_bool,
 };
-module_param_cb(bare_probes, &tbcore_bare_ops, &tbcore_bare, 0644);
-MODULE_PARM_DESC(bare_probes,
+module_param_cb(tbcore_bare_probes, &tbcore_bare_ops, &tbcore_bare, 0644);
+MODULE_PARM_DESC(tbcore_bare_probes,
 		 "empty probes on sys_enter/sys_exit (benchmark reference, scripts/insn-profile)");
 
 /* --------------------------------------------------------------- load */
