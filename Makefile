@@ -15,6 +15,10 @@ VMROOT := $(BUILD)/vmroot
 # module built against it from a copy of the sources, and its guest tree.
 DEBUG_MOD := $(BUILD)/debug-module
 DEBUG_VMROOT := $(BUILD)/vmroot-debug
+# The selftests' test-only module (selftests/kmod: WARN and oops on
+# request), built in a copy of its sources for each kernel; never packaged.
+TEST_MOD := $(BUILD)/test-module
+DEBUG_TEST_MOD := $(BUILD)/debug-test-module
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -43,13 +47,15 @@ MAKEFLAGS += --no-print-directory
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
 	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
+	test-module debug-test-module \
 	tools man install-module install-tools deb deb-check
 
-all: module userspace selftests
+all: module userspace selftests test-module
 
 help:
 	@echo "Targets:"
-	@echo "  all (default)  tracebuf.ko (W=1), userspace tools, selftests"
+	@echo "  all (default)  tracebuf.ko (W=1), userspace tools, selftests (and"
+	@echo "                 their test-only module, selftests/kmod)"
 	@echo "  setup          install the Debian packages we need (root)"
 	@echo "  check          host unit tests + selftests in a qemu VM; ends"
 	@echo "                 with one 'N passed, N failed' line"
@@ -102,18 +108,32 @@ userspace: ksrc
 selftests: ksrc
 	$(MAKE) -C selftests O=$(BUILD)/selftests KSFT=$(KSFT)
 
+# $(call build-test-module,DIR,KDIR): selftests/kmod built in DIR (Kbuild of
+# 6.1 builds an external module next to its sources).
+define build-test-module
+	@mkdir -p $(1)
+	@for f in selftests/kmod/*; do \
+		cmp -s $$f $(1)/$$(basename $$f) || cp $$f $(1)/ || exit 1; \
+	done
+	$(MAKE) -C $(2) M=$(1) W=1 modules
+endef
+
+test-module: setup
+	$(call build-test-module,$(TEST_MOD),$(KDIR))
+
 # Everything the VM needs, laid out as it appears in the guest:
-# $(call stage-root,DIR,MODULE)
+# $(call stage-root,DIR,MODULE,TEST-MODULE)
 define stage-root
 	@rm -rf $(1)
-	@mkdir -p $(1)/lib/tracebuf $(1)/usr/bin $(1)/selftests
+	@mkdir -p $(1)/lib/tracebuf $(1)/lib/tracebuf-test $(1)/usr/bin $(1)/selftests
 	@cp $(2) $(1)/lib/tracebuf/
+	$(if $(3),@cp $(3) $(1)/lib/tracebuf-test/)
 	@$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(1) BINDIR=/usr/bin
 	@$(MAKE) -C selftests O=$(BUILD)/selftests install INSTALL_DIR=$(1)/selftests
 endef
 
-stage: all
-	$(call stage-root,$(VMROOT),tracebuf.ko)
+stage: all test-module
+	$(call stage-root,$(VMROOT),tracebuf.ko,$(TEST_MOD)/tb_provoke.ko)
 
 debug-kernel: setup
 	@scripts/debug-kernel.sh >/dev/null
@@ -129,8 +149,12 @@ debug-module: debug-kernel
 	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
 		$(MAKE) -C "$$kdir" M=$(DEBUG_MOD) W=1 modules
 
-stage-debug: all debug-module
-	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko)
+debug-test-module: debug-kernel
+	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
+		$(MAKE) test-module TEST_MOD=$(DEBUG_TEST_MOD) KDIR="$$kdir"
+
+stage-debug: all debug-module debug-test-module
+	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko,$(DEBUG_TEST_MOD)/tb_provoke.ko)
 
 vm: stage
 	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)

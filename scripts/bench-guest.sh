@@ -6,16 +6,24 @@
 # drift inside the boot hits all configurations alike.  One JSON object per
 # run goes to /out/bench.jsonl; scripts/bench-report.py adds them up.
 #
-# Environment: REPS (default 5), GETPPID_N, PINGPONG_N, SERIAL_KIB.
+# Environment: REPS (default 5), GETPPID_N, PINGPONG_N, SERIAL_KIB,
+# WORKLOADS (the workload sets, default "syscall irqsched kfunc").
 
 REPS=${REPS:-5}
 GETPPID_N=${GETPPID_N:-200000}
 PINGPONG_N=${PINGPONG_N:-4000}
 SERIAL_KIB=${SERIAL_KIB:-256}
+WORKLOADS=${WORKLOADS:-syscall irqsched kfunc}
 T=/sys/kernel/tracing
 OUT=/out/bench.jsonl
 WORK_CPU=0
 READER_CPU=1
+# The kfunc workload set: getppid() with the kernel function it calls once
+# (its __x64_sys_* wrapper is not traceable in Debian's 6.1) traced by each
+# tracer's own mechanism (record -f, bpf -f, function_graph) and nothing
+# else; Documentation/performance.rst.  Comma separated, each called once
+# per getppid().
+KFUNCS=__task_pid_nr_ns
 
 : >"$OUT"
 
@@ -32,6 +40,7 @@ ftrace_events() {
 tb_classes() {
 	case $1 in
 	syscall) echo syscall ;;
+	kfunc) echo sched ;;	# never reached by getppid(): the functions only
 	irqsched) echo syscall,irq,softirq,sched ;;
 	esac
 }
@@ -41,7 +50,7 @@ tb_classes() {
 WJSON=/tmp/workload.json
 workload_cmd() {
 	case $1 in
-	syscall) echo "tb-workload -c $WORK_CPU getppid $GETPPID_N >$WJSON" ;;
+	syscall|kfunc) echo "tb-workload -c $WORK_CPU getppid $GETPPID_N >$WJSON" ;;
 	irqsched) echo "tb-workload serial $SERIAL_KIB >/dev/null & tb-workload -c $WORK_CPU pingpong $PINGPONG_N >$WJSON; wait" ;;
 	esac
 }
@@ -57,8 +66,11 @@ cpu_ns() {
 }
 
 emit() {	# config workload rep json-of-workload extra-json
+	x=$5
+	# kfunc: each getppid() calls each function of $KFUNCS once.
+	[ "$2" = kfunc ] && x="$x, \"calls_per_op\": $(echo "$KFUNCS" | tr , '\n' | wc -l)"
 	printf '{"config": "%s", "workload_set": "%s", "rep": %s, "run": %s%s}\n' \
-		"$1" "$2" "$3" "$4" "$5" >>"$OUT"
+		"$1" "$2" "$3" "$4" "$x" >>"$OUT"
 }
 
 cfg_none() {	# workload rep
@@ -72,6 +84,15 @@ cfg_ftrace() {
 	for e in $(ftrace_events "$1"); do
 		echo 1 >"$T/events/$e/enable"
 	done
+	if [ "$1" = kfunc ]; then
+		# One by one: a refused name must not leave the filter empty
+		# (function_graph on every function).
+		echo >$T/set_ftrace_filter
+		for f in $(echo "$KFUNCS" | tr , ' '); do
+			echo "$f" >>$T/set_ftrace_filter || return 1
+		done
+		echo function_graph >$T/current_tracer
+	fi
 	echo 1 >$T/tracing_on
 	pids=""
 	for c in 0 1; do
@@ -95,6 +116,8 @@ cfg_ftrace() {
 		lost=$((lost + $(awk '/^overrun:/ {print $2}' "$s") + $(awk '/^dropped events:/ {print $3}' "$s")))
 	done
 	echo 0 >$T/events/enable
+	echo nop >$T/current_tracer
+	echo >$T/set_ftrace_filter
 	emit ftrace "$1" "$2" "$w" ", \"events\": $entries, \"lost\": $lost, \"reader_ns\": $reader_ns"
 }
 
@@ -105,6 +128,7 @@ run_collector() {	# tool workload extra-args...
 	wl=$2
 	shift 2
 	rm -f $WJSON /tmp/collector.json
+	[ "$wl" = kfunc ] && set -- -f "$KFUNCS" "$@"
 	taskset -c $READER_CPU "$tool" -q -e "$(tb_classes "$wl")" "$@" \
 		--stats-json /tmp/collector.json -- sh -c "$(workload_cmd "$wl")" \
 		>/dev/null || return 1
@@ -128,7 +152,7 @@ cfg_tb_fdr() {
 # Probes registered, consumer writes nothing: the floor of any probe tracer.
 cfg_tb_floor() {
 	p=/sys/module/tracebuf/parameters/fdr_probe_nop
-	[ -w $p ] || return 0
+	[ -w $p ] && [ "$1" != kfunc ] || return 0
 	echo 1 >$p
 	w=$(run_collector tracebuf-record "$1" -r -N -o /tmp/bench.fdr)
 	rc=$?
@@ -159,7 +183,7 @@ echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions"
 # Warm up caches and page tables once, unmeasured.
 run_workload syscall >/dev/null
 for rep in $(seq 1 "$REPS"); do
-	for wl in syscall irqsched; do
+	for wl in $WORKLOADS; do
 		for cfg in none ftrace tb_floor tb_fdr bpf xscale; do
 			"cfg_$cfg" "$wl" "$rep" || echo "bench: $cfg/$wl rep $rep failed" >&2
 		done

@@ -9,7 +9,10 @@ spread (min..max over the repetitions), the cost per traced event above the
 untraced run, and that cost as a ratio to ftrace's and to the empty-probe
 floor's.  Events per operation come from ftrace's own count of what it
 recorded (every tracer is enabled on the same tracepoints), except for the
-syscall workload where they are exactly 2 (sys_enter and sys_exit).
+syscall workload where they are exactly 2 (sys_enter and sys_exit), and the
+kfunc workload, where an "event" is one traced kernel function call (entry
+and exit; calls_per_op of them per getppid()), and "ftrace" is
+function_graph on the same functions.
 """
 import json
 import statistics
@@ -51,6 +54,8 @@ def main():
         base_ns = median([r["run"]["ns_per_op"] for r in base])
         if wl == "syscall":
             ev_per_op = 2.0
+        elif wl == "kfunc":
+            ev_per_op = base[0].get("calls_per_op") if base else None
         else:
             ft = groups.get((wl, "ftrace"), [])
             ev_per_op = median([r["events"] / r["run"]["ops"] for r in ft]) if ft else None

@@ -7,7 +7,8 @@
 # build/bench/results.json.  Timings are never asserted anywhere: this is
 # the only place they are taken.
 #
-# Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB (see bench-guest.sh),
+# Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB, WORKLOADS (see
+# bench-guest.sh),
 # BENCH_TIMEOUT (seconds for the VM, default 1800).
 
 set -eu
@@ -19,9 +20,9 @@ mkdir -p "$out/vm"
 
 {
 	echo "#!/bin/sh"
-	for v in REPS GETPPID_N PINGPONG_N SERIAL_KIB; do
+	for v in REPS GETPPID_N PINGPONG_N SERIAL_KIB WORKLOADS; do
 		eval "val=\${$v:-}"
-		[ -n "$val" ] && echo "export $v=$val"
+		[ -n "$val" ] && echo "export $v='$val'"
 	done
 	cat scripts/bench-guest.sh
 } >"$out/guest.sh"

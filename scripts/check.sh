@@ -108,6 +108,8 @@ vm_suite() {
 	if [ "$suite" = vm ]; then
 		echo "# ---- host: llvm-xray -m over the kernel function trace of $suite"
 		run_tap "$suite-kfunc-accept" llvm_xray scripts/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
+		echo "# ---- host: llvm-xray -m over the BPF collector's kernel function trace of $suite"
+		run_tap "$suite-bpf-kfunc-accept" llvm_xray scripts/fdr-kfunc-accept.sh "$results/$suite-out/bpf-kfunc"
 	fi
 	echo "# ---- host: llvm-xray over the trigger daemon's files of $suite"
 	run_tap "$suite-trigger-accept" llvm_xray scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"
@@ -135,6 +137,10 @@ if [ $do_vm = 1 ]; then
 	# kernel only: the debug kernel's job is the module's own checkers).
 	echo "# ---- VM: recovery after a crash (scripts/crash-check.sh)"
 	run_tap vm-crash crash_check scripts/crash-check.sh "$results/vm-crash-work"
+	# WARN and OOPS triggers fired for real, in a guest of its own
+	# whose kernel-log gate expects exactly the provoked reports.
+	echo "# ---- VM: a provoked WARN and oops (scripts/provoke-check.sh)"
+	run_tap vm-provoke provoke_check scripts/provoke-check.sh "$results/vm-provoke-work"
 fi
 
 if [ $do_debug = 1 ]; then
@@ -155,6 +161,14 @@ if [ $do_debug = 1 ]; then
 		rc=126
 	fi
 	vm_suite debug
+	# The triggers' WARN kprobe handler and die notifier under KASAN and
+	# lockdep, in a guest of its own (the oops turns lockdep off).
+	if [ -n "${kdir:-}" ] && [ $rc != 126 ]; then
+		echo "# ---- VM: a provoked WARN and oops in the debug kernel"
+		run_tap debug-provoke provoke_check scripts/provoke-check.sh \
+			"$results/debug-provoke-work" -K "$kdir/arch/x86/boot/bzImage" \
+			-r "$top/build/vmroot-debug" -m 2048
+	fi
 fi
 
 # Add up: ok / not ok lines per binary; a binary that exited non-zero

@@ -8,16 +8,22 @@
 # On the host, `tracebuf crash` reads each memory dump: the first must give
 # a trace that llvm-xray fdr-dump -verify, convert and account -k accept,
 # holding the markers in order and the panic message as the last event of
-# its CPU, and the same files from the same memory dumped in qemu's
-# kdump-compressed format (zlib, flattened); the others a clear message
-# and exit status 1.
+# its CPU (scripts/crash-events.py), its softirqs and IRQs named by the
+# names the panic saved, and the same files from the same
+# memory dumped in qemu's kdump-compressed format (zlib, flattened); the
+# others a clear message and exit status 1.
+# Then a guest whose oops, provoked by the test-only module
+# selftests/kmod/tb_provoke.ko, panics (oops=panic) while `tracebuf record
+# --trigger oops` records: its recovered trace holds the marker before,
+# the trigger's reason, and the panic message last on its CPU.  (The
+# guests that survive a provoked WARN and oops are provoke-check.sh's.)
 # Work files go to DIR (default build/crash-check); the dumps (the guest's
 # memory, 256 MiB each) are deleted once read.
 
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:-$top/build/crash-check}
+dir=$(realpath -m "${1:-$top/build/crash-check}")
 tb=$top/build/userspace/tracebuf
 n=0
 fails=0
@@ -48,7 +54,7 @@ crash_vm() {
 rm -rf "$dir"
 mkdir -p "$dir"
 echo "TAP version 13"
-echo "1..17"
+echo "1..22"
 
 # 1. Recording in flight mode: markers, then the crash.
 markers='for i in 1 2 3 4 5; do echo "crash-check marker $i" >/dev/tracebuf_fdr; done'
@@ -68,6 +74,11 @@ for f in "$out.names" "$out.map" "$out.tfile"; do
 	[ -s "$f" ]
 	ok $? "flight: $(basename "$f") written"
 done
+# The names the panic saved in the names area: no id left numeric (the
+# softirqs are always there; device IRQs only if one came in the window).
+! grep -q ' fdr_0x' "$out.names" && grep -q ' softirq_' "$out.names"
+ok $? "flight: softirqs and IRQs are named (the crash descriptor's names)" \
+	"$(grep -E 'fdr_0x|names' "$out.names" "$dir/flight.crash.log" | head -n 8)"
 llvm-xray fdr-dump -verify "$out" >"$dir/flight.dump.txt" 2>&1
 ok $? "flight: llvm-xray fdr-dump -verify accepts it" "$(tail -n 5 "$dir/flight.dump.txt")"
 llvm-xray convert -f yaml -m "$out.map" -y "$out" -o "$dir/flight.yaml" 2>"$dir/flight.convert.log"
@@ -75,33 +86,13 @@ ok $? "flight: llvm-xray convert accepts it" "$(cat "$dir/flight.convert.log")"
 llvm-xray account -k -m "$out.map" "$out" >"$dir/flight.account.txt" 2>"$dir/flight.account.log"
 ok $? "flight: llvm-xray account -k accepts it" "$(tail -n 5 "$dir/flight.account.log")"
 
-# The custom events in time order per CPU (yaml records of one thread are
-# in time order; sort all by tsc).
-python3 - "$dir/flight.yaml" >"$dir/flight.check.txt" 2>&1 <<'EOF'
-import re
-import sys
-
-recs = []
-for line in open(sys.argv[1]):
-    m = re.search(r'cpu: (\d+),.*kind: ([a-z-]+), tsc: (\d+), data: (.*) }$', line)
-    if m:
-        recs.append((int(m.group(3)), int(m.group(1)), m.group(2), m.group(4)))
-recs.sort()
-markers = [r[3].strip('"').replace('\\n', '') for r in recs
-           if r[2] == 'custom-event' and 'crash-check' in r[3]]
-want = ['crash-check marker %d' % i for i in range(1, 6)] + ['crash-check last marker']
-print('markers: %s' % markers)
-print('MARKERS_OK' if markers == want else 'MARKERS_BAD')
-panic = [r for r in recs if r[2] == 'custom-event' and 'tracebuf: panic: sysrq triggered crash' in r[3]]
-if len(panic) != 1:
-    print('PANIC_BAD: %d panic events' % len(panic))
-    sys.exit(0)
-cpu = panic[0][1]
-last = [r for r in recs if r[1] == cpu][-1]
-print('panic on cpu %d at %d; last record of that cpu: %s' % (cpu, panic[0][0], last))
-print('PANIC_OK' if last == panic[0] else 'PANIC_BAD')
-EOF
-grep -q MARKERS_OK "$dir/flight.check.txt"
+# The markers in order, the panic message last on its CPU.
+python3 "$top/scripts/crash-events.py" "$dir/flight.yaml" \
+	'tracebuf: panic: sysrq triggered crash' \
+	'crash-check marker 1' 'crash-check marker 2' 'crash-check marker 3' \
+	'crash-check marker 4' 'crash-check marker 5' 'crash-check last marker' \
+	>"$dir/flight.check.txt" 2>&1
+grep -q EVENTS_OK "$dir/flight.check.txt"
 ok $? "flight: the markers are there, in order" "$(cat "$dir/flight.check.txt")"
 grep -q PANIC_OK "$dir/flight.check.txt"
 ok $? "flight: the panic message is the last event on its CPU" "$(cat "$dir/flight.check.txt")"
@@ -129,5 +120,33 @@ expect_refused idle "the recorder was never started"
 # 4. A kernel that never ran the module.
 crash_vm nomodule -n -- sh -c "echo c >/proc/sysrq-trigger"
 expect_refused nomodule "no tracebuf crash descriptor in the image"
+
+# 5. An oops that panics (oops=panic) while the trigger daemon waits for
+# one, freezing at once (--post-events 0): the marker before it, the
+# trigger's reason and the panic message after it are recovered.
+crash_vm oopspanic -E 'Fatal exception' -R 'BUG: kernel NULL pointer dereference' \
+	-- sh -c "insmod /lib/tracebuf-test/tb_provoke.ko || exit 1
+	tracebuf record --trigger oops --post-events 0 -e syscall,marker \
+		-o /tmp/t.fdr >/tmp/rec.log 2>&1 &
+	i=0
+	while ! grep -q 'waiting for a trigger' /tmp/rec.log; do
+		i=\$((i + 1)); [ \$i -gt 600 ] && exit 1; sleep 0.1
+	done
+	echo 'crash-check oops marker' >/dev/tracebuf_fdr &&
+	echo oops >/dev/tb_provoke"
+out=$dir/oopspanic.fdr
+"$tb" crash "$dir/oopspanic.core" -o "$out" >"$dir/oopspanic.crash.log" 2>&1
+ok $? "oopspanic: tracebuf crash recovers the trace" "$(cat "$dir/oopspanic.crash.log")"
+rm -f "$dir/oopspanic.core"
+llvm-xray convert -f yaml -m "$out.map" -y "$out" -o "$dir/oopspanic.yaml" \
+	2>"$dir/oopspanic.convert.log"
+ok $? "oopspanic: llvm-xray convert accepts it" "$(cat "$dir/oopspanic.convert.log")"
+python3 "$top/scripts/crash-events.py" "$dir/oopspanic.yaml" \
+	'tracebuf: panic: Fatal exception' \
+	'crash-check oops marker' 'tracebuf trigger: oops: ' \
+	>"$dir/oopspanic.check.txt" 2>&1
+grep -q EVENTS_OK "$dir/oopspanic.check.txt" && grep -q PANIC_OK "$dir/oopspanic.check.txt"
+ok $? "oopspanic: the marker, the trigger's reason, then the panic message, last on its CPU" \
+	"$(cat "$dir/oopspanic.check.txt")"
 
 [ $fails = 0 ]

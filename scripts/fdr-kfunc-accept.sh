@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host half of the kernel function check: llvm-xray over the trace that
-# selftests/fdr_kfunc_accept.sh recorded in the VM with tracebuf record -f
-# (a file read: ksys_read, vfs_read and what vfs_read calls).  TAP.
+# Host half of the kernel function check: llvm-xray over a trace that
+# selftests/fdr_kfunc_accept.sh recorded in the VM with -f (a file read:
+# ksys_read, vfs_read and what vfs_read calls), by tracebuf record (the
+# guest's /out/kfunc) or tracebuf bpf (/out/bpf-kfunc).  TAP.
 #
-# Usage: scripts/fdr-kfunc-accept.sh DIR    (DIR = the guest's /out/kfunc)
+# Usage: scripts/fdr-kfunc-accept.sh DIR    (DIR = one of those)
 
 set -u
 dir=${1:?usage: $0 DIR}
 xray=${LLVM_XRAY:-llvm-xray}
 trace=$dir/trace.fdr
+collector=record
+case $(basename "$dir") in bpf*) collector=bpf ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -21,7 +24,7 @@ fails=0
 echo "TAP version 13"
 echo "1..9"
 [ "$(cat "$dir/record.rc" 2>/dev/null)" = 0 ] && [ -s "$trace" ]
-tap $((! $?)) "tracebuf record -f produced a trace"
+tap $((! $?)) "tracebuf $collector -f produced a trace"
 "$xray" fdr-dump -verify "$trace" >/dev/null 2>"$tmp/err"
 tap $((! $?)) "llvm-xray fdr-dump -verify" "$(head -1 "$tmp/err")"
 

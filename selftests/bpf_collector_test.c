@@ -22,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "tb_selftest.h"
+#include "kfunc_nest.h"
 
 #define COLLECTOR	"/usr/bin/tracebuf-bpf"
 #define OUTDIR		"/out/bpf"
@@ -54,6 +55,46 @@ __attribute__((constructor)) static void getppid_workload(void)
 	/* The raw syscall: no libc caching can hide a call. */
 	for (i = 0; i < count; i++)
 		syscall(SYS_getppid);
+	_exit(0);
+}
+
+/*
+ * The kernel function workload (-f): TB_ZERO_READS=1 makes KF_READS
+ * 1-byte reads and KF_BIG big ones of /dev/zero, as fdr_kfunc_test's
+ * nesting_exact does with the module: each read() calls vfs_read, which
+ * calls rw_verify_area and read_zero.
+ */
+#define KF_READS	400
+#define KF_BIG		40
+
+__attribute__((constructor)) static void zero_read_workload(void)
+{
+	static char buf[4 << 20];
+	const char *pidfile = getenv("TB_GETPPID_PIDFILE");
+	int i, fd;
+	FILE *f;
+
+	if (!getenv("TB_ZERO_READS"))
+		return;
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		_exit(12);
+	if (pidfile) {
+		f = fopen(pidfile, "w");
+		if (!f)
+			_exit(10);
+		fprintf(f, "%d\n", getpid());
+		if (fclose(f))
+			_exit(11);
+	}
+	/* Where the workload's reads begin (struct nest.start_id). */
+	syscall(SYS_getppid);
+	for (i = 0; i < KF_READS; i++)
+		if (read(fd, buf, 1) != 1)
+			_exit(13);
+	for (i = 0; i < KF_BIG; i++)
+		if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			_exit(14);
 	_exit(0);
 }
 
@@ -532,6 +573,172 @@ TEST_F(bpf, unprivileged)
 			 tb_drop_privileges));
 	EXPECT_NE(NULL, strstr(self->err,
 			       "cannot load BPF programs: Operation not permitted (need CAP_BPF+CAP_PERFMON or root)"));
+}
+
+/* The selection reads tracefs and the kprobe blacklist (debugfs). */
+static void kfunc_mounts(void)
+{
+	if (access("/sys/kernel/tracing/available_filter_functions", R_OK))
+		system("mount -t tracefs none /sys/kernel/tracing 2>/dev/null");
+	if (access("/sys/kernel/debug/kprobes", R_OK))
+		system("mount -t debugfs none /sys/kernel/debug 2>/dev/null");
+}
+
+/* A file of unknown size (tracefs, debugfs) as a string, "\n" first. */
+static char *read_text(const char *path)
+{
+	size_t len = 1, cap = 1 << 20, n;
+	char *buf = malloc(cap), *nb;
+	FILE *f = fopen(path, "r");
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	buf[0] = '\n';
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * -f: the same exactness as the module's (fdr_kfunc_test.nesting_exact),
+ * checked by the same nesting checker over the file tracebuf bpf wrote
+ * with kernel ids (-r): exactly one entry and one exit per call of the
+ * workload's thread, vfs_read inside its read syscall, rw_verify_area
+ * and read_zero inside vfs_read, every exit closing the innermost call.
+ * The chosen functions are in the kernel's list order: read_zero,
+ * rw_verify_area, vfs_read.  Counted from the workload's getppid(): the
+ * dynamic loader's read() and pread64() calls come before.
+ */
+TEST_F_TIMEOUT(bpf, kfunc_nesting_exact, 300)
+{
+	char *envp[] = { "TB_ZERO_READS=1",
+			 "TB_GETPPID_PIDFILE=" OUTDIR "/kfunc.pid", NULL };
+	char *argv[] = { COLLECTOR, "-r", "-e", "syscall,irq,softirq,sched",
+			 "-f", "vfs_read,rw_verify_area,read_zero",
+			 "-o", OUTDIR "/kfunc.fdr", "-j", OUTDIR "/kfunc.json",
+			 "--", self->self, NULL };
+	const unsigned int calls = KF_READS + KF_BIG;
+	struct nest n = { .outer = KF(2), .start_id = FN_GETPPID };
+	char err[256] = "", *json, *fdr, *pidtxt, *list;
+	size_t len, fdr_len;
+	int rc;
+
+	kfunc_mounts();
+	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
+	TH_LOG("%s", self->err);
+	ASSERT_EQ(0, rc);
+	list = slurp(OUTDIR "/kfunc.fdr.kfuncs", &len);
+	ASSERT_NE(NULL, list);
+	EXPECT_NE(NULL, strstr(list, "\n7000000 read_zero\n7000001 rw_verify_area\n7000002 vfs_read\n"));
+	free(list);
+	json = slurp(OUTDIR "/kfunc.json", &len);
+	ASSERT_NE(NULL, json);
+	EXPECT_EQ(0, json_num(json, "lost"));
+	EXPECT_EQ(0, json_num(json, "kfunc_missed"));
+	EXPECT_LE(2 * calls, json_num(json, "kfunc_calls"));
+	free(json);
+	pidtxt = slurp(OUTDIR "/kfunc.pid", &len);
+	ASSERT_NE(NULL, pidtxt);
+	fdr = slurp(OUTDIR "/kfunc.fdr", &fdr_len);
+	ASSERT_NE(NULL, fdr);
+	n.tid = atoi(pidtxt);
+	fdr_check_by_task = 1;
+	ASSERT_LT(0, fdr_check((uint8_t *)fdr, fdr_len, nest_cb, &n, err,
+			       sizeof(err))) TH_LOG("%s", err);
+	free(fdr);
+	free(pidtxt);
+	EXPECT_EQ(0, n.errors);
+	EXPECT_EQ(calls, n.enter[2]);
+	EXPECT_EQ(calls, n.exit[2]);
+	/* rw_verify_area may be inlined into vfs_read (fdr_kfunc_test). */
+	if (n.enter[1] || n.exit[1]) {
+		EXPECT_EQ(calls, n.enter[1]);
+		EXPECT_EQ(calls, n.exit[1]);
+		EXPECT_EQ(calls, n.in_outer[1]);
+	}
+	EXPECT_EQ(calls, n.enter[0]);
+	EXPECT_EQ(calls, n.exit[0]);
+	EXPECT_EQ(calls, n.in_outer[0]);
+	EXPECT_EQ(0U, n.sys_outside);
+	EXPECT_EQ(0U, n.lost_reports);
+	TH_LOG("%u interrupts inside vfs_read", n.irq_inside);
+}
+
+/* -f's refusals: each a usage error that says why, nothing traced. */
+TEST_F(bpf, kfunc_bad_selections)
+{
+	static const struct {
+		const char *pats, *msg;
+	} bad[] = {
+		{ "no_such_function_xyzzy", "not a function the kernel can trace" },
+		{ "vfs_read,", "empty function pattern" },
+		{ "vfs read", "bad character ' '" },
+		{ "xyzzy_*", "matches no traceable kernel function" },
+		{ "*", "at most 512 can be traced" },
+		/* our own recording path: the ring buffer's lock */
+		{ "_raw_spin_lock_irqsave", "tracebuf bpf's own recording path" },
+		{ "bpf_ringbuf_reserve", "tracebuf bpf's own recording path" },
+	};
+	char *envp[] = { NULL };
+	char *argv[] = { COLLECTOR, "-q", "-f", NULL, "-o", "/tmp/bad.fdr",
+			 "-d", "1", NULL };
+	char line[256], name[160], *avail;
+	unsigned long a, b;
+	unsigned int i;
+	FILE *f;
+
+	kfunc_mounts();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		argv[3] = (char *)bad[i].pats;
+		EXPECT_EQ(2, run(argv, envp, self->err, sizeof(self->err), NULL))
+			TH_LOG("%s", bad[i].pats);
+		EXPECT_NE(NULL, strstr(self->err, bad[i].msg))
+			TH_LOG("%s: %s", bad[i].pats, self->err);
+	}
+	/*
+	 * A function of the kprobe blacklist that ftrace could trace: refused
+	 * by name, as record -f refuses it.
+	 */
+	avail = read_text("/sys/kernel/tracing/available_filter_functions");
+	ASSERT_NE(NULL, avail);
+	f = fopen("/sys/kernel/debug/kprobes/blacklist", "r");
+	if (!f)
+		SKIP(return, "no /sys/kernel/debug/kprobes/blacklist");
+	name[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		char key[200];
+
+		if (sscanf(line, "0x%lx-0x%lx %127[A-Za-z0-9_.]", &a, &b, name) != 3 ||
+		    strchr(line, '['))
+			continue;
+		snprintf(key, sizeof(key), "\n%s\n", name);
+		if (strstr(avail, key))
+			break;
+		name[0] = '\0';
+	}
+	fclose(f);
+	free(avail);
+	if (!name[0])
+		SKIP(return, "no blacklisted function is in available_filter_functions");
+	argv[3] = name;
+	EXPECT_EQ(2, run(argv, envp, self->err, sizeof(self->err), NULL));
+	EXPECT_NE(NULL, strstr(self->err, "kprobe blacklist")) TH_LOG("%s: %s", name, self->err);
 }
 
 TEST_HARNESS_MAIN

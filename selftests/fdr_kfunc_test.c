@@ -16,9 +16,7 @@
 
 #include "kselftest_harness.h"
 #include "fdr_util.h"
-
-#define KF(i)		(TRACEBUF_FDR_SPACE_KFUNC << TRACEBUF_FDR_ID_SPACE_SHIFT | (i))
-#define SYS_READ_ID	(TRACEBUF_FDR_SPACE_SYSCALL << TRACEBUF_FDR_ID_SPACE_SHIFT | SYS_read)
+#include "kfunc_nest.h"
 
 static int set_kfuncs(int fd, const char *names, uint32_t maxactive,
 		      struct tracebuf_fdr_kfuncs *out)
@@ -42,81 +40,6 @@ static int kfuncs_supported(int fd)
 
 	set_kfuncs(fd, NULL, 0, NULL);
 	return ret != -EOPNOTSUPP;
-}
-
-/* ------------------------------------------------ the nesting checker */
-
-#define DEPTH_MAX	64
-
-struct nest {
-	int32_t tid;
-	uint32_t stack[DEPTH_MAX];
-	int depth;
-	int errors;		/* exit that is not the innermost open call */
-	unsigned int enter[4], exit[4];	/* per kfunc key */
-	unsigned int in_vfs_read[4];	/* kfunc key called inside vfs_read */
-	unsigned int irq_inside;	/* IRQ/softirq inside vfs_read */
-	unsigned int sys_outside;	/* vfs_read not inside the read syscall */
-	unsigned int lost_reports;
-	unsigned int other_tid_exit_first;
-};
-
-static int nest_has(const struct nest *n, uint32_t id)
-{
-	int i;
-
-	for (i = 0; i < n->depth; i++)
-		if (n->stack[i] == id)
-			return 1;
-	return 0;
-}
-
-static void nest_cb(const struct fdr_rec *r, void *arg)
-{
-	struct nest *n = arg;
-	uint32_t space = TRACEBUF_FDR_ID_SPACE(r->id);
-	uint32_t key = TRACEBUF_FDR_ID_KEY(r->id);
-
-	if (r->kind == FDR_R_CUSTOM) {
-		if (r->size > 15 && !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX, 15))
-			n->lost_reports++;
-		return;
-	}
-	if (r->tid != n->tid)
-		return;
-	if (space != TRACEBUF_FDR_SPACE_KFUNC &&
-	    space != TRACEBUF_FDR_SPACE_SYSCALL &&
-	    space != TRACEBUF_FDR_SPACE_IRQ &&
-	    space != TRACEBUF_FDR_SPACE_SOFTIRQ)
-		return;
-	if (r->type == 1) {
-		if (!n->depth || n->stack[n->depth - 1] != r->id) {
-			/* Our first syscall's exit after START: not an error. */
-			if (space == TRACEBUF_FDR_SPACE_SYSCALL && !n->depth)
-				return;
-			n->errors++;
-			return;
-		}
-		n->depth--;
-		if (space == TRACEBUF_FDR_SPACE_KFUNC && key < 4)
-			n->exit[key]++;
-		return;
-	}
-	if (space == TRACEBUF_FDR_SPACE_KFUNC && key < 4) {
-		n->enter[key]++;
-		if (key && nest_has(n, KF(0)))
-			n->in_vfs_read[key]++;
-		if (!key && !nest_has(n, SYS_READ_ID))
-			n->sys_outside++;
-	}
-	if ((space == TRACEBUF_FDR_SPACE_IRQ ||
-	     space == TRACEBUF_FDR_SPACE_SOFTIRQ) && nest_has(n, KF(0)))
-		n->irq_inside++;
-	if (n->depth == DEPTH_MAX) {
-		n->errors++;
-		return;
-	}
-	n->stack[n->depth++] = r->id;
 }
 
 static int check_stream(int fd, struct nest *n, char *err, size_t errlen)
@@ -193,6 +116,7 @@ TEST_F(kfunc, nesting_exact)
 	ASSERT_EQ(0ULL, st.overwritten);
 
 	n.tid = syscall(SYS_gettid);
+	n.outer = KF(0);
 	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0, n.errors);
 	EXPECT_EQ(NREADS + NBIG, n.enter[0]);
@@ -204,13 +128,13 @@ TEST_F(kfunc, nesting_exact)
 	if (n.enter[1] || n.exit[1]) {
 		EXPECT_EQ(NREADS + NBIG, n.enter[1]);
 		EXPECT_EQ(NREADS + NBIG, n.exit[1]);
-		EXPECT_EQ(NREADS + NBIG, n.in_vfs_read[1]);
+		EXPECT_EQ(NREADS + NBIG, n.in_outer[1]);
 	} else {
 		TH_LOG("rw_verify_area is inlined in vfs_read here");
 	}
 	EXPECT_EQ(NREADS + NBIG, n.enter[2]);
 	EXPECT_EQ(NREADS + NBIG, n.exit[2]);
-	EXPECT_EQ(NREADS + NBIG, n.in_vfs_read[2]);
+	EXPECT_EQ(NREADS + NBIG, n.in_outer[2]);
 	EXPECT_EQ(0U, n.sys_outside);
 	EXPECT_EQ(0U, n.lost_reports);
 	TH_LOG("%u interrupts inside vfs_read", n.irq_inside);
@@ -612,6 +536,7 @@ TEST_F_TIMEOUT(kfunc, cpu_hotplug_while_tracing, 300)
 	close(zfd);
 	close(cpu_fd);
 	n.tid = syscall(SYS_gettid);
+	n.outer = KF(0);
 	ASSERT_LT(0, check_stream(self->fd, &n, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(0, n.errors);
 	EXPECT_EQ(150U, n.enter[0]);
@@ -642,6 +567,60 @@ TEST(unload_while_attached)
 	ASSERT_EQ(0, tb_module_unload());
 	ASSERT_EQ(0, sleeper_end(&s));
 	ASSERT_EQ(0, tb_module_load());
+}
+
+/*
+ * A listed function whose module goes away: its probe is gone with the
+ * module's text.  Unloading while recording is clean; a START after it
+ * fails with EINVAL (nothing half started) and a new list works.  The
+ * module is the selftests' tb_provoke.ko, whose write handler is traced.
+ */
+#define PROVOKE_KO	"/lib/tracebuf-test/tb_provoke.ko"
+
+static int provoke_load(void)
+{
+	int kfd = open(PROVOKE_KO, O_RDONLY | O_CLOEXEC), ret;
+
+	if (kfd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, kfd, "", 0) ? -errno : 0;
+	close(kfd);
+	return ret == -EEXIST ? 0 : ret;
+}
+
+static int provoke_unload(void)
+{
+	return syscall(SYS_delete_module, "tb_provoke", O_NONBLOCK) ? -errno : 0;
+}
+
+TEST_F(kfunc, function_s_module_unloaded)
+{
+	struct tracebuf_fdr_stats st;
+	int ret = provoke_load();
+
+	if (ret)
+		SKIP(return, "%s: %s", PROVOKE_KO, strerror(-ret));
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SYSCALL,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	/* Recording when the module goes: the probe dies with it. */
+	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\ntb_provoke_write\n", 0, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(0, provoke_unload());
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	/* Listed but gone: START refuses, and nothing is left running. */
+	EXPECT_EQ(-1, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, fdr_stats(self->fd, &st));
+	EXPECT_EQ(0U, st.running);
+	/* Loaded again, it is a new module: the old list still names the gone one. */
+	ASSERT_EQ(0, provoke_load());
+	EXPECT_EQ(-1, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	/* A new list replaces the dead probe's. */
+	EXPECT_EQ(0, set_kfuncs(self->fd, "vfs_read\ntb_provoke_write\n", 0, NULL));
+	EXPECT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	EXPECT_EQ(0, set_kfuncs(self->fd, NULL, 0, NULL));
+	EXPECT_EQ(0, provoke_unload());
 }
 
 TEST_HARNESS_MAIN

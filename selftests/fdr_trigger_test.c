@@ -16,137 +16,7 @@
 #include "kselftest_harness.h"
 #include "tb_selftest.h"
 #include "fdr_util.h"
-
-#define PFX		TRACEBUF_FDR_TRIG_PREFIX
-#define PFX_LEN		(sizeof(PFX) - 1)
-#define SYS_ID(nr)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr)
-
-static int arm(int fd, const struct tracebuf_fdr_trigger *t)
-{
-	return ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, t) ? -errno : 0;
-}
-
-static int disarm(int fd)
-{
-	struct tracebuf_fdr_trigger t = { 0 };
-
-	return arm(fd, &t);
-}
-
-/* A trigger of one condition. */
-static struct tracebuf_fdr_trigger one(struct tracebuf_fdr_trig_cond c,
-				       uint32_t events, uint32_t usecs)
-{
-	struct tracebuf_fdr_trigger t = {
-		.nr_conds = 1, .post_events = events, .post_usecs = usecs,
-	};
-
-	t.conds[0] = c;
-	return t;
-}
-
-static struct tracebuf_fdr_trig_cond marker_cond(const char *prefix)
-{
-	struct tracebuf_fdr_trig_cond c = { .type = TRACEBUF_FDR_TRIG_MARKER };
-
-	c.prefix_len = strlen(prefix);
-	memcpy(c.prefix, prefix, c.prefix_len);
-	return c;
-}
-
-/* A running flight-mode capture of @classes. */
-static int start_flight(uint32_t classes)
-{
-	int fd = fdr_open_stopped();
-
-	if (fd < 0)
-		return -1;
-	if (fdr_config(fd, classes, TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0) ||
-	    ioctl(fd, TRACEBUF_FDR_IOC_START)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static uint32_t trig_state(int fd)
-{
-	struct tracebuf_fdr_stats s;
-
-	if (fdr_stats(fd, &s))
-		return ~0U;
-	return s.trig_state;
-}
-
-/* Wait (at most @ms) for EPOLLPRI: 1 when it came. */
-static int wait_pri(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLPRI };
-
-	return poll(&p, 1, ms) == 1 && (p.revents & POLLPRI);
-}
-
-/* What a frozen stream holds. */
-struct seen {
-	int reasons;
-	char reason[160];
-	int reason_cpu;
-	uint64_t reason_t;
-	int after_reason;	/* events on the reason's CPU after it */
-	int markers;
-	char last_marker[64];	/* the last marker before the reason */
-	int irqs;		/* IRQ handler records */
-};
-
-static void seen_cb(const struct fdr_rec *r, void *arg)
-{
-	struct seen *s = arg;
-	size_t n;
-
-	if (r->kind == FDR_R_FUNC &&
-	    TRACEBUF_FDR_ID_SPACE(r->id) == TRACEBUF_FDR_SPACE_IRQ)
-		s->irqs++;
-	if (r->kind == FDR_R_CUSTOM && r->size >= PFX_LEN &&
-	    !memcmp(r->data, PFX, PFX_LEN)) {
-		s->reasons++;
-		n = r->size < sizeof(s->reason) - 1 ? r->size : sizeof(s->reason) - 1;
-		memcpy(s->reason, r->data, n);
-		s->reason[n] = 0;
-		s->reason_cpu = r->cpu;
-		s->reason_t = r->t;
-		return;
-	}
-	if (s->reasons && r->cpu == s->reason_cpu)
-		s->after_reason++;
-	if (r->kind == FDR_R_CUSTOM && !s->reasons &&
-	    !(r->size > 15 && !memcmp(r->data, "tracebuf: lost ", 15))) {
-		n = r->size < sizeof(s->last_marker) - 1 ? r->size :
-			sizeof(s->last_marker) - 1;
-		memcpy(s->last_marker, r->data, n);
-		s->last_marker[n] = 0;
-		s->markers++;
-	}
-}
-
-/* Read the frozen recording through a new file and check it. */
-static int read_frozen(struct seen *s, char *err, size_t errlen)
-{
-	int rfd = open(TB_FDR_DEV, O_RDONLY);
-	uint8_t *buf;
-	size_t len;
-	int ret;
-
-	memset(s, 0, sizeof(*s));
-	if (rfd < 0)
-		return -1;
-	buf = fdr_read_all(rfd, &len);
-	close(rfd);
-	if (!buf)
-		return -1;
-	ret = fdr_check(buf, len, seen_cb, s, err, errlen);
-	free(buf);
-	return ret;
-}
+#include "fdr_trig_util.h"
 
 /* ------------------------------------------------------------ bad input */
 
@@ -179,7 +49,7 @@ TEST(every_bad_parameter_is_einval)
 	BAD(t.conds[TRACEBUF_FDR_TRIG_MAX - 1].prefix[47] = 1);
 	/* Unknown conditions and flags. */
 	BADC(c.type = 0);
-	BADC(c.type = TRACEBUF_FDR_TRIG_SNAPSHOT + 1);
+	BADC(c.type = TRACEBUF_FDR_TRIG_WARN + 1);
 	BADC(c.type = ~0U);
 	BADC(c.flags = 2);
 	BADC(c.flags = 1U << 31);
@@ -217,9 +87,13 @@ TEST(every_bad_parameter_is_einval)
 	BADC((c = marker_cond("x"), c.prefix[1] = 'y'));
 	BADC((c = marker_cond("x"), c.flags = TRACEBUF_FDR_TRIG_F_ID));
 	BADC((c = marker_cond("x"), c.error = 1));
-	/* Oops and snapshot take nothing. */
+	/* Oops, warn and snapshot take nothing. */
 	BADC((c = (struct tracebuf_fdr_trig_cond){ .type = TRACEBUF_FDR_TRIG_OOPS },
 	      c.threshold_us = 1));
+	BADC((c = (struct tracebuf_fdr_trig_cond){ .type = TRACEBUF_FDR_TRIG_WARN },
+	      c.flags = TRACEBUF_FDR_TRIG_F_ID, c.id = SYS_ID(1)));
+	BADC((c = (struct tracebuf_fdr_trig_cond){ .type = TRACEBUF_FDR_TRIG_WARN },
+	      c.prefix_len = 1));
 	BADC((c = (struct tracebuf_fdr_trig_cond){ .type = TRACEBUF_FDR_TRIG_SNAPSHOT },
 	      c.flags = TRACEBUF_FDR_TRIG_F_ID));
 #undef BAD
@@ -292,6 +166,28 @@ TEST(stats_version_1)
 	close(fd);
 }
 
+/* STATS of version 2 (88 bytes, before trig_frozen): nothing past it written. */
+TEST(stats_version_2)
+{
+	uint8_t v2[TRACEBUF_FDR_STATS_SIZE_VER2 + 8];
+	uint32_t head[2];
+	int fd = start_flight(TRACEBUF_FDR_SYSCALL);
+
+	ASSERT_LE(0, fd);
+	memset(v2, 0xee, sizeof(v2));
+	memset(v2, 0, TRACEBUF_FDR_STATS_SIZE_VER2);
+	ASSERT_EQ(0, ioctl(fd, _IOWR(TRACEBUF_IOC_MAGIC, 0x45,
+				     uint8_t[TRACEBUF_FDR_STATS_SIZE_VER2]), v2));
+	memcpy(head, v2, sizeof(head));
+	EXPECT_EQ(TRACEBUF_ABI_VERSION, head[0]);
+	EXPECT_EQ(1, head[1]);
+	EXPECT_EQ(0xee, v2[TRACEBUF_FDR_STATS_SIZE_VER2]);
+	EXPECT_EQ(sizeof(struct tracebuf_fdr_stats),
+		  TRACEBUF_FDR_STATS_SIZE_VER2 + sizeof(uint64_t));
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
 TEST(refused_states)
 {
 	struct tracebuf_fdr_trigger t = one(marker_cond("x"), 0, 0);
@@ -339,9 +235,10 @@ TEST(marker_fires_and_freezes)
 {
 	struct tracebuf_fdr_trigger t = one(marker_cond("BOOM"), 0, 0);
 	struct tracebuf_fdr_stats st;
+	uint64_t frozen, written;
 	struct seen s;
 	char err[160];
-	int fd = start_flight(TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_MARKER);
+	int i, fd = start_flight(TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_MARKER);
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, arm(fd, &t));
@@ -356,10 +253,21 @@ TEST(marker_fires_and_freezes)
 	EXPECT_EQ(1, st.trig_fires);
 	EXPECT_EQ(0, st.trig_after);	/* no window: frozen at once */
 	EXPECT_EQ(1, st.running);
+	written = st.written;
 	EXPECT_EQ(1, wait_pri(fd, 0));
-	/* Frozen: nothing more is recorded, markers included. */
+	/* Frozen: nothing more is recorded, markers included... */
 	EXPECT_EQ(-1, write(fd, "late", 4));
 	EXPECT_EQ(EINVAL, errno);
+	/* ... but what was turned away is counted, not silently lost. */
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	frozen = st.trig_frozen;
+	EXPECT_LE(1, frozen);	/* "late" at least */
+	for (i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_LE(frozen + 100, st.trig_frozen);
+	EXPECT_EQ(written, st.written);
+	EXPECT_EQ(0, st.dropped);
 	ASSERT_LE(1, read_frozen(&s, err, sizeof(err))) TH_LOG("%s", err);
 	EXPECT_EQ(1, s.reasons);
 	EXPECT_STREQ(PFX "marker \"BOOM\"", s.reason);
@@ -638,11 +546,59 @@ TEST(snapshot_ioctl_fires)
 }
 
 /* Arming again resumes recording; disarming too; each firing counts. */
+/* Is a kprobe on @sym registered (debugfs)?  -1 if the list is unreadable. */
+static int kprobe_listed(const char *sym)
+{
+	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+	char line[256];
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, sym))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+/*
+ * WARN arms on this kernel (its kprobe on __warn registers), and costs
+ * nothing while not armed: the kprobe exists only while it is.  Firing it
+ * needs a WARN; scripts/crash-check.sh provokes one (tb_provoke.ko).
+ */
+TEST(warn_arms_its_kprobe_only_while_armed)
+{
+	struct tracebuf_fdr_trig_cond c = { .type = TRACEBUF_FDR_TRIG_WARN };
+	struct tracebuf_fdr_trigger t = one(c, 0, 0);
+	int fd = start_flight(TRACEBUF_FDR_SYSCALL);
+
+	ASSERT_LE(0, fd);
+	if (kprobe_listed("__warn") < 0)
+		SKIP(goto out, "no /sys/kernel/debug/kprobes/list");
+	EXPECT_EQ(0, kprobe_listed("__warn"));
+	ASSERT_EQ(0, arm(fd, &t));
+	EXPECT_EQ(TRACEBUF_FDR_TRIG_STATE_ARMED, trig_state(fd));
+	EXPECT_EQ(1, kprobe_listed("__warn"));
+	/* Arming again replaces it: still one. */
+	ASSERT_EQ(0, arm(fd, &t));
+	EXPECT_EQ(1, kprobe_listed("__warn"));
+	EXPECT_EQ(0, disarm(fd));
+	EXPECT_EQ(0, kprobe_listed("__warn"));
+	ASSERT_EQ(0, arm(fd, &t));
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);	/* STOP disarms */
+	EXPECT_EQ(0, kprobe_listed("__warn"));
+out:
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
 TEST(rearm_and_disarm_resume)
 {
 	struct tracebuf_fdr_trigger t = one(marker_cond("x"), 0, 0);
 	struct tracebuf_fdr_stats st;
 	int fd = start_flight(TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_MARKER);
+	uint64_t frozen;
 	int i;
 
 	ASSERT_LE(0, fd);
@@ -659,11 +615,20 @@ TEST(rearm_and_disarm_resume)
 	EXPECT_EQ(0, wait_pri(fd, 0));
 	EXPECT_EQ(TRACEBUF_FDR_TRIG_STATE_OFF, trig_state(fd));
 	EXPECT_EQ(2, write(fd, "x2", 2));	/* recording again */
-	/* START resets the count. */
+	/* Not frozen any more: nothing is turned away. */
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	frozen = st.trig_frozen;
+	EXPECT_LE(1, frozen);
+	for (i = 0; i < 50; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(frozen, st.trig_frozen);
+	/* START resets the counts. */
 	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, fdr_stats(fd, &st));
 	EXPECT_EQ(0, st.trig_fires);
+	EXPECT_EQ(0, st.trig_frozen);
 	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
 	close(fd);
 }

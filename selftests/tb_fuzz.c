@@ -19,7 +19,11 @@
  * unmapped, kernel addresses, non-canonical, misaligned, straddling into
  * an inaccessible page, read-only, or inside the region being remapped;
  * injected events with random kinds, vectors, targets and counts up to
- * 0xffffffff (a few malformed); FDR configurations with every limit.
+ * 0xffffffff (a few malformed); FDR configurations with every limit;
+ * kernel-function lists (names accepted, unknown, blacklisted, ours,
+ * malformed, too many, too long; every maxactive limit) and triggers
+ * (every condition type and field at and around its limits, reserved
+ * bytes, unused entries).  Both budgeted per round: they register probes.
  *
  * Every thread draws its calls from its own generator seeded from SEED,
  * the round and the thread number, so a seed gives the same calls (their
@@ -56,6 +60,7 @@
 #define SCRATCH		(2 << 20)	/* per-thread valid buffer */
 #define RACE_PAGES	16		/* the remapped region */
 #define TOGGLES		12		/* tracepoint (un)registrations per round */
+#define ARMS		24		/* TRIGGER calls per round */
 
 static uint64_t seed;
 static unsigned long total_calls = 100000;
@@ -70,10 +75,13 @@ static uint8_t *ro_page;	/* read-only, holds random bytes */
 static uint8_t *edge;		/* a page followed by an inaccessible one */
 static uint32_t tb_size;	/* the round's trace-buffer size */
 static atomic_int toggles_left;
+static atomic_int arms_left;	/* triggers, which may attach probes */
 static atomic_int fdr_big;	/* a large FDR buffer may be configured */
 static atomic_bool stop_mapper;
 
 static atomic_ulong calls_done, unexpected, bad_results;
+/* KFUNCS and TRIGGER calls of our type, and how many succeeded. */
+static atomic_ulong kfuncs_calls, kfuncs_ok, trigger_calls, trigger_ok;
 static atomic_int threads_done;
 static atomic_ulong kind_count[10], kind_ok[10], kind_us[10];
 static const char *const kind_name[10] = {
@@ -243,6 +251,16 @@ static const int ok_ioctl[] = {
 	EFAULT, EINVAL, ENOTTY, EBUSY, EAGAIN, EINTR, E2BIG, ENOSPC, ENOMEM,
 	EOPNOTSUPP, EBADF, 0
 };
+/* KFUNCS also names an unknown function; TRIGGER needs a running capture. */
+static const int ok_kfuncs[] = {
+	EFAULT, EINVAL, ENOTTY, EBUSY, EINTR, E2BIG, ENOMEM, EOPNOTSUPP, EBADF,
+	ENOENT, 0
+};
+static const int ok_trigger[] = {
+	EFAULT, EINVAL, ENOTTY, EBUSY, EINTR, E2BIG, ENOMEM, EOPNOTSUPP, EBADF,
+	ESRCH,
+	0
+};
 static const int ok_read[] = { EFAULT, EINVAL, EAGAIN, EINTR, ENOMEM, EBADF, 0 };
 static const int ok_write[] = {
 	EFAULT, EINVAL, EBUSY, EINTR, ENOMEM, EBADF, EMSGSIZE, EOPNOTSUPP, 0
@@ -358,15 +376,170 @@ static void make_config(struct rng *r, struct tracebuf_fdr_config *c)
 	c->reserved = chance(r, 90) ? 0 : rnd_u32(r);
 }
 
+/*
+ * A kernel-function list: names the kernel accepts, refuses (unknown,
+ * blacklisted, ours, malformed) and limits, in random order and framing.
+ * Written at a pointer of a random kind; returns its length.
+ */
+static uint32_t make_kfuncs(struct worker *w, struct tracebuf_fdr_kfuncs *k)
+{
+	static const char *const names[] = {
+		"vfs_read", "rw_verify_area", "pipe_read", "__x64_sys_getppid",
+		"no_such_function_xyzzy", "fdr_write_func", "do_int3",
+		"exc_int3", "vfs read", "", "vfs_*", "tracebuf:vfs_read",
+		"vfs_read.cold", "kretprobe_trampoline", "a\001b",
+	};
+	static const uint32_t actives[] = {
+		0, 1, 2, 64, TRACEBUF_FDR_KFUNC_ACTIVE_MAX,
+		TRACEBUF_FDR_KFUNC_ACTIVE_MAX + 1, 0xffffffff,
+	};
+	const size_t cap = TRACEBUF_FDR_KFUNC_MAX * TRACEBUF_FDR_KFUNC_NAME_MAX + 64;
+	struct rng *r = &w->r;
+	uint32_t i, n, len = 0;
+	bool fill, valid;
+	uint8_t *p;
+	char *txt;
+
+	txt = calloc(1, cap);
+	if (!txt)
+		return 0;
+	k->count = below(r, 4);	/* where the valid names start */
+	switch (below(r, 8)) {
+	case 0:
+		/* More names than allowed, or the longest name and one more. */
+		n = TRACEBUF_FDR_KFUNC_MAX + below(r, 2);
+		for (i = 0; i < n && len + 8 < cap; i++)
+			len += sprintf(txt + len, "f%u\n", i);
+		break;
+	case 1:
+		n = TRACEBUF_FDR_KFUNC_NAME_MAX - 2 + below(r, 3);
+		memset(txt, 'a', n);
+		txt[n] = '\n';
+		len = n + 1;
+		break;
+	default:
+		/* Often only names the kernel accepts (the first four). */
+		valid = chance(r, 50);
+		n = below(r, 5);
+		for (i = 0; i < n; i++) {
+			const char *nm = names[valid ? (i + k->count) % 4 :
+					       below(r, sizeof(names) / sizeof(names[0]))];
+
+			len += sprintf(txt + len, "%s%s", nm,
+				       i + 1 < n || chance(r, 90) ? "\n" : "");
+		}
+		break;
+	}
+	if (chance(r, 10))
+		len = chance(r, 50) ? len + 1 - 2 * below(r, 2) : rnd_u32(r);
+	k->len = len;
+	k->maxactive = chance(r, 70) ? 0 : actives[below(r, 7)];
+	k->count = rnd_u32(r);
+	k->failed = rnd_u32(r);
+	p = ptr_of(r, rnd_ptr_kind(r), w->scratch,
+		   len > cap ? cap : len, &fill);
+	fill_bytes(p, txt, len > cap ? cap : len, fill);
+	k->names = chance(r, 5) ? rnd(r) : (uintptr_t)p;
+	free(txt);
+	return len;
+}
+
+/* A trigger: every condition type with values at and around its limits. */
+static void make_trigger(struct rng *r, struct tracebuf_fdr_trigger *t)
+{
+	static const uint32_t classes[] = {
+		TRACEBUF_FDR_SYSCALL, TRACEBUF_FDR_IRQ, TRACEBUF_FDR_SOFTIRQ,
+		TRACEBUF_FDR_WORKQUEUE, 0,
+		TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ,
+	};
+	static const uint32_t spaces[] = {
+		TRACEBUF_FDR_SPACE_SYSCALL, TRACEBUF_FDR_SPACE_IRQ,
+		TRACEBUF_FDR_SPACE_SOFTIRQ, TRACEBUF_FDR_SPACE_WORK,
+	};
+	static const uint32_t thresholds[] = {
+		0, 1, 2, 100, 100000, TRACEBUF_FDR_TRIG_THRESHOLD_MAX,
+		TRACEBUF_FDR_TRIG_THRESHOLD_MAX + 1,
+	};
+	static const uint32_t errors[] = {
+		0, 1, 2, 11, 12, 22, 38, TRACEBUF_FDR_TRIG_ERROR_MAX,
+		TRACEBUF_FDR_TRIG_ERROR_MAX + 1,
+	};
+	static const uint32_t events[] = {
+		0, 1, 2, 100, TRACEBUF_FDR_TRIG_EVENTS_MAX,
+		TRACEBUF_FDR_TRIG_EVENTS_MAX + 1,
+	};
+	static const uint32_t usecs[] = {
+		0, 1, 1000, TRACEBUF_FDR_TRIG_USECS_MAX,
+		TRACEBUF_FDR_TRIG_USECS_MAX + 1,
+	};
+	uint32_t i, n;
+
+	memset(t, 0, sizeof(*t));
+	t->nr_conds = chance(r, 90) ? below(r, TRACEBUF_FDR_TRIG_MAX + 1) :
+		      rnd_u32(r);
+	t->flags = chance(r, 95) ? 0 : rnd_u32(r);
+	t->post_events = chance(r, 90) ? events[below(r, 6)] : rnd_u32(r);
+	t->post_usecs = chance(r, 90) ? usecs[below(r, 5)] : rnd_u32(r);
+	n = t->nr_conds < TRACEBUF_FDR_TRIG_MAX ? t->nr_conds : TRACEBUF_FDR_TRIG_MAX;
+	for (i = 0; i < n; i++) {
+		struct tracebuf_fdr_trig_cond *c = &t->conds[i];
+		uint32_t k = below(r, 4);
+
+		/* Mostly the defined types, sometimes the next ones, any. */
+		c->type = chance(r, 85) ? 1 + below(r, 5) :
+			  chance(r, 50) ? below(r, 10) : rnd_u32(r);
+		switch (c->type) {
+		case TRACEBUF_FDR_TRIG_DURATION:
+			c->ev_class = chance(r, 90) ? classes[below(r, 6)] :
+				      rnd_u32(r);
+			c->threshold_us = thresholds[below(r, 7)];
+			if (chance(r, 30)) {
+				c->flags = TRACEBUF_FDR_TRIG_F_ID;
+				c->id = TRACEBUF_FDR_ID(spaces[k], below(r, 400));
+			}
+			break;
+		case TRACEBUF_FDR_TRIG_ERRNO:
+			c->error = errors[below(r, 9)];
+			if (chance(r, 30)) {
+				c->flags = TRACEBUF_FDR_TRIG_F_ID;
+				c->id = chance(r, 80) ?
+					TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL,
+							below(r, 500)) : rnd_u32(r);
+			}
+			break;
+		case TRACEBUF_FDR_TRIG_MARKER:
+			c->prefix_len = chance(r, 90) ?
+				below(r, TRACEBUF_FDR_TRIG_PREFIX_MAX + 2) : rnd_u32(r);
+			for (k = 0; k < TRACEBUF_FDR_TRIG_PREFIX_MAX; k++)
+				if (k < c->prefix_len || chance(r, 2))
+					c->prefix[k] = (uint8_t)rnd(r);
+			break;
+		default:
+			break;
+		}
+		/* A field the condition does not use, or a reserved one. */
+		if (chance(r, 8))
+			((uint32_t *)c)[below(r, 8)] = rnd_u32(r);
+	}
+	/* Bytes in the unused entries. */
+	if (chance(r, 5))
+		((uint8_t *)t->conds)[below(r, sizeof(t->conds))] = 1 + below(r, 255);
+}
+
+static bool take(atomic_int *budget)
+{
+	int n = atomic_load(budget);
+
+	while (n > 0)
+		if (atomic_compare_exchange_weak(budget, &n, n - 1))
+			return true;
+	return false;
+}
+
 /* Tracepoints are (un)registered: a budget per round (slow under TCG). */
 static bool may_toggle(void)
 {
-	int n = atomic_load(&toggles_left);
-
-	while (n > 0)
-		if (atomic_compare_exchange_weak(&toggles_left, &n, n - 1))
-			return true;
-	return false;
+	return take(&toggles_left);
 }
 
 static unsigned long known_cmd(struct worker *w, bool is_fdr, void *buf,
@@ -383,16 +556,17 @@ static unsigned long known_cmd(struct worker *w, bool is_fdr, void *buf,
 		TRACEBUF_FDR_IOC_CONFIG, TRACEBUF_FDR_IOC_GET_CONFIG,
 		TRACEBUF_FDR_IOC_START, TRACEBUF_FDR_IOC_STOP,
 		TRACEBUF_FDR_IOC_SNAPSHOT, TRACEBUF_FDR_IOC_STATS,
-		TRACEBUF_FDR_IOC_NAMES,
+		TRACEBUF_FDR_IOC_NAMES, TRACEBUF_FDR_IOC_KFUNCS,
+		TRACEBUF_FDR_IOC_TRIGGER,
 	};
 	struct rng *r = &w->r;
 	unsigned long cmd;
 	bool fill;
 
-	memset(buf, 0, 64);
+	memset(buf, 0, sizeof(struct tracebuf_fdr_trigger));
 	/* Mostly the command for this device, sometimes the other one's. */
 	if (is_fdr != chance(r, 10))
-		cmd = fdr_cmds[below(r, 7)];
+		cmd = fdr_cmds[below(r, 9)];
 	else
 		cmd = tb_cmds[below(r, 12)];
 	*size = _IOC_SIZE(cmd);
@@ -490,6 +664,25 @@ static unsigned long known_cmd(struct worker *w, bool is_fdr, void *buf,
 		memcpy(buf, &n, sizeof(n));
 		break;
 	}
+	case TRACEBUF_FDR_IOC_KFUNCS: {
+		struct tracebuf_fdr_kfuncs k;
+
+		/* A list that registers probes while stopped: budgeted. */
+		if (!may_toggle())
+			return TRACEBUF_FDR_IOC_GET_CONFIG;
+		make_kfuncs(w, &k);
+		memcpy(buf, &k, sizeof(k));
+		break;
+	}
+	case TRACEBUF_FDR_IOC_TRIGGER: {
+		struct tracebuf_fdr_trigger t;
+
+		if (!take(&arms_left))
+			return TRACEBUF_FDR_IOC_GET_CONFIG;
+		make_trigger(r, &t);
+		memcpy(buf, &t, sizeof(t));
+		break;
+	}
 	default:
 		break;
 	}
@@ -572,6 +765,13 @@ static void check_out(unsigned long cmd, const uint8_t *out, size_t size,
 		if (c->wakeup > c->buf_size)
 			bad("GET_CONFIG wakeup", c->wakeup);
 	}
+	if (is_fdr && cmd == TRACEBUF_FDR_IOC_KFUNCS) {
+		const struct tracebuf_fdr_kfuncs *k = (const void *)out;
+
+		if (k->count > TRACEBUF_FDR_KFUNC_MAX ||
+		    k->failed != TRACEBUF_FDR_KFUNC_NONE)
+			bad("KFUNCS count/failed", k->count);
+	}
 	if (is_fdr && _IOC_NR(cmd) == _IOC_NR(TRACEBUF_FDR_IOC_STATS) &&
 	    _IOC_DIR(cmd) == (_IOC_READ | _IOC_WRITE) &&
 	    size >= sizeof(struct tracebuf_fdr_stats)) {
@@ -582,6 +782,15 @@ static void check_out(unsigned long cmd, const uint8_t *out, size_t size,
 		    s->nr_cpus < 1 || s->nr_cpus > 8192)
 			bad("STATS header", s->nr_cpus);
 	}
+}
+
+static const int *ok_for(unsigned long cmd)
+{
+	if (_IOC_NR(cmd) == _IOC_NR(TRACEBUF_FDR_IOC_KFUNCS))
+		return ok_kfuncs;
+	if (_IOC_NR(cmd) == _IOC_NR(TRACEBUF_FDR_IOC_TRIGGER))
+		return ok_trigger;
+	return ok_ioctl;
 }
 
 static void do_ioctl(struct worker *w)
@@ -595,7 +804,7 @@ static void do_ioctl(struct worker *w)
 		FIOQSIZE, 0x5401 /* TCGETS */,
 	};
 	struct rng *r = &w->r;
-	uint8_t in[128], *arg;
+	uint8_t in[1024], *arg;	/* the largest struct, grown by 32 */
 	unsigned long cmd;
 	size_t size = 0;
 	bool is_fdr, fill;
@@ -649,17 +858,27 @@ static void do_ioctl(struct worker *w)
 		/* Room for all @size bytes: output structs are cleared up to it. */
 		k = rnd_ptr_kind(r);
 		arg = ptr_of(r, k, w->scratch, size, &fill);
-		fill_bytes(arg, in, size > 128 ? 128 : size, fill);
+		fill_bytes(arg, in, size > sizeof(in) ? sizeof(in) : size, fill);
 	}
 	atomic_store(&cur[w->id].cmd, cmd);
 	arm(w, 100);
 	ret = ioctl(fd, cmd, arg);
 	disarm(w);
 	count(w, is_toggle(cmd) ? 9 : 0);
+	if (_IOC_TYPE(cmd) == TRACEBUF_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(TRACEBUF_FDR_IOC_KFUNCS)) {
+		atomic_fetch_add(&kfuncs_calls, 1);
+		atomic_fetch_add(&kfuncs_ok, ret == 0);
+	}
+	if (_IOC_TYPE(cmd) == TRACEBUF_IOC_MAGIC &&
+	    _IOC_NR(cmd) == _IOC_NR(TRACEBUF_FDR_IOC_TRIGGER)) {
+		atomic_fetch_add(&trigger_calls, 1);
+		atomic_fetch_add(&trigger_ok, ret == 0);
+	}
 	if (ret < 0) {
 		/* Whatever a VFS or foreign ioctl may say on our files. */
 		if (_IOC_TYPE(cmd) == TRACEBUF_IOC_MAGIC)
-			note_errno(0, cmd, errno, ok_ioctl);
+			note_errno(0, cmd, errno, ok_for(cmd));
 		return;
 	}
 	if (arg == w->scratch || (arg >= w->scratch && arg < w->scratch + SCRATCH))
@@ -1130,6 +1349,7 @@ static int run_round(int round, unsigned long calls)
 		tb_size = st.buf_size;
 	}
 	atomic_store(&toggles_left, TOGGLES);
+	atomic_store(&arms_left, ARMS);
 	atomic_store(&threads_done, 0);
 	atomic_store(&fdr_big, 0);
 	keep_running(&r, ctl_tb, ctl_fdr);
@@ -1222,6 +1442,19 @@ static void usage(void)
 	exit(2);
 }
 
+static int clear_kfuncs(void)
+{
+	struct tracebuf_fdr_kfuncs k = { 0 };
+	int fd = open(TB_FDR_DEV, O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, TRACEBUF_FDR_IOC_STOP) ||
+	      ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &k) ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -1300,12 +1533,20 @@ int main(int argc, char **argv)
 			printf(" %s %lu/%lu", kind_name[opt],
 			       atomic_load(&kind_ok[opt]),
 			       atomic_load(&kind_us[opt]) / 1000);
-		printf("\n");
+		printf("\n# tb_fuzz: KFUNCS %lu/%lu, TRIGGER %lu/%lu succeeded\n",
+		       atomic_load(&kfuncs_ok), atomic_load(&kfuncs_calls),
+		       atomic_load(&trigger_ok), atomic_load(&trigger_calls));
 	}
 	printf("# tb_fuzz: %lu unexpected errnos, %lu impossible results\n",
 	       atomic_load(&unexpected), atomic_load(&bad_results));
 	if (atomic_load(&unexpected) || atomic_load(&bad_results))
 		ret = 1;
+	/* A kernel-function list outlives the run: later captures would record it. */
+	if (clear_kfuncs()) {
+		printf("# tb_fuzz: cannot clear the kernel-function list: %s\n",
+		       strerror(errno));
+		ret = 1;
+	}
 	if (check) {
 		if (after_xscale_exact(err, sizeof(err))) {
 			printf("# tb_fuzz: trace buffer after the run: %s\n", err);

@@ -17,6 +17,15 @@
  * copies each CPU's head, tail, open block and page lengths into the
  * descriptor (fdr_ring_freeze()), then seals it with its checksum.
  *
+ * The names.  A trace's IRQ, softirq, work function, fault, task and
+ * kernel function ids mean something only with the NAMES text, which
+ * changes while recording (an IRQ or a work function seen the first time).
+ * So the panic also writes that text (fdr_names_write(), which neither
+ * allocates nor locks) into the names area, physically contiguous pages
+ * allocated with the descriptor, with its length and CRC-32 in the
+ * descriptor (version 2).  A reader that finds it damaged falls back to
+ * numeric names.
+ *
  * Panic context: other CPUs are stopped (maybe inside a write), interrupts
  * are off, nothing may sleep or take a lock another CPU could hold.  The
  * notifier only reads and writes memory it owns; it runs once.
@@ -30,6 +39,7 @@
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -37,6 +47,13 @@
 #include "fdr.h"
 
 #define FDR_FRAMES_PER_TABLE	(PAGE_SIZE / sizeof(u64))
+/*
+ * The names area: room for the softirq, fault and task names, a few
+ * hundred IRQs and work functions and the kernel functions of a typical
+ * capture (a few KiB to a few tens); what does not fit is left out, and
+ * flagged.  Contiguous, so allocated once, at load.
+ */
+#define FDR_NAMES_AREA		SZ_64K
 
 static struct tracebuf_crash_desc *fdr_desc;
 static size_t fdr_desc_size;
@@ -46,6 +63,7 @@ static atomic_t fdr_frozen = ATOMIC_INIT(0);
 
 /* The panic message, built in place: no allocation in panic context. */
 static char fdr_panic_msg[256];
+static char *fdr_names_area;
 
 static struct tracebuf_crash_cpu *fdr_desc_cpus(void)
 {
@@ -155,6 +173,9 @@ void fdr_crash_state(u32 state, u32 mode, const u8 *hdr)
 		return;
 	fdr_desc->state = state;
 	fdr_desc->mode = mode;
+	fdr_desc->names_len = 0;
+	fdr_desc->names_checksum = 0;
+	fdr_desc->names_flags = 0;
 	if (state == TRACEBUF_CRASH_RECORDING) {
 		fdr_desc->capture++;
 		memcpy(fdr_desc->fdr_header, hdr, FDR_HDR_SIZE);
@@ -178,6 +199,17 @@ static int fdr_crash_panic(struct notifier_block *nb, unsigned long event,
 	while (n > 0 && fdr_panic_msg[n - 1] == '\n')
 		n--;
 	fdr_ring_freeze(fdr_panic_msg, n, fdr_desc_cpus());
+	if (fdr_names_area) {
+		bool truncated;
+
+		fdr_desc->names_len = fdr_names_write(fdr_names_area,
+						      FDR_NAMES_AREA, true,
+						      &truncated);
+		fdr_desc->names_checksum = fdr_crc(0, fdr_names_area,
+						   fdr_desc->names_len);
+		if (truncated)
+			fdr_desc->names_flags |= TRACEBUF_CRASH_NAMES_TRUNCATED;
+	}
 	fdr_desc->panic_cpu = raw_smp_processor_id();
 	fdr_desc->state = TRACEBUF_CRASH_FROZEN;
 	fdr_desc_seal();
@@ -210,8 +242,17 @@ int fdr_crash_init(void)
 			fdr_desc_size);
 		return 0;
 	}
+	/* Without it the trace is recovered with numeric names. */
+	fdr_names_area = alloc_pages_exact(FDR_NAMES_AREA, GFP_KERNEL |
+					   __GFP_ZERO | __GFP_NOWARN);
+	if (!fdr_names_area)
+		pr_warn("no memory for the crash names area: numeric names in crash traces\n");
 	memcpy(fdr_desc->magic, TRACEBUF_CRASH_MAGIC, TRACEBUF_CRASH_MAGIC_SIZE);
 	fdr_desc->version = TRACEBUF_CRASH_VERSION;
+	if (fdr_names_area) {
+		fdr_desc->names_paddr = virt_to_phys(fdr_names_area);
+		fdr_desc->names_size = FDR_NAMES_AREA;
+	}
 	fdr_desc->nr_cpus = nr_cpu_ids;
 	fdr_desc->frame_size = PAGE_SIZE;
 	fdr_crash_rings_gone();
@@ -229,4 +270,7 @@ void fdr_crash_exit(void)
 	memzero_explicit(fdr_desc, fdr_desc_size);
 	free_pages_exact(fdr_desc, fdr_desc_size);
 	fdr_desc = NULL;
+	if (fdr_names_area)
+		free_pages_exact(fdr_names_area, FDR_NAMES_AREA);
+	fdr_names_area = NULL;
 }

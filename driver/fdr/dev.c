@@ -222,6 +222,8 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 	/* Callers of version 1 pass the struct without kfunc and trigger fields. */
 	static_assert(offsetofend(struct tracebuf_fdr_stats, bytes) ==
 		      TRACEBUF_FDR_STATS_SIZE_VER1);
+	static_assert(offsetofend(struct tracebuf_fdr_stats, trig_after) ==
+		      TRACEBUF_FDR_STATS_SIZE_VER2);
 	ret = tbcore_uabi_get(&s, sizeof(s), TRACEBUF_FDR_STATS_SIZE_VER1,
 			      uarg, usize);
 	if (ret)

@@ -82,6 +82,8 @@ void fdr_ring_quiesce(void);
 /* Triggers, any context: stop every writer; open/close the window. */
 void fdr_ring_stop_writers(void);
 void fdr_ring_window(bool open);
+/* Events the stopped writers turned away since START (STATS). */
+u64 fdr_ring_frozen(void);
 
 /*
  * Write path: any context, including NMI.  Never sleeps or locks.
@@ -197,8 +199,12 @@ int fdr_kfunc_start(void);
 void fdr_kfunc_stop(void);
 /* Calls missed since START. */
 u64 fdr_kfunc_missed(void);
-/* fdr_lock: their lines of the NAMES text, and the room they need. */
-size_t fdr_kfunc_names(char *buf, size_t size);
+/*
+ * Their lines of the NAMES text, and the room they need.  @panic: called
+ * by the panic notifier, which must not sleep (see fdr_names_write()).
+ */
+struct fdr_text;
+void fdr_kfunc_names(struct fdr_text *t, bool panic);
 size_t fdr_kfunc_names_size(void);
 /* Module unload, after fdr_kfunc_stop(): unregister everything. */
 void fdr_kfunc_exit(void);
@@ -233,11 +239,30 @@ bool fdr_trig_frozen(void);
 
 /* ---------------------------------------------------------- fdr_names.c */
 
+/*
+ * Text built line by line in a buffer of @size bytes, complete lines only:
+ * the first line that does not fit sets @truncated and ends it.
+ */
+struct fdr_text {
+	char *buf;
+	size_t size;
+	size_t len;
+	bool truncated;
+};
+
+__printf(2, 3) void fdr_text_line(struct fdr_text *t, const char *fmt, ...);
+
 void fdr_names_reset(void);
 u32 fdr_names_work_key(void *func);
 void fdr_names_irq_seen(int irq, const char *name);
 /* Process context: the id table as text.  Returns a kvmalloc'd buffer. */
 char *fdr_names_text(size_t *len);
+/*
+ * The same text into @buf, complete lines only, as much as fits in @size
+ * bytes (*@truncated set when something did not); returns its length.
+ * @panic: from the panic notifier, recording: nothing that sleeps or locks.
+ */
+size_t fdr_names_write(char *buf, size_t size, bool panic, bool *truncated);
 
 /* ------------------------------------------------------------ fdr_crash.c */
 

@@ -298,18 +298,23 @@ size_t fdr_kfunc_names_size(void)
 	       (16 + TRACEBUF_FDR_KFUNC_NAME_MAX);
 }
 
-size_t fdr_kfunc_names(char *buf, size_t size)
+void fdr_kfunc_names(struct fdr_text *t, bool panic)
 {
-	size_t len = 0;
 	u32 i;
 
-	mutex_lock(&fdr_kfunc_lock);
+	/*
+	 * A panic cannot sleep, and another CPU, stopped now, may hold the
+	 * lock; but the list changes only while stopped, and the panic
+	 * writes names only while recording.
+	 */
+	if (!panic)
+		mutex_lock(&fdr_kfunc_lock);
 	for (i = 0; i < fdr_nr_kfuncs; i++)
-		len += scnprintf(buf + len, size - len, "%x kfunc %s\n",
-				 TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, i),
-				 fdr_kfuncs[i].name);
-	mutex_unlock(&fdr_kfunc_lock);
-	return len;
+		fdr_text_line(t, "%x kfunc %s\n",
+			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, i),
+			      fdr_kfuncs[i].name);
+	if (!panic)
+		mutex_unlock(&fdr_kfunc_lock);
 }
 
 void fdr_kfunc_exit(void)
@@ -348,9 +353,8 @@ size_t fdr_kfunc_names_size(void)
 	return 0;
 }
 
-size_t fdr_kfunc_names(char *buf, size_t size)
+void fdr_kfunc_names(struct fdr_text *t, bool panic)
 {
-	return 0;
 }
 
 void fdr_kfunc_exit(void)

@@ -101,42 +101,69 @@ void fdr_names_irq_seen(int irq, const char *name)
 /* Worst case of one line: id, space name, a %ps symbol. */
 #define FDR_LINE_MAX	(16 + KSYM_SYMBOL_LEN)
 
-char *fdr_names_text(size_t *lenp)
+void fdr_text_line(struct fdr_text *t, const char *fmt, ...)
 {
-	size_t size = (FDR_WORK_SLOTS + FDR_IRQ_NAMES + NR_SOFTIRQS + 4) *
-		      FDR_LINE_MAX + fdr_kfunc_names_size();
-	size_t len = 0;
-	char *buf;
+	va_list args;
+	int n;
+
+	if (t->truncated)
+		return;
+	va_start(args, fmt);
+	n = vsnprintf(t->buf + t->len, t->size - t->len, fmt, args);
+	va_end(args);
+	/* Complete lines only: a line that does not fit ends the text. */
+	if (n >= t->size - t->len)
+		t->truncated = true;
+	else
+		t->len += n;
+}
+
+size_t fdr_names_write(char *buf, size_t size, bool panic, bool *truncated)
+{
+	struct fdr_text t = { .buf = buf, .size = size };
 	int i;
 
-	buf = kvmalloc(size, GFP_KERNEL);
-	if (!buf)
-		return NULL;
-#define LINE(fmt, ...) \
-	(len += scnprintf(buf + len, size - len, fmt "\n", ##__VA_ARGS__))
 	for (i = 0; i < NR_SOFTIRQS; i++)
-		LINE("%x softirq %s",
-		     TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
-		     fdr_softirq_names[i]);
+		fdr_text_line(&t, "%x softirq %s\n",
+			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
+			      fdr_softirq_names[i]);
 	for (i = 0; i < ARRAY_SIZE(fdr_fault_names); i++)
-		LINE("%x fault %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, i),
-		     fdr_fault_names[i]);
+		fdr_text_line(&t, "%x fault %s\n",
+			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, i),
+			      fdr_fault_names[i]);
 	for (i = 0; i < ARRAY_SIZE(fdr_task_names); i++)
-		LINE("%x task %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, i),
-		     fdr_task_names[i]);
+		fdr_text_line(&t, "%x task %s\n",
+			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, i),
+			      fdr_task_names[i]);
 	for (i = 0; i < FDR_IRQ_NAMES; i++)
 		if (atomic_read_acquire(&fdr_irq_state[i]) == FDR_IRQ_READY)
-			LINE("%x irq %s", TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, i),
-			     fdr_irq_name[i]);
+			fdr_text_line(&t, "%x irq %s\n",
+				      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, i),
+				      fdr_irq_name[i]);
 	for (i = 0; i < FDR_WORK_SLOTS; i++) {
 		void *fn = (void *)READ_ONCE(fdr_work_fn[i]);
 
 		if (fn)
-			LINE("%x work %ps",
-			     TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i), fn);
+			fdr_text_line(&t, "%x work %ps\n",
+				      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i),
+				      fn);
 	}
-#undef LINE
-	len += fdr_kfunc_names(buf + len, size - len);
-	*lenp = len;
+	fdr_kfunc_names(&t, panic);
+	*truncated = t.truncated;
+	return t.len;
+}
+
+char *fdr_names_text(size_t *lenp)
+{
+	size_t size = (FDR_WORK_SLOTS + FDR_IRQ_NAMES + NR_SOFTIRQS + 4) *
+		      FDR_LINE_MAX + fdr_kfunc_names_size();
+	bool truncated;
+	char *buf;
+
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	/* The worst case fits: never truncated. */
+	*lenp = fdr_names_write(buf, size, false, &truncated);
 	return buf;
 }

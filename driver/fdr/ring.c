@@ -125,6 +125,7 @@ union fdr_gate {
 		u8 lost;	/* a loss waits to be reported in the stream */
 		u8 window;	/* a trigger's post-trigger window is open */
 		u8 slow_clock;	/* the capture's clock is not the TSC */
+		u8 frozen;	/* off because a trigger froze the rings */
 	};
 	struct {
 		u16 owned;
@@ -165,6 +166,7 @@ struct fdr_cpu {
 	u64 closed_bytes;
 	u64 overwritten;
 	local64_t dropped;	/* also from NMI */
+	local64_t frozen;	/* events a frozen ring turned away */
 
 	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
 	struct fdr_page *pages;
@@ -220,14 +222,19 @@ static __always_inline void fdr_drop(struct fdr_cpu *c)
 /*
  * Interrupts off: take this CPU's ring.  False when not recording, or when
  * a writer this NMI interrupted holds it (then the event is dropped if it
- * @counts).
+ * @counts).  An event a frozen ring turns away is counted apart: it is not
+ * a loss of the recording (that ended at the freeze) but the caller of
+ * STATS must know what the freeze cost.
  */
 static __always_inline bool fdr_own(struct fdr_cpu *c, bool counts)
 {
 	union fdr_gate g = { .word = READ_ONCE(c->gate.word) };
 
-	if (unlikely(!g.on))
+	if (unlikely(!g.on)) {
+		if (g.frozen && counts)
+			local64_inc(&c->frozen);
 		return false;
+	}
 	if (unlikely(g.busy)) {
 		if (counts)
 			fdr_drop(c);
@@ -801,6 +808,7 @@ void fdr_ring_reset(u32 mode, u32 wakeup)
 		c->closed_bytes = 0;
 		c->overwritten = 0;
 		local64_set(&c->dropped, 0);
+		local64_set(&c->frozen, 0);
 		c->keep = FDR_KEEP_NONE;
 		c->full_woken = false;
 		c->rd_off = 0;
@@ -816,21 +824,41 @@ void fdr_ring_set_on(bool on)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->gate.on,
-			   on && fdr_buf_size);
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		WRITE_ONCE(c->gate.on, on && fdr_buf_size);
+		WRITE_ONCE(c->gate.frozen, 0);
+	}
 }
 
 /*
- * Any context: stop every writer (a trigger's freeze).  Writes under way
- * finish; fdr_ring_set_on(true) lets writers in again.
+ * Any context: stop every writer (a trigger's freeze, the panic).  Writes
+ * under way finish; the ones after it are counted (fdr_own());
+ * fdr_ring_set_on() lets writers in again or stops counting.
  */
 void fdr_ring_stop_writers(void)
 {
 	int cpu;
 
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		/* Before @on: a writer that finds it off counts. */
+		WRITE_ONCE(c->gate.frozen, 1);
+		WRITE_ONCE(c->gate.on, 0);
+	}
+}
+
+/* Events turned away by frozen rings since START, all CPUs. */
+u64 fdr_ring_frozen(void)
+{
+	u64 n = 0;
+	int cpu;
+
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->gate.on, 0);
+		n += local64_read(&per_cpu_ptr(fdr_cpus, cpu)->frozen);
+	return n;
 }
 
 /* Any context: send every write through fdr_trig_window_event(), or not. */
@@ -877,6 +905,7 @@ int fdr_ring_init(void)
 		c->cpu = cpu;
 		seqcount_init(&c->seq);
 		local64_set(&c->dropped, 0);
+		local64_set(&c->frozen, 0);
 		init_irq_work(&c->wake, fdr_wake);
 	}
 	return 0;
@@ -906,13 +935,18 @@ const u8 *fdr_ring_data(unsigned int cpu)
  * publish each CPU's positions in @out (nr_cpu_ids entries).  The other
  * CPUs are stopped, maybe in the middle of a write: their rings are only
  * read, and a CPU found inside a write is marked torn, for the reader to
- * drop its last record.
+ * drop its last record.  Rings a trigger froze (an oops trigger, then
+ * oops=panic) still take the panic message on this CPU, after the
+ * trigger's events: nobody else writes any more.
  */
 void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out)
 {
-	bool wrote = fdr_write_marker(msg, len);
 	unsigned int self = raw_smp_processor_id();
+	bool wrote;
 	int cpu, i;
+
+	WRITE_ONCE(this_cpu_ptr(fdr_cpus)->gate.on, fdr_buf_size != 0);
+	wrote = fdr_write_marker(msg, len);
 
 	fdr_ring_stop_writers();
 	smp_mb();	/* writers are out before their positions are read */

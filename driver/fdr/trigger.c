@@ -26,8 +26,11 @@
  * are unchanged, so with nothing armed they run exactly the instructions
  * they ran before (Documentation/performance.rst).  Marker prefixes are
  * checked in write() behind one flag; oopses by a die notifier registered
- * while armed.  A panic is not a condition here: the crash recovery's
- * panic notifier freezes every ring (Documentation/fdr.rst).
+ * while armed; warnings by a kprobe on __warn() registered while armed
+ * (6.1 has no notifier for them: __warn() is what every WARN*() variant
+ * calls, through report_bug() after the trap on x86, and only when the
+ * warning is printed).  A panic is not a condition here: the crash
+ * recovery's panic notifier freezes every ring (Documentation/fdr.rst).
  *
  * Durations.  IRQ handlers and softirqs start and end on one CPU without
  * nesting in their class, so a per-CPU slot holds the start.  Syscalls and
@@ -46,6 +49,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/kdebug.h>
+#include <linux/kprobes.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -93,6 +97,7 @@ static struct tracebuf_fdr_trigger fdr_trig;
 static u32 fdr_trig_dur_mask;		/* BIT(FDR_DUR_*) armed */
 static bool fdr_trig_errno;
 static bool fdr_trig_oops;
+static bool fdr_trig_warn;
 static bool fdr_trig_snap;
 static atomic64_t *fdr_trig_tasks[FDR_DUR_NR];	/* syscall and work only */
 static DEFINE_PER_CPU(struct fdr_cpu_start, fdr_trig_irq_start);
@@ -110,6 +115,7 @@ static bool fdr_trig_settled;		/* fdr_lock: frozen and quiet */
 static struct tbcore_consumer fdr_trig_consumer;
 static bool fdr_trig_attached;
 static bool fdr_trig_die_registered;
+static bool fdr_trig_warn_registered;
 static struct hrtimer fdr_trig_timer;
 static struct irq_work fdr_trig_timer_work;
 static struct irq_work fdr_trig_wake_work;
@@ -396,6 +402,58 @@ static struct notifier_block fdr_trig_die_nb = {
 	.notifier_call = fdr_trig_die,
 };
 
+#if defined(CONFIG_KPROBES) && defined(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API)
+/*
+ * At the entry of __warn(const char *file, int line, void *caller, ...):
+ * file is NULL without CONFIG_DEBUG_BUGVERBOSE.  Any context (an NMI too);
+ * the kprobe layer disables preemption around it.
+ */
+static int fdr_trig_warn_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	const char *file = (const char *)regs_get_kernel_argument(regs, 0);
+	int line = regs_get_kernel_argument(regs, 1);
+	void *caller = (void *)regs_get_kernel_argument(regs, 2);
+	u32 i;
+
+	for (i = 0; i < fdr_trig.nr_conds; i++) {
+		if (fdr_trig.conds[i].type != TRACEBUF_FDR_TRIG_WARN)
+			continue;
+		if (file)
+			fdr_trig_fire(i, "WARN at %s:%d %pS", file, line,
+				      caller);
+		else
+			fdr_trig_fire(i, "WARN at %pS", caller);
+		break;
+	}
+	return 0;
+}
+
+static struct kprobe fdr_trig_warn_kp;
+
+static int fdr_trig_warn_register(void)
+{
+	/* register_kprobe() fills in .addr: start from a clean struct. */
+	memset(&fdr_trig_warn_kp, 0, sizeof(fdr_trig_warn_kp));
+	fdr_trig_warn_kp.symbol_name = "__warn";
+	fdr_trig_warn_kp.pre_handler = fdr_trig_warn_pre;
+	return register_kprobe(&fdr_trig_warn_kp);
+}
+
+static void fdr_trig_warn_unregister(void)
+{
+	unregister_kprobe(&fdr_trig_warn_kp);
+}
+#else
+static int fdr_trig_warn_register(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static void fdr_trig_warn_unregister(void)
+{
+}
+#endif
+
 bool fdr_trig_snapshot(void)
 {
 	u32 i;
@@ -462,6 +520,7 @@ static int fdr_check_cond(const struct tracebuf_fdr_trig_cond *c)
 		memcpy(used.prefix, c->prefix, c->prefix_len);
 		break;
 	case TRACEBUF_FDR_TRIG_OOPS:
+	case TRACEBUF_FDR_TRIG_WARN:
 	case TRACEBUF_FDR_TRIG_SNAPSHOT:
 		break;
 	default:
@@ -520,6 +579,10 @@ static void fdr_trig_off(void)
 		unregister_die_notifier(&fdr_trig_die_nb);
 		fdr_trig_die_registered = false;
 	}
+	if (fdr_trig_warn_registered) {
+		fdr_trig_warn_unregister();
+		fdr_trig_warn_registered = false;
+	}
 	/*
 	 * Conditions run with preemption off (marker checks, a firing that
 	 * won before OFF): wait for them, then for the timer they may have
@@ -539,6 +602,7 @@ static void fdr_trig_off(void)
 	fdr_trig_dur_mask = 0;
 	fdr_trig_errno = false;
 	fdr_trig_oops = false;
+	fdr_trig_warn = false;
 	fdr_trig_snap = false;
 	fdr_trig_settled = false;
 }
@@ -590,6 +654,9 @@ static int fdr_trig_setup(const struct tracebuf_fdr_trigger *t)
 		case TRACEBUF_FDR_TRIG_OOPS:
 			fdr_trig_oops = true;
 			break;
+		case TRACEBUF_FDR_TRIG_WARN:
+			fdr_trig_warn = true;
+			break;
 		case TRACEBUF_FDR_TRIG_SNAPSHOT:
 			fdr_trig_snap = true;
 			break;
@@ -620,6 +687,12 @@ static int fdr_trig_setup(const struct tracebuf_fdr_trigger *t)
 		if (ret)
 			return ret;
 		fdr_trig_die_registered = true;
+	}
+	if (fdr_trig_warn) {
+		ret = fdr_trig_warn_register();
+		if (ret)
+			return ret == -ENOENT ? -EOPNOTSUPP : ret;
+		fdr_trig_warn_registered = true;
 	}
 	for (i = 0; i < t->nr_conds; i++)
 		if (t->conds[i].type == TRACEBUF_FDR_TRIG_MARKER)
@@ -696,6 +769,7 @@ void fdr_trig_stats(struct tracebuf_fdr_stats *s)
 		s->trig_cond = READ_ONCE(fdr_trig_cond);
 	s->trig_fires = atomic64_read(&fdr_trig_fires);
 	s->trig_after = atomic64_read(&fdr_trig_after);
+	s->trig_frozen = fdr_ring_frozen();
 }
 
 void fdr_trig_init(void)

@@ -388,6 +388,13 @@ struct tracebuf_fdr_config {
  * @trig_after:		events recorded after the last firing condition and
  *			its reason event: the post-trigger window, plus any
  *			write already under way on another CPU at the freeze
+ * @trig_frozen:	events not recorded because a trigger had frozen the
+ *			rings, from the freeze until they were armed again,
+ *			disarmed or stopped, since START: neither in @written
+ *			nor in @dropped (the recording ended at the freeze,
+ *			nothing in it is missing).  Context switches are not
+ *			events and are not counted.  Not in version 2 of the
+ *			struct (TRACEBUF_FDR_STATS_SIZE_VER2 bytes)
  *
  * Counters are reset by TRACEBUF_FDR_IOC_START and by a configuration.
  */
@@ -406,10 +413,13 @@ struct tracebuf_fdr_stats {
 	__u32 trig_cond;
 	__u64 trig_fires;
 	__u64 trig_after;
+	__u64 trig_frozen;
 };
 
 /* Size of struct tracebuf_fdr_stats before triggers (version 1). */
 #define TRACEBUF_FDR_STATS_SIZE_VER1	56
+/* Size before @trig_frozen (version 2). */
+#define TRACEBUF_FDR_STATS_SIZE_VER2	88
 
 struct tracebuf_fdr_cpu_stats {
 	__u64 written;
@@ -491,12 +501,23 @@ struct tracebuf_fdr_kfuncs {
  * capture stays "running") and wakes poll() with EPOLLPRI.  Reading the
  * device then gives the frozen recording.  Arming again resumes recording
  * into the same rings; disarming (nr_conds 0) resumes it too.
+ *
+ * OOPS fires from the die notifier (DIE_OOPS), before the oops report is
+ * printed.  WARN fires when a WARN(), WARN_ON(), WARN_ONCE() or
+ * WARN_ON_ONCE() prints its warning: Linux 6.1 has no notifier for that, so
+ * the module puts a kprobe on __warn(), the one function every one of them
+ * calls on every architecture, and only when it prints (a _ONCE warning
+ * already printed does not fire it again).  It needs CONFIG_KPROBES and an
+ * architecture that gives kprobes the function's arguments (EOPNOTSUPP
+ * otherwise).  A WARN inside another kprobe's handler is not
+ * seen (the kprobe layer does not nest).
  */
 #define TRACEBUF_FDR_TRIG_DURATION	1 /* a call ran over @threshold_us */
 #define TRACEBUF_FDR_TRIG_ERRNO		2 /* a syscall returned -@error */
 #define TRACEBUF_FDR_TRIG_MARKER	3 /* a user marker begins with @prefix */
 #define TRACEBUF_FDR_TRIG_OOPS		4 /* the kernel oopsed (die notifier) */
 #define TRACEBUF_FDR_TRIG_SNAPSHOT	5 /* TRACEBUF_FDR_IOC_SNAPSHOT was called */
+#define TRACEBUF_FDR_TRIG_WARN		6 /* the kernel printed a WARNING (see below) */
 
 /* Condition flags. */
 #define TRACEBUF_FDR_TRIG_F_ID		(1U << 0) /* only function @id */

@@ -22,6 +22,15 @@
  * f / (@frame_size / 8) of CPU c.  A buffer is @buf_size bytes, that is
  * TRACEBUF_FDR_PAGES sub-buffers ("pages", @page_size bytes) of FDR blocks.
  *
+ * Version 2 adds the names area: one physically contiguous run of kernel
+ * pages (@names_paddr, @names_size bytes) where the panic writes the
+ * capture's id-to-name text, as TRACEBUF_FDR_IOC_NAMES gives it (IRQ,
+ * softirq, work function, fault, task and kernel function names), complete
+ * lines only, @names_len bytes, CRC-32 @names_checksum.  A reader that
+ * finds it missing or damaged falls back to numeric names; the trace does
+ * not depend on it.  Version 1 descriptors have the header without the
+ * names fields (TRACEBUF_CRASH_DESC_SIZE_VER1 bytes).
+ *
  * The descriptor changes only when the rings are allocated or freed, when
  * a capture starts or stops, and at a panic (the freeze), never per event.
  * See Documentation/fdr.rst ("Recovery after a crash") and formats.rst.
@@ -34,7 +43,7 @@
 /* 16 bytes; the last two are the byte-order mark 0x01 0x00 read as __u16 1. */
 #define TRACEBUF_CRASH_MAGIC		"tracebuf-crash\001"
 #define TRACEBUF_CRASH_MAGIC_SIZE	16
-#define TRACEBUF_CRASH_VERSION		1
+#define TRACEBUF_CRASH_VERSION		2
 
 /* @state: what the recorder was doing when the image was taken. */
 #define TRACEBUF_CRASH_IDLE		0 /* loaded, never started */
@@ -48,6 +57,12 @@
 
 /* struct tracebuf_crash_cpu @block when no block is open */
 #define TRACEBUF_CRASH_NO_BLOCK		0xffffffffU
+
+/* struct tracebuf_crash_desc @names_flags */
+#define TRACEBUF_CRASH_NAMES_TRUNCATED	(1U << 0) /* the text did not fit */
+
+/* The header of version 1, before the names fields. */
+#define TRACEBUF_CRASH_DESC_SIZE_VER1	104
 
 /* The custom event the freeze writes on the panicking CPU. */
 #define TRACEBUF_CRASH_PANIC_PREFIX	"tracebuf: panic: "
@@ -96,6 +111,14 @@ struct tracebuf_crash_cpu {
  * @capture:		number of the capture (counts starts since load)
  * @fdr_header:		the 32-byte FDR file header of the capture (version,
  *			type, flags, cycle frequency), as read() sends it
+ * @names_paddr:	physical address of the names area, 0 when there is
+ *			none (version 2)
+ * @names_size:		bytes of the names area (physically contiguous)
+ * @names_len:		bytes of names text the panic wrote there: lines
+ *			"<id in hex> <space> <name>\n", no NUL (state FROZEN;
+ *			0 otherwise)
+ * @names_checksum:	CRC-32 of those @names_len bytes
+ * @names_flags:	TRACEBUF_CRASH_NAMES_*
  */
 struct tracebuf_crash_desc {
 	__u8 magic[TRACEBUF_CRASH_MAGIC_SIZE];
@@ -113,6 +136,11 @@ struct tracebuf_crash_desc {
 	__u32 tables_checksum;
 	__u64 capture;
 	__u8 fdr_header[32];
+	__u64 names_paddr;
+	__u32 names_size;
+	__u32 names_len;
+	__u32 names_checksum;
+	__u32 names_flags;
 };
 
 #endif /* _UAPI_LINUX_TRACEBUF_CRASH_H */

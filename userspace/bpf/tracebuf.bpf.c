@@ -23,6 +23,7 @@
 #define SPACE_WORK	TB_BPF_SPACE_WORK
 #define SPACE_FAULT	TB_BPF_SPACE_FAULT
 #define SPACE_TASK	TB_BPF_SPACE_TASK
+#define SPACE_KFUNC	TB_BPF_SPACE_KFUNC
 #define KEY_OTHER	TB_BPF_KEY_OTHER
 #define KEY_COMPAT	TB_BPF_KEY_COMPAT
 #define X86_TS_COMPAT	0x0002		/* thread_info.status, x86 */
@@ -309,6 +310,30 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tb_exit, struct task_struct *p)
 {
 	return emit_arg(SPACE_TASK, 1, TB_BPF_POINT, p->pid);
+}
+
+/*
+ * Kernel functions (tracebuf bpf -f): fentry and fexit through the
+ * function's BPF trampoline, which runs the exit program when the call
+ * returns, so whatever the call does meanwhile (other traced calls,
+ * syscalls' inner events, interrupts) is recorded between the two.
+ * One pair serves every function: libbpf loads it against the first one
+ * and the collector loads copies of the loaded instructions against the
+ * others (an fentry program is verified for one function), each attached
+ * with its index in the list as the link's cookie.  A program already
+ * running on this CPU is not re-entered (the trampoline counts that in
+ * recursion_misses, summed into the losses).
+ */
+SEC("fentry")
+int BPF_PROG(tb_kfunc_entry)
+{
+	return emit(SPACE_KFUNC, bpf_get_attach_cookie(ctx), TB_BPF_ENTER);
+}
+
+SEC("fexit")
+int BPF_PROG(tb_kfunc_exit)
+{
+	return emit(SPACE_KFUNC, bpf_get_attach_cookie(ctx), TB_BPF_EXIT);
 }
 
 /*

@@ -39,6 +39,7 @@
 #define TB_BPF_SPACE_WORK	4
 #define TB_BPF_SPACE_FAULT	5
 #define TB_BPF_SPACE_TASK	6
+#define TB_BPF_SPACE_KFUNC	7	/* key: index in the -f list */
 #define TB_BPF_KEY_OTHER	0xffffffU	/* a syscall number out of range */
 #define TB_BPF_KEY_COMPAT	0x800000U	/* a 32-bit compat syscall */
 
@@ -53,7 +54,8 @@ _Static_assert(TB_BPF_SPACE_SYSCALL == TRACEBUF_FDR_SPACE_SYSCALL &&
 	       TB_BPF_SPACE_SOFTIRQ == TRACEBUF_FDR_SPACE_SOFTIRQ &&
 	       TB_BPF_SPACE_WORK == TRACEBUF_FDR_SPACE_WORK &&
 	       TB_BPF_SPACE_FAULT == TRACEBUF_FDR_SPACE_FAULT &&
-	       TB_BPF_SPACE_TASK == TRACEBUF_FDR_SPACE_TASK,
+	       TB_BPF_SPACE_TASK == TRACEBUF_FDR_SPACE_TASK &&
+	       TB_BPF_SPACE_KFUNC == TRACEBUF_FDR_SPACE_KFUNC,
 	       "FDR id spaces differ from uapi/linux/tracebuf.h");
 _Static_assert(TB_BPF_KEY_OTHER == TRACEBUF_FDR_KEY_OTHER &&
 	       TB_BPF_KEY_COMPAT == TRACEBUF_FDR_KEY_COMPAT,
@@ -65,6 +67,10 @@ _Static_assert(TB_BPF_KEY_OTHER == TRACEBUF_FDR_KEY_OTHER &&
  * switch records; a per-CPU array so that counting needs no shared line.
  */
 #define TB_BPF_NR_COUNTERS	8
+#ifdef _UAPI_LINUX_TRACEBUF_H
+_Static_assert(TB_BPF_NR_COUNTERS > TRACEBUF_FDR_SPACE_KFUNC,
+	       "a drop counter per FDR id space");
+#endif
 
 /**
  * struct tb_bpf_event - one ring buffer record (24 bytes + args)

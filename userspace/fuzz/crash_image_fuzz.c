@@ -8,7 +8,9 @@
  * checksums of the descriptors it holds made right, when it maps file
  * offsets to the same physical addresses (as the seed, from
  * crash_image_test's smallest_image, does).  The second run is what
- * reaches the ring walk and the block checks.
+ * reaches the ring walk and the block checks, and the names area (its
+ * checksum made right too), whose text goes through the names parser
+ * `tracebuf crash` gives it to.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,6 +21,8 @@
 #include <linux/tracebuf_crash.h>
 
 #include "crash_image.h"
+#include "fdr_post.h"
+#include "name_map.h"
 #include "tb_bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,7 +41,13 @@ static void run(const uint8_t *data, size_t size)
 	tb_crash_src_mem(&src, data, size);
 	if (tb_crash_image_open(&im, &src, &err))
 		return;
-	tb_crash_recover(&im, &res, note, NULL, &err);
+	if (!tb_crash_recover(&im, &res, note, NULL, &err) && res.names) {
+		struct tb_name_map m = { 0 };
+
+		if (!tb_fdr_post_kernel_names(&m, res.names))
+			tb_name_map_finish(&m, &err);
+		tb_name_map_free(&m);
+	}
 	tb_crash_result_free(&res);
 	tb_crash_image_free(&im);
 }
@@ -63,6 +73,10 @@ static void fix(uint8_t *buf, size_t size, size_t d)
 		crc = tb_crc32(crc, buf + t, h.frame_size);
 	}
 	tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, tables_checksum), crc);
+	if (h.version >= 2 && h.names_paddr <= size &&
+	    h.names_len <= size - h.names_paddr)
+		tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, names_checksum),
+			 tb_crc32(0, buf + h.names_paddr, h.names_len));
 	tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum), 0);
 	tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum),
 		 tb_crc32(0, buf + d, h.size));

@@ -580,14 +580,21 @@ uint32_t tb_crc32(uint32_t crc, const void *buf, size_t len)
 }
 
 #define DESC_HDR	sizeof(struct tracebuf_crash_desc)
+#define DESC_HDR_V1	TRACEBUF_CRASH_DESC_SIZE_VER1
 #define DESC_CPU	sizeof(struct tracebuf_crash_cpu)
+/* More than any names text the module writes (its area is 64 KiB). */
+#define NAMES_MAX	(16U << 20)
 #define MAX_CPUS	65536U
 #define SCAN_CHUNK	(1U << 20)
 #define SCAN_ALIGN	4096U
 
-/* A descriptor found in the image, checked and copied out. */
+/*
+ * A descriptor found in the image, checked and copied out; a version-1
+ * header is copied with zeros for the fields it lacks (no names area).
+ */
 struct desc {
 	uint64_t paddr;
+	uint32_t hdr_size;		/* of its version */
 	struct tracebuf_crash_desc h;
 	struct tracebuf_crash_cpu *cpus;
 	uint64_t *tables;
@@ -606,13 +613,19 @@ static bool desc_load(const struct tb_crash_image *im, uint64_t pa,
 
 	memset(d, 0, sizeof(*d));
 	d->paddr = pa;
-	if (tb_crash_image_phys(im, pa, h, DESC_HDR)) {
+	if (tb_crash_image_phys(im, pa, h, DESC_HDR_V1)) {
 		snprintf(why, wsize, "truncated");
 		return false;
 	}
-	if (h->version != TRACEBUF_CRASH_VERSION) {
-		snprintf(why, wsize, "version %u (this tool reads %u)",
+	if (h->version != 1 && h->version != TRACEBUF_CRASH_VERSION) {
+		snprintf(why, wsize, "version %u (this tool reads 1 to %u)",
 			 h->version, TRACEBUF_CRASH_VERSION);
+		return false;
+	}
+	d->hdr_size = h->version == 1 ? DESC_HDR_V1 : DESC_HDR;
+	if (d->hdr_size > DESC_HDR_V1 &&
+	    tb_crash_image_phys(im, pa, h, d->hdr_size)) {
+		snprintf(why, wsize, "truncated");
 		return false;
 	}
 	if (!h->nr_cpus || h->nr_cpus > MAX_CPUS ||
@@ -623,7 +636,7 @@ static bool desc_load(const struct tb_crash_image *im, uint64_t pa,
 		return false;
 	}
 	ntables = (uint64_t)h->nr_cpus * h->tables_per_cpu;
-	expect = DESC_HDR + (uint64_t)h->nr_cpus * DESC_CPU + ntables * 8;
+	expect = d->hdr_size + (uint64_t)h->nr_cpus * DESC_CPU + ntables * 8;
 	if (h->size != expect) {
 		snprintf(why, wsize, "size %u, expected %llu", h->size,
 			 (unsigned long long)expect);
@@ -651,8 +664,8 @@ static bool desc_load(const struct tb_crash_image *im, uint64_t pa,
 		free(all);
 		return false;
 	}
-	memcpy(d->cpus, all + DESC_HDR, (size_t)h->nr_cpus * DESC_CPU);
-	memcpy(d->tables, all + DESC_HDR + (size_t)h->nr_cpus * DESC_CPU,
+	memcpy(d->cpus, all + d->hdr_size, (size_t)h->nr_cpus * DESC_CPU);
+	memcpy(d->tables, all + d->hdr_size + (size_t)h->nr_cpus * DESC_CPU,
 	       ntables * 8);
 	free(all);
 	d->frames_per_table = h->frame_size / 8;
@@ -1025,6 +1038,56 @@ static int cpu_blocks(struct recovery *r, uint32_t cpu, size_t *cap)
 	return 0;
 }
 
+/*
+ * The names text of the names area (version 2), into @res; what is missing
+ * or damaged is only noted: the trace then has numeric names.
+ */
+static void names_read(struct recovery *r)
+{
+	const struct tracebuf_crash_desc *h = &r->d->h;
+	uint32_t crc;
+	char *text;
+
+	if (h->version < 2 || !h->names_paddr) {
+		notef(r, "no names in the crash descriptor (%s): numeric names for IRQs, softirqs, work functions, faults and tasks",
+		      h->version < 2 ? "an older module" :
+		      "the module had no memory for them");
+		return;
+	}
+	if (!h->names_len) {
+		notef(r, "the names area is empty: numeric names");
+		return;
+	}
+	if (h->names_len > h->names_size || h->names_len > NAMES_MAX) {
+		notef(r, "names area damaged (%u bytes written in %u): numeric names",
+		      h->names_len, h->names_size);
+		return;
+	}
+	text = malloc((size_t)h->names_len + 1);
+	if (!text) {
+		notef(r, "no memory for the names: numeric names");
+		return;
+	}
+	if (tb_crash_image_phys(r->im, h->names_paddr, text, h->names_len)) {
+		notef(r, "the names area at 0x%llx is not in the image: numeric names",
+		      (unsigned long long)h->names_paddr);
+		free(text);
+		return;
+	}
+	crc = tb_crc32(0, text, h->names_len);
+	if (crc != h->names_checksum) {
+		notef(r, "names area damaged (checksum 0x%08x, computed 0x%08x): numeric names",
+		      h->names_checksum, crc);
+		free(text);
+		return;
+	}
+	if (h->names_flags & TRACEBUF_CRASH_NAMES_TRUNCATED)
+		notef(r, "the names did not all fit in the names area: some are numeric");
+	text[h->names_len] = 0;
+	r->res->names = text;
+	r->res->names_len = h->names_len;
+}
+
 static const char *const state_why[] = {
 	[TRACEBUF_CRASH_IDLE] = "the recorder was never started (or was reconfigured after its last capture): nothing to recover",
 	[TRACEBUF_CRASH_RECORDING] = "the recorder was recording but its rings were not frozen by a panic: the image was not taken at a panic, or kdump ran before the panic notifiers (boot with crash_kexec_post_notifiers: Documentation/fdr.rst)",
@@ -1090,6 +1153,7 @@ int tb_crash_recover(const struct tb_crash_image *im,
 		crash_err(err, "the rings were frozen but hold no intact block");
 		goto out;
 	}
+	names_read(&r);
 	ret = 0;
 out:
 	free(r.tmp);
@@ -1100,6 +1164,7 @@ out:
 void tb_crash_result_free(struct tb_crash_result *res)
 {
 	free(res->stream);
+	free(res->names);
 	free(res->cpus);
 	memset(res, 0, sizeof(*res));
 }

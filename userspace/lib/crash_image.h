@@ -91,6 +91,13 @@ struct tb_crash_result {
 	uint64_t desc_paddr;	/* where the descriptor was found */
 	struct tb_crash_cpu_result *cpus;
 	uint64_t blocks, dropped;
+	/*
+	 * The kernel's id-to-name text at the panic (TRACEBUF_FDR_IOC_NAMES
+	 * lines, NUL-terminated), checked against its checksum; NULL when
+	 * the descriptor has none or it is damaged (noted).
+	 */
+	char *names;
+	size_t names_len;
 };
 
 /*

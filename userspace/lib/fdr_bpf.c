@@ -11,6 +11,21 @@
 static_assert(TB_FDR_BPF_CLASSES == (1U << TB_FDR_BPF_NR_CLASSES) - 1,
 	      "marker is not the last class");
 
+static const char *const kfunc_deny_globs[] = {
+	"bpf_*", "__bpf_*", "*ringbuf*",		/* helpers, trampoline */
+	"migrate_disable", "migrate_enable", "*rcu_read_*",
+	"_raw_spin_*", "do_raw_spin_*", "*queued_spin_*",	/* its lock */
+	"lock_acquire*", "lock_release", "lock_contended", "*lockdep*",
+	"ktime_get*",					/* the clock */
+	"*irq_work*", "*send_IPI*",			/* the wake-up */
+	NULL
+};
+
+const struct tb_kfunc_deny tb_fdr_bpf_kfunc_deny = {
+	.globs = kfunc_deny_globs,
+	.why = "is on tracebuf bpf's own recording path (its programs, ring buffer, clock or wake-up): tracing it could deadlock",
+};
+
 int tb_fdr_bpf_init(struct tb_fdr_bpf *c, unsigned int nr_cpus,
 		    uint32_t classes, uint64_t buffer_size)
 {
@@ -148,6 +163,8 @@ int tb_fdr_bpf_names(const struct tb_fdr_bpf *c, FILE *interrupts,
 		tb_fdr_knames_irqs(interrupts, c->irq_seen, t);
 	if (tb_fdr_knames_work(kallsyms, c->workfns, c->nr_workfns, t) < 0)
 		ret = -1;
+	if (c->kfuncs)
+		tb_kfunc_write_names(c->kfuncs, t);
 	if (fclose(t) || ret || tb_fdr_post_kernel_names(known, text) ||
 	    tb_name_map_finish(known, &err))
 		ret = -1;
@@ -160,6 +177,7 @@ void tb_fdr_bpf_stats(const struct tb_fdr_bpf *c,
 		      const struct tb_fdr_bpf_losses *lost, uint64_t *lost_cls,
 		      struct tb_collect_stats *s, struct tb_fdr_bpf_lost *tot)
 {
+	uint64_t kf_lost;
 	size_t i;
 
 	memset(tot, 0, sizeof(*tot));
@@ -174,6 +192,12 @@ void tb_fdr_bpf_stats(const struct tb_fdr_bpf *c,
 		tot->recursion += lost->recursion[sp];
 		s->per_class[i] = c->per_class[i];
 	}
+	/* Kernel functions: no class of their own, but lost all the same. */
+	kf_lost = lost->ringbuf[TRACEBUF_FDR_SPACE_KFUNC] +
+		  lost->recursion[TRACEBUF_FDR_SPACE_KFUNC];
+	s->lost += kf_lost;
+	tot->ringbuf += lost->ringbuf[TRACEBUF_FDR_SPACE_KFUNC];
+	tot->recursion += lost->recursion[TRACEBUF_FDR_SPACE_KFUNC];
 	tot->switches = lost->ringbuf[0] + lost->recursion[0];
 	s->lost_per_class = lost_cls;
 	s->events = c->events;
@@ -181,6 +205,14 @@ void tb_fdr_bpf_stats(const struct tb_fdr_bpf *c,
 	s->blocks = post->out_blocks;
 	s->unmatched = post->removed;
 	s->raw = post->raw;
+	if (c->kfuncs) {
+		/* record -f's keys */
+		tb_collect_count(s, "kfunc_calls",
+				 post->enters[TRACEBUF_FDR_SPACE_KFUNC]);
+		tb_collect_count(s, "kfunc_missed", kf_lost);
+	}
+	if (post->closed)
+		tb_collect_count(s, "lost_exits_closed", post->closed);
 	tb_collect_count(s, "records", c->records);
 	tb_collect_count(s, "switches", c->switches);
 	tb_collect_count(s, "lost_ringbuf", tot->ringbuf);

@@ -25,6 +25,7 @@
 #include "collect.h"
 #include "fdr_blocks.h"
 #include "fdr_classes.h"
+#include "fdr_kfunc.h"
 #include "fdr_knames.h"
 #include "fdr_post.h"
 #include "name_map.h"
@@ -40,6 +41,7 @@ struct tb_fdr_bpf {
 	uint64_t *workfns;	/* WORK key = index of the function here */
 	size_t nr_workfns, cap_workfns;
 	uint64_t irq_seen[TB_FDR_KNAMES_IRQS / 64];	/* IRQs to name */
+	const struct tb_kfuncs *kfuncs;	/* -f: KFUNC key i is kfuncs[i] */
 	/* statistics */
 	uint64_t records;
 	uint64_t events;
@@ -49,6 +51,15 @@ struct tb_fdr_bpf {
 	uint64_t gap_events;	/* events they report */
 	uint64_t bad;		/* malformed records (never expected) */
 };
+
+/*
+ * What tracebuf bpf -f refuses to trace besides the kernel's rules: the
+ * functions its own recording path runs (the trampoline's bookkeeping,
+ * the ring buffer and its lock, the clock, the reader's wake-up), where
+ * a program would run with the ring buffer's lock held by the program it
+ * interrupted.  Documentation/bpf-collector.rst.
+ */
+extern const struct tb_kfunc_deny tb_fdr_bpf_kfunc_deny;
 
 /*
  * Records lost by id space (index 0: switch records): ring buffer
@@ -86,8 +97,9 @@ int tb_fdr_bpf_write(struct tb_fdr_bpf *c, FILE *out,
 
 /*
  * The names of the kernel ids in the file, into @known (empty): fixed
- * names, IRQs from @interrupts and work functions from @kallsyms (the
- * texts of /proc/interrupts and /proc/kallsyms; either may be NULL).
+ * names, IRQs from @interrupts, work functions from @kallsyms (the
+ * texts of /proc/interrupts and /proc/kallsyms; either may be NULL) and
+ * the kernel functions of c->kfuncs.
  * Returns 0 or -1 (no memory).
  */
 int tb_fdr_bpf_names(const struct tb_fdr_bpf *c, FILE *interrupts,
@@ -104,7 +116,8 @@ struct tb_fdr_bpf_lost {
  * duration, status and files are the caller's): counts, @lost by class
  * into @lost_cls (TB_FDR_NR_CLASSES counters, s->lost_per_class points
  * to it), and this collector's own keys (Documentation/bpf-collector.rst)
- * but its configuration's; the totals into @tot.
+ * but its configuration's; the totals into @tot.  Kernel functions lost
+ * count in s->lost and in @tot, outside the classes.
  */
 void tb_fdr_bpf_stats(const struct tb_fdr_bpf *c,
 		      const struct tb_fdr_post *post,

@@ -31,6 +31,7 @@ struct kf_entry {
 	char *name;
 	unsigned char dup;		/* several functions have this name */
 	unsigned char banned;		/* in the kprobe blacklist */
+	unsigned char denied;		/* refused by the collector */
 	unsigned char chosen;
 };
 
@@ -68,6 +69,7 @@ static int kf_add(struct kf_table *t, const char *name, size_t len)
 		return -1;
 	t->e[t->n].dup = 0;
 	t->e[t->n].banned = 0;
+	t->e[t->n].denied = 0;
 	t->e[t->n].chosen = 0;
 	t->n++;
 	return 0;
@@ -148,13 +150,25 @@ static void kf_load_blacklist(struct kf_table *t, const char *bl)
 	}
 }
 
+static void kf_load_deny(struct kf_table *t, const struct tb_kfunc_deny *deny)
+{
+	const char *const *g;
+	size_t i;
+
+	for (g = deny ? deny->globs : NULL; g && *g; g++)
+		for (i = 0; i < t->n; i++)
+			if (!fnmatch(*g, t->e[i].name, 0))
+				t->e[i].denied = 1;
+}
+
 static int kf_is_glob(const char *pat)
 {
 	return !!strpbrk(pat, "*?[");
 }
 
 /* Mark what @pat matches; the number of functions it matched. */
-static int kf_match(struct kf_table *t, const char *pat, struct tb_error *err)
+static int kf_match(struct kf_table *t, const char *pat,
+		    const struct tb_kfunc_deny *deny, struct tb_error *err)
 {
 	struct kf_entry *e;
 	size_t i;
@@ -171,6 +185,10 @@ static int kf_match(struct kf_table *t, const char *pat, struct tb_error *err)
 			kf_err(err, "'%s' is in the kprobe blacklist", pat);
 			return -1;
 		}
+		if (e->denied) {
+			kf_err(err, "'%s' %s", pat, deny->why);
+			return -1;
+		}
 		if (e->dup) {
 			kf_err(err, "'%s' names several kernel functions; a probe cannot tell them apart",
 			       pat);
@@ -181,7 +199,7 @@ static int kf_match(struct kf_table *t, const char *pat, struct tb_error *err)
 	}
 	for (i = 0; i < t->n; i++) {
 		e = &t->e[i];
-		if (e->banned || e->dup || fnmatch(pat, e->name, 0))
+		if (e->banned || e->denied || e->dup || fnmatch(pat, e->name, 0))
 			continue;
 		e->chosen = 1;
 		n++;
@@ -211,8 +229,8 @@ static int kf_check_pattern(const char *pat, struct tb_error *err)
 }
 
 int tb_kfunc_select(const char *patterns, const char *avail,
-		    const char *blacklist, size_t limit, struct tb_kfuncs *out,
-		    struct tb_error *err)
+		    const char *blacklist, const struct tb_kfunc_deny *deny,
+		    size_t limit, struct tb_kfuncs *out, struct tb_error *err)
 {
 	struct kf_table t = { 0 };
 	char *pats, *pat, *save = NULL;
@@ -226,6 +244,7 @@ int tb_kfunc_select(const char *patterns, const char *avail,
 		goto out;
 	}
 	kf_load_blacklist(&t, blacklist);
+	kf_load_deny(&t, deny);
 	if (!*patterns) {
 		kf_err(err, "empty function pattern");
 		goto out;
@@ -235,7 +254,7 @@ int tb_kfunc_select(const char *patterns, const char *avail,
 		save = strchr(pat, ',');
 		if (save)
 			*save++ = '\0';
-		if (kf_check_pattern(pat, err) || kf_match(&t, pat, err) < 0)
+		if (kf_check_pattern(pat, err) || kf_match(&t, pat, deny, err) < 0)
 			goto out;
 	}
 	for (i = 0; i < t.n; i++)
@@ -296,7 +315,8 @@ static char *kf_slurp(const char *path)
 	return buf;
 }
 
-int tb_kfunc_select_kernel(const char *patterns, size_t limit,
+int tb_kfunc_select_kernel(const char *patterns,
+			   const struct tb_kfunc_deny *deny, size_t limit,
 			   struct tb_kfuncs *out, struct tb_error *err)
 {
 	static const char * const paths[] = TB_KFUNC_AVAIL_PATHS;
@@ -313,7 +333,7 @@ int tb_kfunc_select_kernel(const char *patterns, size_t limit,
 	}
 	/* Without debugfs the module still refuses them, by name. */
 	bl = kf_slurp(TB_KFUNC_BLACKLIST_PATH);
-	ret = tb_kfunc_select(patterns, avail, bl, limit, out, err);
+	ret = tb_kfunc_select(patterns, avail, bl, deny, limit, out, err);
 	free(avail);
 	free(bl);
 	return ret;
@@ -383,6 +403,41 @@ int tb_kfunc_write_list(const struct tb_kfuncs *k, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+int tb_kfunc_write_beside(const struct tb_kfuncs *k, const char *trace,
+			  struct tb_error *err)
+{
+	char *path = malloc(strlen(trace) + sizeof(".kfuncs"));
+	int ret;
+
+	if (!path) {
+		kf_err(err, "out of memory");
+		return -1;
+	}
+	sprintf(path, "%s.kfuncs", trace);
+	ret = tb_kfunc_write_list(k, path, err);
+	free(path);
+	return ret;
+}
+
+void tb_kfunc_print(const struct tb_kfuncs *k)
+{
+	size_t i;
+
+	printf("kernel functions (%zu):\n", k->n);
+	for (i = 0; i < k->n; i++)
+		printf("  %s\n", k->names[i]);
+}
+
+void tb_kfunc_write_names(const struct tb_kfuncs *k, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		fprintf(out, "%x kfunc %s\n",
+			TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, (unsigned int)i),
+			k->names[i]);
 }
 
 void tb_kfunc_free(struct tb_kfuncs *k)

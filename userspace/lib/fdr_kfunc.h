@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tb_error.h"
 
@@ -28,22 +29,44 @@ struct tb_kfuncs {
 };
 
 /*
+ * Functions a collector refuses besides the kernel's own rules (its
+ * recording path: tracing it could deadlock): shell globs, NULL
+ * terminated, and the reason given for a name that matches one.
+ */
+struct tb_kfunc_deny {
+	const char *const *globs;
+	const char *why;
+};
+
+/*
  * Select from @avail (available_filter_functions text: "name" or
  * "name [module]" lines) less @blacklist (the kprobe blacklist text:
- * "0xSTART-0xEND name" lines; NULL if unknown) the functions matching
- * @patterns, at most @limit of them.  Every pattern must match something.
- * 0, or -1 with a message in @err.
+ * "0xSTART-0xEND name" lines; NULL if unknown) less @deny (NULL: none)
+ * the functions matching @patterns, at most @limit of them.  Every
+ * pattern must match something; a name refused says why, a glob skips
+ * what is refused.  0, or -1 with a message in @err.
  */
 int tb_kfunc_select(const char *patterns, const char *avail,
-		    const char *blacklist, size_t limit, struct tb_kfuncs *out,
-		    struct tb_error *err);
+		    const char *blacklist, const struct tb_kfunc_deny *deny,
+		    size_t limit, struct tb_kfuncs *out, struct tb_error *err);
 
 /* The same with the running kernel's lists. */
-int tb_kfunc_select_kernel(const char *patterns, size_t limit,
+int tb_kfunc_select_kernel(const char *patterns,
+			   const struct tb_kfunc_deny *deny, size_t limit,
 			   struct tb_kfuncs *out, struct tb_error *err);
 
 /* The most functions the module takes with @maxactive (0: default). */
 size_t tb_kfunc_limit(uint32_t maxactive);
+
+/* -v: the chosen list on stdout. */
+void tb_kfunc_print(const struct tb_kfuncs *k);
+
+/* "ID kfunc NAME" lines, the NAMES ioctl's, for a collector without it. */
+void tb_kfunc_write_names(const struct tb_kfuncs *k, FILE *out);
+
+/* FILE.kfuncs beside the trace FILE (tb_kfunc_write_list()). */
+int tb_kfunc_write_beside(const struct tb_kfuncs *k, const char *trace,
+			  struct tb_error *err);
 
 /*
  * TRACEBUF_FDR_IOC_KFUNCS with @k (n == 0 clears the list).  0, or -1

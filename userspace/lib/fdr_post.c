@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/tracebuf.h>
 
@@ -530,6 +531,8 @@ void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
 		snprintf(out, size, "fdr_%#x", kid);
 	else if (sc && key < sc->n && sc->names[key])
 		snprintf(out, size, "sys_%s", sc->names[key]);
+	else if (key == TRACEBUF_FDR_KEY_OTHER)
+		snprintf(out, size, "sys_other");	/* -1: no syscall */
 	else
 		snprintf(out, size, "sys_%s%u",
 			 key & TRACEBUF_FDR_KEY_COMPAT ? "compat_" : "",
@@ -663,6 +666,7 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 {
 	struct tb_output names, map = { 0 };
 	const char *same = NULL;
+	bool with_map;
 	int ret;
 
 	if (!f->names)
@@ -684,7 +688,8 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 		return -1;
 	}
 	/* An ELF map of no function is no map: none when nothing ran. */
-	if (f->map && !kernel_ids(p) && p->nids) {
+	with_map = f->map && !kernel_ids(p) && p->nids;
+	if (with_map) {
 		ret = tb_output_open(&map, f->map);
 		if (ret) {
 			tb_seterr(err, 0, "%s: %s", f->map, strerror(-ret));
@@ -709,6 +714,16 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 	if (ret) {
 		tb_seterr(err, 0, "%s: cannot write the names or the map: %s",
 			  f->names, strerror(-ret));
+		return -1;
+	}
+	/*
+	 * No map this time: one left by an earlier capture of the same name
+	 * would give llvm-xray -m wrong names for this one's ids.
+	 */
+	if (f->map && !with_map && !kernel_ids(p) && unlink(f->map) &&
+	    errno != ENOENT) {
+		tb_seterr(err, 0, "%s: cannot remove the earlier map: %s",
+			  f->map, strerror(errno));
 		return -1;
 	}
 	if (!p->raw)

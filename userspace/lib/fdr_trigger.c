@@ -107,6 +107,10 @@ int tb_fdr_trig_parse(const char *s, const struct tb_fdr_syscalls *sys,
 		c->type = TRACEBUF_FDR_TRIG_OOPS;
 		return 0;
 	}
+	if (!strcmp(s, "warn")) {
+		c->type = TRACEBUF_FDR_TRIG_WARN;
+		return 0;
+	}
 	if (!strcmp(s, "snapshot")) {
 		c->type = TRACEBUF_FDR_TRIG_SNAPSHOT;
 		return 0;
@@ -131,7 +135,7 @@ int tb_fdr_trig_parse(const char *s, const struct tb_fdr_syscalls *sys,
 	op = strpbrk(text, ">=");
 	if (!op) {
 		tb_seterr(err, 0,
-			  "unknown condition '%s' (CLASS>DURATION, syscall=ERROR, marker:PREFIX, oops, snapshot)",
+			  "unknown condition '%s' (CLASS>DURATION, syscall=ERROR, marker:PREFIX, oops, warn, snapshot)",
 			  s);
 		return -1;
 	}

@@ -11,6 +11,7 @@
  *   syscall=ERROR[:WHICH]    a syscall returned -ERROR (ENOMEM or 12)
  *   marker:PREFIX            a user marker begins with PREFIX
  *   oops                     the kernel oopsed
+ *   warn                     the kernel printed a WARNING
  *   snapshot                 TRACEBUF_FDR_IOC_SNAPSHOT was called
  *
  * Errors name the part of the text that is wrong.

@@ -26,12 +26,17 @@
 #define PSIZE		(BUF / TRACEBUF_FDR_PAGES)	/* one frame */
 #define FRAMES		(BUF / FRAME)
 #define PHYS_BASE	0x100000ULL
-/* Physical pages: descriptor, one frame table per CPU, the rings, spare. */
+/*
+ * Physical pages: descriptor, one frame table per CPU, the rings, spare,
+ * the names area.
+ */
 #define P_DESC		0
 #define P_TABLE		1
 #define P_RING		(P_TABLE + NR_CPUS)
 #define P_SPARE		(P_RING + NR_CPUS * FRAMES)
-#define NR_PAGES	(P_SPARE + 1)
+#define P_NAMES		(P_SPARE + 1)
+#define NR_PAGES	(P_NAMES + 1)
+#define NAMES		"4000001 softirq TIMER\n2000004 irq ttyS0\n"
 #define ELF_DATA	4096U
 #define IMAGE_SIZE	(ELF_DATA + NR_PAGES * FRAME)
 
@@ -150,6 +155,11 @@ static void build(struct image *im)
 	im->cpus[1].len = o;
 	im->cpus[1].block = 0;
 	im->cpus[1].flags = TRACEBUF_CRASH_CPU_PANIC;
+
+	memcpy(phys_page(im, P_NAMES), NAMES, strlen(NAMES));
+	im->d->names_paddr = PHYS_BASE + (uint64_t)P_NAMES * FRAME;
+	im->d->names_size = FRAME;
+	im->d->names_len = strlen(NAMES);
 }
 
 /* Scatter the rings, write the frame tables and the descriptor. */
@@ -189,8 +199,24 @@ static void seal(struct image *im)
 	d->tables_checksum = crc;
 	d->capture = 3;
 	tb_fdr_put_header(d->fdr_header, &h);
+	if (d->names_len <= FRAME)
+		d->names_checksum = tb_crc32(0, phys_page(im, P_NAMES),
+					     d->names_len);
 	d->checksum = 0;
 	d->checksum = tb_crc32(0, d, d->size);
+}
+
+/* Make the sealed descriptor a version-1 one: no names fields. */
+static void to_version_1(struct image *im)
+{
+	uint8_t *d = (uint8_t *)im->d;
+	size_t rest = im->d->size - sizeof(*im->d);
+
+	memmove(d + TRACEBUF_CRASH_DESC_SIZE_VER1, d + sizeof(*im->d), rest);
+	im->d->version = 1;
+	im->d->size = TRACEBUF_CRASH_DESC_SIZE_VER1 + rest;
+	im->d->checksum = 0;
+	im->d->checksum = tb_crc32(0, d, im->d->size);
 }
 
 struct notes {
@@ -276,6 +302,115 @@ TEST(recovers_every_block_in_order)
 	EXPECT_EQ(6, s.blocks);
 	EXPECT_EQ(2 * (3 + 2 + 4 + 1 + 2 + 2), s.funcs);
 	EXPECT_STREQ("a|b|tracebuf: panic: test|", s.text);
+	/* And the names the panic wrote. */
+	ASSERT_NE(NULL, res.names);
+	EXPECT_EQ(strlen(NAMES), res.names_len);
+	EXPECT_STREQ(NAMES, res.names);
+	tb_crash_result_free(&res);
+}
+
+/*
+ * A damaged or missing names area costs the names, never the trace: each
+ * case recovers every block, says why on the note callback, and gives no
+ * names.
+ */
+TEST(names_damage_falls_back_to_numeric_names)
+{
+	static const struct {
+		const char *what, *note;
+	} cases[] = {
+		{ "flipped byte", "names area damaged (checksum" },
+		{ "length past the area", "names area damaged (" },
+		{ "huge length", "names area damaged (" },
+		{ "area outside the image", "not in the image" },
+		{ "no area", "no names in the crash descriptor" },
+		{ "empty", "the names area is empty" },
+	};
+	struct tb_crash_result res;
+	struct notes ns;
+	struct tb_error err;
+	struct seen s;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		build(&im);
+		switch (i) {
+		case 1:
+			im.d->names_len = FRAME + 1;
+			break;
+		case 2:
+			im.d->names_len = 0xffffffffU;
+			im.d->names_size = 0xffffffffU;
+			break;
+		case 3:
+			im.d->names_paddr = 0xfff00000ULL;
+			break;
+		case 4:
+			im.d->names_paddr = 0;
+			break;
+		case 5:
+			im.d->names_len = 0;
+			break;
+		}
+		seal(&im);
+		if (i == 0)
+			phys_page(&im, P_NAMES)[3] ^= 1;
+		ASSERT_EQ(0, recover(&im, &res, &ns, &err))
+			TH_LOG("%s: %s", cases[i].what, err.msg);
+		EXPECT_EQ(1, ns.n) TH_LOG("%s", cases[i].what);
+		EXPECT_NE(NULL, strstr(ns.last, cases[i].note))
+			TH_LOG("%s: %s", cases[i].what, ns.last);
+		EXPECT_EQ(NULL, res.names) TH_LOG("%s", cases[i].what);
+		EXPECT_EQ(6, res.blocks);
+		ASSERT_EQ(0, read_back(&res, &s));
+		EXPECT_STREQ("a|b|tracebuf: panic: test|", s.text);
+		tb_crash_result_free(&res);
+	}
+}
+
+/* Names that did not all fit: kept, and said. */
+TEST(names_truncated_kept_and_noted)
+{
+	struct tb_crash_result res;
+	struct notes ns;
+	struct tb_error err;
+
+	build(&im);
+	im.d->names_flags = TRACEBUF_CRASH_NAMES_TRUNCATED;
+	seal(&im);
+	ASSERT_EQ(0, recover(&im, &res, &ns, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(1, ns.n);
+	EXPECT_NE(NULL, strstr(ns.last, "did not all fit")) TH_LOG("%s", ns.last);
+	EXPECT_STREQ(NAMES, res.names);
+	tb_crash_result_free(&res);
+}
+
+/* A version-1 descriptor (an older module) still recovers, without names. */
+TEST(version_1_descriptor)
+{
+	struct tb_crash_result res;
+	struct notes ns;
+	struct tb_error err;
+	struct seen s;
+
+	build(&im);
+	seal(&im);
+	to_version_1(&im);
+	ASSERT_EQ(0, recover(&im, &res, &ns, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(1, ns.n);
+	EXPECT_NE(NULL, strstr(ns.last, "an older module")) TH_LOG("%s", ns.last);
+	EXPECT_EQ(NULL, res.names);
+	EXPECT_EQ(6, res.blocks);
+	ASSERT_EQ(0, read_back(&res, &s));
+	EXPECT_STREQ("a|b|tracebuf: panic: test|", s.text);
+	/* Version 3 is not known. */
+	build(&im);
+	seal(&im);
+	im.d->version = 3;
+	im.d->checksum = 0;
+	im.d->checksum = tb_crc32(0, im.d, im.d->size);
+	tb_crash_result_free(&res);
+	EXPECT_EQ(-1, recover(&im, &res, &ns, &err));
 	tb_crash_result_free(&res);
 }
 
@@ -471,7 +606,7 @@ TEST(crc32_is_zlibs)
  * crash_image_fuzz.c, corpus data/corpus/crash/): three pages mapped at
  * physical address 0, the ELF headers, the descriptor of one CPU, and its
  * frame table, whose tail holds the ring's one open block (every frame of
- * the ring is there).  TB_CRASH_SEED=FILE writes it out.
+ * the ring is there) and the names.  TB_CRASH_SEED=FILE writes it out.
  */
 #define SMALL_SIZE	(3 * FRAME)
 
@@ -513,6 +648,11 @@ static size_t small_image(uint8_t *b)
 	d->frame_size = FRAME;
 	d->tables_per_cpu = 1;
 	tb_put64((uint8_t *)(c + 1), 2 * FRAME);
+	memcpy(table + 2048, NAMES, strlen(NAMES));
+	d->names_paddr = 2 * FRAME + 2048;
+	d->names_size = 2048;
+	d->names_len = strlen(NAMES);
+	d->names_checksum = tb_crc32(0, NAMES, strlen(NAMES));
 	d->tables_checksum = tb_crc32(0, table, FRAME);
 	tb_fdr_put_header(d->fdr_header, &h);
 	d->checksum = tb_crc32(0, d, d->size);
@@ -539,6 +679,7 @@ TEST(smallest_image)
 	ASSERT_EQ(0, recover(&small, &res, &ns, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, read_back(&res, &s));
 	EXPECT_STREQ("seed|", s.text);
+	EXPECT_STREQ(NAMES, res.names);
 	tb_crash_result_free(&res);
 }
 

@@ -30,6 +30,7 @@
 #define SYS(nr)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr)
 #define SOFTIRQ(v)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, v)
 #define WORK(k)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, k)
+#define KFUNC(k)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, k)
 
 /* Records of any CPU a real machine could have. */
 #define NR_CPUS		4096
@@ -647,6 +648,47 @@ TEST(companions_written_whole)
 	snprintf(cmd, sizeof(cmd), "ls -A %s | grep -c '^[.]'; true", self->dir);
 	out = capture(cmd);
 	EXPECT_STREQ("0\n", out ? out : "");
+	free(out);
+	cleanup(self);
+}
+
+/*
+ * bpf -f: kernel function keys named after the list (as the module's
+ * NAMES), by their own names in the names file and so in llvm-xray -m;
+ * their calls counted in kfunc_calls; nested as fed.
+ */
+TEST(kernel_functions)
+{
+	struct ctx cx, *self = &cx;
+	char *names_v[] = { "rw_verify_area", "vfs_read" };
+	struct tb_kfuncs k = { names_v, 2 };
+	char cmd[2048], *text, *out;
+
+	SETUP(self);
+	classes(self, "syscall");
+	self->f->kfuncs = &k;
+	enter(self->f, 1000, 0, 100, SYS(0));
+	enter(self->f, 1010, 0, 100, KFUNC(1));
+	enter(self->f, 1020, 0, 100, KFUNC(0));
+	leave(self->f, 1030, 0, 100, KFUNC(0));
+	leave(self->f, 1040, 0, 100, KFUNC(1));
+	leave(self->f, 1050, 0, 100, SYS(0));
+	ASSERT_EQ(0, replay(self, "syscall"));
+	all_tools_accept(_metadata, self);
+	text = names_file(self);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(1, count(text, " rw_verify_area\n# kernel id 0x7000000\n"));
+	EXPECT_EQ(1, count(text, " vfs_read\n# kernel id 0x7000001\n"));
+	free(text);
+	EXPECT_EQ(2, stat_num(self, "kfunc_calls"));
+	EXPECT_EQ(0, stat_num(self, "kfunc_missed"));
+	snprintf(cmd, sizeof(cmd),
+		 "llvm-xray stack -m %s.map %s -all-stacks -stack-format=flame 2>&1",
+		 self->fdr, self->fdr);
+	out = capture(cmd);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, ";sys_read;vfs_read;rw_verify_area; "))
+		TH_LOG("%s", out);
 	free(out);
 	cleanup(self);
 }

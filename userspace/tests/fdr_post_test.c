@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
 #include "tb_test_util.h"
@@ -391,6 +392,13 @@ TEST(empty_capture_has_names_and_no_map)
 		TH_LOG("%s", err.msg);
 	}
 	EXPECT_EQ(0, access(names, R_OK));
+	EXPECT_EQ(-1, access(map, F_OK));
+
+	/* A map of an earlier capture would name this one's ids wrongly. */
+	ASSERT_EQ(0, tu_write(map, "stale", 5));
+	EXPECT_EQ(0, tb_fdr_post_files(&p, &files, &err)) {
+		TH_LOG("%s", err.msg);
+	}
 	EXPECT_EQ(-1, access(map, F_OK));
 	tb_fdr_post_free(&p);
 	tu_rmdir(dir);
@@ -1286,6 +1294,31 @@ TEST(time_going_back_between_a_task_s_blocks)
 	}
 	free(buf);
 	tb_fdr_post_free(&p);
+}
+
+/*
+ * Syscalls without a name: numbered, a compat one marked, and the key of
+ * the numbers that do not fit (a negative one: no syscall) named as such,
+ * not as a compat syscall (it has the compat bit among its ones).
+ */
+TEST(syscall_names_without_a_table)
+{
+	char out[64];
+
+	tb_fdr_post_syscall_namer(NULL, NULL,
+				  TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, 39),
+				  out, sizeof(out));
+	EXPECT_STREQ("sys_39", out);
+	tb_fdr_post_syscall_namer(NULL, NULL,
+				  TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL,
+						  TRACEBUF_FDR_KEY_COMPAT | 1),
+				  out, sizeof(out));
+	EXPECT_STREQ("sys_compat_1", out);
+	tb_fdr_post_syscall_namer(NULL, NULL,
+				  TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL,
+						  TRACEBUF_FDR_KEY_OTHER),
+				  out, sizeof(out));
+	EXPECT_STREQ("sys_other", out);
 }
 
 TEST_HARNESS_MAIN

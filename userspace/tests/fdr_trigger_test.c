@@ -64,6 +64,8 @@ TEST(errors_markers_and_words)
 	EXPECT_EQ(0, c.prefix[9]);
 	ASSERT_EQ(0, tb_fdr_trig_parse("oops", &sys, &c, &err));
 	EXPECT_EQ(TRACEBUF_FDR_TRIG_OOPS, c.type);
+	ASSERT_EQ(0, tb_fdr_trig_parse("warn", &sys, &c, &err));
+	EXPECT_EQ(TRACEBUF_FDR_TRIG_WARN, c.type);
 	ASSERT_EQ(0, tb_fdr_trig_parse("snapshot", &sys, &c, &err));
 	EXPECT_EQ(TRACEBUF_FDR_TRIG_SNAPSHOT, c.type);
 }
@@ -75,6 +77,7 @@ TEST(bad_conditions_name_the_part)
 		{ "", "unknown condition" },
 		{ "panic", "'panic'" },
 		{ "oops2", "'oops2'" },
+		{ "warning", "'warning'" },
 		{ "fault>1ms", "'fault'" },
 		{ "sys>1ms", "'sys'" },
 		{ "syscall>", "duration ''" },

@@ -34,7 +34,7 @@ static const char blacklist[] =
 static int pick(const char *pats, size_t limit, struct tb_kfuncs *k,
 		struct tb_error *err)
 {
-	return tb_kfunc_select(pats, avail, blacklist, limit, k, err);
+	return tb_kfunc_select(pats, avail, blacklist, NULL, limit, k, err);
 }
 
 static int has(const struct tb_kfuncs *k, const char *name)
@@ -157,6 +157,47 @@ TEST(list_file)
 	EXPECT_STREQ("7000001 vfs_write\n", line);
 	fclose(f);
 	unlink(path);
+	tb_kfunc_free(&k);
+}
+
+/* A collector's own refusals: a name says why, a glob skips them. */
+TEST(denied_by_the_collector)
+{
+	static const char *const globs[] = { "vfs_write*", "rw_*", NULL };
+	const struct tb_kfunc_deny deny = { globs, "is on the recorder's path" };
+	struct tb_kfuncs k;
+	struct tb_error err;
+
+	EXPECT_EQ(-1, tb_kfunc_select("vfs_read,rw_verify_area", avail, blacklist,
+				      &deny, 100, &k, &err));
+	EXPECT_STREQ("'rw_verify_area' is on the recorder's path", err.msg);
+	ASSERT_EQ(0, tb_kfunc_select("vfs_*", avail, blacklist, &deny, 100,
+				     &k, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(2U, k.n);
+	EXPECT_TRUE(has(&k, "vfs_read"));
+	EXPECT_TRUE(has(&k, "vfs_readv"));
+	tb_kfunc_free(&k);
+	/* Everything a glob matches refused: it matches nothing. */
+	EXPECT_EQ(-1, tb_kfunc_select("rw_*", avail, blacklist, &deny, 100, &k,
+				      &err));
+	EXPECT_NE(NULL, strstr(err.msg, "matches no traceable"));
+}
+
+/* The NAMES ioctl's lines, as the module writes them. */
+TEST(names_lines)
+{
+	struct tb_kfuncs k;
+	struct tb_error err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, pick("vfs_write,rw_verify_area", 100, &k, &err));
+	tb_kfunc_write_names(&k, f);
+	ASSERT_EQ(0, fclose(f));
+	EXPECT_STREQ("7000000 kfunc rw_verify_area\n7000001 kfunc vfs_write\n", text);
+	free(text);
 	tb_kfunc_free(&k);
 }
 

@@ -30,6 +30,7 @@
 
 #include "collect.h"
 #include "fdr_bpf.h"
+#include "fdr_kfunc.h"
 #include "fdr_classes.h"
 #include "cmds.h"
 #include "tb_cli.h"
@@ -44,6 +45,8 @@ struct options {
 	uint64_t rb_size;
 	uint64_t wakeup;
 	const char *output;
+	const char *kfunc_pats;	/* -f */
+	struct tb_kfuncs kfuncs;	/* what -f chose */
 	struct tb_collect_out out;	/* -r -N -J -q -n -j */
 	bool verbose;
 	char **cmd;
@@ -71,6 +74,11 @@ static void usage(FILE *f)
 	      "                         softirq, workqueue, fault, sched, all\n"
 	      "                         (default: syscall,irq,softirq,sched)\n"
 	      "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
+	      "  -f, --functions PATTERNS  also record these kernel functions' calls\n"
+	      "                         (names or globs, comma separated, as\n"
+	      "                         set_ftrace_filter takes them) with fentry/fexit\n"
+	      "                         programs, as tracebuf record -f does with the\n"
+	      "                         module; the list is written to OUTPUT.kfuncs\n"
 	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
 	      "                         with -, COMMAND's stdout goes to stderr)\n"
 	      "  -d, --duration SECS    stop after SECS seconds\n"
@@ -88,7 +96,8 @@ static void usage(FILE *f)
 	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
 	      "                         Perfetto, as tracebuf convert fdr-json writes it)\n"
 	      "  -q, --quiet            no summary on stderr\n"
-	      "  -v, --verbose          libbpf's messages and the work function table\n"
+	      "  -v, --verbose          libbpf's messages, the kernel functions and the\n"
+	      "                         work function table\n"
 	      "  -h, --help             this text\n"
 	      "  -V, --version          print the version\n"
 	      "\n"
@@ -122,6 +131,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "events",	 required_argument, NULL, 'e' },
 		{ "args",	 required_argument, NULL, 'a' },
+		{ "functions",	 required_argument, NULL, 'f' },
 		{ "output",	 required_argument, NULL, 'o' },
 		{ "duration",	 required_argument, NULL, 'd' },
 		{ "buffer-size", required_argument, NULL, 'b' },
@@ -145,7 +155,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
 	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:o:d:b:w:j:n:rNJqvhV",
+	while ((ch = getopt_long(argc, argv, "+e:a:f:o:d:b:w:j:n:rNJqvhV",
 				 longopts, NULL)) != -1) {
 		if (tb_collect_out_option(&o->out, ch, optarg))
 			continue;
@@ -157,6 +167,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			if (tb_parse_u32(optarg, 0, TB_BPF_MAX_ARGS, &o->nr_args))
 				tb_die(TB_EXIT_USAGE, "--args takes 0..%d, not '%s'",
 				       TB_BPF_MAX_ARGS, optarg);
+			break;
+		case 'f':
+			o->kfunc_pats = optarg;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -190,6 +203,20 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->cmd = argv + optind;
 	if (!o->wakeup || o->wakeup > o->rb_size)
 		o->wakeup = o->rb_size / 4;
+}
+
+/* -f: the same choice as record -f, less our own recording path. */
+static void choose_kfuncs(struct options *o)
+{
+	struct tb_error err;
+
+	if (!o->kfunc_pats)
+		return;
+	if (tb_kfunc_select_kernel(o->kfunc_pats, &tb_fdr_bpf_kfunc_deny,
+				   TRACEBUF_FDR_KFUNC_MAX, &o->kfuncs, &err))
+		tb_die(TB_EXIT_USAGE, "%s", err.msg);
+	if (o->verbose)
+		tb_kfunc_print(&o->kfuncs);
 }
 
 /* ------------------------------------------------------------------ */
@@ -253,6 +280,9 @@ static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 
 #define MAX_PROGS	16
 
+/* The kernel's ENOTSUPP (not in the uapi), what a trampoline refuses with. */
+#define ENOTSUPP_ERRNO	524
+
 /* The class a space is counted under, or -1 (switches). */
 static int space_class(__u32 space)
 {
@@ -314,6 +344,174 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	}
 }
 
+/*
+ * Kernel functions: an fentry and an fexit program per function, each a
+ * copy of the template libbpf loaded (tb_kfunc_entry/exit, verified for
+ * the first function) loaded again for its own function, attached with
+ * the function's index as cookie (tracebuf.bpf.c).
+ */
+struct kfunc_progs {
+	size_t n;
+	int (*prog)[2];		/* [i][0] fentry, [i][1] fexit; -1 none */
+	int (*link)[2];
+};
+
+static const enum bpf_attach_type kfunc_types[2] = {
+	BPF_TRACE_FENTRY, BPF_TRACE_FEXIT
+};
+
+/* Before load: the templates' target, or no templates without -f. */
+static void kfunc_prepare(struct tracebuf_bpf *skel, const struct tb_kfuncs *k)
+{
+	struct bpf_program *t[2] = {
+		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
+	};
+	struct rlimit rl;
+	int i, err;
+
+	for (i = 0; i < 2; i++) {
+		/* Attached by kfunc_attach(), with a cookie. */
+		bpf_program__set_autoattach(t[i], false);
+		if (!k->n) {
+			bpf_program__set_autoload(t[i], false);
+			continue;
+		}
+		err = bpf_program__set_attach_target(t[i], 0, k->names[0]);
+		if (err)
+			tb_die(TB_EXIT_FAIL,
+			       "kernel function '%s': no BTF type for it in vmlinux (%s): fentry cannot attach to it",
+			       k->names[0], strerror(-err));
+	}
+	/* Four descriptors per function; 512 functions pass the usual 1024. */
+	if (k->n && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* After load: one verified copy per function and kind; dies naming it. */
+static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
+		       struct kfunc_progs *kp, bool verbose)
+{
+	struct bpf_program *t[2] = {
+		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
+	};
+	static char log[1 << 16];
+	size_t i;
+	int j;
+
+	kp->n = k->n;
+	kp->prog = calloc(k->n ? k->n : 1, sizeof(*kp->prog));
+	kp->link = calloc(k->n ? k->n : 1, sizeof(*kp->link));
+	if (!kp->prog || !kp->link)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
+	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
+	for (i = 0; i < k->n; i++) {
+		int id = libbpf_find_vmlinux_btf_id(k->names[i], kfunc_types[0]);
+
+		if (id < 0)
+			tb_die(TB_EXIT_FAIL,
+			       "kernel function '%s': no BTF type for it in vmlinux (%s): fentry cannot attach to it",
+			       k->names[i], strerror(-id));
+		for (j = 0; j < 2; j++) {
+			LIBBPF_OPTS(bpf_prog_load_opts, lo,
+				    .expected_attach_type = kfunc_types[j],
+				    .attach_btf_id = id,
+				    .log_buf = verbose ? log : NULL,
+				    .log_size = verbose ? sizeof(log) : 0,
+				    .log_level = verbose ? 1 : 0);
+			int fd;
+
+			fd = bpf_prog_load(BPF_PROG_TYPE_TRACING,
+					   j ? "tb_kfunc_exit" : "tb_kfunc_entry",
+					   "GPL", bpf_program__insns(t[j]),
+					   bpf_program__insn_cnt(t[j]), &lo);
+			if (fd < 0) {
+				if (verbose)
+					fprintf(stderr, "%s", log);
+				tb_die(TB_EXIT_FAIL,
+				       "kernel function '%s': the kernel refuses %s programs on it: %s%s",
+				       k->names[i], j ? "fexit" : "fentry",
+				       strerror(errno),
+				       verbose ? "" : " (-v shows the verifier's log)");
+			}
+			kp->prog[i][j] = fd;
+		}
+	}
+}
+
+/* Once the other programs run: each copy to its function, key as cookie. */
+static void kfunc_attach(const struct tb_kfuncs *k, struct kfunc_progs *kp)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < kp->n; i++)
+		for (j = 0; j < 2; j++) {
+			LIBBPF_OPTS(bpf_link_create_opts, lo,
+				    .tracing.cookie = i);
+			int fd = bpf_link_create(kp->prog[i][j], 0,
+						 kfunc_types[j], &lo);
+
+			if (fd < 0)
+				tb_die(TB_EXIT_FAIL,
+				       "kernel function '%s': cannot attach %s: %s%s",
+				       k->names[i], j ? "fexit" : "fentry",
+				       strerror(errno),
+				       errno == ENOTSUPP_ERRNO ?
+				       " (BPF trampolines take at most 6 register arguments)" : "");
+			kp->link[i][j] = fd;
+		}
+}
+
+static void kfunc_detach(struct kfunc_progs *kp)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < kp->n; i++)
+		for (j = 0; j < 2; j++)
+			if (kp->link[i][j] >= 0) {
+				close(kp->link[i][j]);
+				kp->link[i][j] = -1;
+			}
+}
+
+/* Calls the trampolines skipped: a program already running on the CPU. */
+static __u64 kfunc_misses(const struct kfunc_progs *kp)
+{
+	__u64 n = 0;
+	size_t i;
+	int j;
+
+	for (i = 0; i < kp->n; i++)
+		for (j = 0; j < 2; j++) {
+			struct bpf_prog_info info;
+			__u32 len = sizeof(info);
+
+			memset(&info, 0, sizeof(info));
+			if (kp->prog[i][j] >= 0 &&
+			    !bpf_obj_get_info_by_fd(kp->prog[i][j], &info, &len))
+				n += info.recursion_misses;
+		}
+	return n;
+}
+
+static void kfunc_free(struct kfunc_progs *kp)
+{
+	size_t i;
+	int j;
+
+	kfunc_detach(kp);
+	for (i = 0; i < kp->n; i++)
+		for (j = 0; j < 2; j++)
+			if (kp->prog[i][j] >= 0)
+				close(kp->prog[i][j]);
+	free(kp->prog);
+	free(kp->link);
+}
+
 static __u64 now_ns(clockid_t clk)
 {
 	struct timespec ts;
@@ -339,6 +537,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		    struct result *r)
 {
 	struct tb_collect_cmd cmd = { 0 };
+	struct kfunc_progs kp = { 0 };
 	struct tracebuf_bpf *skel;
 	struct ring_buffer *rb;
 	__u64 deadline = 0;
@@ -357,6 +556,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		tb_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
 	}
 	set_autoload(skel, opt->classes);
+	kfunc_prepare(skel, &opt->kfuncs);
 
 	err = tracebuf_bpf__load(skel);
 	if (err) {
@@ -369,6 +569,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		       "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
 		       strerror(errno));
 	}
+	kfunc_load(skel, &opt->kfuncs, &kp, opt->verbose);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,
 			      c, NULL);
 	if (!rb)
@@ -386,6 +587,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		errno = -err;
 		tb_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
+	kfunc_attach(&opt->kfuncs, &kp);
 	/* All programs start recording at once; see tracebuf.bpf.c. */
 	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
 	/* The reader's CPU time is counted from here: loading is not. */
@@ -427,6 +629,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	 */
 	__atomic_store_n(&skel->bss->enabled, 0, __ATOMIC_RELEASE);
 	tracebuf_bpf__detach(skel);
+	kfunc_detach(&kp);
 	err = ring_buffer__consume(rb);
 	if (err < 0) {
 		errno = -err;
@@ -437,6 +640,8 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		waitpid(child, &status, 0);
 	}
 	read_losses(skel, c->nr_cpus, &r->lost);
+	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += kfunc_misses(&kp);
+	kfunc_free(&kp);
 	r->status = status;
 	ring_buffer__free(rb);
 	tracebuf_bpf__destroy(skel);
@@ -455,19 +660,22 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 		.files = files,
 	};
 	uint64_t lost_cls[TB_FDR_NR_CLASSES];
-	char class_tail[64], lost_tail[128];
+	char class_tail[128], lost_tail[128], kf_tail[64] = "";
 	struct tb_fdr_bpf_lost tot;
 	size_t i;
 
 	tb_fdr_bpf_stats(c, post, &r->lost, lost_cls, &s, &tot);
+	if (c->kfuncs)
+		snprintf(kf_tail, sizeof(kf_tail), ", kernel function calls %llu",
+			 (unsigned long long)post->enters[TRACEBUF_FDR_SPACE_KFUNC]);
 	tb_collect_count(&s, "ringbuf_bytes", opt->rb_size);
 	tb_collect_count(&s, "nr_args", opt->nr_args);
 	getrusage(RUSAGE_SELF, &s.ru1);
 	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;
 
 	if (!opt->out.quiet) {
-		snprintf(class_tail, sizeof(class_tail), ", switches %llu",
-			 (unsigned long long)c->switches);
+		snprintf(class_tail, sizeof(class_tail), ", switches %llu%s",
+			 (unsigned long long)c->switches, kf_tail);
 		snprintf(lost_tail, sizeof(lost_tail),
 			 " (ring buffer full %llu, recursion %llu), %llu switches",
 			 (unsigned long long)tot.ringbuf,
@@ -521,6 +729,7 @@ int cmd_bpf(int argc, char **argv)
 
 	tb_cli_init(argv[0]);
 	parse_args(argc, argv, &opt);
+	choose_kfuncs(&opt);
 	libbpf_verbose = opt.verbose;
 	libbpf_set_print(libbpf_print);
 
@@ -531,6 +740,8 @@ int cmd_bpf(int argc, char **argv)
 	}
 	if (tb_fdr_bpf_init(&col, nr_cpus, opt.classes, opt.rb_size))
 		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (opt.kfunc_pats)
+		col.kfuncs = &opt.kfuncs;
 	if (tb_collect_paths_init(&paths, opt.output))
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	/*
@@ -561,10 +772,14 @@ int cmd_bpf(int argc, char **argv)
 			tb_die(TB_EXIT_FAIL, "%s", err.msg);
 		tb_name_map_free(&known);
 	}
+	if (opt.kfunc_pats && strcmp(opt.output, "-") &&
+	    tb_kfunc_write_beside(&opt.kfuncs, opt.output, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	report(&col, &opt, &r, &post, files.names ? &files : NULL);
 
 	tb_collect_paths_free(&paths);
 	tb_fdr_post_free(&post);
 	tb_fdr_bpf_free(&col);
+	tb_kfunc_free(&opt.kfuncs);
 	return TB_EXIT_OK;
 }

@@ -74,6 +74,7 @@ int cmd_crash(int argc, char **argv)
 	struct tb_fdr_post_files files = {
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
 	};
+	struct tb_name_map known = { 0 };
 	struct tb_crash_result res;
 	struct tb_crash_image im;
 	struct tb_crash_src src;
@@ -117,6 +118,19 @@ int cmd_crash(int argc, char **argv)
 		tb_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	tb_crash_image_free(&im);
 	close(fd);
+	/* The names the panic saved; without them ids stay numeric (noted). */
+	if (res.names) {
+		if (tb_fdr_post_kernel_names(&known, res.names))
+			tb_die(TB_EXIT_FAIL, "out of memory");
+		if (tb_name_map_finish(&known, &err)) {
+			tb_warn("%s: the saved names repeat an id: numeric names",
+				image);
+			tb_name_map_free(&known);
+			memset(&known, 0, sizeof(known));
+		} else {
+			files.known = &known;
+		}
+	}
 
 	post.raw = oo.raw;
 	f = tb_open_output(out);
@@ -163,6 +177,7 @@ int cmd_crash(int argc, char **argv)
 				files.tfile ? files.tfile : "-");
 	}
 	tb_fdr_post_free(&post);
+	tb_name_map_free(&known);
 	tb_crash_result_free(&res);
 	tb_collect_paths_free(&paths);
 	return TB_EXIT_OK;

@@ -167,20 +167,16 @@ static void set_kfuncs(int fd, const char *pats, int verbose,
 		       struct tb_kfuncs *k)
 {
 	struct tb_error err;
-	size_t i;
 
 	if (!pats) {
 		/* An older module has no list to clear. */
 		tb_kfunc_set(fd, k, 0, &err);
 		return;
 	}
-	if (tb_kfunc_select_kernel(pats, tb_kfunc_limit(0), k, &err))
+	if (tb_kfunc_select_kernel(pats, NULL, tb_kfunc_limit(0), k, &err))
 		tb_die(TB_EXIT_USAGE, "%s", err.msg);
-	if (verbose) {
-		printf("kernel functions (%zu):\n", k->n);
-		for (i = 0; i < k->n; i++)
-			printf("  %s\n", k->names[i]);
-	}
+	if (verbose)
+		tb_kfunc_print(k);
 	if (tb_kfunc_set(fd, k, 0, &err))
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 }
@@ -469,16 +465,8 @@ int cmd_record(int argc, char **argv)
 		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	close(fd);
-	if (kfunc_pats) {
-		char *path = malloc(strlen(out) + 8);
-
-		if (!path)
-			tb_die(TB_EXIT_FAIL, "out of memory");
-		sprintf(path, "%s.kfuncs", out);
-		if (tb_kfunc_write_list(&kfuncs, path, &err))
-			tb_die(TB_EXIT_FAIL, "%s", err.msg);
-		free(path);
-	}
+	if (kfunc_pats && tb_kfunc_write_beside(&kfuncs, out, &err))
+		tb_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_kfunc_free(&kfuncs);
 
 	stats.files = files.names ? &files : NULL;

@@ -176,10 +176,15 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
 			tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
 	}
+	/* Before STOP, which keeps the counters but disarms. */
+	if (tb_fdr_stats(fd, &st, NULL))
+		tb_die_errno(TB_EXIT_FAIL, "stats");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ||
 	    ioctl(fd, TRACEBUF_FDR_IOC_STOP))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
+	/* What the frozen rings turned away while each set was saved. */
 	if (!rt->opts.quiet)
-		printf("%lu triggers, newest %u kept\n", n, rt->keep);
+		printf("%lu triggers, newest %u kept; %llu events not recorded while frozen\n",
+		       n, rt->keep, (unsigned long long)st.trig_frozen);
 	return TB_EXIT_OK;
 }

@@ -39,6 +39,7 @@ struct record_trigger {
 "                          syscall=ERROR[:WHICH]  returned -ERROR (ENOMEM)\n" \
 "                          marker:PREFIX  a user marker begins with PREFIX\n" \
 "                          oops  the kernel oopsed\n" \
+"                          warn  the kernel printed a WARNING\n" \
 "                          snapshot  tracebuf fdr snapshot was called\n" \
 "                        (a panic is recovered by tracebuf crash instead)\n" \
 "      --keep K          keep the newest K trigger files (default 10)\n" \
