@@ -2,11 +2,17 @@
 /*
  * The probe layer: the only place that registers tracepoint probes.  It
  * finds the core kernel tracepoints by name, checks every probe's signature
- * at compile time, and fans each event out to the consumers (the FDR ring,
- * the emulated trace buffer) that asked for it.
+ * at compile time, and delivers each event to the consumers (the FDR ring,
+ * the emulated trace buffer, the triggers) that asked for it.
  *
- * A tracepoint is registered while at least one consumer wants its event and
- * unregistered when none does.  tbcore_probes_attach() and tbcore_probes_detach()
+ * A consumer's own probe for a tracepoint (struct tbcore_direct) is
+ * registered on the tracepoint itself: the kernel calls it with the
+ * tracepoint's arguments, nothing in between.  Other events reach the
+ * consumer through the layer's fan-out probe, one per tracepoint, as a
+ * struct tbcore_event.  A tracepoint with several probes calls each in turn,
+ * so two consumers with direct probes on one event each get every event
+ * once.  Probes are registered while their consumer wants the event and
+ * unregistered when it does not.  tbcore_probes_attach() and tbcore_probes_detach()
  * sleep; the consumer's callback runs in probe context: preemption off,
  * possibly in hard IRQ or NMI (page faults), never allowed to sleep, take a
  * sleeping lock or wake a task.
@@ -93,33 +99,56 @@ struct tbcore_event {
 typedef void (*tbcore_event_fn)(const struct tbcore_event *ev);
 
 /**
+ * struct tbcore_direct - a consumer's own probes, with the tracepoints'
+ * prototypes (checked against the kernel's at compile time in probes.c)
+ * @sys_enter:	raw_syscalls:sys_enter
+ * @sys_exit:	raw_syscalls:sys_exit
+ *
+ * Each is called with @data = the consumer, in probe context.  NULL: the
+ * event goes through the consumer's tbcore_consumer.event[] callback.
+ * Only the hottest events have a slot; more can be added with their check.
+ */
+struct tbcore_direct {
+	void (*sys_enter)(void *data, struct pt_regs *regs, long id);
+	void (*sys_exit)(void *data, struct pt_regs *regs, long ret);
+};
+
+/**
  * struct tbcore_consumer - a user of kernel events
  * @name:	for messages
- * @event:	one callback per event type, called for every event in @mask;
- *		probe context (see above).  A consumer may give one function
- *		for all types or a dedicated one for its hot events, which
- *		then needs no test of @ev->type.
+ * @event:	one callback per event type, called for every event in @mask
+ *		that has no @direct probe; probe context (see above).  A
+ *		consumer may give one function for all types or a dedicated
+ *		one for its hot events, which then needs no test of
+ *		@ev->type.
+ * @direct:	probes registered on the tracepoint itself (see above): the
+ *		cheapest path, no event built, no indirect call
  * @mask:	TBCORE_EVMASK() bits currently delivered; owned by the probe layer
+ * @fanout:	the part of @mask the fan-out probes deliver; owned likewise
  */
 struct tbcore_consumer {
 	const char *name;
 	tbcore_event_fn event[TBCORE_EV_NR];
+	struct tbcore_direct direct;
 	u32 mask;
+	u32 fanout;
 };
 
 /*
  * Deliver the events in @mask to @c from now on, replacing any earlier mask.
  * Registers the tracepoints that become needed.  -ENOENT if one of them
  * does not exist in this kernel (e.g. page faults outside x86); then nothing
- * changed; -EINVAL if @mask has a type without a callback.  Events that @c
- * no longer wants have stopped reaching it when this returns.  @c->event
- * must not change while @c is attached: probes read it without a lock.
+ * changed; -EINVAL if @mask has a type with neither a callback nor a direct
+ * probe.  Events that @c no longer wants have stopped reaching it when this
+ * returns.  @c->event and @c->direct must not change while @c is attached:
+ * probes read them without a lock, and detach unregisters what attach
+ * registered.
  */
 int tbcore_probes_attach(struct tbcore_consumer *c, u32 mask);
 
 /*
- * Stop all events to @c.  When this returns, no callback of @c runs or will
- * run, so @c's data can be freed.
+ * Stop all events to @c.  When this returns, no callback or direct probe of
+ * @c runs or will run, so @c's data can be freed.
  */
 void tbcore_probes_detach(struct tbcore_consumer *c);
 

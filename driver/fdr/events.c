@@ -18,7 +18,9 @@
  *                      class it also opens the next task's block at once
  *
  * fdr_probe_nop=1 (module parameter) keeps the probes registered but
- * returns before writing anything: the floor for benchmarks.
+ * returns before writing anything: the floor for benchmarks.  The syscall
+ * probes read it when capture starts (an empty probe is registered in
+ * their place), the others at every event.
  */
 #include <linux/compat.h>
 #include <linux/interrupt.h>
@@ -96,36 +98,39 @@ static __always_inline void fdr_write_syscall(unsigned long nr,
 }
 
 /*
- * The syscall events have callbacks of their own (see tb_probes.h), so the
- * hottest events in the system reach the ring with no test of their type.
+ * The syscall events have probes of their own, registered on the
+ * tracepoints themselves (struct tbcore_direct): the hottest events in the
+ * system reach the ring with nothing in between.  notrace: part of the
+ * write path (see fdr_write_func()).
  */
-static void fdr_on_sys_enter(const struct tbcore_event *ev)
+static notrace void fdr_probe_sys_enter(void *data, struct pt_regs *regs,
+					long id)
 {
-	if (READ_ONCE(fdr_probe_nop))
-		return;
-	fdr_write_syscall(ev->sys_enter.id, FDR_F_ENTER);
+	fdr_write_syscall(id, FDR_F_ENTER);
 }
 
-static void fdr_on_sys_enter_args(const struct tbcore_event *ev)
+static notrace void fdr_probe_sys_enter_args(void *data, struct pt_regs *regs,
+					     long id)
 {
 	unsigned long args[TRACEBUF_FDR_ARGS_MAX];
 
-	if (READ_ONCE(fdr_probe_nop))
-		return;
-	syscall_get_arguments(current, ev->sys_enter.regs, args);
-	fdr_write_func_args(fdr_syscall_id(ev->sys_enter.id), fdr_nr_args,
-			    args);
+	syscall_get_arguments(current, regs, args);
+	fdr_write_func_args(fdr_syscall_id(id), fdr_nr_args, args);
 }
 
-static void fdr_on_sys_exit(const struct tbcore_event *ev)
+static notrace void fdr_probe_sys_exit(void *data, struct pt_regs *regs,
+				       long ret)
 {
 	/* An int; negative (no syscall) becomes out of range. */
-	u32 nr;
+	u32 nr = syscall_get_nr(current, regs);
 
-	if (READ_ONCE(fdr_probe_nop))
-		return;
-	nr = syscall_get_nr(current, ev->sys_exit.regs);
 	fdr_write_syscall(nr, FDR_F_EXIT);
+}
+
+/* fdr_probe_nop's syscall probe, entry and exit (same prototype). */
+static notrace void fdr_probe_sys_nop(void *data, struct pt_regs *regs,
+				      long id)
+{
 }
 
 static void fdr_on_event(const struct tbcore_event *ev)
@@ -210,9 +215,14 @@ int fdr_events_start(void)
 	fdr_consumer.name = "fdr";
 	for (type = 0; type < TBCORE_EV_NR; type++)
 		fdr_consumer.event[type] = fdr_on_event;
-	fdr_consumer.event[TBCORE_EV_SYS_ENTER] =
-		fdr_nr_args ? fdr_on_sys_enter_args : fdr_on_sys_enter;
-	fdr_consumer.event[TBCORE_EV_SYS_EXIT] = fdr_on_sys_exit;
+	if (READ_ONCE(fdr_probe_nop)) {
+		fdr_consumer.direct.sys_enter = fdr_probe_sys_nop;
+		fdr_consumer.direct.sys_exit = fdr_probe_sys_nop;
+	} else {
+		fdr_consumer.direct.sys_enter = fdr_nr_args ?
+			fdr_probe_sys_enter_args : fdr_probe_sys_enter;
+		fdr_consumer.direct.sys_exit = fdr_probe_sys_exit;
+	}
 	ret = tbcore_probes_attach(&fdr_consumer, fdr_event_mask(fdr_classes));
 	return ret == -ENOENT ? -EOPNOTSUPP : ret;
 }

@@ -294,17 +294,20 @@ static void fdr_cpu_end(struct fdr_cpu_start __percpu *pc, unsigned int dc,
  * The syscall events have callbacks of their own, as in fdr_events.c, so
  * that an armed syscall trigger costs no test of the event type.
  */
-static void fdr_trig_sys_enter(const struct tbcore_event *ev)
+/*
+ * The syscall events' probes are registered on the tracepoints directly
+ * (struct tbcore_direct), beside the recorder's.
+ */
+static void fdr_trig_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	if (fdr_trig_dur_mask & BIT(FDR_DUR_SYSCALL))
 		fdr_task_begin(FDR_DUR_SYSCALL);
 }
 
-static void fdr_trig_sys_exit(const struct tbcore_event *ev)
+static void fdr_trig_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	/* An int; negative (no syscall) becomes out of range, as in events.c. */
-	u32 nr = syscall_get_nr(current, ev->sys_exit.regs);
-	long ret = ev->sys_exit.ret;
+	u32 nr = syscall_get_nr(current, regs);
 	u64 units;
 	u32 i, id;
 
@@ -776,8 +779,8 @@ void fdr_trig_init(void)
 	fdr_trig_consumer.name = "fdr_trigger";
 	for (type = 0; type < TBCORE_EV_NR; type++)
 		fdr_trig_consumer.event[type] = fdr_trig_event;
-	fdr_trig_consumer.event[TBCORE_EV_SYS_ENTER] = fdr_trig_sys_enter;
-	fdr_trig_consumer.event[TBCORE_EV_SYS_EXIT] = fdr_trig_sys_exit;
+	fdr_trig_consumer.direct.sys_enter = fdr_trig_sys_enter;
+	fdr_trig_consumer.direct.sys_exit = fdr_trig_sys_exit;
 	hrtimer_init(&fdr_trig_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	fdr_trig_timer.function = fdr_trig_timer_fn;
 	init_irq_work(&fdr_trig_timer_work, fdr_trig_start_timer);

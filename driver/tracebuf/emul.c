@@ -103,6 +103,13 @@ static bool tb_emul_readable_locked(void)
 	return m->bytes_written >= m->size;
 }
 
+/* Move the full buffer to the chain queue and start a fresh one. */
+static void tb_emul_chain_save(struct tb_chain *chain)
+{
+	tb_chain_push(chain, &tb_emul.model, tb_emul_record_flags(&tb_emul.model));
+	tb_model_clear(&tb_emul.model);
+}
+
 /*
  * Record @ev (modified: what was recorded is taken off its count) within
  * *@work bytes of buffer work.  False when the work ran out first: the
@@ -129,8 +136,7 @@ static bool tb_emul_record_locked(struct tracebuf_event *ev, s64 *work)
 			break;
 		}
 		/* Chained: save the full buffer, re-arm, carry on. */
-		tb_chain_push(chain, m, tb_emul_record_flags(m));
-		tb_model_clear(m);
+		tb_emul_chain_save(chain);
 		*work -= m->size;
 		if (r == TB_PUT_DONE)
 			break;
@@ -161,14 +167,13 @@ static bool tb_emul_record_locked(struct tracebuf_event *ev, s64 *work)
  * entry): a writer that finds an event split counts its own as dropped,
  * like an NMI that finds the lock taken.
  */
-static void tb_emul_feed_event(struct tracebuf_event *ev)
+static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 {
+	struct tracebuf_event ev = { .kind = kind, .arg = arg, .icount = icount };
 	unsigned long flags;
 	bool own = false, done;
 	s64 work;
 
-	if (!READ_ONCE(tb_emul.enabled))
-		return;
 	do {
 		if (in_nmi()) {
 			if (!raw_spin_trylock_irqsave(&tb_emul.lock, flags))
@@ -185,14 +190,82 @@ static void tb_emul_feed_event(struct tracebuf_event *ev)
 		 * fail and leave the event split for good.
 		 */
 		work = in_nmi() ? S64_MAX : TB_EMUL_HOLD_WORK;
-		done = !tb_emul.enabled || tb_emul_record_locked(ev, &work);
+		done = !tb_emul.enabled || tb_emul_record_locked(&ev, &work);
 		tb_emul.split = !done;
 		own = true;
 		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	} while (!done);
 	return;
 busy:
-	atomic64_add(tb_model_messages_in(ev), &tb_emul.busy_dropped);
+	atomic64_add(tb_model_messages_in(&ev), &tb_emul.busy_dropped);
+}
+
+/*
+ * What tb_emul_record_locked() does after a fill-once buffer filled with
+ * a whole entry (it was not full before, so it was readable only through
+ * its chain).
+ */
+static noinline void tb_emul_filled_locked(void)
+{
+	struct tb_chain *chain = tb_emul.chain;
+	bool was_readable = chain && chain->count > 0;
+
+	if (chain)
+		tb_emul_chain_save(chain);
+	if (!was_readable && tb_emul_readable_locked())
+		tb_emul.notify();
+}
+
+/*
+ * The feed's sink (feed.h).  The common case (not in NMI, no event
+ * split, tb_model_put_fast() takes it) is one hold with nothing called;
+ * its event lives in registers, so the function has no stack canary.
+ * Everything else is tb_emul_feed_slow(), from scratch.  Once
+ * tb_model_put_fast() has taken an event that leaves the buffer not full,
+ * the buffer becomes readable only when a wrap-around buffer's byte count
+ * reaches its size: a chain and a fill-once buffer change their state only
+ * when full.
+ *
+ * The hold takes the lock's arch_spinlock_t with interrupts off, inline,
+ * as the kernel's own trace ring buffer does on its per-event path: the
+ * same mutual exclusion as raw_spin_lock_irqsave() (preemption is off in
+ * a probe already), at a third of its instructions, but invisible to
+ * lockdep.  Every other holder takes the raw_spinlock_t around it, which
+ * lockdep checks; both kinds exclude each other on the one arch lock.
+ */
+static notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
+{
+	struct tracebuf_event ev = { .kind = kind, .arg = arg, .icount = icount };
+	arch_spinlock_t *lock = &tb_emul.lock.raw_lock;
+	struct tb_model *m = &tb_emul.model;
+	unsigned long flags;
+	s64 work = 0;
+	u32 need;
+
+	if (!READ_ONCE(tb_emul.enabled))
+		return;
+	if (unlikely(in_nmi()))
+		goto slow;
+	local_irq_save(flags);
+	arch_spin_lock(lock);
+	if (unlikely(tb_emul.split || !tb_emul.enabled))
+		goto slow_unlock;
+	need = tb_model_put_fast(m, &ev, &work);
+	if (unlikely(!need))
+		goto slow_unlock;
+	if (unlikely(m->full))
+		tb_emul_filled_locked();
+	else if (unlikely(m->bytes_written >= m->size &&
+			  m->bytes_written - need < m->size))
+		tb_emul.notify();
+	arch_spin_unlock(lock);
+	local_irq_restore(flags);
+	return;
+slow_unlock:
+	arch_spin_unlock(lock);
+	local_irq_restore(flags);
+slow:
+	tb_emul_feed_slow(kind, arg, icount);
 }
 
 /*

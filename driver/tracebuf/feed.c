@@ -33,6 +33,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/static_call.h>
 
 #include "feed.h"
 #include "core/probes.h"
@@ -48,13 +49,25 @@ static int tb_feed_hp_state = -1;	/* cpuhp state while counters exist */
 static bool tb_feed_on;
 static bool tb_feed_have_counts;	/* every online CPU has a counter */
 static u32 tb_feed_cpu_sel = TRACEBUF_CPU_ALL;
-static tb_feed_sink_fn tb_feed_sink;	/* set once, before any event */
+
+/* The sink until tb_feed_init(): no event comes before it anyway. */
+static void tb_feed_no_sink(u32 kind, u32 arg, u32 icount)
+{
+}
+
+DEFINE_STATIC_CALL(tb_feed_sink, tb_feed_no_sink);
 
 static void tb_feed_event(const struct tbcore_event *e);
+static void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id);
+static void tb_feed_sys_exit(void *data, struct pt_regs *regs, long ret);
 
 static struct tbcore_consumer tb_feed_consumer = {
 	.name	= "tracebuf",
 	.event	= { [0 ... TBCORE_EV_NR - 1] = tb_feed_event },
+	.direct	= {
+		.sys_enter	= tb_feed_sys_enter,
+		.sys_exit	= tb_feed_sys_exit,
+	},
 };
 
 bool tb_feed_counts(void)
@@ -81,43 +94,55 @@ static u32 tb_feed_icount(void)
 	return min_t(u64, delta, U32_MAX);
 }
 
-static void tb_feed_event(const struct tbcore_event *e)
+/*
+ * Count and record an event if its CPU is fed.  Interrupts are off only
+ * when there are counters to read (never under qemu TCG): the count is the
+ * counter's advance, which an interrupt's own event must not split.
+ */
+static __always_inline void tb_feed_put(u32 kind, u32 arg)
 {
-	struct tracebuf_event ev = { 0 };
-	unsigned long flags;
 	u32 cpu = READ_ONCE(tb_feed_cpu_sel);
+	unsigned long flags;
+	u32 icount = 0;
 
 	if (cpu != TRACEBUF_CPU_ALL && cpu != smp_processor_id())
 		return;
+	if (unlikely(READ_ONCE(tb_feed_have_counts))) {
+		local_irq_save(flags);
+		icount = tb_feed_icount();
+		local_irq_restore(flags);
+	}
+	static_call(tb_feed_sink)(kind, arg, icount);
+}
+
+/* The two hottest events have probes of their own (core/probes.h). */
+static notrace void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	tb_feed_put(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_SWI);
+}
+
+static notrace void tb_feed_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	tb_feed_put(TRACEBUF_EV_INDIRECT,
+		    lower_32_bits(instruction_pointer(regs)));
+}
+
+static void tb_feed_event(const struct tbcore_event *e)
+{
 	switch (e->type) {
-	case TBCORE_EV_SYS_ENTER:
-		ev.kind = TRACEBUF_EV_EXCEPTION;
-		ev.arg = TRACEBUF_VEC_SWI;
-		break;
 	case TBCORE_EV_IRQ_ENTRY:
-		ev.kind = TRACEBUF_EV_EXCEPTION;
-		ev.arg = TRACEBUF_VEC_IRQ;
+		tb_feed_put(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_IRQ);
 		break;
 	case TBCORE_EV_FAULT_USER:
 	case TBCORE_EV_FAULT_KERNEL:
-		ev.kind = TRACEBUF_EV_EXCEPTION;
-		ev.arg = TRACEBUF_VEC_DABORT;
-		break;
-	case TBCORE_EV_SYS_EXIT:
-		ev.kind = TRACEBUF_EV_INDIRECT;
-		ev.arg = lower_32_bits(instruction_pointer(e->sys_exit.regs));
+		tb_feed_put(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_DABORT);
 		break;
 	case TBCORE_EV_SCHED_SWITCH:
-		ev.kind = TRACEBUF_EV_INDIRECT;
-		ev.arg = e->sched_switch.next->pid;
+		tb_feed_put(TRACEBUF_EV_INDIRECT, e->sched_switch.next->pid);
 		break;
 	default:
-		return;
+		break;
 	}
-	local_irq_save(flags);
-	ev.icount = tb_feed_icount();
-	local_irq_restore(flags);
-	tb_feed_sink(&ev);
 }
 
 static u32 tb_feed_evmask(u32 src)
@@ -203,7 +228,7 @@ static void tb_feed_counters_stop(void)
 
 void tb_feed_init(tb_feed_sink_fn sink)
 {
-	tb_feed_sink = sink;
+	static_call_update(tb_feed_sink, sink);
 }
 
 int tb_feed_set(const struct tracebuf_sources *src)

@@ -10,10 +10,17 @@
 
 #include <linux/tracebuf.h>
 
-/* Records one event, in any context (NMI included); may modify it. */
-typedef void (*tb_feed_sink_fn)(struct tracebuf_event *ev);
+/*
+ * Records one event (the fields of a struct tracebuf_event, in registers),
+ * in any context, NMI included.
+ */
+typedef void (*tb_feed_sink_fn)(u32 kind, u32 arg, u32 icount);
 
-/* Before the first tb_feed_set(): where the events go. */
+/*
+ * Before the first tb_feed_set(): where the events go.  A static call,
+ * patched to a direct call: this is the per-event path, and a function
+ * pointer would cost a retpolined call per event.
+ */
 void tb_feed_init(tb_feed_sink_fn sink);
 
 /*

@@ -158,23 +158,9 @@ static enum tb_put tb_put_rollovers(struct tb_model *m,
 	return todo == room ? TB_PUT_FULL : TB_PUT_MORE;
 }
 
-/**
- * tb_model_put() - record one event as the hardware would
- * @m:		the buffer
- * @ev:		a valid event; unless TB_PUT_DONE, ev->icount is reduced by
- *		the roll-overs already written, so putting @ev again (into a
- *		cleared buffer after TB_PUT_FULL) continues exactly there
- * @work:	bytes this call may write (roll-overs; the message itself
- *		always goes in whole); reduced by what it wrote.  It bounds
- *		the time one call takes whatever the icount.
- *
- * Return: TB_PUT_DONE; TB_PUT_FULL when a fill-once buffer is full
- * (m->full is then set); TB_PUT_MORE when *@work ran out first.  m->full
- * can also become set with TB_PUT_DONE when the entry filled the buffer
- * exactly.
- */
-enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
-			 s64 *work)
+/* tb_model_put() for all the cases tb_model_put_fast() leaves (model.h). */
+static enum tb_put tb_model_put_slow(struct tb_model *m,
+				     struct tracebuf_event *ev, s64 *work)
 {
 	enum tb_put r;
 	u32 count, need;
@@ -227,6 +213,29 @@ enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
 full:
 	m->full = true;
 	return TB_PUT_FULL;
+}
+
+/**
+ * tb_model_put() - record one event as the hardware would
+ * @m:		the buffer
+ * @ev:		a valid event; unless TB_PUT_DONE, ev->icount is reduced by
+ *		the roll-overs already written, so putting @ev again (into a
+ *		cleared buffer after TB_PUT_FULL) continues exactly there
+ * @work:	bytes this call may write (roll-overs; the message itself
+ *		always goes in whole); reduced by what it wrote.  It bounds
+ *		the time one call takes whatever the icount.
+ *
+ * Return: TB_PUT_DONE; TB_PUT_FULL when a fill-once buffer is full
+ * (m->full is then set); TB_PUT_MORE when *@work ran out first.  m->full
+ * can also become set with TB_PUT_DONE when the entry filled the buffer
+ * exactly.
+ */
+enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
+			 s64 *work)
+{
+	if (tb_model_put_fast(m, ev, work))
+		return TB_PUT_DONE;
+	return tb_model_put_slow(m, ev, work);
 }
 
 /* The whole buffer in read order, oldest byte first. */

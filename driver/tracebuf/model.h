@@ -52,6 +52,65 @@ enum tb_put {
 	TB_PUT_MORE,	/* the work allowed was spent: the rest is left too */
 };
 
+/**
+ * tb_model_put_fast() - tb_model_put()'s common case, inline for the feed
+ * @m, @ev, @work: as for tb_model_put()
+ *
+ * The common case: no roll-over, and the entry's bytes lie one after the
+ * other in @buf (it does not wrap round the end and fits a fill-once
+ * buffer).  Its bytes are then stored at once, and the arming test looks
+ * at the entry's first and last index only: the indexes that arm are the
+ * multiples of size / 2, and an entry of at most 5 bytes (size / 2 >= 8)
+ * contains one exactly when its first byte is one or it crosses one.
+ *
+ * Return: the bytes written (the event is then done, as TB_PUT_DONE), or
+ * 0 when it is not the common case and nothing was done.
+ */
+static inline u32 tb_model_put_fast(struct tb_model *m,
+				    struct tracebuf_event *ev, s64 *work)
+{
+	u32 wpos = m->wpos, half = m->size / 2;
+	u32 arg = ev->arg, count = ev->icount;
+	u8 *p = m->buf + wpos;
+	u32 need;
+	u8 msg;
+
+	if (count >= TB_ROLLOVER_INSNS || m->full)
+		return 0;
+	need = ev->kind == TRACEBUF_EV_INDIRECT ? 5 : 1;
+	if (wpos + need > m->size)
+		return 0;
+	if (need == 5) {
+		p[0] = arg >> 24;
+		p[1] = arg >> 16;
+		p[2] = arg >> 8;
+		p[3] = arg;
+		msg = TB_MSG_INDIRECT | count;
+	} else {
+		msg = ev->kind == TRACEBUF_EV_EXCEPTION ? arg << 4 | count :
+							 TB_MSG_DIRECT | count;
+	}
+	if (!(wpos & (half - 1)) || (wpos & (half - 1)) + need - 1 >= half)
+		m->armed = true;
+	if (ev->kind != TRACEBUF_EV_EXCEPTION && m->armed) {
+		msg |= TB_MSG_CHKPT;
+		m->chkpt[1] = m->chkpt[0];
+		m->chkpt[0] = arg;
+		m->armed = false;
+	}
+	p[need - 1] = msg;
+	wpos += need;
+	m->bytes_written += need;
+	*work -= need;
+	ev->icount = 0;
+	if (m->mode == TRACEBUF_MODE_WRAP)
+		wpos &= m->size - 1;
+	else if (wpos == m->size)
+		m->full = true;
+	m->wpos = wpos;
+	return need;
+}
+
 void tb_model_init(struct tb_model *m, u8 *buf, u32 size);
 void tb_model_clear(struct tb_model *m);
 bool tb_model_event_valid(const struct tracebuf_event *ev);

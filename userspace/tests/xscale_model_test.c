@@ -7,7 +7,10 @@
  * them.  100,000 random buffers: wrap-around and fill-once, sizes 256
  * bytes to 64 KiB, wrapped, partly written, full, with dropped events and
  * chained capture.  Plus the layouts the checkpoint rule cannot produce,
- * which must be reported.
+ * which must be reported.  And the model against a reference written
+ * here from the rules alone, one byte at a time: the model's fast path
+ * (a whole entry stored at once) and its slow path must both give the
+ * reference's bytes, positions, checkpoints and flags.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +331,141 @@ TEST(model_buffers_are_never_suspect)
 	EXPECT_LT(0, t.checkpoints3);
 	EXPECT_LT(0, t.dropped_in);
 	EXPECT_LT(0, t.chained);
+}
+
+/*
+ * The reference: the rules of model.h/model.c's comment, one byte at a
+ * time and nothing else (no budget, no skipping, no fast path).
+ */
+struct ref {
+	uint8_t buf[65536];
+	uint32_t size, wpos, mode, chkpt[2];
+	bool armed, full;
+	uint64_t bytes_written;
+};
+
+/* Entering a half of the buffer arms it. */
+static void ref_arm(struct ref *r)
+{
+	uint32_t idx = r->wpos % r->size;
+
+	if (idx == 0 || idx == r->size / 2)
+		r->armed = true;
+}
+
+/* A byte at the write position, armed first unless @msg (done already). */
+static bool ref_byte(struct ref *r, uint8_t b, bool msg)
+{
+	uint32_t idx = r->wpos % r->size;
+
+	if (r->mode == TRACEBUF_MODE_FILL_ONCE && r->wpos == r->size)
+		return false;
+	if (!msg)
+		ref_arm(r);
+	r->buf[idx] = b;
+	r->wpos = r->mode == TRACEBUF_MODE_WRAP ? (idx + 1) % r->size :
+						    r->wpos + 1;
+	r->bytes_written++;
+	return true;
+}
+
+/* False: full (the rest of the event is not recorded). */
+static bool ref_put(struct ref *r, const struct tracebuf_event *ev)
+{
+	uint32_t i, room = r->size - r->wpos;
+	uint8_t msg;
+
+	if (r->full)
+		return false;
+	for (i = 0; i < ev->icount / 16; i++) {
+		if (!ref_byte(r, 0xff, false)) {
+			r->full = true;
+			return false;
+		}
+	}
+	room = r->size - r->wpos;
+	if (r->mode == TRACEBUF_MODE_FILL_ONCE &&
+	    room < (ev->kind == TRACEBUF_EV_INDIRECT ? 5u : 1u)) {
+		r->full = true;
+		return false;
+	}
+	if (ev->kind == TRACEBUF_EV_EXCEPTION) {
+		msg = (uint8_t)(ev->arg << 4 | ev->icount % 16);
+		ref_arm(r);
+	} else {
+		if (ev->kind == TRACEBUF_EV_INDIRECT)
+			for (i = 0; i < 4; i++)
+				ref_byte(r, (uint8_t)(ev->arg >> (24 - 8 * i)),
+					 false);
+		msg = (ev->kind == TRACEBUF_EV_INDIRECT ? 0x90 : 0x80) |
+		      ev->icount % 16;
+		ref_arm(r);
+		if (r->armed) {
+			msg |= 0x40;
+			r->chkpt[1] = r->chkpt[0];
+			r->chkpt[0] = ev->arg;
+			r->armed = false;
+		}
+	}
+	ref_byte(r, msg, true);
+	if (r->mode == TRACEBUF_MODE_FILL_ONCE && r->wpos == r->size)
+		r->full = true;
+	return true;
+}
+
+TEST(model_is_the_reference)
+{
+	static uint8_t mbuf[65536];
+	static struct ref r;
+	unsigned long events = 0, fast = 0, bad = 0;
+	unsigned int run, k;
+
+	for (run = 0; run < 3000 && !bad; run++) {
+		uint32_t size = 16U << rnd(9);
+		struct tb_model m;
+
+		tb_model_init(&m, mbuf, size);
+		m.mode = rnd(2) ? TRACEBUF_MODE_WRAP : TRACEBUF_MODE_FILL_ONCE;
+		memset(&r, 0, sizeof(r));
+		r.size = size;
+		r.mode = m.mode;
+		r.armed = true;
+		for (k = rnd(3 * size); k && !bad; k--) {
+			struct tracebuf_event ev;
+			bool done = false;
+			enum tb_put res;
+			s64 work;
+
+			random_event(&ev, size);
+			if (rnd(4))	/* mostly the fast path's events */
+				ev.icount %= 16;
+			fast += ev.icount < 16;
+			events++;
+			done = ref_put(&r, &ev);
+			do {
+				work = 1 + rnd(3 * size);
+				res = tb_model_put(&m, &ev, &work);
+			} while (res == TB_PUT_MORE);
+			bad += done != (res == TB_PUT_DONE) ||
+			       m.wpos != r.wpos || m.full != r.full ||
+			       m.armed != r.armed ||
+			       m.bytes_written != r.bytes_written ||
+			       m.chkpt[0] != r.chkpt[0] ||
+			       m.chkpt[1] != r.chkpt[1] ||
+			       memcmp(m.buf, r.buf, size);
+			if (bad)
+				TH_LOG("run %u, size %u, mode %u, event %lu (kind %u, icount %u): model and reference differ: done %d/%d wpos %u/%u full %d/%d armed %d/%d written %llu/%llu",
+				       run, size, m.mode, events, ev.kind,
+				       ev.icount, res == TB_PUT_DONE, done,
+				       m.wpos, r.wpos, m.full, r.full, m.armed,
+				       r.armed,
+				       (unsigned long long)m.bytes_written,
+				       (unsigned long long)r.bytes_written);
+		}
+	}
+	fprintf(stderr, "# %lu events (%lu without roll-overs) in %u buffers\n",
+		events, fast, run);
+	EXPECT_EQ(0, bad);
 }
 
 TEST_HARNESS_MAIN
