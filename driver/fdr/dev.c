@@ -81,7 +81,7 @@ struct fdr_file {
 
 static u32 fdr_wakeup_bytes(const struct tracebuf_fdr_config *cfg)
 {
-	return cfg->wakeup ? cfg->wakeup : cfg->buf_size / 4;
+	return cfg->wakeup ? cfg->wakeup : TRACEBUF_FDR_WAKEUP_DEFAULT(cfg->buf_size);
 }
 
 /* ------------------------------------------------------------ control */

@@ -271,6 +271,8 @@ struct tracebuf_event {
  * ring reaches it before it is full, whatever the records.
  */
 #define TRACEBUF_FDR_WAKEUP_MAX(size)	((size) / 2)
+/* The threshold of tracebuf_fdr_config.wakeup 0: a quarter buffer. */
+#define TRACEBUF_FDR_WAKEUP_DEFAULT(size)	((size) / 4)
 
 /* Largest user marker: a longer write() fails with EMSGSIZE. */
 #define TRACEBUF_FDR_MARKER_MAX		1024

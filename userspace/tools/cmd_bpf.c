@@ -461,6 +461,7 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 
 	tb_fdr_bpf_stats(c, post, &r->lost, lost_cls, &s, &tot);
 	tb_collect_count(&s, "ringbuf_bytes", opt->rb_size);
+	tb_collect_count(&s, "wakeup_bytes", opt->wakeup);
 	tb_collect_count(&s, "nr_args", opt->nr_args);
 	getrusage(RUSAGE_SELF, &s.ru1);
 	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;
