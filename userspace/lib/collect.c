@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -270,6 +271,18 @@ static void json_classes(FILE *f, const char *key, const uint64_t *v)
 		fprintf(f, "%s\"%s\": %llu", i ? ", " : "",
 			tb_fdr_classes[i].name, (unsigned long long)v[i]);
 	fprintf(f, "}, ");
+}
+
+void tb_collect_exclude(struct tb_collect_stats *s, const struct rusage *a,
+			const struct rusage *b)
+{
+	struct timeval d;
+
+	timersub(&b->ru_utime, &a->ru_utime, &d);
+	timersub(&s->ru1.ru_utime, &d, &s->ru1.ru_utime);
+	timersub(&b->ru_stime, &a->ru_stime, &d);
+	timersub(&s->ru1.ru_stime, &d, &s->ru1.ru_stime);
+	s->ru1.ru_nvcsw -= b->ru_nvcsw - a->ru_nvcsw;
 }
 
 void tb_collect_json(FILE *f, const struct tb_collect_stats *s)

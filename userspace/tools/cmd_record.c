@@ -360,6 +360,7 @@ int cmd_record(int argc, char **argv)
 	struct tb_name_map known = { 0 };
 	struct buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
+	struct rusage stop0, stop1;
 	bool use_mmap = true;
 	struct tb_error err;
 	int control = 0, mode_given = 0;
@@ -484,9 +485,13 @@ int cmd_record(int argc, char **argv)
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
-	getrusage(RUSAGE_SELF, &stats.ru0);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
 		tb_die_errno(TB_EXIT_FAIL, "start");
+	/*
+	 * The reader's time is recording and draining: START and STOP
+	 * (probe registration, grace periods) are control, not reading.
+	 */
+	getrusage(RUSAGE_SELF, &stats.ru0);
 	t0 = now_s();
 	if (optind < argc) {
 		errno = -tb_collect_cmd_start(&cmd);
@@ -524,8 +529,10 @@ int cmd_record(int argc, char **argv)
 		else if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
 			usleep(50000);
 	}
+	getrusage(RUSAGE_SELF, &stop0);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
+	getrusage(RUSAGE_SELF, &stop1);
 	if (child) {
 		kill(child, SIGTERM);
 		waitpid(child, &stats.status, 0);
@@ -543,8 +550,8 @@ int cmd_record(int argc, char **argv)
 		while (drain_once(fd, &raw))
 			;
 	}
-	/* The reader's time is recording and draining, as tracebuf bpf's. */
 	getrusage(RUSAGE_SELF, &stats.ru1);
+	tb_collect_exclude(&stats, &stop0, &stop1);
 	stats.duration = now_s() - t0;
 	if (tb_fdr_stats(fd, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
