@@ -251,6 +251,52 @@ TEST(read_and_mapping_share_pages)
 	close(fd);
 }
 
+/*
+ * Pages kept lent are not overwritten: the writer drops what does not
+ * fit, and the loss is counted and reported in the stream exactly as
+ * with a reader that does not read.
+ */
+TEST(lent_pages_count_losses)
+{
+	struct tracebuf_fdr_stats st;
+	struct mark_seen s = { .cap = 1 };
+	uint8_t *out;
+	size_t len = 0;
+	void *p;
+	int fd, n;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	out = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, pin_cpu(0));
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	n = take(fd, p, 0, out, &len);
+	ASSERT_LT(0, n);
+	/* Two rings' worth while those pages stay lent. */
+	put_markers(fd, 1, 0, 3000, 40000, MARK_SIZE);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_LT(0ULL, st.dropped);
+	/* Taken and given back: the next write reports the loss first. */
+	ASSERT_LE(0, take(fd, p, 0, out, &len));
+	ASSERT_EQ(0, mmap_get(fd, 0, TRACEBUF_FDR_MMAP_RELEASE));
+	put_markers(fd, 1, 0, 43000, 10, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	ASSERT_EQ(0, drain(fd, &p, 1, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &s));
+	EXPECT_EQ(0, s.wrong_cpu);
+	/* Every marker is in the stream or counted as dropped. */
+	EXPECT_EQ(43010ULL, s.n[0] + st.dropped);
+	EXPECT_LE(1, s.lost_reports);
+	free(out);
+	munmap(p, map_size(BUF));
+	close(fd);
+}
+
 /* ------------------------------------------------------------ bad cases */
 
 TEST(bad_mappings_refused)
