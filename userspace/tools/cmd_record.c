@@ -156,7 +156,8 @@ struct spool {
 	void *map;
 };
 
-static void spool_open(struct spool *sp, int dev, const char *out,
+/* False when the module cannot be mapped (one older than mmap()). */
+static bool spool_open(struct spool *sp, int dev, const char *out,
 		       const struct tracebuf_fdr_config *cfg)
 {
 	const char *slash = strrchr(out, '/');
@@ -182,8 +183,13 @@ static void spool_open(struct spool *sp, int dev, const char *out,
 	if (tb_fdr_stats(dev, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
 	errno = -tb_fdr_mmap_open(&sp->m, dev, cfg->buf_size, st.nr_cpus);
+	if (errno == ENODEV) {
+		close(sp->fd);
+		return false;
+	}
 	if (errno)
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
+	return true;
 }
 
 /* Write what the rings have now; 1 once everything was read. */
@@ -478,7 +484,7 @@ int cmd_record(int argc, char **argv)
 	stats.classes = cfg.classes;
 	use_mmap &= cfg.mode == TRACEBUF_FDR_MODE_STREAM;
 	if (use_mmap)
-		spool_open(&sp, fd, out, &cfg);
+		use_mmap = spool_open(&sp, fd, out, &cfg);
 	if (optind < argc) {
 		errno = -tb_collect_cmd_fork(&cmd, argv + optind,
 					     !strcmp(out, "-"));
