@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
+#include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -44,6 +45,10 @@ static DEFINE_MUTEX(fdr_mmap_lock);
 static atomic_t fdr_mmap_count = ATOMIC_INIT(0);
 
 static_assert(sizeof(struct tracebuf_fdr_mmap_page) <= PAGE_SIZE);
+/* The same layout for 32- and 64-bit readers: no implicit padding. */
+static_assert(sizeof(struct tracebuf_fdr_mmap_page) == 184);
+static_assert(offsetof(struct tracebuf_fdr_mmap_page, reserved) == 152);
+static_assert(sizeof(struct tracebuf_fdr_mmap_get) == 16);
 
 /* Split, mremap and unmap keep the count of areas exact. */
 static void fdr_vm_open(struct vm_area_struct *vma)
