@@ -137,16 +137,24 @@ run_collector() {	# tool workload extra-args...
 
 # A collector's configuration: its raw trace (-r: no post-processing in the
 # measured reader time, no tfile), the workload's and the collector's JSON.
-measure_collector() {	# config tool workload rep
+measure_collector() {	# config tool workload rep [tool-args...]
 	command -v "$2" >/dev/null || return 0
-	w=$(run_collector "$2" "$3" -r -N -o /tmp/bench.fdr) || return 1
+	cfg=$1 tool=$2 wl=$3 rep=$4
+	shift 4
+	w=$(run_collector "$tool" "$wl" -r -N -o /tmp/bench.fdr "$@") || return 1
+	set -- "$cfg" "$tool" "$wl" "$rep"
 	emit "$1" "$3" "$4" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
 	rm -f /tmp/bench.fdr*
 }
 
-# tracebuf's FDR ring in streaming mode, drained by tracebuf-record.
+# tracebuf's FDR ring in streaming mode, drained by tracebuf-record from
+# its read-only mapping of the rings (the default), or with read().
 cfg_tb_fdr() {
 	measure_collector tb_fdr tracebuf-record "$1" "$2"
+}
+
+cfg_tb_fdr_read() {
+	measure_collector tb_fdr_read tracebuf-record "$1" "$2" --no-mmap
 }
 
 # Probes registered, consumer writes nothing: the floor of any probe tracer.
@@ -184,7 +192,7 @@ echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions"
 run_workload syscall >/dev/null
 for rep in $(seq 1 "$REPS"); do
 	for wl in $WORKLOADS; do
-		for cfg in none ftrace tb_floor tb_fdr bpf xscale; do
+		for cfg in none ftrace tb_floor tb_fdr tb_fdr_read bpf xscale; do
 			"cfg_$cfg" "$wl" "$rep" || echo "bench: $cfg/$wl rep $rep failed" >&2
 		done
 	done

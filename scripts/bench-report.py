@@ -34,6 +34,26 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+# Both collectors' readers also wake on their poll timeout (100 ms).
+TIMER_WAKEUPS_PER_S = 10
+# A BPF ring buffer record of an event or a context switch without
+# arguments: the 8-byte record header and struct tb_bpf_event
+# (userspace/bpf/tracebuf_bpf.h).  Only the syscall workload has no
+# arguments at all, so the bound is exact there and a slight
+# underestimate elsewhere.
+BPF_RECORD_BYTES = 8 + 24
+
+
+def wakeup_bound(cfg, t):
+    """Wake-ups per second a waiting reader may cost: one per wake-up
+    threshold of data committed (the FDR rings count per CPU, so summing
+    the CPUs' bytes bounds the sum of their wake-ups), plus the timer."""
+    data = t.get("committed_bytes")
+    if data is None:
+        data = (t["events"] + t.get("switches", 0)) * BPF_RECORD_BYTES
+    return data / t["wakeup_bytes"] / t["duration_s"] + TIMER_WAKEUPS_PER_S
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -48,7 +68,8 @@ def main():
         groups.setdefault((r["workload_set"], r["config"]), []).append(r)
 
     results = {"date": time.strftime("%Y-%m-%d"), "workloads": {}}
-    order = ["none", "tb_floor", "tb_fdr", "ftrace", "bpf", "xscale"]
+    order = ["none", "tb_floor", "tb_fdr", "tb_fdr_read", "ftrace", "bpf",
+             "xscale"]
     for wl in sorted({k[0] for k in groups}):
         base = groups.get((wl, "none"), [])
         base_ns = median([r["run"]["ns_per_op"] for r in base])
@@ -91,6 +112,12 @@ def main():
                 row["lost_max"] = max(lost)
             if rd and ev:
                 row["reader_ns_per_event"] = median([a / e for a, e in zip(rd, ev)])
+            wk = [(t["wakeups"] / t["duration_s"], wakeup_bound(cfg, t))
+                  for t in tr if t.get("wakeups") is not None and
+                  t.get("duration_s") and t.get("wakeup_bytes")]
+            if wk:
+                row["wakeups_per_s"] = median([w for w, _ in wk])
+                row["wakeup_bound_per_s"] = median([b for _, b in wk])
             rows[cfg] = row
         for cfg, row in rows.items():
             pe = row.get("ns_per_event_median")
@@ -134,6 +161,14 @@ def main():
                 fmt(r.get("bytes_per_event"), "%.2f"),
                 fmt(r.get("lost_max"), "%d"),
                 fmt(r.get("reader_ns_per_event"))))
+    print("\nwake-ups of the waiting reader (per second; bound: one per wake-up"
+          " threshold of data, plus its 100 ms poll timeout)")
+    for wl, w in results["workloads"].items():
+        for cfg, r in w["configs"].items():
+            if "wakeups_per_s" in r:
+                print("  %-8s %-12s %10s /s   bound %10s /s" % (
+                    wl, cfg, fmt(r["wakeups_per_s"]),
+                    fmt(r["wakeup_bound_per_s"])))
     if "converters" in results:
         print("\nconverters (host):")
         print(json.dumps(results["converters"], indent=2))

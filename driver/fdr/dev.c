@@ -22,6 +22,10 @@
  * getting whole pages.
  *
  * write() records its bytes as one CustomEventMarker on the writer's CPU.
+ *
+ * mmap() maps one CPU's ring read-only, and TRACEBUF_FDR_IOC_MMAP_GET
+ * lends the file that CPU's closed pages instead of copying them
+ * (fdr_mmap.c); the streaming readers share the pages either way.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -67,6 +71,7 @@ static u64 fdr_gen;		/* capture number: START and CONFIG count */
 struct fdr_file {
 	struct mutex lock;	/* serialises this file's reads and SNAPSHOT */
 	struct fdr_reader rd;	/* its place in the rings: fdr_lock */
+	struct fdr_mmap mm;	/* its mappings' control pages */
 	u64 gen;		/* the capture of the output below */
 	u32 mode;		/* TRACEBUF_FDR_MODE_* of that capture */
 	u32 hdr_pos;		/* header bytes already read */
@@ -76,7 +81,7 @@ struct fdr_file {
 
 static u32 fdr_wakeup_bytes(const struct tracebuf_fdr_config *cfg)
 {
-	return cfg->wakeup ? cfg->wakeup : cfg->buf_size / 4;
+	return cfg->wakeup ? cfg->wakeup : TRACEBUF_FDR_WAKEUP_DEFAULT(cfg->buf_size);
 }
 
 /* ------------------------------------------------------------ control */
@@ -86,10 +91,11 @@ static int fdr_start(void)
 	u8 hdr[FDR_HDR_SIZE];
 	int ret;
 
-	if (fdr_running)
+	/* Running, or a file still holds pages of the capture to discard. */
+	if (fdr_running || fdr_stream_lent())
 		return -EBUSY;
 	if (!fdr_ring_allocated()) {
-		ret = fdr_ring_alloc(fdr_cfg.buf_size);
+		ret = fdr_mmap_ring_alloc(fdr_cfg.buf_size);
 		if (ret)
 			return ret;
 	}
@@ -176,14 +182,16 @@ static long fdr_ioc_config(struct file *file, void __user *uarg,
 		return ret;
 	mutex_lock(&fdr_lock);
 	ret = -EBUSY;
-	if (fdr_running)
+	if (fdr_running || fdr_stream_lent())
 		goto out;
 	ret = fdr_check_config(&c);
 	if (ret)
 		goto out;
 	if (!c.buf_size)
 		c.buf_size = fdr_cfg.buf_size;
-	ret = fdr_ring_alloc(c.buf_size);
+	ret = fdr_mmap_ring_alloc(c.buf_size);
+	if (ret == -EBUSY)
+		goto out;	/* mapped: the ring and the capture stay */
 	if (ret) {
 		/* The old buffers are gone, and the capture with them. */
 		WRITE_ONCE(fdr_gen, fdr_gen + 1);
@@ -420,6 +428,31 @@ static long fdr_ioc_stop(struct file *file, void __user *uarg, size_t usize)
 	return 0;
 }
 
+static long fdr_ioc_mmap_get(struct file *file, void __user *uarg,
+			     size_t usize)
+{
+	struct fdr_file *f = file->private_data;
+	struct tracebuf_fdr_mmap_get g;
+	u8 hdr[FDR_HDR_SIZE];
+	long ret;
+
+	ret = tbcore_uabi_get(&g, sizeof(g), sizeof(g), uarg, usize);
+	if (ret)
+		return ret;
+	if ((g.flags & ~TRACEBUF_FDR_MMAP_RELEASE) || g.reserved)
+		return -EINVAL;
+	mutex_lock(&fdr_lock);
+	if (fdr_cfg.mode != TRACEBUF_FDR_MODE_STREAM) {
+		ret = -EINVAL;
+	} else {
+		fdr_put_header(hdr, fdr_clock_hz());
+		ret = fdr_mmap_get(&f->mm, &f->rd, &g, fdr_running, fdr_gen,
+				   hdr);
+	}
+	mutex_unlock(&fdr_lock);
+	return ret;
+}
+
 static const struct tbcore_ioctl fdr_ioctls[] = {
 	{ TRACEBUF_FDR_IOC_CONFIG,	fdr_ioc_config },
 	{ TRACEBUF_FDR_IOC_GET_CONFIG,	fdr_ioc_get_config },
@@ -430,6 +463,7 @@ static const struct tbcore_ioctl fdr_ioctls[] = {
 	{ TRACEBUF_FDR_IOC_STOP,	fdr_ioc_stop },
 	{ TRACEBUF_FDR_IOC_SNAPSHOT,	fdr_ioc_snapshot },
 	{ TRACEBUF_FDR_IOC_TRIGGER,	fdr_ioc_trigger },
+	{ TRACEBUF_FDR_IOC_MMAP_GET,	fdr_ioc_mmap_get },
 };
 
 static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -601,8 +635,17 @@ static int fdr_release(struct inode *inode, struct file *file)
 	mutex_lock(&fdr_lock);
 	fdr_reader_exit(&f->rd);
 	mutex_unlock(&fdr_lock);
+	/* Its last mapping is gone: the vma held the file. */
+	fdr_mmap_file_exit(&f->mm);
 	kfree(f);
 	return 0;
+}
+
+static int fdr_mmap_fop(struct file *file, struct vm_area_struct *vma)
+{
+	struct fdr_file *f = file->private_data;
+
+	return fdr_mmap(&f->mm, vma);
 }
 
 static const struct file_operations fdr_fops = {
@@ -612,6 +655,7 @@ static const struct file_operations fdr_fops = {
 	.read		= fdr_read,
 	.write		= fdr_write,
 	.poll		= fdr_poll,
+	.mmap		= fdr_mmap_fop,
 	.unlocked_ioctl	= fdr_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= no_llseek,

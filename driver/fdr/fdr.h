@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel flight data recorder (/dev/tracebuf_fdr), split in five parts:
+ * The kernel flight data recorder (/dev/tracebuf_fdr), split in parts:
  *
  *   fdr_ring.c    per-CPU buffers of FDR blocks, the write path, snapshot
  *                 and streaming consumption (the state machine lives there)
@@ -8,6 +8,7 @@
  *   fdr_events.c  the probe-layer consumer: kernel event -> FDR records
  *   fdr_names.c   function id -> name (IRQ, softirq, work functions)
  *   fdr_kfunc.c   kernel functions as XRay functions (kretprobes)
+ *   fdr_mmap.c    zero-copy reading: a CPU's ring mapped read-only
  *   fdr_dev.c     the misc device: ioctls, read, write (markers), poll
  *
  * Locking: fdr_dev.c's mutex serialises configuration, start/stop, stream
@@ -173,6 +174,33 @@ void fdr_stream_flush(bool all);
 bool fdr_stream_ready(const struct fdr_reader *rd);
 bool fdr_stream_empty(void);
 
+/**
+ * struct fdr_lend - closed pages of one CPU lent to a file
+ * @first:	sequence number of the first page lent
+ * @count:	pages lent from @first on
+ * @eof:	none lent, capture stopped and nothing left on the CPU
+ * @len:	bytes in page s: @len[s % TRACEBUF_FDR_PAGES]
+ */
+struct fdr_lend {
+	unsigned long first;
+	u32 count;
+	bool eof;
+	u32 len[TRACEBUF_FDR_PAGES];
+};
+
+/*
+ * Zero-copy streaming (fdr_lock): give back the pages of @cpu lent to @rd,
+ * then if @lend lend it the CPU's closed pages (closing the open page
+ * first as read() would, @running telling whether capture runs) and
+ * describe them in @out.  Returns the number of pages lent; none while
+ * another file is partway through the CPU.  A file that reads with read()
+ * or closes gives back what it borrowed.  fdr_stream_lent(): does any
+ * file hold pages (START and CONFIG must not reset them)?
+ */
+int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
+		    bool running, struct fdr_lend *out);
+bool fdr_stream_lent(void);
+
 /* --------------------------------------------------------- fdr_events.c */
 
 /* fdr_lock, stopped: what to record; start/stop feeding the ring. */
@@ -286,6 +314,37 @@ void fdr_crash_state(u32 state, u32 mode, const u8 *hdr);
 u32 fdr_ring_size(void);
 const u8 *fdr_ring_data(unsigned int cpu);
 void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out);
+
+/* ----------------------------------------------------------- fdr_mmap.c */
+
+struct vm_area_struct;
+
+/**
+ * struct fdr_mmap - a file's mappings of the rings
+ * @ctrl:	per possible CPU, the control page of the file's mapping of
+ *		that CPU, allocated at its first mmap() and kept until the
+ *		file is released (every mapping is gone by then)
+ */
+struct fdr_mmap {
+	struct tracebuf_fdr_mmap_page **ctrl;
+};
+
+/* Any context that may sleep: map one CPU's ring for the file of @m. */
+int fdr_mmap(struct fdr_mmap *m, struct vm_area_struct *vma);
+/* Release of the file. */
+void fdr_mmap_file_exit(struct fdr_mmap *m);
+/*
+ * fdr_lock, stopped: fdr_ring_alloc() for CONFIG and START, refused with
+ * EBUSY when it would free a ring that is mapped.
+ */
+int fdr_mmap_ring_alloc(u32 size);
+/*
+ * fdr_lock, streaming mode: TRACEBUF_FDR_IOC_MMAP_GET for the file of @m
+ * and @rd, in capture @gen with file header @hdr.
+ */
+long fdr_mmap_get(struct fdr_mmap *m, struct fdr_reader *rd,
+		  const struct tracebuf_fdr_mmap_get *g, bool running,
+		  u64 gen, const u8 *hdr);
 
 /* ------------------------------------------------------------ fdr_dev.c */
 

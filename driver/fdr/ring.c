@@ -66,7 +66,10 @@
  * Flight-recorder snapshots copy nothing: each holds the pages it covers
  * (@keep, the oldest page any holder needs) and the file reads them from
  * the ring, releasing them page by page with a store of @keep that pairs
- * with the writer's acquire the same way.  "Reading" below has the rest.
+ * with the writer's acquire the same way.  A streaming file that mapped
+ * the rings (fdr_mmap.c) borrows closed pages instead of copying them:
+ * they stay at @tail..@lend_end-1 until it gives them back with the same
+ * release store of @tail.  "Reading" below has the rest.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -189,6 +192,13 @@ struct fdr_cpu {
 	unsigned long keep;
 	u32 rd_off;		/* bytes of page @tail already read */
 	struct fdr_reader *rd_owner;
+	/*
+	 * Zero-copy reading: pages @tail..@lend_end-1 are lent to the file
+	 * of @lend_owner, which reads them through its mapping (fdr_mmap.c);
+	 * nobody else consumes this CPU until it gives them back.
+	 */
+	struct fdr_reader *lend_owner;
+	unsigned long lend_end;
 	unsigned int cpu;
 	bool full_woken;	/* writer: woke the reader for a full ring */
 };
@@ -813,6 +823,7 @@ void fdr_ring_reset(u32 mode, u32 wakeup)
 		c->full_woken = false;
 		c->rd_off = 0;
 		c->rd_owner = NULL;
+		c->lend_owner = NULL;
 		c->gate.word = 0;
 		c->gate.slow_clock = !fdr_clock_is_tsc;
 		if (c->pages)
@@ -1204,6 +1215,9 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 
 	if (!fdr_buf_size)
 		return 0;
+	/* A file that reads with read() is done with its mapped pages. */
+	for_each_possible_cpu(cpu)
+		fdr_stream_lend(rd, cpu, false, true, NULL);
 	/* First the rest of the page this file is partway through. */
 	if (rd->cpu >= 0) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
@@ -1218,7 +1232,7 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 
 		if (ret || done == count)
 			break;
-		if (c->rd_owner)
+		if (c->rd_owner || c->lend_owner)
 			continue;	/* a file is in the middle of it */
 		ret = fdr_stream_copy(c, rd, buf, count, &done);
 	}
@@ -1248,6 +1262,18 @@ static void fdr_flush_ipi(void *info)
  * Close the page being filled so a reader can take it: on every CPU once
  * capture stopped (@all), else where it holds at least the wake-up amount.
  */
+static void fdr_stream_flush_cpu(struct fdr_cpu *c, bool all)
+{
+	u32 len = READ_ONCE(c->len);
+
+	if (!len || (!all && len < fdr_wakeup))
+		return;
+	if (READ_ONCE(c->gate.on) && cpu_online(c->cpu))
+		smp_call_function_single(c->cpu, fdr_flush_ipi, c, 1);
+	else
+		fdr_flush_ipi(c);
+}
+
 void fdr_stream_flush(bool all)
 {
 	int cpu;
@@ -1255,18 +1281,70 @@ void fdr_stream_flush(bool all)
 	if (!fdr_buf_size)
 		return;
 	cpus_read_lock();
-	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
-		u32 len = READ_ONCE(c->len);
-
-		if (!len || (!all && len < fdr_wakeup))
-			continue;
-		if (READ_ONCE(c->gate.on) && cpu_online(cpu))
-			smp_call_function_single(cpu, fdr_flush_ipi, c, 1);
-		else
-			fdr_flush_ipi(c);
-	}
+	for_each_possible_cpu(cpu)
+		fdr_stream_flush_cpu(per_cpu_ptr(fdr_cpus, cpu), all);
 	cpus_read_unlock();
+}
+
+/* Give back the pages of @c lent to a file. */
+static void fdr_lend_return(struct fdr_cpu *c)
+{
+	c->lend_owner = NULL;
+	/* Pairs with fdr_next_page(): the file is done with them. */
+	smp_store_release(&c->tail, c->lend_end);
+	/* Peers skipped this CPU while they were lent. */
+	wake_up_interruptible_all(&fdr_ring_wq);
+}
+
+int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
+		    bool running, struct fdr_lend *out)
+{
+	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	unsigned long head, s;
+
+	if (out) {
+		out->first = 0;
+		out->count = 0;
+		out->eof = false;
+	}
+	if (!fdr_buf_size)
+		return 0;
+	if (c->lend_owner == rd)
+		fdr_lend_return(c);
+	/* Another file is in the middle of this CPU: nothing for us now. */
+	if (!lend || c->lend_owner || c->rd_owner)
+		return 0;
+	/* Pairs with fdr_next_page()'s release of a closed page. */
+	if (c->tail == smp_load_acquire(&c->head)) {
+		cpus_read_lock();
+		fdr_stream_flush_cpu(c, !running);
+		cpus_read_unlock();
+	}
+	/* The lent pages' bytes and lengths are final (fdr_next_page()). */
+	head = smp_load_acquire(&c->head);
+	out->first = c->tail;
+	out->count = head - c->tail;
+	for (s = c->tail; s != head; s++)
+		out->len[s & FDR_PAGE_MASK] = c->pages[s & FDR_PAGE_MASK].len;
+	if (out->count) {
+		c->lend_owner = rd;
+		c->lend_end = head;
+	} else {
+		out->eof = !running && !READ_ONCE(c->len);
+	}
+	return out->count;
+}
+
+bool fdr_stream_lent(void)
+{
+	int cpu;
+
+	if (!fdr_buf_size)
+		return false;
+	for_each_possible_cpu(cpu)
+		if (per_cpu_ptr(fdr_cpus, cpu)->lend_owner)
+			return true;
+	return false;
 }
 
 bool fdr_stream_ready(const struct fdr_reader *rd)
@@ -1278,12 +1356,21 @@ bool fdr_stream_ready(const struct fdr_reader *rd)
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 		const struct fdr_reader *owner = READ_ONCE(c->rd_owner);
+		const struct fdr_reader *lender = READ_ONCE(c->lend_owner);
 
 		/* The rest of our own page is ready; another file's is not. */
 		if (owner == rd)
 			return true;
-		if (owner)
+		if (owner || (lender && lender != rd))
 			continue;
+		/* Pages lent to us are not news: pages after them are. */
+		if (lender) {
+			/* Pairs with fdr_next_page()'s release, as below. */
+			if (READ_ONCE(c->lend_end) != smp_load_acquire(&c->head) ||
+			    READ_ONCE(c->len) >= fdr_wakeup)
+				return true;
+			continue;
+		}
 		/* Pairs with fdr_next_page()'s release of a closed page. */
 		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
 		    READ_ONCE(c->len) >= fdr_wakeup)
@@ -1339,6 +1426,7 @@ void fdr_reader_exit(struct fdr_reader *rd)
 		for_each_possible_cpu(cpu) {
 			struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
+			fdr_stream_lend(rd, cpu, false, true, NULL);
 			if (c->rd_owner != rd)
 				continue;
 			c->rd_off = 0;

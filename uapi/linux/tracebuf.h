@@ -271,6 +271,8 @@ struct tracebuf_event {
  * ring reaches it before it is full, whatever the records.
  */
 #define TRACEBUF_FDR_WAKEUP_MAX(size)	((size) / 2)
+/* The threshold of tracebuf_fdr_config.wakeup 0: a quarter buffer. */
+#define TRACEBUF_FDR_WAKEUP_DEFAULT(size)	((size) / 4)
 
 /* Largest user marker: a longer write() fails with EMSGSIZE. */
 #define TRACEBUF_FDR_MARKER_MAX		1024
@@ -596,6 +598,94 @@ struct tracebuf_fdr_trigger {
 	struct tracebuf_fdr_trig_cond conds[TRACEBUF_FDR_TRIG_MAX];
 };
 
+/*
+ * Zero-copy reading (streaming mode): mmap() of one CPU's ring, read-only.
+ * The mapping of CPU n starts at offset n * TRACEBUF_FDR_MMAP_SIZE(ps,
+ * buf_size) and is exactly that long, ps being the system page size and
+ * buf_size the configured per-CPU buffer: one control page (struct
+ * tracebuf_fdr_mmap_page, this file's own), then the CPU's buffer of
+ * TRACEBUF_FDR_PAGES ring pages of buf_size / TRACEBUF_FDR_PAGES bytes.
+ * TRACEBUF_FDR_IOC_MMAP_GET lends the file the CPU's closed ring pages and
+ * describes them in the control page; the reader uses them in place and
+ * the next MMAP_GET (or TRACEBUF_FDR_MMAP_RELEASE, or close) gives them
+ * back.  Documentation/fdr.rst, "Zero-copy reading", has the protocol.
+ */
+#define TRACEBUF_FDR_MMAP_VERSION	1
+#define TRACEBUF_FDR_MMAP_SIZE(page_size, buf_size) \
+	((__u64)(page_size) + (__u64)(buf_size))
+
+/* tracebuf_fdr_mmap_page.flags */
+/* Capture stopped and this CPU has nothing after the pages lent: its EOF. */
+#define TRACEBUF_FDR_MMAP_EOF		(1U << 0)
+
+/**
+ * struct tracebuf_fdr_mmap_page - the control page of a CPU's mapping
+ * @version:	TRACEBUF_FDR_MMAP_VERSION; a reader that knows an older
+ *		version reads the fields it knows (new ones are appended)
+ * @size:	bytes of this struct the kernel fills in
+ * @cpu:	the CPU whose ring the mapping shows
+ * @nr_pages:	ring pages in the buffer (TRACEBUF_FDR_PAGES)
+ * @page_size:	bytes per ring page (buf_size / @nr_pages)
+ * @data_offset: offset in the mapping of ring page slot 0 (one system page)
+ * @data_size:	bytes of the buffer (buf_size)
+ * @first:	sequence number of the first ring page the last
+ *		TRACEBUF_FDR_IOC_MMAP_GET lent; page s is in slot
+ *		s % @nr_pages, at @data_offset + (s % @nr_pages) * @page_size
+ * @count:	pages lent, 0..@nr_pages - 1, from @first on, in stream order
+ * @flags:	TRACEBUF_FDR_MMAP_EOF
+ * @gen:	capture number: changes when START or CONFIG discard the data
+ * @header:	the 32-byte XRay FDR file header of the capture, which the
+ *		lent pages follow (the same header read() begins with)
+ * @page_len:	bytes of data in lent page s: @page_len[s % @nr_pages];
+ *		the rest of the page is not part of the stream
+ * @reserved:	zero
+ *
+ * Written by the kernel only during TRACEBUF_FDR_IOC_MMAP_GET on this
+ * CPU, by the file that mapped it: its values stay as they are until the
+ * file calls it again, so no memory ordering is needed beyond the ioctl.
+ */
+struct tracebuf_fdr_mmap_page {
+	__u32 version;
+	__u32 size;
+	__u32 cpu;
+	__u32 nr_pages;
+	__u32 page_size;
+	__u32 data_offset;
+	__u64 data_size;
+	__u64 first;
+	__u32 count;
+	__u32 flags;
+	__u64 gen;
+	__u8 header[32];
+	__u32 page_len[TRACEBUF_FDR_PAGES];
+	__u64 reserved[4];
+};
+
+/* tracebuf_fdr_mmap_get.flags */
+/* Only give back the pages lent before; lend none. */
+#define TRACEBUF_FDR_MMAP_RELEASE	(1U << 0)
+
+/**
+ * struct tracebuf_fdr_mmap_get - take the next pages (TRACEBUF_FDR_IOC_MMAP_GET)
+ * @cpu:	a CPU this file has mapped
+ * @flags:	TRACEBUF_FDR_MMAP_RELEASE, or 0; other bits: EINVAL
+ * @reserved:	must be zero (EINVAL)
+ *
+ * Gives back the pages of @cpu lent to this file before, then (unless
+ * TRACEBUF_FDR_MMAP_RELEASE) lends it the CPU's closed pages, closing the
+ * page being filled first if it holds the wake-up amount or capture is
+ * stopped, exactly as read() would consume them.  Returns the number of
+ * pages lent, also in the control page with their lengths.  Pages another
+ * file is reading (read() partway through a page, or lent) are not lent:
+ * 0, and poll() wakes when they are given back.  Streaming mode only
+ * (EINVAL); EINVAL also for a CPU this file has not mapped.
+ */
+struct tracebuf_fdr_mmap_get {
+	__u32 cpu;
+	__u32 flags;
+	__u64 reserved;
+};
+
 #define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
@@ -605,5 +695,6 @@ struct tracebuf_fdr_trigger {
 #define TRACEBUF_FDR_IOC_NAMES	_IOWR(TRACEBUF_IOC_MAGIC, 0x46, struct tracebuf_fdr_names)
 #define TRACEBUF_FDR_IOC_KFUNCS	_IOWR(TRACEBUF_IOC_MAGIC, 0x47, struct tracebuf_fdr_kfuncs)
 #define TRACEBUF_FDR_IOC_TRIGGER _IOW(TRACEBUF_IOC_MAGIC, 0x48, struct tracebuf_fdr_trigger)
+#define TRACEBUF_FDR_IOC_MMAP_GET _IOW(TRACEBUF_IOC_MAGIC, 0x49, struct tracebuf_fdr_mmap_get)
 
 #endif /* _UAPI_LINUX_TRACEBUF_H */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -272,6 +273,18 @@ static void json_classes(FILE *f, const char *key, const uint64_t *v)
 	fprintf(f, "}, ");
 }
 
+void tb_collect_exclude(struct tb_collect_stats *s, const struct rusage *a,
+			const struct rusage *b)
+{
+	struct timeval d;
+
+	timersub(&b->ru_utime, &a->ru_utime, &d);
+	timersub(&s->ru1.ru_utime, &d, &s->ru1.ru_utime);
+	timersub(&b->ru_stime, &a->ru_stime, &d);
+	timersub(&s->ru1.ru_stime, &d, &s->ru1.ru_stime);
+	s->ru1.ru_nvcsw -= b->ru_nvcsw - a->ru_nvcsw;
+}
+
 void tb_collect_json(FILE *f, const struct tb_collect_stats *s)
 {
 	double user = tv_s(s->ru1.ru_utime) - tv_s(s->ru0.ru_utime);
@@ -293,6 +306,9 @@ void tb_collect_json(FILE *f, const struct tb_collect_stats *s)
 		s->duration, user);
 	fprintf(f, "\"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
 		sys, (user + sys) * 1e9);
+	/* A reader that blocked was woken: once per voluntary switch. */
+	fprintf(f, "\"wakeups\": %ld, ",
+		s->ru1.ru_nvcsw - s->ru0.ru_nvcsw);
 	fprintf(f, "\"setup_cpu_s\": %.6f, \"command_status\": %d}\n",
 		tv_s(s->ru0.ru_utime) + tv_s(s->ru0.ru_stime),
 		tb_collect_status(s->status));

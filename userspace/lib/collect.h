@@ -129,6 +129,14 @@ struct tb_collect_stats {
 void tb_collect_count(struct tb_collect_stats *s, const char *key,
 		      uint64_t value);
 
+/*
+ * Leave out of the collector's usage (@s->ru1 - @s->ru0) what it used
+ * from @a to @b: control work inside the measured span, such as stopping
+ * the capture, that is not reading.
+ */
+void tb_collect_exclude(struct tb_collect_stats *s, const struct rusage *a,
+			const struct rusage *b);
+
 /* The command's status as one number: exit code, 128 + signal, or -1. */
 int tb_collect_status(int status);
 

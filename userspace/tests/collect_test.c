@@ -216,6 +216,8 @@ static void fill(struct tb_collect_stats *s)
 	s->ru0.ru_utime.tv_sec = 1;
 	s->ru1.ru_utime.tv_sec = 2;
 	s->ru1.ru_stime.tv_usec = 500000;
+	s->ru0.ru_nvcsw = 3;
+	s->ru1.ru_nvcsw = 10;
 	s->status = 1 << 8;
 }
 
@@ -246,7 +248,7 @@ TEST(stats_json)
 		     "\"workqueue\": 0, \"fault\": 0, \"sched\": 0, \"marker\": 0}, "
 		     "\"duration_s\": 1.500000, \"reader_user_s\": 1.000000, "
 		     "\"reader_sys_s\": 0.500000, \"reader_ns\": 1500000000, "
-		     "\"setup_cpu_s\": 1.000000, \"command_status\": 1}\n", j);
+		     "\"wakeups\": 7, \"setup_cpu_s\": 1.000000, \"command_status\": 1}\n", j);
 	free(j);
 	/* Without per-class losses the key is left out. */
 	s.lost_per_class = NULL;

@@ -669,6 +669,7 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 		snprintf(kf_tail, sizeof(kf_tail), ", kernel function calls %llu",
 			 (unsigned long long)post->enters[TRACEBUF_FDR_SPACE_KFUNC]);
 	tb_collect_count(&s, "ringbuf_bytes", opt->rb_size);
+	tb_collect_count(&s, "wakeup_bytes", opt->wakeup);
 	tb_collect_count(&s, "nr_args", opt->nr_args);
 	getrusage(RUSAGE_SELF, &s.ru1);
 	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +32,7 @@
 #include "fdr_classes.h"
 #include "fdr_dev.h"
 #include "fdr_kfunc.h"
+#include "fdr_mmap.h"
 #include "fdr_post.h"
 #include "fdr_trigger.h"
 #include "name_map.h"
@@ -80,6 +83,9 @@ static void print_help(FILE *f)
 "  -v, --verbose         print the chosen kernel functions\n"
 "  -d, --duration SECS   stop after SECS seconds\n"
 "  -D, --device PATH     device (default " TB_FDR_DEV_PATH ")\n"
+"      --no-mmap         stream mode: read the device with read() instead\n"
+"                        of writing its pages out from a read-only\n"
+"                        mapping of the rings (the default, cheaper)\n"
 "  -r, --raw             write the device's blocks unchanged: kernel\n"
 "                        function ids, and exits whose entry is not in\n"
 "                        the capture (llvm-xray stack/account reject them)\n"
@@ -137,6 +143,76 @@ static int drain_once(int fd, struct buf *b)
 	}
 	b->len += n;
 	return n > 0;
+}
+
+/*
+ * Zero-copy streaming: the rings' pages go from the mapping to an unlinked
+ * spool file beside the output (in $TMPDIR for stdout), which the
+ * post-processing then reads as it reads the buffer of the read() path.
+ */
+struct spool {
+	struct tb_fdr_mmap m;
+	int fd;
+	void *map;
+};
+
+/* False when the module cannot be mapped (one older than mmap()). */
+static bool spool_open(struct spool *sp, int dev, const char *out,
+		       const struct tracebuf_fdr_config *cfg)
+{
+	const char *slash = strrchr(out, '/');
+	const char *tmp = getenv("TMPDIR");
+	struct tracebuf_fdr_stats st;
+	char *path;
+	int ret;
+
+	if (!strcmp(out, "-"))
+		ret = asprintf(&path, "%s/tracebuf-XXXXXX", tmp ? tmp : "/tmp");
+	else if (slash)
+		ret = asprintf(&path, "%.*s/.tracebuf-XXXXXX",
+			       (int)(slash - out), out);
+	else
+		ret = asprintf(&path, ".tracebuf-XXXXXX");
+	if (ret < 0)
+		tb_die(TB_EXIT_FAIL, "out of memory");
+	sp->fd = mkstemp(path);
+	if (sp->fd < 0)
+		tb_die_errno(TB_EXIT_FAIL, "%s", path);
+	unlink(path);
+	free(path);
+	if (tb_fdr_stats(dev, &st, NULL))
+		tb_die_errno(TB_EXIT_FAIL, "stats");
+	errno = -tb_fdr_mmap_open(&sp->m, dev, cfg->buf_size, st.nr_cpus);
+	if (errno == ENODEV) {
+		close(sp->fd);
+		return false;
+	}
+	if (errno)
+		tb_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
+	return true;
+}
+
+/* Write what the rings have now; 1 once everything was read. */
+static int spool_drain(struct spool *sp)
+{
+	int ret = tb_fdr_mmap_drain(&sp->m, sp->fd);
+
+	if (ret < 0) {
+		errno = -ret;
+		tb_die_errno(TB_EXIT_FAIL, "mapped read");
+	}
+	return ret;
+}
+
+/* Everything was read: the spool, mapped, as the stream to post-process. */
+static void spool_finish(struct spool *sp, struct buf *raw)
+{
+	tb_fdr_mmap_close(&sp->m);
+	raw->len = sp->m.bytes;
+	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
+	if (sp->map == MAP_FAILED)
+		tb_die_errno(TB_EXIT_FAIL, "spool");
+	raw->p = sp->map;
 }
 
 /* The kernel's id list (TRACEBUF_FDR_IOC_NAMES), by kernel id. */
@@ -203,7 +279,7 @@ static double now_s(void)
  * The statistics (collect.h): the device's counters for what was
  * recorded and lost, the post-processing's for the file.
  */
-static void report(struct tb_collect_stats *s,
+static void report(struct tb_collect_stats *s, uint32_t wakeup,
 		   const struct tracebuf_fdr_stats *st,
 		   const struct tb_fdr_post *post, bool quiet,
 		   const char *stats_json)
@@ -228,6 +304,7 @@ static void report(struct tb_collect_stats *s,
 	}
 	if (post->closed)
 		tb_collect_count(s, "lost_exits_closed", post->closed);
+	tb_collect_count(s, "wakeup_bytes", wakeup);
 	tb_collect_count(s, "dropped", st->dropped);
 	tb_collect_count(s, "overwritten", st->overwritten);
 	tb_collect_count(s, "committed_bytes", st->bytes);
@@ -264,6 +341,7 @@ int cmd_record(int argc, char **argv)
 		{ "keep", required_argument, NULL, 'K' },
 		{ "post-events", required_argument, NULL, 'P' },
 		{ "post-time", required_argument, NULL, 'M' },
+		{ "no-mmap", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts = tb_fdr_config_longopts(record_opts);
@@ -283,6 +361,9 @@ int cmd_record(int argc, char **argv)
 	};
 	struct tb_name_map known = { 0 };
 	struct buf raw = { 0 };
+	struct spool sp = { .fd = -1 };
+	struct rusage stop0, stop1;
+	bool use_mmap = true;
 	struct tb_error err;
 	int control = 0, mode_given = 0;
 	uint64_t v;
@@ -319,6 +400,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'D':
 			dev = optarg;
+			break;
+		case 'R':
+			use_mmap = false;
 			break;
 		case 'S':
 			control = 'S';
@@ -394,15 +478,22 @@ int cmd_record(int argc, char **argv)
 	}
 	stats.output = out;
 	stats.classes = cfg.classes;
+	use_mmap &= cfg.mode == TRACEBUF_FDR_MODE_STREAM;
+	if (use_mmap)
+		use_mmap = spool_open(&sp, fd, out, &cfg);
 	if (optind < argc) {
 		errno = -tb_collect_cmd_fork(&cmd, argv + optind,
 					     !strcmp(out, "-"));
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
-	getrusage(RUSAGE_SELF, &stats.ru0);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
 		tb_die_errno(TB_EXIT_FAIL, "start");
+	/*
+	 * The reader's time is recording and draining: START and STOP
+	 * (probe registration, grace periods) are control, not reading.
+	 */
+	getrusage(RUSAGE_SELF, &stats.ru0);
 	t0 = now_s();
 	if (optind < argc) {
 		errno = -tb_collect_cmd_start(&cmd);
@@ -431,13 +522,19 @@ int cmd_record(int argc, char **argv)
 		if (duration && now_s() - t0 >= duration)
 			break;
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM &&
-		    poll(&p, 1, 100) > 0)
-			drain_once(fd, &raw);
+		    poll(&p, 1, 100) > 0) {
+			if (use_mmap)
+				spool_drain(&sp);
+			else
+				drain_once(fd, &raw);
+		}
 		else if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
 			usleep(50000);
 	}
+	getrusage(RUSAGE_SELF, &stop0);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
+	getrusage(RUSAGE_SELF, &stop1);
 	if (child) {
 		kill(child, SIGTERM);
 		waitpid(child, &stats.status, 0);
@@ -447,14 +544,22 @@ int cmd_record(int argc, char **argv)
 		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
 			tb_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
-	while (drain_once(fd, &raw))
-		;
-	/* The reader's time is recording and draining, as tracebuf bpf's. */
+	if (use_mmap) {
+		/* Until another reader gives back the pages it holds. */
+		while (!spool_drain(&sp))
+			usleep(10000);
+	} else {
+		while (drain_once(fd, &raw))
+			;
+	}
 	getrusage(RUSAGE_SELF, &stats.ru1);
+	tb_collect_exclude(&stats, &stop0, &stop1);
 	stats.duration = now_s() - t0;
 	if (tb_fdr_stats(fd, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
 
+	if (use_mmap)
+		spool_finish(&sp, &raw);
 	f = tb_open_output(out);
 	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
@@ -470,9 +575,16 @@ int cmd_record(int argc, char **argv)
 	tb_kfunc_free(&kfuncs);
 
 	stats.files = files.names ? &files : NULL;
-	report(&stats, &st, &post, oo.quiet, oo.stats_json);
+	report(&stats, cfg.wakeup ? cfg.wakeup :
+	       TRACEBUF_FDR_WAKEUP_DEFAULT(cfg.buf_size), &st, &post,
+	       oo.quiet, oo.stats_json);
 	tb_fdr_post_free(&post);
 	tb_collect_paths_free(&paths);
-	free(raw.p);
+	if (use_mmap) {
+		munmap(sp.map, raw.len);
+		close(sp.fd);
+	} else {
+		free(raw.p);
+	}
 	return TB_EXIT_OK;
 }

@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/tracebuf_fdr zero-copy reading: mmap() of a CPU's ring and
+ * TRACEBUF_FDR_IOC_MMAP_GET.  The mapped stream must be what read() gives,
+ * read() and mappings must share the pages without duplicates or gaps,
+ * and every bad mapping or order of operations must fail cleanly: wrong
+ * offset or size, writable or executable mappings, mprotect() to
+ * writable, resize, unmap or close while pages are lent, stop and restart,
+ * CPU hotplug, module unload and fork while mapped.
+ *
+ * The markers are fdr_util.h's "cap C cpu N seq S", so the checker tells
+ * a spliced block, a record of another capture and a gap.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "tb_selftest.h"
+#include "tb_stress.h"
+#include "fdr_util.h"
+
+#define BUF	(1U << 20)
+#define OUT_MAX	(8U << 20)
+
+static size_t map_size(uint32_t buf)
+{
+	return TRACEBUF_FDR_MMAP_SIZE(sysconf(_SC_PAGESIZE), buf);
+}
+
+static void *map_cpu(int fd, int cpu, int prot, int flags)
+{
+	size_t sz = map_size(BUF);
+
+	return mmap(NULL, sz, prot, flags, fd, (off_t)cpu * sz);
+}
+
+static int mmap_get(int fd, int cpu, uint32_t flags)
+{
+	struct tracebuf_fdr_mmap_get g = { .cpu = cpu, .flags = flags };
+
+	int n = ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g);
+
+	return n < 0 ? -errno : n;
+}
+
+/*
+ * One MMAP_GET on @cpu: the pages lent are appended to @out (@len bytes
+ * so far; the file header first when @len is 0).  Returns the number of
+ * pages lent or -errno.
+ */
+static int take(int fd, const void *map, int cpu, uint8_t *out, size_t *len)
+{
+	const struct tracebuf_fdr_mmap_page *cp = map;
+	struct tracebuf_fdr_mmap_get g = { .cpu = cpu };
+	uint32_t i;
+	int n;
+
+	n = ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g);
+	if (n < 0)
+		return -errno;
+	if (!*len) {
+		memcpy(out, cp->header, sizeof(cp->header));
+		*len = sizeof(cp->header);
+	}
+	if ((uint32_t)n != cp->count)
+		return -EPROTO;
+	for (i = 0; i < cp->count; i++) {
+		uint32_t slot = (cp->first + i) % cp->nr_pages;
+		uint32_t l = cp->page_len[slot];
+
+		if (l > cp->page_size || *len + l > OUT_MAX)
+			return -EPROTO;
+		memcpy(out + *len, (const uint8_t *)map + cp->data_offset +
+		       (size_t)slot * cp->page_size, l);
+		*len += l;
+	}
+	return n;
+}
+
+/* Capture stopped: take every mapped CPU's pages until each says EOF. */
+static int drain(int fd, void *const *maps, int ncpu, uint8_t *out,
+		 size_t *len)
+{
+	int i, cpu, n, eof;
+
+	for (i = 0; i < 10000; i++) {
+		eof = 1;
+		for (cpu = 0; cpu < ncpu; cpu++) {
+			n = take(fd, maps[cpu], cpu, out, len);
+			if (n < 0)
+				return n;
+			if (!(((const struct tracebuf_fdr_mmap_page *)maps[cpu])->flags &
+			      TRACEBUF_FDR_MMAP_EOF))
+				eof = 0;
+		}
+		if (eof)
+			return 0;
+	}
+	return -ETIMEDOUT;
+}
+
+/* A streaming capture of markers only, stopped, on a fresh file. */
+static int stream_fd(void)
+{
+	int fd = fdr_open_stopped();
+
+	if (fd < 0)
+		return fd;
+	if (fdr_config(fd, TRACEBUF_FDR_MARKER, TRACEBUF_FDR_MODE_STREAM, BUF,
+		       0)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int check_marks(const uint8_t *out, size_t len, struct mark_seen *s)
+{
+	char err[160];
+	int ret = fdr_check(out, len, mark_cb, s, err, sizeof(err));
+
+	if (ret < 0)
+		fprintf(stderr, "# stream: %s\n", err);
+	return ret;
+}
+
+/* ------------------------------------------------------------ the stream */
+
+/* What the mappings give is a valid stream with every marker, in order. */
+TEST(mapped_stream_is_complete)
+{
+	struct tracebuf_fdr_stats st;
+	struct mark_seen s = { .cap = 1 };
+	const struct tracebuf_fdr_mmap_page *cp;
+	void *maps[2];
+	uint8_t *out;
+	size_t len = 0;
+	int fd, cpu, n = nr_cpus();
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	for (cpu = 0; cpu < n; cpu++) {
+		maps[cpu] = map_cpu(fd, cpu, PROT_READ, MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, maps[cpu]);
+	}
+	cp = maps[0];
+	EXPECT_EQ(TRACEBUF_FDR_MMAP_VERSION, cp->version);
+	EXPECT_EQ(sizeof(*cp), cp->size);
+	EXPECT_EQ(TRACEBUF_FDR_PAGES, cp->nr_pages);
+	EXPECT_EQ(BUF / TRACEBUF_FDR_PAGES, cp->page_size);
+	EXPECT_EQ(sysconf(_SC_PAGESIZE), cp->data_offset);
+	EXPECT_EQ(BUF, cp->data_size);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	out = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	for (cpu = 0; cpu < n; cpu++) {
+		ASSERT_EQ(0, pin_cpu(cpu));
+		/* Over two rings' worth in pieces, taking pages in between. */
+		for (int i = 0; i < 20; i++) {
+			put_markers(fd, 1, cpu, i * 1000, 1000, MARK_SIZE);
+			ASSERT_LE(0, take(fd, maps[cpu], cpu, out, &len));
+		}
+	}
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, drain(fd, maps, n, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &s));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0ULL, st.dropped);
+	EXPECT_EQ(0, s.gaps);
+	EXPECT_EQ(0, s.wrong_cpu);
+	EXPECT_EQ(0, s.lost_reports);
+	for (cpu = 0; cpu < n; cpu++)
+		EXPECT_EQ(20000, s.n[cpu]);
+	/* Everything consumed: read() has only the header, then EOF. */
+	EXPECT_EQ(32, read(fd, out, OUT_MAX));
+	EXPECT_EQ(0, read(fd, out, OUT_MAX));
+	free(out);
+	for (cpu = 0; cpu < n; cpu++)
+		munmap(maps[cpu], map_size(BUF));
+	close(fd);
+}
+
+/*
+ * A mapped file and a read() file share the pages: the pages lent to one
+ * are not read by the other, and together they have every marker once.
+ */
+TEST(read_and_mapping_share_pages)
+{
+	struct mark_seen a = { .cap = 1 }, b = { .cap = 1 };
+	void *maps[2];
+	uint8_t *out, *rout;
+	size_t len = 0, rlen = 0;
+	int fd, rfd, cpu, n = nr_cpus();
+	ssize_t r;
+
+	if (n < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	for (cpu = 0; cpu < 2; cpu++) {
+		maps[cpu] = map_cpu(fd, cpu, PROT_READ, MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, maps[cpu]);
+	}
+	rfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, rfd);
+	out = malloc(OUT_MAX);
+	rout = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, rout);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	for (cpu = 0; cpu < 2; cpu++) {
+		ASSERT_EQ(0, pin_cpu(cpu));
+		put_markers(fd, 1, cpu, 0, 5000, MARK_SIZE);
+	}
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	/* CPU 0's pages are lent: the reader gets CPU 1's, then waits. */
+	ASSERT_LT(0, take(fd, maps[0], 0, out, &len));
+	for (;;) {
+		r = read(rfd, rout + rlen, OUT_MAX - rlen);
+		if (r <= 0)
+			break;
+		rlen += r;
+	}
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ(EAGAIN, errno);
+	/* Given back, CPU 0's next pages go to whoever asks first. */
+	ASSERT_EQ(0, mmap_get(fd, 0, TRACEBUF_FDR_MMAP_RELEASE));
+	for (;;) {
+		r = read(rfd, rout + rlen, OUT_MAX - rlen);
+		if (r <= 0)
+			break;
+		rlen += r;
+	}
+	EXPECT_EQ(0, r);
+	ASSERT_EQ(0, drain(fd, maps, 2, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &a));
+	ASSERT_LE(1, check_marks(rout, rlen, &b));
+	EXPECT_EQ(0, a.wrong_cpu + b.wrong_cpu);
+	EXPECT_EQ(0, a.lost_reports + b.lost_reports);
+	EXPECT_LT(0, a.n[0]);
+	EXPECT_EQ(5000, b.n[1]);
+	EXPECT_EQ(5000, a.n[0] + b.n[0]);
+	EXPECT_EQ(0, a.n[1]);
+	free(out);
+	free(rout);
+	close(rfd);
+	for (cpu = 0; cpu < 2; cpu++)
+		munmap(maps[cpu], map_size(BUF));
+	close(fd);
+}
+
+/*
+ * Pages kept lent are not overwritten: the writer drops what does not
+ * fit, and the loss is counted and reported in the stream exactly as
+ * with a reader that does not read.
+ */
+TEST(lent_pages_count_losses)
+{
+	struct tracebuf_fdr_stats st;
+	struct mark_seen s = { .cap = 1 };
+	uint8_t *out;
+	size_t len = 0;
+	void *p;
+	int fd, n;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	out = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, pin_cpu(0));
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	n = take(fd, p, 0, out, &len);
+	ASSERT_LT(0, n);
+	/* Two rings' worth while those pages stay lent. */
+	put_markers(fd, 1, 0, 3000, 40000, MARK_SIZE);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_LT(0ULL, st.dropped);
+	/* Taken and given back: the next write reports the loss first. */
+	ASSERT_LE(0, take(fd, p, 0, out, &len));
+	ASSERT_EQ(0, mmap_get(fd, 0, TRACEBUF_FDR_MMAP_RELEASE));
+	put_markers(fd, 1, 0, 43000, 10, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	ASSERT_EQ(0, drain(fd, &p, 1, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &s));
+	EXPECT_EQ(0, s.wrong_cpu);
+	/* Every marker is in the stream or counted as dropped. */
+	EXPECT_EQ(43010ULL, s.n[0] + st.dropped);
+	EXPECT_LE(1, s.lost_reports);
+	free(out);
+	munmap(p, map_size(BUF));
+	close(fd);
+}
+
+/* ------------------------------------------------------------ bad cases */
+
+TEST(bad_mappings_refused)
+{
+	size_t sz = map_size(BUF);
+	long ps = sysconf(_SC_PAGESIZE);
+	void *p;
+	int fd;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	/* Sizes other than the control page plus the buffer. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, ps, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz + ps, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz - ps, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* Offsets not at a CPU's start, or past the last CPU. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz, PROT_READ, MAP_SHARED, fd, ps));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz, PROT_READ, MAP_SHARED, fd, sz / 2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz, PROT_READ, MAP_SHARED, fd,
+				   (off_t)sz * 4096));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, sz, PROT_READ, MAP_SHARED, fd,
+				   (off_t)1 << 62));
+	EXPECT_EQ(EINVAL, errno);
+	/* Writable or executable, shared or private. */
+	EXPECT_EQ(MAP_FAILED, map_cpu(fd, 0, PROT_READ | PROT_WRITE, MAP_SHARED));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, map_cpu(fd, 0, PROT_READ | PROT_WRITE, MAP_PRIVATE));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(MAP_FAILED, map_cpu(fd, 0, PROT_READ | PROT_EXEC, MAP_SHARED));
+	EXPECT_EQ(EPERM, errno);
+	/* Read-only, and no way to make it writable later. */
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, sz, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect(p, ps, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect(p, sz, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
+	/* Not growable either. */
+	EXPECT_EQ(MAP_FAILED, mremap(p, sz, sz + ps, MREMAP_MAYMOVE));
+	/* A partial unmap leaves the rest mapped and counted. */
+	EXPECT_EQ(0, munmap((char *)p + sz - ps, ps));
+	EXPECT_EQ(TRACEBUF_FDR_MMAP_VERSION,
+		  ((struct tracebuf_fdr_mmap_page *)p)->version);
+	EXPECT_EQ(0, munmap(p, sz - ps));
+	p = map_cpu(fd, 0, PROT_READ, MAP_PRIVATE);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, sz, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(0, munmap(p, sz));
+	close(fd);
+}
+
+TEST(bad_mmap_get_refused)
+{
+	struct tracebuf_fdr_mmap_get g = { 0 };
+	struct { struct tracebuf_fdr_mmap_get g; uint64_t more; } big = { 0 };
+	void *p;
+	int fd, fd2;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	/* No mapping of that CPU yet. */
+	EXPECT_EQ(-EINVAL, mmap_get(fd, 0, 0));
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	/* Unknown flags, reserved bits, CPUs out of range. */
+	g.flags = 2;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	EXPECT_EQ(EINVAL, errno);
+	g.flags = 0;
+	g.reserved = 1;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	EXPECT_EQ(EINVAL, errno);
+	g.reserved = 0;
+	g.cpu = 1U << 31;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	EXPECT_EQ(EINVAL, errno);
+	g.cpu = 0xffffffff;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	EXPECT_EQ(EINVAL, errno);
+	/* A larger struct with a non-zero tail: E2BIG; zero tail: fine. */
+	big.more = 1;
+	EXPECT_EQ(-1, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, 0x49, big), &big));
+	EXPECT_EQ(E2BIG, errno);
+	big.more = 0;
+	EXPECT_EQ(0, ioctl(fd, _IOW(TRACEBUF_IOC_MAGIC, 0x49, big), &big));
+	/* Another file cannot use this file's mapping. */
+	fd2 = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-EINVAL, mmap_get(fd2, 0, 0));
+	close(fd2);
+	/* Flight mode has nothing to lend. */
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_FLIGHT, BUF, 0));
+	EXPECT_EQ(-EINVAL, mmap_get(fd, 0, 0));
+	munmap(p, map_size(BUF));
+	close(fd);
+}
+
+/* A mapped ring is never freed: a resize waits for the last unmap. */
+TEST(resize_refused_while_mapped)
+{
+	void *p;
+	int fd;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-EBUSY, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				     TRACEBUF_FDR_MODE_STREAM, BUF * 2, 0));
+	/* The same size is no resize. */
+	EXPECT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, BUF, 0));
+	EXPECT_EQ(BUF, ((struct tracebuf_fdr_mmap_page *)p)->data_size);
+	ASSERT_EQ(0, munmap(p, map_size(BUF)));
+	EXPECT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, BUF * 2, 0));
+	EXPECT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, BUF, 0));
+	close(fd);
+}
+
+/*
+ * Unmap while recording, with pages lent: the recording goes on, the
+ * file can take pages again once it maps again, or read() instead.
+ */
+TEST(unmap_while_recording)
+{
+	struct tracebuf_fdr_stats st;
+	struct mark_seen s = { .cap = 1 };
+	uint8_t *out;
+	size_t len = 0;
+	void *p;
+	ssize_t r;
+	int fd;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	out = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, pin_cpu(0));
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	ASSERT_LT(0, take(fd, p, 0, out, &len));
+	ASSERT_EQ(0, munmap(p, map_size(BUF)));
+	put_markers(fd, 1, 0, 3000, 3000, MARK_SIZE);
+	/* The pages are still lent to this file: START must not reset them. */
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(EBUSY, errno);
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_LE(0, take(fd, p, 0, out, &len));
+	ASSERT_EQ(0, munmap(p, map_size(BUF)));
+	put_markers(fd, 1, 0, 6000, 3000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	/* read() gives back what is lent and goes on from there. */
+	ASSERT_EQ(32, read(fd, out + len, 32));
+	for (;;) {
+		r = read(fd, out + len, OUT_MAX - len);
+		ASSERT_LE(0, r);
+		if (!r)
+			break;
+		len += r;
+	}
+	ASSERT_LE(1, check_marks(out, len, &s));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0ULL, st.dropped);
+	EXPECT_EQ(0, s.gaps);
+	EXPECT_EQ(9000, s.n[0]);
+	free(out);
+	close(fd);
+}
+
+/* Stop, drain, restart, drain again through the same mapping. */
+TEST(stop_and_restart_while_mapped)
+{
+	struct mark_seen s1 = { .cap = 1 }, s2 = { .cap = 2 };
+	uint8_t *out;
+	size_t len = 0;
+	void *p;
+	int fd;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	out = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, pin_cpu(0));
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 4000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_LT(0, take(fd, p, 0, out, &len));
+	/* Pages lent: neither START nor CONFIG may discard them. */
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(-EBUSY, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				     TRACEBUF_FDR_MODE_STREAM, BUF, 0));
+	ASSERT_EQ(0, drain(fd, &p, 1, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &s1));
+	EXPECT_EQ(4000, s1.n[0]);
+	EXPECT_EQ(0, s1.gaps);
+	/* Drained to EOF: nothing lent, the next capture may start. */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 2, 0, 0, 4000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	len = 0;
+	ASSERT_EQ(0, drain(fd, &p, 1, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &s2));
+	EXPECT_EQ(4000, s2.n[0]);
+	EXPECT_EQ(0, s2.foreign);
+	EXPECT_EQ(0, s2.gaps);
+	free(out);
+	munmap(p, map_size(BUF));
+	close(fd);
+}
+
+/* Hotplug and module reload take long under emulation. */
+FIXTURE(slow) {};
+FIXTURE_SETUP(slow) {}
+FIXTURE_TEARDOWN(slow) {}
+
+/* CPU 1 goes offline and comes back while mapped and recording. */
+TEST_F_TIMEOUT(slow, cpu_hotplug_while_mapped, 300)
+{
+	struct mark_seen s = { .cap = 1 };
+	void *maps[2];
+	uint8_t *out;
+	size_t len = 0;
+	int fd, cpu;
+
+	if (nr_cpus() < 2 || !tb_cpu_hotpluggable(1))
+		SKIP(return, "needs a hotpluggable CPU 1");
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	out = malloc(OUT_MAX);
+	ASSERT_NE(NULL, out);
+	for (cpu = 0; cpu < 2; cpu++) {
+		maps[cpu] = map_cpu(fd, cpu, PROT_READ, MAP_SHARED);
+		ASSERT_NE(MAP_FAILED, maps[cpu]);
+	}
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 1, 1, 0, 3000, MARK_SIZE);
+	ASSERT_LT(0, take(fd, maps[1], 1, out, &len));
+	put_markers(fd, 1, 1, 3000, 100, MARK_SIZE);
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, tb_cpu_online(1, 0));
+	/* Offline: its pages are still there to take, its open page too. */
+	ASSERT_LE(0, take(fd, maps[1], 1, out, &len));
+	put_markers(fd, 1, 0, 0, 1000, MARK_SIZE);
+	ASSERT_EQ(0, tb_cpu_online(1, 1));
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 1, 1, 3100, 900, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, drain(fd, maps, 2, out, &len));
+	ASSERT_LE(1, check_marks(out, len, &s));
+	EXPECT_EQ(1000, s.n[0]);
+	EXPECT_EQ(4000, s.n[1]);
+	EXPECT_EQ(0, s.gaps);
+	EXPECT_EQ(0, s.wrong_cpu);
+	free(out);
+	for (cpu = 0; cpu < 2; cpu++)
+		munmap(maps[cpu], map_size(BUF));
+	close(fd);
+}
+
+/*
+ * Close the fd while mapped with pages lent: the mapping keeps the file,
+ * so the pages stay readable and lent until the unmap releases the file.
+ */
+TEST(close_fd_while_mapped)
+{
+	const struct tracebuf_fdr_mmap_page *cp;
+	int fd, fd2;
+	void *p;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pin_cpu(0));
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	cp = p;
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_LT(0, mmap_get(fd, 0, 0));
+	ASSERT_LT(0, cp->count);
+	ASSERT_EQ(0, close(fd));
+	/* The first lent page begins with a block: BufferExtents (7 << 1 | 1). */
+	EXPECT_EQ(0x0f, ((const uint8_t *)p)[cp->data_offset +
+		  (cp->first % cp->nr_pages) * cp->page_size]);
+	fd2 = fdr_open_stopped();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-1, ioctl(fd2, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, munmap(p, map_size(BUF)));
+	/* The file is gone with its mapping, and its loan with it. */
+	EXPECT_EQ(0, ioctl(fd2, TRACEBUF_FDR_IOC_START));
+	EXPECT_EQ(0, ioctl(fd2, TRACEBUF_FDR_IOC_STOP));
+	close(fd2);
+}
+
+/* The mapping holds the module; once unmapped it unloads cleanly. */
+TEST_F_TIMEOUT(slow, module_unload_while_mapped, 300)
+{
+	void *p;
+	int fd, ret;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, close(fd));
+	ret = tb_module_unload();
+	EXPECT_TRUE(ret == -EWOULDBLOCK || ret == -EBUSY) TH_LOG("unload: %d", ret);
+	EXPECT_EQ(TRACEBUF_FDR_MMAP_VERSION,
+		  ((const struct tracebuf_fdr_mmap_page *)p)->version);
+	ASSERT_EQ(0, munmap(p, map_size(BUF)));
+	ASSERT_EQ(0, tb_reload(""));
+}
+
+static sigjmp_buf fork_jmp;
+
+static void on_segv(int sig)
+{
+	siglongjmp(fork_jmp, 1);
+}
+
+/* A child gets no mapping (its parent's file lends the pages). */
+TEST(fork_with_mapping)
+{
+	volatile const struct tracebuf_fdr_mmap_page *cp;
+	int fd, status;
+	pid_t pid;
+	void *p;
+
+	fd = stream_fd();
+	ASSERT_LE(0, fd);
+	p = map_cpu(fd, 0, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	cp = p;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		signal(SIGSEGV, on_segv);
+		if (sigsetjmp(fork_jmp, 1))
+			_exit(0);	/* the address is not mapped here */
+		_exit(cp->version ? 1 : 2);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(TRACEBUF_FDR_MMAP_VERSION, cp->version);
+	EXPECT_EQ(0, munmap(p, map_size(BUF)));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

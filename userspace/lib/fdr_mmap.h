@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Zero-copy reading of /dev/tracebuf_fdr in streaming mode: every CPU's
+ * ring mapped read-only, its closed pages borrowed with
+ * TRACEBUF_FDR_IOC_MMAP_GET and written to a file straight from the
+ * mapping (Documentation/fdr.rst, "Zero-copy reading").  The file gets
+ * what read() would give: the FDR file header, then whole blocks.
+ */
+#ifndef TB_FDR_MMAP_H
+#define TB_FDR_MMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tb_fdr_mmap {
+	int fd;			/* the device */
+	unsigned int nr_cpus;
+	size_t size;		/* bytes of one CPU's mapping */
+	void **map;		/* per CPU; NULL: not a possible CPU */
+	bool header_done;	/* the file header was written */
+	uint64_t bytes;		/* written so far, header included */
+};
+
+/*
+ * Map the rings of @nr_cpus CPUs (TRACEBUF_FDR_IOC_STATS's nr_cpus) of
+ * buffers of @buf_size bytes on device @fd.  0 or -errno (nothing mapped).
+ */
+int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
+		     unsigned int nr_cpus);
+
+/*
+ * Write every CPU's closed pages to @out, header first, giving each back
+ * once written.  Returns 1 when every CPU is at its end (capture stopped
+ * and all read), 0 when more may come, -errno on failure.
+ */
+int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, int out);
+
+/* Give back anything still borrowed and unmap. */
+void tb_fdr_mmap_close(struct tb_fdr_mmap *m);
+
+#endif /* TB_FDR_MMAP_H */
