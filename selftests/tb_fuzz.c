@@ -20,6 +20,9 @@
  * an inaccessible page, read-only, or inside the region being remapped;
  * injected events with random kinds, vectors, targets and counts up to
  * 0xffffffff (a few malformed); FDR configurations with every limit;
+ * mappings of the FDR rings (exact, or wrong in size, offset or
+ * protection: only the exact read-only ones may succeed, and their pages
+ * are read and their pages taken with MMAP_GET while writers go on);
  * kernel-function lists (names accepted, unknown, blacklisted, ours,
  * malformed, too many, too long; every maxactive limit) and triggers
  * (every condition type and field at and around its limits, reserved
@@ -557,7 +560,7 @@ static unsigned long known_cmd(struct worker *w, bool is_fdr, void *buf,
 		TRACEBUF_FDR_IOC_START, TRACEBUF_FDR_IOC_STOP,
 		TRACEBUF_FDR_IOC_SNAPSHOT, TRACEBUF_FDR_IOC_STATS,
 		TRACEBUF_FDR_IOC_NAMES, TRACEBUF_FDR_IOC_KFUNCS,
-		TRACEBUF_FDR_IOC_TRIGGER,
+		TRACEBUF_FDR_IOC_TRIGGER, TRACEBUF_FDR_IOC_MMAP_GET,
 	};
 	struct rng *r = &w->r;
 	unsigned long cmd;
@@ -566,7 +569,7 @@ static unsigned long known_cmd(struct worker *w, bool is_fdr, void *buf,
 	memset(buf, 0, sizeof(struct tracebuf_fdr_trigger));
 	/* Mostly the command for this device, sometimes the other one's. */
 	if (is_fdr != chance(r, 10))
-		cmd = fdr_cmds[below(r, 9)];
+		cmd = fdr_cmds[below(r, 10)];
 	else
 		cmd = tb_cmds[below(r, 12)];
 	*size = _IOC_SIZE(cmd);
@@ -672,6 +675,17 @@ static unsigned long known_cmd(struct worker *w, bool is_fdr, void *buf,
 			return TRACEBUF_FDR_IOC_GET_CONFIG;
 		make_kfuncs(w, &k);
 		memcpy(buf, &k, sizeof(k));
+		break;
+	}
+	case TRACEBUF_FDR_IOC_MMAP_GET: {
+		/* Mostly a CPU this file has not mapped: EINVAL. */
+		struct tracebuf_fdr_mmap_get g = {
+			.cpu = chance(r, 80) ? below(r, 4) : rnd_u32(r),
+			.flags = chance(r, 80) ? below(r, 2) : rnd_u32(r),
+			.reserved = chance(r, 90) ? 0 : rnd(r),
+		};
+
+		memcpy(buf, &g, sizeof(g));
 		break;
 	}
 	case TRACEBUF_FDR_IOC_TRIGGER: {
@@ -1071,21 +1085,59 @@ static void do_mmap(struct worker *w)
 	static const int prots[] = { PROT_READ, PROT_WRITE, PROT_READ | PROT_WRITE,
 				     PROT_NONE, PROT_READ | PROT_EXEC };
 	struct rng *r = &w->r;
-	size_t len = page * (1 + below(r, 64));
+	size_t len = page * (1 + below(r, 64)), i;
+	struct tracebuf_fdr_config c = { 0 };
+	off_t off = chance(r, 80) ? 0 : (off_t)page * below(r, 1024);
+	int prot = prots[below(r, 5)];
 	bool is_fdr;
 	int fd = pick_fd(w, &is_fdr);
-	void *p;
+	volatile uint8_t sum = 0;
+	uint8_t *p;
 
-	p = mmap(NULL, len, prots[below(r, 5)],
-		 chance(r, 50) ? MAP_SHARED : MAP_PRIVATE, fd,
-		 chance(r, 80) ? 0 : (off_t)page * below(r, 1024));
-	count(w, 5);
-	if (p != MAP_FAILED) {
-		bad("mmap of a device without mmap succeeded", (uintptr_t)p);
-		munmap(p, len);
-	} else {
-		note_errno(5, 0, errno, ok_mmap);
+	/* Often the exact mapping of a CPU's ring (control page + buffer). */
+	if (is_fdr && chance(r, 40) &&
+	    !ioctl(fd, TRACEBUF_FDR_IOC_GET_CONFIG, &c)) {
+		len = TRACEBUF_FDR_MMAP_SIZE(page, c.buf_size);
+		off = (off_t)len * below(r, 3);
 	}
+	p = mmap(NULL, len, prot, chance(r, 50) ? MAP_SHARED : MAP_PRIVATE,
+		 fd, off);
+	count(w, 5);
+	if (p == MAP_FAILED) {
+		note_errno(5, 0, errno, ok_mmap);
+		return;
+	}
+	/* Only the FDR rings map, and only read-only. */
+	if (!is_fdr || (prot & (PROT_WRITE | PROT_EXEC)))
+		bad("a mapping that must be refused succeeded", (uintptr_t)p);
+	/* The buffer cannot change size while mapped: compare with it now. */
+	if (is_fdr && (ioctl(fd, TRACEBUF_FDR_IOC_GET_CONFIG, &c) ||
+		       len != TRACEBUF_FDR_MMAP_SIZE(page, c.buf_size) ||
+		       off % len))
+		bad("a mapping of a wrong size or offset succeeded", len);
+	atomic_fetch_add(&kind_ok[5], 1);
+	if (prot & PROT_READ) {
+		/* Every page readable while the writers go on. */
+		for (i = 0; i < len; i += page)
+			sum += p[i];
+		if (chance(r, 50)) {
+			struct tracebuf_fdr_mmap_get g = {
+				.cpu = (uint32_t)(off / len),
+				.flags = chance(r, 20) ? TRACEBUF_FDR_MMAP_RELEASE : 0,
+			};
+			int n = ioctl(fd, TRACEBUF_FDR_IOC_MMAP_GET, &g);
+			const struct tracebuf_fdr_mmap_page *cp = (const void *)p;
+
+			if (n < 0)
+				note_errno(0, TRACEBUF_FDR_IOC_MMAP_GET, errno, ok_ioctl);
+			else if ((uint32_t)n != cp->count ||
+				 cp->count >= cp->nr_pages ||
+				 cp->nr_pages != TRACEBUF_FDR_PAGES ||
+				 cp->data_offset != page)
+				bad("MMAP_GET control page", n);
+		}
+	}
+	munmap(p, len);
 }
 
 static void do_reopen(struct worker *w)
