@@ -29,6 +29,22 @@
 #define NR_GETPPID	10000
 #define FN_GETPPID	((1U << 24) | SYS_getppid)
 
+/* The workload writes its pid where TB_GETPPID_PIDFILE says, if set. */
+static void write_pidfile(void)
+{
+	const char *pidfile = getenv("TB_GETPPID_PIDFILE");
+	FILE *f;
+
+	if (!pidfile)
+		return;
+	f = fopen(pidfile, "w");
+	if (!f)
+		_exit(10);
+	fprintf(f, "%d\n", getpid());
+	if (fclose(f))
+		_exit(11);
+}
+
 /*
  * The workload: this binary re-executed with TB_GETPPID_LOOP=N, so that
  * the collector can start it itself after attaching.  It writes its pid
@@ -37,21 +53,12 @@
 __attribute__((constructor)) static void getppid_workload(void)
 {
 	const char *n = getenv("TB_GETPPID_LOOP");
-	const char *pidfile = getenv("TB_GETPPID_PIDFILE");
 	long i, count;
-	FILE *f;
 
 	if (!n)
 		return;
 	count = atol(n);
-	if (pidfile) {
-		f = fopen(pidfile, "w");
-		if (!f)
-			_exit(10);
-		fprintf(f, "%d\n", getpid());
-		if (fclose(f))
-			_exit(11);
-	}
+	write_pidfile();
 	/* The raw syscall: no libc caching can hide a call. */
 	for (i = 0; i < count; i++)
 		syscall(SYS_getppid);
@@ -70,23 +77,14 @@ __attribute__((constructor)) static void getppid_workload(void)
 __attribute__((constructor)) static void zero_read_workload(void)
 {
 	static char buf[4 << 20];
-	const char *pidfile = getenv("TB_GETPPID_PIDFILE");
 	int i, fd;
-	FILE *f;
 
 	if (!getenv("TB_ZERO_READS"))
 		return;
 	fd = open("/dev/zero", O_RDONLY);
 	if (fd < 0)
 		_exit(12);
-	if (pidfile) {
-		f = fopen(pidfile, "w");
-		if (!f)
-			_exit(10);
-		fprintf(f, "%d\n", getpid());
-		if (fclose(f))
-			_exit(11);
-	}
+	write_pidfile();
 	/* Where the workload's reads begin (struct nest.start_id). */
 	syscall(SYS_getppid);
 	for (i = 0; i < KF_READS; i++)
