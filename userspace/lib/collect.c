@@ -230,6 +230,9 @@ void tb_collect_summary(FILE *f, const struct tb_collect_stats *s,
 		if (s->classes & tb_fdr_classes[i].bit)
 			fprintf(f, " %s %llu", tb_fdr_classes[i].name,
 				(unsigned long long)s->per_class[i]);
+	if (s->kfuncs)
+		fprintf(f, ", kernel function calls %llu",
+			(unsigned long long)s->kfunc_calls);
 	fprintf(f, "%s\n", class_tail ? class_tail : "");
 	fprintf(f, "  lost %llu events%s", (unsigned long long)s->lost,
 		lost_tail ? lost_tail : "");

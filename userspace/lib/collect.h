@@ -110,6 +110,8 @@ struct tb_collect_stats {
 	uint32_t classes;	/* TRACEBUF_FDR_* asked for */
 	uint64_t events;	/* events recorded, all classes */
 	uint64_t per_class[TB_FDR_NR_CLASSES];	/* by tb_fdr_classes[] */
+	bool kfuncs;		/* kernel functions were traced (-f) */
+	uint64_t kfunc_calls;	/* their calls recorded */
 	uint64_t bytes;		/* size of the trace written */
 	uint64_t blocks;	/* blocks in it */
 	uint64_t lost;		/* events lost, all classes */

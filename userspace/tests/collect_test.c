@@ -297,6 +297,14 @@ TEST(summary)
 	t = in_memory(summary_of, &s);
 	ASSERT_NE(NULL, t);
 	EXPECT_EQ(NULL, strstr(t, "names:"));
+	EXPECT_EQ(NULL, strstr(t, "kernel function"));
+	free(t);
+	/* With -f, both collectors say how many kernel function calls. */
+	s.kfuncs = true;
+	s.kfunc_calls = 741;
+	t = in_memory(summary_of, &s);
+	ASSERT_NE(NULL, t);
+	EXPECT_NE(NULL, strstr(t, "  syscall 10 irq 2, kernel function calls 741, switches 4\n"));
 	free(t);
 }
 

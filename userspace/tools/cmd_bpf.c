@@ -660,14 +660,13 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 		.files = files,
 	};
 	uint64_t lost_cls[TB_FDR_NR_CLASSES];
-	char class_tail[128], lost_tail[128], kf_tail[64] = "";
+	char class_tail[128], lost_tail[128];
 	struct tb_fdr_bpf_lost tot;
 	size_t i;
 
 	tb_fdr_bpf_stats(c, post, &r->lost, lost_cls, &s, &tot);
-	if (c->kfuncs)
-		snprintf(kf_tail, sizeof(kf_tail), ", kernel function calls %llu",
-			 (unsigned long long)post->enters[TRACEBUF_FDR_SPACE_KFUNC]);
+	s.kfuncs = c->kfuncs;
+	s.kfunc_calls = post->enters[TRACEBUF_FDR_SPACE_KFUNC];
 	tb_collect_count(&s, "ringbuf_bytes", opt->rb_size);
 	tb_collect_count(&s, "wakeup_bytes", opt->wakeup);
 	tb_collect_count(&s, "nr_args", opt->nr_args);
@@ -675,8 +674,8 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 	s.duration = (now_ns(CLOCK_MONOTONIC) - r->t0) / 1e9;
 
 	if (!opt->out.quiet) {
-		snprintf(class_tail, sizeof(class_tail), ", switches %llu%s",
-			 (unsigned long long)c->switches, kf_tail);
+		snprintf(class_tail, sizeof(class_tail), ", switches %llu",
+			 (unsigned long long)c->switches);
 		snprintf(lost_tail, sizeof(lost_tail),
 			 " (ring buffer full %llu, recursion %llu), %llu switches",
 			 (unsigned long long)tot.ringbuf,

@@ -298,6 +298,8 @@ static void report(struct tb_collect_stats *s, uint32_t wakeup,
 				  post->markers :
 				  post->enters[tb_fdr_classes[i].space];
 	if (post->enters[TRACEBUF_FDR_SPACE_KFUNC] || st->kfunc_missed) {
+		s->kfuncs = true;
+		s->kfunc_calls = post->enters[TRACEBUF_FDR_SPACE_KFUNC];
 		tb_collect_count(s, "kfunc_calls",
 				 post->enters[TRACEBUF_FDR_SPACE_KFUNC]);
 		tb_collect_count(s, "kfunc_missed", st->kfunc_missed);
