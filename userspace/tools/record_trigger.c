@@ -165,16 +165,20 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 			tb_die_errno(TB_EXIT_FAIL, "stats");
 		write_set(fd, rt, ++n, raw, len);
 		free(raw);
+		if (n > rt->keep)
+			remove_set(rt, n - rt->keep);
+		/* Arming again resumes recording. */
+		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
+			tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
+		/*
+		 * Said once armed again: whoever watches the log may make the
+		 * next trigger happen now, and it will be caught.
+		 */
 		if (!rt->opts.quiet)
 			printf("trigger %lu: condition %u, %llu events after it\n",
 			       n, st.trig_cond,
 			       (unsigned long long)st.trig_after);
-		if (n > rt->keep)
-			remove_set(rt, n - rt->keep);
 		fflush(stdout);
-		/* Arming again resumes recording. */
-		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
-			tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
 	}
 	/* Before STOP, which keeps the counters but disarms. */
 	if (tb_fdr_stats(fd, &st, NULL))
