@@ -31,6 +31,7 @@
 #include <linux/tracebuf.h>
 
 #include "fdr.h"
+#include "ring.h"
 #include "core/probes.h"
 
 static bool fdr_probe_nop;
@@ -80,21 +81,29 @@ u32 fdr_events_syscall_id(unsigned long nr)
 	return fdr_syscall_id(nr);
 }
 
+/* fdr_write_syscall()'s rare cases: numbers out of range, compat calls. */
+static noinline void fdr_write_syscall_odd(unsigned long nr,
+					   enum fdr_func_type type)
+{
+	fdr_write_func(fdr_func_word(fdr_syscall_id(nr), type));
+}
+
 /*
- * A syscall's entry or exit record.  Three calls rather than one with a
- * computed word: the compiler then keeps the common case straight.
+ * A syscall's entry or exit record.  The syscall tracepoints run with
+ * interrupts on: the write path's common case is inline here
+ * (fdr_write_func_irqs_on()), so that the record's word and the ring share
+ * one look at current, and the rare cases are a branch away.
  */
 static __always_inline void fdr_write_syscall(unsigned long nr,
 					      enum fdr_func_type type)
 {
-	if (unlikely(nr >= TRACEBUF_FDR_KEY_COMPAT))
-		fdr_write_func(fdr_func_word(SYSCALL_ID(TRACEBUF_FDR_KEY_OTHER),
-					     type));
-	else if (unlikely(fdr_compat_syscall()))
-		fdr_write_func(fdr_func_word(SYSCALL_ID(nr | TRACEBUF_FDR_KEY_COMPAT),
-					     type));
-	else
-		fdr_write_func(fdr_func_word(SYSCALL_ID(nr), type));
+	struct task_struct *tsk = current;
+
+	if (unlikely(nr >= TRACEBUF_FDR_KEY_COMPAT || fdr_compat_syscall())) {
+		fdr_write_syscall_odd(nr, type);
+		return;
+	}
+	fdr_write_func_irqs_on(fdr_func_word(SYSCALL_ID(nr), type), tsk);
 }
 
 /*

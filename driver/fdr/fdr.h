@@ -4,6 +4,8 @@
  *
  *   fdr_ring.c    per-CPU buffers of FDR blocks, the write path, snapshot
  *                 and streaming consumption (the state machine lives there)
+ *   fdr_ring.h    a CPU's ring as writers see it, and the write path's
+ *                 common case, inline for the syscall probes
  *   fdr_clock.c   the timestamp clock: the TSC or local_clock()
  *   fdr_events.c  the probe-layer consumer: kernel event -> FDR records
  *   fdr_names.c   function id -> name (IRQ, softirq, work functions)
@@ -51,6 +53,20 @@ static __always_inline u64 fdr_clock_tsc(void)
 	return rdtsc();
 #else
 	return 0;
+#endif
+}
+
+/*
+ * The same in halves: the fast path compares the upper one and stores the
+ * lower, and rdtsc() would join them first.
+ */
+static __always_inline void fdr_clock_tsc_halves(u32 *lo, u32 *hi)
+{
+#ifdef CONFIG_X86
+	asm volatile("rdtsc" : "=a" (*lo), "=d" (*hi));
+#else
+	*lo = 0;
+	*hi = 0;
 #endif
 }
 

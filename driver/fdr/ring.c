@@ -51,14 +51,18 @@
  * the stream itself: every loss sets @gate.lost, and the next write on the
  * CPU first adds a CustomEventMarker "tracebuf: lost N events" there.
  *
- * The fast path.  @gate holds every condition that sends a write the long
- * way as one byte each, so fdr_write_func() tests them with one compare;
- * then its task's block must be open, the page must have room short of
- * the wake-up point (@func_max) and the delta must fit.  Everything else,
- * opening pages and blocks, TSCWrap, loss reports, waking the reader, is
- * fdr_reserve_slow() and friends.  Per event the fast path stores the
- * record, @base, @events and @len; the counters of closed pages are summed
- * at page close, inside @seq, for fdr_ring_cpu_stats().
+ * The fast path (fdr_write_func_fast(), in fdr_ring.h so that the syscall
+ * probes inline it).  @gate holds every condition that sends a write the
+ * long way as one byte each, so it tests them with one compare; then its
+ * task's block must be open, the page must have room short of the wake-up
+ * point (@func_max) and the time must share the upper 32 bits of @base
+ * (so the delta fits).  Everything else, opening pages and blocks,
+ * TSCWrap, loss reports, waking the reader, is fdr_reserve_slow() and
+ * friends.  Per event the fast path stores the record, the lower half of
+ * @base and @len, and nothing else: its records are all one event of
+ * FDR_FUNC_SIZE bytes, so the page's event count is kept as @skew, which
+ * only the other writers change (fdr_advance()).  The counters of closed
+ * pages are summed at page close, inside @seq, for fdr_ring_cpu_stats().
  *
  * Readers (under fdr_lock): streaming readers copy closed pages and free
  * them with a release store of @tail, pairing with the writer's acquire;
@@ -90,6 +94,7 @@
 #include <linux/tracebuf.h>
 
 #include "fdr.h"
+#include "ring.h"
 
 #define FDR_NR_PAGES		TRACEBUF_FDR_PAGES
 #define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
@@ -110,100 +115,7 @@
 static_assert(FDR_WAKEUP_MAX(TRACEBUF_FDR_BUF_MIN) <= FDR_NR_PAGES *
 	      (TRACEBUF_FDR_BUF_MIN / FDR_NR_PAGES - FDR_RESERVE_MAX));
 
-struct fdr_page {
-	u32 len;		/* bytes, final once closed */
-	u32 events;		/* events in it, for the overwritten count */
-};
-
-/*
- * The writers' gate: one byte per condition, so that each byte has one
- * kind of writer and none needs an atomic operation, and one word, so that
- * the common case of a write tests them all with a single compare against
- * FDR_GATE_FAST.
- */
-union fdr_gate {
-	struct {
-		u8 busy;	/* a writer or a reader's IPI owns the ring */
-		u8 on;		/* recording: fdr_ring_set_on() */
-		u8 lost;	/* a loss waits to be reported in the stream */
-		u8 window;	/* a trigger's post-trigger window is open */
-		u8 slow_clock;	/* the capture's clock is not the TSC */
-		u8 frozen;	/* off because a trigger froze the rings */
-	};
-	struct {
-		u16 owned;
-		/*
-		 * @lost or @window: the write takes fdr_reserve_slow(), tested
-		 * with one compare as @lost alone was.
-		 */
-		u16 pending;
-	};
-	u64 word;
-};
-
-#define FDR_GATE_FAST		(((union fdr_gate){ .on = 1 }).word)
-
-struct fdr_cpu {
-	/*
-	 * Writer state: only this CPU touches it, interrupts off, @gate.busy
-	 * set (except the gate bytes named above).  What every event reads
-	 * comes first, in one cache line.
-	 */
-	union fdr_gate gate;
-	u32 len;		/* bytes in page @head */
-	s32 func_max;		/* fdr_write_func() fast while @len <= this */
-	u8 *page;		/* start of page @head */
-	struct task_struct *owner;	/* task of the open block, or NULL */
-	u64 base;		/* time the next delta counts from */
-	u32 events;		/* events in page @head */
-	u32 block;		/* offset of the open block in page @head */
-	u32 wake_len;		/* wake the reader when @len reaches it */
-	u64 reported;		/* losses already reported in the stream */
-
-	/*
-	 * Counters, read anywhere: closed pages' totals change only at a
-	 * page close, inside @seq; the open page adds @events and @len.
-	 */
-	seqcount_t seq;
-	u64 closed_events;
-	u64 closed_bytes;
-	u64 overwritten;
-	local64_t dropped;	/* also from NMI */
-	local64_t frozen;	/* events a frozen ring turned away */
-
-	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
-	struct fdr_page *pages;
-	/*
-	 * Page sequence numbers are native words, for acquire and release
-	 * on 32-bit too; they are compared only by difference, so they may
-	 * wrap.
-	 */
-	unsigned long head;	/* page being filled (sequence number) */
-	unsigned long tail;	/* oldest page held */
-
-	struct irq_work wake;
-
-	/*
-	 * Readers (fdr_lock).  Flight mode: @keep is the oldest page a held
-	 * snapshot still needs (FDR_KEEP_NONE: none); writers do not reuse
-	 * it.  Streaming: readers consume at @tail, and a file that read part
-	 * of page @tail owns the rest of it.
-	 */
-	unsigned long keep;
-	u32 rd_off;		/* bytes of page @tail already read */
-	struct fdr_reader *rd_owner;
-	/*
-	 * Zero-copy reading: pages @tail..@lend_end-1 are lent to the file
-	 * of @lend_owner, which reads them through its mapping (fdr_mmap.c);
-	 * nobody else consumes this CPU until it gives them back.
-	 */
-	struct fdr_reader *lend_owner;
-	unsigned long lend_end;
-	unsigned int cpu;
-	bool full_woken;	/* writer: woke the reader for a full ring */
-};
-
-static struct fdr_cpu __percpu *fdr_cpus;
+struct fdr_cpu __percpu *fdr_cpus;
 DECLARE_WAIT_QUEUE_HEAD(fdr_ring_wq);
 
 /* Files holding a flight-recorder snapshot (fdr_lock). */
@@ -270,9 +182,31 @@ static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
 
 static __always_inline void fdr_end(struct fdr_cpu *c, unsigned long flags)
 {
-	barrier();
-	WRITE_ONCE(c->gate.busy, 0);
+	fdr_release(c);
 	local_irq_restore(flags);
+}
+
+/*
+ * Events in page @head.  The writer's own view, or a reader's inside @seq
+ * (fdr_advance()): a fast write changes @len alone, by one event.
+ */
+static inline u32 fdr_open_events(const struct fdr_cpu *c)
+{
+	return (READ_ONCE(c->len) + READ_ONCE(c->skew)) / FDR_FUNC_SIZE;
+}
+
+/*
+ * @bytes more in page @head, @events of them events: everything but the
+ * fast path comes here.  Inside @seq, so that fdr_ring_cpu_stats() sees
+ * @len and @skew agree.
+ */
+static __always_inline void fdr_advance(struct fdr_cpu *c, u32 bytes,
+					u32 events)
+{
+	raw_write_seqcount_begin(&c->seq);
+	WRITE_ONCE(c->len, c->len + bytes);
+	c->skew += events * FDR_FUNC_SIZE - bytes;
+	raw_write_seqcount_end(&c->seq);
 }
 
 static __always_inline u64 fdr_lost(struct fdr_cpu *c)
@@ -346,11 +280,11 @@ static bool fdr_next_page(struct fdr_cpu *c)
 		WRITE_ONCE(c->tail, c->tail + 1);
 	}
 	pg->len = c->len;
-	pg->events = c->events;
+	pg->events = fdr_open_events(c);
 	c->closed_bytes += c->len;
-	c->closed_events += c->events;
+	c->closed_events += pg->events;
 	WRITE_ONCE(c->len, 0);
-	c->events = 0;
+	c->skew = 0;
 	raw_write_seqcount_end(&c->seq);
 	if (gone)
 		WRITE_ONCE(c->gate.lost, 1);
@@ -386,8 +320,8 @@ static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
 	fdr_put_new_cpu(p + 64, c->cpu, now);
 	c->block = c->len;
 	c->owner = tsk;
-	c->base = now;
-	c->len += FDR_BLOCK_HDR_SIZE;
+	fdr_set_base(c, now);
+	fdr_advance(c, FDR_BLOCK_HDR_SIZE, 0);
 }
 
 static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
@@ -399,10 +333,10 @@ static void fdr_put_lost(struct fdr_cpu *c, u64 lost, u64 now)
 		     FDR_LOST_TEXT_MAX);
 	n = scnprintf(p + FDR_META_SIZE, FDR_LOST_TEXT_MAX,
 		      TRACEBUF_FDR_LOST_FMT, lost);
-	fdr_put_custom(p, n, now - c->base);
-	c->base = now;
+	fdr_put_custom(p, n, now - fdr_base(c));
+	fdr_set_base(c, now);
 	c->reported += lost;
-	c->len += FDR_META_SIZE + n;
+	fdr_advance(c, FDR_META_SIZE + n, 0);
 }
 
 /*
@@ -422,7 +356,7 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 		fdr_close_block(c);
 	for (;;) {
 		open = c->owner != tsk;
-		wrap = !open && now - c->base > U32_MAX;
+		wrap = !open && now - fdr_base(c) > U32_MAX;
 		/* An NMI's loss after this is flagged again for the next write. */
 		WRITE_ONCE(c->gate.lost, 0);
 		barrier();
@@ -444,8 +378,8 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 		fdr_open_block(c, tsk, now);
 	} else if (wrap) {
 		fdr_put_tsc_wrap(c->page + c->len, now);
-		c->base = now;
-		c->len += FDR_META_SIZE;
+		fdr_set_base(c, now);
+		fdr_advance(c, FDR_META_SIZE, 0);
 	}
 	if (lost)
 		fdr_put_lost(c, lost, now);
@@ -463,7 +397,7 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 static __always_inline bool fdr_fits(struct fdr_cpu *c,
 				     struct task_struct *tsk, u32 len, u64 now)
 {
-	return likely(c->owner == tsk && now - c->base <= U32_MAX &&
+	return likely(c->owner == tsk && now - fdr_base(c) <= U32_MAX &&
 		      (s32)(c->len + len) <= fdr_fast_end(c) &&
 		      !c->gate.pending);
 }
@@ -485,8 +419,7 @@ static noinline void fdr_wake_end(struct fdr_cpu *c, unsigned long flags)
 static __always_inline void fdr_commit_end(struct fdr_cpu *c, u32 len,
 					   u32 events, unsigned long flags)
 {
-	WRITE_ONCE(c->len, c->len + len);
-	c->events += events;
+	fdr_advance(c, len, events);
 	/* Streaming only: in flight mode @wake_len is never reached. */
 	if (unlikely(c->len >= c->wake_len))
 		fdr_wake_end(c, flags);
@@ -518,14 +451,13 @@ static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
 }
 
 /* Everything but the common case of fdr_write_func(), out of its way. */
-static noinline void fdr_write_func_slow(u32 word, unsigned long flags,
-					 bool owned)
+static noinline void fdr_write_func_slow(u32 word, unsigned long flags)
 {
 	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
 	u64 now;
 	u8 *p;
 
-	if (!owned && !fdr_own(c, true)) {
+	if (!fdr_own(c, true)) {
 		local_irq_restore(flags);
 		return;
 	}
@@ -536,60 +468,28 @@ static noinline void fdr_write_func_slow(u32 word, unsigned long flags,
 		fdr_end(c, flags);
 		return;
 	}
-	fdr_put_func_word(p, word, now - c->base);
-	c->base = now;
+	fdr_put_func_word(p, word, now - fdr_base(c));
+	fdr_set_base(c, now);
 	fdr_commit_end(c, FDR_FUNC_SIZE, 1, flags);
 }
 
 /*
- * The hot path of the recorder: every syscall, IRQ, softirq and work item
- * comes here.  Its common case is one gate compare, three tests and seven
- * stores, and calls nothing, so nothing is saved on the stack;
- * Documentation/performance.rst has its instruction count.  notrace: the
- * recorder's own write path is not function-traced, like kernel/trace's
- * ring buffer.
+ * The hot path of the recorder: every IRQ, softirq and work item comes
+ * here, and the syscalls take its common case inline (fdr_ring.h): one
+ * gate compare, three tests and five stores, calling nothing, so nothing
+ * is saved on the stack; Documentation/performance.rst has its
+ * instruction count.  notrace: the recorder's own write path is not
+ * function-traced, like kernel/trace's ring buffer.
  */
 notrace void fdr_write_func(u32 word)
 {
 	unsigned long flags;
-	struct fdr_cpu *c;
-	u64 now, delta;
-	u32 len;
 
 	local_irq_save(flags);
-	c = this_cpu_ptr(fdr_cpus);
-	/*
-	 * Recording with the TSC, nobody inside, nothing to report.  Not
-	 * READ_ONCE(): a plain read lets the compiler compare in memory, and
-	 * one compare reads the word once either way.
-	 */
-	if (unlikely(c->gate.word != FDR_GATE_FAST))
-		goto slow;
-	c->gate.busy = 1;
-	barrier();	/* own the ring before reading the clock or state */
-	now = fdr_clock_tsc();
-	len = c->len;
-	if (unlikely(c->owner != current || (s32)len > c->func_max))
-		goto slow_owned;
-	/*
-	 * Store the record before knowing that its delta fits: the bytes
-	 * past @len are nobody's until @len moves, so a miss just leaves
-	 * them for the slow path to overwrite.
-	 */
-	delta = now - c->base;
-	fdr_put_func_word(c->page + len, word, delta);
-	if (unlikely(delta > U32_MAX))
-		goto slow_owned;
-	c->base = now;
-	c->events++;
-	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
-	fdr_end(c, flags);
-	return;
-slow:
-	fdr_write_func_slow(word, flags, false);
-	return;
-slow_owned:
-	fdr_write_func_slow(word, flags, true);
+	if (likely(fdr_write_func_fast(word, current)))
+		local_irq_restore(flags);
+	else
+		fdr_write_func_slow(word, flags);
 }
 
 /*
@@ -612,8 +512,8 @@ static void fdr_write_args(u32 id, unsigned int nargs,
 	if (!c)
 		return;
 	if (likely(p)) {
-		fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - c->base);
-		c->base = now;
+		fdr_put_function(p, id, FDR_F_ENTER_ARGS, now - fdr_base(c));
+		fdr_set_base(c, now);
 		for (i = 0; i < nargs; i++)
 			fdr_put_call_arg(p + FDR_FUNC_SIZE + i * FDR_META_SIZE,
 					 args[i]);
@@ -655,8 +555,8 @@ notrace bool fdr_write_func_ok(u32 word)
 		fdr_end(c, flags);
 		return false;
 	}
-	fdr_put_func_word(p, word, now - c->base);
-	c->base = now;
+	fdr_put_func_word(p, word, now - fdr_base(c));
+	fdr_set_base(c, now);
 	fdr_commit_end(c, FDR_FUNC_SIZE, 1, flags);
 	return true;
 }
@@ -712,8 +612,8 @@ bool fdr_write_marker(const void *data, u32 len)
 	if (!c)
 		return false;
 	if (likely(p)) {
-		fdr_put_custom(p, len, now - c->base);
-		c->base = now;
+		fdr_put_custom(p, len, now - fdr_base(c));
+		fdr_set_base(c, now);
 		memcpy(p + FDR_META_SIZE, data, len);
 		fdr_commit_end(c, FDR_META_SIZE + len, 1, flags);
 		return true;
@@ -809,7 +709,7 @@ void fdr_ring_reset(u32 mode, u32 wakeup)
 		c->tail = 0;
 		c->len = 0;
 		c->page = c->data;
-		c->events = 0;
+		c->skew = 0;
 		c->owner = NULL;
 		c->reported = 0;
 		c->wake_len = mode == TRACEBUF_FDR_MODE_STREAM ? wakeup : U32_MAX;
@@ -896,7 +796,7 @@ void fdr_ring_cpu_stats(unsigned int cpu, struct tracebuf_fdr_cpu_stats *out)
 
 	do {
 		seq = read_seqcount_begin(&c->seq);
-		out->written = c->closed_events + READ_ONCE(c->events);
+		out->written = c->closed_events + fdr_open_events(c);
 		out->overwritten = c->overwritten;
 		out->bytes = c->closed_bytes + READ_ONCE(c->len);
 	} while (read_seqcount_retry(&c->seq, seq));
