@@ -12,6 +12,7 @@
 #include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
+#include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/seqlock.h>
@@ -150,8 +151,8 @@ static __always_inline void fdr_release(struct fdr_cpu *c)
  * Interrupts off.  The common case: recording with the TSC, nobody inside,
  * nothing to report (one compare of the gate), then the task's block is
  * open, the page has room short of the wake-up point, and the time since
- * the last record shares its upper 32 bits (so the delta fits, and the
- * base's upper half stays as it is).  Per event it stores the record, the
+ * the last record shares its upper 32 bits and has not gone back (so the
+ * delta fits, and the base's upper half stays as it is).  Per event it stores the record, the
  * base's lower half and @len: the page's event count follows from @len
  * (@skew), so nothing else changes.
  *
@@ -163,7 +164,8 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 						struct task_struct *tsk)
 {
 	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
-	u32 len, lo, hi;
+	u32 len, lo, hi, delta;
+	u8 *page;
 
 	/*
 	 * Not READ_ONCE(): a plain read lets the compiler compare in memory,
@@ -175,14 +177,27 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 	barrier();	/* own the ring before reading the clock or state */
 	fdr_clock_tsc_halves(&lo, &hi);
 	len = c->len;
+	/*
+	 * The same upper half and a lower one not below the base's: the
+	 * delta fits.  A TSC that stepped back (the kernel may mark it
+	 * unstable in the middle of a capture) gets a TSCWrap the slow way.
+	 */
 	if (unlikely(c->owner != tsk || (s32)len > c->func_max ||
-		     hi != c->base_hi)) {
+		     hi != c->base_hi ||
+		     check_sub_overflow(lo, c->base_lo, &delta))) {
 		fdr_release(c);
 		return false;
 	}
-	fdr_put_func_word(c->page + len, word, lo - c->base_lo);
-	c->base_lo = lo;
+	/*
+	 * @len before the record's bytes (the compiler then needs no copy
+	 * of it): nobody reads the open page's bytes during a write, except
+	 * a crash dump, which marks a CPU stopped with @gate.busy set torn
+	 * and drops its last record.
+	 */
+	page = c->page;
 	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
+	fdr_put_func_word(page + len, word, delta);
+	c->base_lo = lo;
 	fdr_release(c);
 	return true;
 }
