@@ -61,12 +61,15 @@ MODULE_PARM_DESC(buf_size, "deprecated name of tb_buf_size");
 #define TB_EMUL_HOLD_WORK	(16 << 10)
 #define TB_INJECT_BATCH		64
 
+/* tb_emul.state: one word, so that the feed's fast path tests it once. */
+#define TB_EMUL_ON	BIT(0)	/* capture is enabled */
+#define TB_EMUL_SPLIT	BIT(1)	/* an event is being recorded across holds */
+
 static struct {
 	raw_spinlock_t lock;
 	struct tb_model model;
 	struct tb_chain *chain;
-	bool enabled;
-	bool split;		/* an event is being recorded across holds */
+	u32 state;		/* TB_EMUL_*; written under the lock */
 	struct tracebuf_sources sources;
 	atomic64_t busy_dropped;	/* lock taken in NMI, or a split event */
 	struct mutex inject_lock;	/* one injecting write() at a time */
@@ -75,6 +78,23 @@ static struct {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(tb_emul.lock),
 	.inject_lock = __MUTEX_INITIALIZER(tb_emul.inject_lock),
 };
+
+static bool tb_emul_on(void)
+{
+	return READ_ONCE(tb_emul.state) & TB_EMUL_ON;
+}
+
+static bool tb_emul_split(void)
+{
+	return tb_emul.state & TB_EMUL_SPLIT;
+}
+
+/* Set or clear @bit of tb_emul.state.  Caller holds the lock. */
+static void tb_emul_set(u32 bit, bool on)
+{
+	WRITE_ONCE(tb_emul.state, on ? tb_emul.state | bit :
+				       tb_emul.state & ~bit);
+}
 
 static u32 tb_emul_record_flags(const struct tb_model *m)
 {
@@ -181,7 +201,7 @@ static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 		} else {
 			raw_spin_lock_irqsave(&tb_emul.lock, flags);
 		}
-		if (tb_emul.split && !own) {
+		if (tb_emul_split() && !own) {
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			goto busy;
 		}
@@ -190,8 +210,8 @@ static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 		 * fail and leave the event split for good.
 		 */
 		work = in_nmi() ? S64_MAX : TB_EMUL_HOLD_WORK;
-		done = !tb_emul.enabled || tb_emul_record_locked(&ev, &work);
-		tb_emul.split = !done;
+		done = !tb_emul_on() || tb_emul_record_locked(&ev, &work);
+		tb_emul_set(TB_EMUL_SPLIT, !done);
 		own = true;
 		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	} while (!done);
@@ -201,69 +221,43 @@ busy:
 }
 
 /*
- * What tb_emul_record_locked() does after a fill-once buffer filled with
- * a whole entry (it was not full before, so it was readable only through
- * its chain).
- */
-static noinline void tb_emul_filled_locked(void)
-{
-	struct tb_chain *chain = tb_emul.chain;
-	bool was_readable = chain && chain->count > 0;
-
-	if (chain)
-		tb_emul_chain_save(chain);
-	if (!was_readable && tb_emul_readable_locked())
-		tb_emul.notify();
-}
-
-/*
- * The feed's sink (feed.h).  The common case (not in NMI, no event
- * split, tb_model_put_fast() takes it) is one hold with nothing called;
- * its event lives in registers, so the function has no stack canary.
- * Everything else is tb_emul_feed_slow(), from scratch.  Once
- * tb_model_put_fast() has taken an event that leaves the buffer not full,
- * the buffer becomes readable only when a wrap-around buffer's byte count
- * reaches its size: a chain and a fill-once buffer change their state only
- * when full.
+ * The feed's sink (feed.h).  The common case is one hold of the lock in
+ * which tb_model_put_fast() stores the entry: not in NMI, the lock free,
+ * capture on and no event split (one test of tb_emul.state), and the
+ * entry strictly inside the current half of the buffer.  Such an entry
+ * changes nothing but the bytes and the counts: no arming, no wrap, no
+ * full buffer, no chain and no buffer becoming readable, so nothing is
+ * called and no register needs saving.  Everything else is
+ * tb_emul_feed_slow(), from scratch, after the hold.
  *
- * The hold takes the lock's arch_spinlock_t with interrupts off, inline,
- * as the kernel's own trace ring buffer does on its per-event path: the
- * same mutual exclusion as raw_spin_lock_irqsave() (preemption is off in
- * a probe already), at a third of its instructions, but invisible to
- * lockdep.  Every other holder takes the raw_spinlock_t around it, which
- * lockdep checks; both kinds exclude each other on the one arch lock.
+ * The hold tries the lock's arch_spinlock_t with interrupts off, inline,
+ * as the kernel's own trace ring buffer takes it on its per-event path:
+ * the same mutual exclusion as raw_spin_lock_irqsave() (preemption is off
+ * in a probe already), at a fraction of its instructions, but invisible
+ * to lockdep.  A busy lock sends the event to tb_emul_feed_slow(), which
+ * waits for it in the raw_spinlock_t like every other holder (lockdep
+ * checks those); all of them exclude each other on the one arch lock.
  */
 static notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
 {
-	struct tracebuf_event ev = { .kind = kind, .arg = arg, .icount = icount };
 	arch_spinlock_t *lock = &tb_emul.lock.raw_lock;
-	struct tb_model *m = &tb_emul.model;
 	unsigned long flags;
-	s64 work = 0;
-	u32 need;
+	u32 done = 0;
 
-	if (!READ_ONCE(tb_emul.enabled))
+	if (!tb_emul_on())
 		return;
 	if (unlikely(in_nmi()))
 		goto slow;
 	local_irq_save(flags);
-	arch_spin_lock(lock);
-	if (unlikely(tb_emul.split || !tb_emul.enabled))
-		goto slow_unlock;
-	need = tb_model_put_fast(m, &ev, &work);
-	if (unlikely(!need))
-		goto slow_unlock;
-	if (unlikely(m->full))
-		tb_emul_filled_locked();
-	else if (unlikely(m->bytes_written >= m->size &&
-			  m->bytes_written - need < m->size))
-		tb_emul.notify();
-	arch_spin_unlock(lock);
+	if (likely(arch_spin_trylock(lock))) {
+		if (likely(tb_emul.state == TB_EMUL_ON))
+			done = tb_model_put_fast(&tb_emul.model, kind, arg,
+						 icount);
+		arch_spin_unlock(lock);
+	}
 	local_irq_restore(flags);
-	return;
-slow_unlock:
-	arch_spin_unlock(lock);
-	local_irq_restore(flags);
+	if (likely(done))
+		return;
 slow:
 	tb_emul_feed_slow(kind, arg, icount);
 }
@@ -285,14 +279,14 @@ static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 	mutex_lock(&tb_emul.inject_lock);
 	while (i < n) {
 		raw_spin_lock_irqsave(&tb_emul.lock, flags);
-		if (!tb_emul.enabled) {
+		if (!tb_emul_on()) {
 			/* Disabled: refuse up front, drop the rest silently. */
 			ret = i || in_event ? 0 : -EBUSY;
-			tb_emul.split = false;
+			tb_emul_set(TB_EMUL_SPLIT, false);
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			break;
 		}
-		if (tb_emul.split && !in_event) {
+		if (tb_emul_split() && !in_event) {
 			/* A kernel event is between two of its holds. */
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			cond_resched();
@@ -307,7 +301,7 @@ static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 				break;
 			i++;
 		}
-		tb_emul.split = in_event;
+		tb_emul_set(TB_EMUL_SPLIT, in_event);
 		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 		cond_resched();
 	}
@@ -324,7 +318,7 @@ static void tb_emul_lock_whole(unsigned long *flags)
 {
 	for (;;) {
 		raw_spin_lock_irqsave(&tb_emul.lock, *flags);
-		if (!tb_emul.split)
+		if (!tb_emul_split())
 			return;
 		raw_spin_unlock_irqrestore(&tb_emul.lock, *flags);
 		cond_resched();
@@ -338,7 +332,7 @@ static void tb_emul_status(struct tracebuf_status *st)
 
 	raw_spin_lock_irqsave(&tb_emul.lock, flags);
 	st->mode = m->mode;
-	if (tb_emul.enabled)
+	if (tb_emul_on())
 		st->flags |= TRACEBUF_STATUS_ENABLED;
 	if (m->full)
 		st->flags |= TRACEBUF_STATUS_FULL;
@@ -365,7 +359,7 @@ static int tb_emul_set_mode(u32 mode)
 	int ret = 0;
 
 	tb_emul_lock_whole(&flags);
-	if (tb_emul.enabled || tb_emul.chain) {
+	if (tb_emul_on() || tb_emul.chain) {
 		ret = -EBUSY;
 	} else if (mode != tb_emul.model.mode) {
 		/* Like a debugger, start the new mode with a clean buffer. */
@@ -381,7 +375,7 @@ static int tb_emul_enable(bool on)
 	unsigned long flags;
 
 	tb_emul_lock_whole(&flags);
-	tb_emul.enabled = on;
+	tb_emul_set(TB_EMUL_ON, on);
 	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	return 0;
 }
@@ -402,7 +396,7 @@ static int tb_emul_set_chkpt(const struct tracebuf_chkpt *ck)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&tb_emul.lock, flags);
-	if (tb_emul.enabled) {
+	if (tb_emul_on()) {
 		ret = -EBUSY;
 	} else {
 		tb_emul.model.chkpt[0] = ck->chkpt0;
@@ -484,7 +478,7 @@ static int tb_emul_set_chain(u32 depth)
 			return PTR_ERR(new);
 	}
 	tb_emul_lock_whole(&flags);
-	if (tb_emul.enabled) {
+	if (tb_emul_on()) {
 		ret = -EBUSY;
 	} else if (depth && tb_emul.model.mode != TRACEBUF_MODE_FILL_ONCE) {
 		ret = -EINVAL;
@@ -530,7 +524,7 @@ static bool tb_emul_readable(void)
 static void tb_emul_exit(void)
 {
 	tb_feed_exit();		/* no probe runs after this */
-	tb_emul.enabled = false;
+	tb_emul.state = 0;
 	tb_chain_free(tb_emul.chain);
 	tb_emul.chain = NULL;
 	kvfree(tb_emul.model.buf);
@@ -570,8 +564,7 @@ const struct tb_backend *tb_emul_init(tb_notify_fn notify)
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	tb_model_init(&tb_emul.model, buf, tb_buf_size);
-	tb_emul.enabled = false;
-	tb_emul.split = false;
+	tb_emul.state = 0;
 	tb_emul.chain = NULL;
 	tb_emul.sources.mask = 0;
 	tb_emul.sources.cpu = 0;
