@@ -194,6 +194,8 @@ static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 	bool own = false, done;
 	s64 work;
 
+	if (!tb_emul_on())
+		return;
 	do {
 		if (in_nmi()) {
 			if (!raw_spin_trylock_irqsave(&tb_emul.lock, flags))
@@ -221,44 +223,76 @@ busy:
 }
 
 /*
- * The feed's sink (feed.h).  The common case is one hold of the lock in
- * which tb_model_put_fast() stores the entry: not in NMI, the lock free,
+ * The feed's sinks' common case, with interrupts off: one hold of the
+ * lock in which tb_model_put_fast() stores the entry.  The lock free,
  * capture on and no event split (one test of tb_emul.state), and the
- * entry strictly inside the current half of the buffer.  Such an entry
- * changes nothing but the bytes and the counts: no arming, no wrap, no
- * full buffer, no chain and no buffer becoming readable, so nothing is
- * called and no register needs saving.  Everything else is
- * tb_emul_feed_slow(), from scratch, after the hold.
+ * entry strictly inside the current half of the buffer: such an entry
+ * changes nothing but the bytes and the counts (no arming, no wrap, no
+ * full buffer, no chain, no buffer becoming readable), so nothing is
+ * called and no register needs saving.  Capture off ends the event here
+ * too.  Otherwise false: the caller goes to tb_emul_feed_slow(), from
+ * scratch, after the hold.
  *
- * The hold tries the lock's arch_spinlock_t with interrupts off, inline,
- * as the kernel's own trace ring buffer takes it on its per-event path:
- * the same mutual exclusion as raw_spin_lock_irqsave() (preemption is off
- * in a probe already), at a fraction of its instructions, but invisible
- * to lockdep.  A busy lock sends the event to tb_emul_feed_slow(), which
- * waits for it in the raw_spinlock_t like every other holder (lockdep
- * checks those); all of them exclude each other on the one arch lock.
+ * The hold tries the lock's arch_spinlock_t, inline, as the kernel's own
+ * trace ring buffer takes it on its per-event path: the same mutual
+ * exclusion as raw_spin_lock_irqsave() (preemption is off in a probe
+ * already), at a fraction of its instructions, but invisible to lockdep.
+ * A busy lock sends the event to tb_emul_feed_slow(), which waits for it
+ * in the raw_spinlock_t like every other holder (lockdep checks those);
+ * all of them exclude each other on the one arch lock.
  */
-static notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
+static __always_inline bool tb_emul_feed_fast(u32 kind, u32 arg, u32 icount)
 {
 	arch_spinlock_t *lock = &tb_emul.lock.raw_lock;
-	unsigned long flags;
-	u32 done = 0;
+	u32 state, done = 0;
 
-	if (!tb_emul_on())
-		return;
+	if (likely(arch_spin_trylock(lock))) {
+		state = tb_emul.state;
+		if (likely(state == TB_EMUL_ON))
+			done = tb_model_put_fast(&tb_emul.model, kind, arg,
+						 icount);
+		else if (!(state & TB_EMUL_ON))
+			done = 1;
+		arch_spin_unlock(lock);
+	}
+	return done;
+}
+
+/* The feed's sink for any context (feed.h). */
+static notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
+{
+	unsigned long flags;
+	bool done;
+
 	if (unlikely(in_nmi()))
 		goto slow;
 	local_irq_save(flags);
-	if (likely(arch_spin_trylock(lock))) {
-		if (likely(tb_emul.state == TB_EMUL_ON))
-			done = tb_model_put_fast(&tb_emul.model, kind, arg,
-						 icount);
-		arch_spin_unlock(lock);
-	}
+	done = tb_emul_feed_fast(kind, arg, icount);
 	local_irq_restore(flags);
 	if (likely(done))
 		return;
 slow:
+	tb_emul_feed_slow(kind, arg, icount);
+}
+
+/*
+ * The sink of the syscall probes (feed.h): they run in process context
+ * with interrupts on and never in NMI, so interrupts are disabled and
+ * enabled again rather than saved and restored, and there is no NMI to
+ * test for.  The debug kernel checks the first (lockdep); an NMI cannot
+ * run a syscall probe.  Every other event goes through
+ * tb_emul_feed_event().
+ */
+static notrace void tb_emul_feed_syscall(u32 kind, u32 arg, u32 icount)
+{
+	bool done;
+
+	lockdep_assert_irqs_enabled();
+	local_irq_disable();
+	done = tb_emul_feed_fast(kind, arg, icount);
+	local_irq_enable();
+	if (likely(done))
+		return;
 	tb_emul_feed_slow(kind, arg, icount);
 }
 
@@ -570,7 +604,7 @@ const struct tb_backend *tb_emul_init(tb_notify_fn notify)
 	tb_emul.sources.cpu = 0;
 	atomic64_set(&tb_emul.busy_dropped, 0);
 	tb_emul.notify = notify;
-	tb_feed_init(tb_emul_feed_event);
+	tb_feed_init(tb_emul_feed_event, tb_emul_feed_syscall);
 	tb_emul_backend.buf_size = tb_buf_size;
 	return &tb_emul_backend;
 }

@@ -64,6 +64,7 @@ static void tb_feed_no_sink(u32 kind, u32 arg, u32 icount)
 }
 
 DEFINE_STATIC_CALL(tb_feed_sink, tb_feed_no_sink);
+DEFINE_STATIC_CALL(tb_feed_sink_syscall, tb_feed_no_sink);
 
 static void tb_feed_event(const struct tbcore_event *e);
 static void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id);
@@ -132,16 +133,25 @@ static __always_inline void tb_feed_put(u32 kind, u32 arg)
 		static_call(tb_feed_sink)(kind, arg, 0);
 }
 
+/* tb_feed_put() from the syscall probes: interrupts on, not in NMI. */
+static __always_inline void tb_feed_put_syscall(u32 kind, u32 arg)
+{
+	if (unlikely(READ_ONCE(tb_feed_slow)))
+		tb_feed_put_slow(kind, arg);
+	else
+		static_call(tb_feed_sink_syscall)(kind, arg, 0);
+}
+
 /* The two hottest events have probes of their own (core/probes.h). */
 static notrace void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	tb_feed_put(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_SWI);
+	tb_feed_put_syscall(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_SWI);
 }
 
 static notrace void tb_feed_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	tb_feed_put(TRACEBUF_EV_INDIRECT,
-		    lower_32_bits(instruction_pointer(regs)));
+	tb_feed_put_syscall(TRACEBUF_EV_INDIRECT,
+			    lower_32_bits(instruction_pointer(regs)));
 }
 
 static void tb_feed_event(const struct tbcore_event *e)
@@ -243,9 +253,10 @@ static void tb_feed_counters_stop(void)
 
 /* --------------------------------------------------------------- control */
 
-void tb_feed_init(tb_feed_sink_fn sink)
+void tb_feed_init(tb_feed_sink_fn sink, tb_feed_sink_fn sink_syscall)
 {
 	static_call_update(tb_feed_sink, sink);
+	static_call_update(tb_feed_sink_syscall, sink_syscall);
 }
 
 /* The selection first: a probe that sees the bit reads it. */
