@@ -61,12 +61,15 @@ MODULE_PARM_DESC(buf_size, "deprecated name of tb_buf_size");
 #define TB_EMUL_HOLD_WORK	(16 << 10)
 #define TB_INJECT_BATCH		64
 
+/* tb_emul.state: one word, so that the feed's fast path tests it once. */
+#define TB_EMUL_ON	BIT(0)	/* capture is enabled */
+#define TB_EMUL_SPLIT	BIT(1)	/* an event is being recorded across holds */
+
 static struct {
 	raw_spinlock_t lock;
 	struct tb_model model;
 	struct tb_chain *chain;
-	bool enabled;
-	bool split;		/* an event is being recorded across holds */
+	u32 state;		/* TB_EMUL_*; written under the lock */
 	struct tracebuf_sources sources;
 	atomic64_t busy_dropped;	/* lock taken in NMI, or a split event */
 	struct mutex inject_lock;	/* one injecting write() at a time */
@@ -75,6 +78,23 @@ static struct {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(tb_emul.lock),
 	.inject_lock = __MUTEX_INITIALIZER(tb_emul.inject_lock),
 };
+
+static bool tb_emul_on(void)
+{
+	return READ_ONCE(tb_emul.state) & TB_EMUL_ON;
+}
+
+static bool tb_emul_split(void)
+{
+	return tb_emul.state & TB_EMUL_SPLIT;
+}
+
+/* Set or clear @bit of tb_emul.state.  Caller holds the lock. */
+static void tb_emul_set(u32 bit, bool on)
+{
+	WRITE_ONCE(tb_emul.state, on ? tb_emul.state | bit :
+				       tb_emul.state & ~bit);
+}
 
 static u32 tb_emul_record_flags(const struct tb_model *m)
 {
@@ -174,6 +194,8 @@ static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 	bool own = false, done;
 	s64 work;
 
+	if (!tb_emul_on())
+		return;
 	do {
 		if (in_nmi()) {
 			if (!raw_spin_trylock_irqsave(&tb_emul.lock, flags))
@@ -181,7 +203,7 @@ static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 		} else {
 			raw_spin_lock_irqsave(&tb_emul.lock, flags);
 		}
-		if (tb_emul.split && !own) {
+		if (tb_emul_split() && !own) {
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			goto busy;
 		}
@@ -190,8 +212,8 @@ static noinline void tb_emul_feed_slow(u32 kind, u32 arg, u32 icount)
 		 * fail and leave the event split for good.
 		 */
 		work = in_nmi() ? S64_MAX : TB_EMUL_HOLD_WORK;
-		done = !tb_emul.enabled || tb_emul_record_locked(&ev, &work);
-		tb_emul.split = !done;
+		done = !tb_emul_on() || tb_emul_record_locked(&ev, &work);
+		tb_emul_set(TB_EMUL_SPLIT, !done);
 		own = true;
 		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	} while (!done);
@@ -201,70 +223,76 @@ busy:
 }
 
 /*
- * What tb_emul_record_locked() does after a fill-once buffer filled with
- * a whole entry (it was not full before, so it was readable only through
- * its chain).
+ * The feed's sinks' common case, with interrupts off: one hold of the
+ * lock in which tb_model_put_fast() stores the entry.  The lock free,
+ * capture on and no event split (one test of tb_emul.state), and the
+ * entry strictly inside the current half of the buffer: such an entry
+ * changes nothing but the bytes and the counts (no arming, no wrap, no
+ * full buffer, no chain, no buffer becoming readable), so nothing is
+ * called and no register needs saving.  Capture off ends the event here
+ * too.  Otherwise false: the caller goes to tb_emul_feed_slow(), from
+ * scratch, after the hold.
+ *
+ * The hold tries the lock's arch_spinlock_t, inline, as the kernel's own
+ * trace ring buffer takes it on its per-event path: the same mutual
+ * exclusion as raw_spin_lock_irqsave() (preemption is off in a probe
+ * already), at a fraction of its instructions, but invisible to lockdep.
+ * A busy lock sends the event to tb_emul_feed_slow(), which waits for it
+ * in the raw_spinlock_t like every other holder (lockdep checks those);
+ * all of them exclude each other on the one arch lock.
  */
-static noinline void tb_emul_filled_locked(void)
+static __always_inline bool tb_emul_feed_fast(u32 kind, u32 arg, u32 icount)
 {
-	struct tb_chain *chain = tb_emul.chain;
-	bool was_readable = chain && chain->count > 0;
+	arch_spinlock_t *lock = &tb_emul.lock.raw_lock;
+	u32 state, done = 0;
 
-	if (chain)
-		tb_emul_chain_save(chain);
-	if (!was_readable && tb_emul_readable_locked())
-		tb_emul.notify();
+	if (likely(arch_spin_trylock(lock))) {
+		state = tb_emul.state;
+		if (likely(state == TB_EMUL_ON))
+			done = tb_model_put_fast(&tb_emul.model, kind, arg,
+						 icount);
+		else if (!(state & TB_EMUL_ON))
+			done = 1;
+		arch_spin_unlock(lock);
+	}
+	return done;
 }
 
-/*
- * The feed's sink (feed.h).  The common case (not in NMI, no event
- * split, tb_model_put_fast() takes it) is one hold with nothing called;
- * its event lives in registers, so the function has no stack canary.
- * Everything else is tb_emul_feed_slow(), from scratch.  Once
- * tb_model_put_fast() has taken an event that leaves the buffer not full,
- * the buffer becomes readable only when a wrap-around buffer's byte count
- * reaches its size: a chain and a fill-once buffer change their state only
- * when full.
- *
- * The hold takes the lock's arch_spinlock_t with interrupts off, inline,
- * as the kernel's own trace ring buffer does on its per-event path: the
- * same mutual exclusion as raw_spin_lock_irqsave() (preemption is off in
- * a probe already), at a third of its instructions, but invisible to
- * lockdep.  Every other holder takes the raw_spinlock_t around it, which
- * lockdep checks; both kinds exclude each other on the one arch lock.
- */
+/* The feed's sink for any context (feed.h). */
 static notrace void tb_emul_feed_event(u32 kind, u32 arg, u32 icount)
 {
-	struct tracebuf_event ev = { .kind = kind, .arg = arg, .icount = icount };
-	arch_spinlock_t *lock = &tb_emul.lock.raw_lock;
-	struct tb_model *m = &tb_emul.model;
 	unsigned long flags;
-	s64 work = 0;
-	u32 need;
+	bool done;
 
-	if (!READ_ONCE(tb_emul.enabled))
-		return;
 	if (unlikely(in_nmi()))
 		goto slow;
 	local_irq_save(flags);
-	arch_spin_lock(lock);
-	if (unlikely(tb_emul.split || !tb_emul.enabled))
-		goto slow_unlock;
-	need = tb_model_put_fast(m, &ev, &work);
-	if (unlikely(!need))
-		goto slow_unlock;
-	if (unlikely(m->full))
-		tb_emul_filled_locked();
-	else if (unlikely(m->bytes_written >= m->size &&
-			  m->bytes_written - need < m->size))
-		tb_emul.notify();
-	arch_spin_unlock(lock);
+	done = tb_emul_feed_fast(kind, arg, icount);
 	local_irq_restore(flags);
-	return;
-slow_unlock:
-	arch_spin_unlock(lock);
-	local_irq_restore(flags);
+	if (likely(done))
+		return;
 slow:
+	tb_emul_feed_slow(kind, arg, icount);
+}
+
+/*
+ * The sink of the syscall probes (feed.h): they run in process context
+ * with interrupts on and never in NMI, so interrupts are disabled and
+ * enabled again rather than saved and restored, and there is no NMI to
+ * test for.  The debug kernel checks the first (lockdep); an NMI cannot
+ * run a syscall probe.  Every other event goes through
+ * tb_emul_feed_event().
+ */
+static notrace void tb_emul_feed_syscall(u32 kind, u32 arg, u32 icount)
+{
+	bool done;
+
+	lockdep_assert_irqs_enabled();
+	local_irq_disable();
+	done = tb_emul_feed_fast(kind, arg, icount);
+	local_irq_enable();
+	if (likely(done))
+		return;
 	tb_emul_feed_slow(kind, arg, icount);
 }
 
@@ -285,14 +313,14 @@ static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 	mutex_lock(&tb_emul.inject_lock);
 	while (i < n) {
 		raw_spin_lock_irqsave(&tb_emul.lock, flags);
-		if (!tb_emul.enabled) {
+		if (!tb_emul_on()) {
 			/* Disabled: refuse up front, drop the rest silently. */
 			ret = i || in_event ? 0 : -EBUSY;
-			tb_emul.split = false;
+			tb_emul_set(TB_EMUL_SPLIT, false);
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			break;
 		}
-		if (tb_emul.split && !in_event) {
+		if (tb_emul_split() && !in_event) {
 			/* A kernel event is between two of its holds. */
 			raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 			cond_resched();
@@ -307,7 +335,7 @@ static int tb_emul_inject(const struct tracebuf_event *evs, unsigned int n)
 				break;
 			i++;
 		}
-		tb_emul.split = in_event;
+		tb_emul_set(TB_EMUL_SPLIT, in_event);
 		raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 		cond_resched();
 	}
@@ -324,7 +352,7 @@ static void tb_emul_lock_whole(unsigned long *flags)
 {
 	for (;;) {
 		raw_spin_lock_irqsave(&tb_emul.lock, *flags);
-		if (!tb_emul.split)
+		if (!tb_emul_split())
 			return;
 		raw_spin_unlock_irqrestore(&tb_emul.lock, *flags);
 		cond_resched();
@@ -338,7 +366,7 @@ static void tb_emul_status(struct tracebuf_status *st)
 
 	raw_spin_lock_irqsave(&tb_emul.lock, flags);
 	st->mode = m->mode;
-	if (tb_emul.enabled)
+	if (tb_emul_on())
 		st->flags |= TRACEBUF_STATUS_ENABLED;
 	if (m->full)
 		st->flags |= TRACEBUF_STATUS_FULL;
@@ -365,7 +393,7 @@ static int tb_emul_set_mode(u32 mode)
 	int ret = 0;
 
 	tb_emul_lock_whole(&flags);
-	if (tb_emul.enabled || tb_emul.chain) {
+	if (tb_emul_on() || tb_emul.chain) {
 		ret = -EBUSY;
 	} else if (mode != tb_emul.model.mode) {
 		/* Like a debugger, start the new mode with a clean buffer. */
@@ -381,7 +409,7 @@ static int tb_emul_enable(bool on)
 	unsigned long flags;
 
 	tb_emul_lock_whole(&flags);
-	tb_emul.enabled = on;
+	tb_emul_set(TB_EMUL_ON, on);
 	raw_spin_unlock_irqrestore(&tb_emul.lock, flags);
 	return 0;
 }
@@ -402,7 +430,7 @@ static int tb_emul_set_chkpt(const struct tracebuf_chkpt *ck)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&tb_emul.lock, flags);
-	if (tb_emul.enabled) {
+	if (tb_emul_on()) {
 		ret = -EBUSY;
 	} else {
 		tb_emul.model.chkpt[0] = ck->chkpt0;
@@ -484,7 +512,7 @@ static int tb_emul_set_chain(u32 depth)
 			return PTR_ERR(new);
 	}
 	tb_emul_lock_whole(&flags);
-	if (tb_emul.enabled) {
+	if (tb_emul_on()) {
 		ret = -EBUSY;
 	} else if (depth && tb_emul.model.mode != TRACEBUF_MODE_FILL_ONCE) {
 		ret = -EINVAL;
@@ -530,7 +558,7 @@ static bool tb_emul_readable(void)
 static void tb_emul_exit(void)
 {
 	tb_feed_exit();		/* no probe runs after this */
-	tb_emul.enabled = false;
+	tb_emul.state = 0;
 	tb_chain_free(tb_emul.chain);
 	tb_emul.chain = NULL;
 	kvfree(tb_emul.model.buf);
@@ -570,14 +598,13 @@ const struct tb_backend *tb_emul_init(tb_notify_fn notify)
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	tb_model_init(&tb_emul.model, buf, tb_buf_size);
-	tb_emul.enabled = false;
-	tb_emul.split = false;
+	tb_emul.state = 0;
 	tb_emul.chain = NULL;
 	tb_emul.sources.mask = 0;
 	tb_emul.sources.cpu = 0;
 	atomic64_set(&tb_emul.busy_dropped, 0);
 	tb_emul.notify = notify;
-	tb_feed_init(tb_emul_feed_event);
+	tb_feed_init(tb_emul_feed_event, tb_emul_feed_syscall);
 	tb_emul_backend.buf_size = tb_buf_size;
 	return &tb_emul_backend;
 }

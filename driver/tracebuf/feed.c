@@ -47,8 +47,16 @@ static DEFINE_PER_CPU(struct tb_feed_cpu, tb_feed_cpu);
 static DEFINE_MUTEX(tb_feed_lock);	/* serialises tb_feed_set() */
 static int tb_feed_hp_state = -1;	/* cpuhp state while counters exist */
 static bool tb_feed_on;
-static bool tb_feed_have_counts;	/* every online CPU has a counter */
 static u32 tb_feed_cpu_sel = TRACEBUF_CPU_ALL;
+
+/*
+ * Why tb_feed_put() cannot pass an event straight to the sink, one bit a
+ * reason in one word, so that the probes test it once.  Atomic bit
+ * operations: CPU hotplug callbacks clear the counters' bit too.
+ */
+#define TB_FEED_COUNTS	0	/* every online CPU has a counter */
+#define TB_FEED_ONE_CPU	1	/* only tb_feed_cpu_sel is fed */
+static unsigned long tb_feed_slow;
 
 /* The sink until tb_feed_init(): no event comes before it anyway. */
 static void tb_feed_no_sink(u32 kind, u32 arg, u32 icount)
@@ -56,6 +64,7 @@ static void tb_feed_no_sink(u32 kind, u32 arg, u32 icount)
 }
 
 DEFINE_STATIC_CALL(tb_feed_sink, tb_feed_no_sink);
+DEFINE_STATIC_CALL(tb_feed_sink_syscall, tb_feed_no_sink);
 
 static void tb_feed_event(const struct tbcore_event *e);
 static void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id);
@@ -73,7 +82,7 @@ static struct tbcore_consumer tb_feed_consumer = {
 bool tb_feed_counts(void)
 {
 	/* Injected events carry exact counts; only the feed can lack them. */
-	return !READ_ONCE(tb_feed_on) || READ_ONCE(tb_feed_have_counts);
+	return !READ_ONCE(tb_feed_on) || test_bit(TB_FEED_COUNTS, &tb_feed_slow);
 }
 
 /* Instructions since the previous fed event on this CPU; IRQs are off. */
@@ -83,7 +92,7 @@ static u32 tb_feed_icount(void)
 	struct perf_event *ev = READ_ONCE(fc->counter);
 	u64 now, delta;
 
-	if (!ev || !READ_ONCE(tb_feed_have_counts))
+	if (!ev || !test_bit(TB_FEED_COUNTS, &tb_feed_slow))
 		return 0;
 	if (READ_ONCE(ev->oncpu) == smp_processor_id() &&
 	    ev->state == PERF_EVENT_STATE_ACTIVE)
@@ -99,7 +108,7 @@ static u32 tb_feed_icount(void)
  * when there are counters to read (never under qemu TCG): the count is the
  * counter's advance, which an interrupt's own event must not split.
  */
-static __always_inline void tb_feed_put(u32 kind, u32 arg)
+static noinline void tb_feed_put_slow(u32 kind, u32 arg)
 {
 	u32 cpu = READ_ONCE(tb_feed_cpu_sel);
 	unsigned long flags;
@@ -107,7 +116,7 @@ static __always_inline void tb_feed_put(u32 kind, u32 arg)
 
 	if (cpu != TRACEBUF_CPU_ALL && cpu != smp_processor_id())
 		return;
-	if (unlikely(READ_ONCE(tb_feed_have_counts))) {
+	if (test_bit(TB_FEED_COUNTS, &tb_feed_slow)) {
 		local_irq_save(flags);
 		icount = tb_feed_icount();
 		local_irq_restore(flags);
@@ -115,16 +124,34 @@ static __always_inline void tb_feed_put(u32 kind, u32 arg)
 	static_call(tb_feed_sink)(kind, arg, icount);
 }
 
+/* The common case, every CPU fed and no counters, is one test. */
+static __always_inline void tb_feed_put(u32 kind, u32 arg)
+{
+	if (unlikely(READ_ONCE(tb_feed_slow)))
+		tb_feed_put_slow(kind, arg);
+	else
+		static_call(tb_feed_sink)(kind, arg, 0);
+}
+
+/* tb_feed_put() from the syscall probes: interrupts on, not in NMI. */
+static __always_inline void tb_feed_put_syscall(u32 kind, u32 arg)
+{
+	if (unlikely(READ_ONCE(tb_feed_slow)))
+		tb_feed_put_slow(kind, arg);
+	else
+		static_call(tb_feed_sink_syscall)(kind, arg, 0);
+}
+
 /* The two hottest events have probes of their own (core/probes.h). */
 static notrace void tb_feed_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	tb_feed_put(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_SWI);
+	tb_feed_put_syscall(TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_SWI);
 }
 
 static notrace void tb_feed_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	tb_feed_put(TRACEBUF_EV_INDIRECT,
-		    lower_32_bits(instruction_pointer(regs)));
+	tb_feed_put_syscall(TRACEBUF_EV_INDIRECT,
+			    lower_32_bits(instruction_pointer(regs)));
 }
 
 static void tb_feed_event(const struct tbcore_event *e)
@@ -180,7 +207,7 @@ static int tb_feed_cpu_online(unsigned int cpu)
 	ev = perf_event_create_kernel_counter(&tb_feed_attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(ev)) {
 		/* No PMU (qemu TCG) is normal: counts are simply 0. */
-		WRITE_ONCE(tb_feed_have_counts, false);
+		clear_bit(TB_FEED_COUNTS, &tb_feed_slow);
 		return 0;
 	}
 	fc->last = 0;
@@ -206,11 +233,11 @@ static void tb_feed_counters_start(void)
 {
 	int ret;
 
-	WRITE_ONCE(tb_feed_have_counts, true);
+	set_bit(TB_FEED_COUNTS, &tb_feed_slow);
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tracebuf/feed:online",
 				tb_feed_cpu_online, tb_feed_cpu_offline);
 	if (ret < 0) {
-		WRITE_ONCE(tb_feed_have_counts, false);
+		clear_bit(TB_FEED_COUNTS, &tb_feed_slow);
 		return;
 	}
 	tb_feed_hp_state = ret;
@@ -221,14 +248,22 @@ static void tb_feed_counters_stop(void)
 	if (tb_feed_hp_state >= 0)
 		cpuhp_remove_state(tb_feed_hp_state);	/* offline callbacks */
 	tb_feed_hp_state = -1;
-	WRITE_ONCE(tb_feed_have_counts, false);
+	clear_bit(TB_FEED_COUNTS, &tb_feed_slow);
 }
 
 /* --------------------------------------------------------------- control */
 
-void tb_feed_init(tb_feed_sink_fn sink)
+void tb_feed_init(tb_feed_sink_fn sink, tb_feed_sink_fn sink_syscall)
 {
 	static_call_update(tb_feed_sink, sink);
+	static_call_update(tb_feed_sink_syscall, sink_syscall);
+}
+
+/* The selection first: a probe that sees the bit reads it. */
+static void tb_feed_select_cpu(u32 cpu)
+{
+	WRITE_ONCE(tb_feed_cpu_sel, cpu);
+	assign_bit(TB_FEED_ONE_CPU, &tb_feed_slow, cpu != TRACEBUF_CPU_ALL);
 }
 
 int tb_feed_set(const struct tracebuf_sources *src)
@@ -259,10 +294,10 @@ int tb_feed_set(const struct tracebuf_sources *src)
 	if (!tb_feed_on)
 		tb_feed_counters_start();
 	old_cpu = tb_feed_cpu_sel;
-	WRITE_ONCE(tb_feed_cpu_sel, src->cpu);
+	tb_feed_select_cpu(src->cpu);
 	ret = tbcore_probes_attach(&tb_feed_consumer, mask);
 	if (ret) {
-		WRITE_ONCE(tb_feed_cpu_sel, old_cpu);
+		tb_feed_select_cpu(old_cpu);
 		if (!tb_feed_on)
 			tb_feed_counters_stop();
 		goto out;

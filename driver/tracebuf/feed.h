@@ -17,11 +17,15 @@
 typedef void (*tb_feed_sink_fn)(u32 kind, u32 arg, u32 icount);
 
 /*
- * Before the first tb_feed_set(): where the events go.  A static call,
- * patched to a direct call: this is the per-event path, and a function
- * pointer would cost a retpolined call per event.
+ * Before the first tb_feed_set(): where the events go.  @sink takes them
+ * in any context; @sink_syscall only those of the syscall entry and exit
+ * probes, which run in process context with interrupts on, never in NMI
+ * (the kernel's generic entry code runs syscall work with interrupts
+ * enabled), so it may disable and enable interrupts instead of saving
+ * them.  Static calls, patched to direct calls: this is the per-event
+ * path, and a function pointer would cost a retpolined call per event.
  */
-void tb_feed_init(tb_feed_sink_fn sink);
+void tb_feed_init(tb_feed_sink_fn sink, tb_feed_sink_fn sink_syscall);
 
 /*
  * Turn the kernel events in @src on (mask != 0) or off.  Sleeps.

@@ -52,6 +52,18 @@ void tb_model_clear(struct tb_model *m)
 	m->armed = true;
 	m->full = false;
 	m->bytes_written = 0;
+	tb_model_fast_update(m);
+}
+
+/* @fast_end for the buffer's state: see struct tb_model. */
+void tb_model_fast_update(struct tb_model *m)
+{
+	u32 half = m->size / 2;
+
+	if (m->armed || m->full || !(m->wpos & (half - 1)))
+		m->fast_end = 0;
+	else
+		m->fast_end = (m->wpos | (half - 1)) + 1;
 }
 
 bool tb_model_event_valid(const struct tracebuf_event *ev)
@@ -233,9 +245,17 @@ full:
 enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
 			 s64 *work)
 {
-	if (tb_model_put_fast(m, ev, work))
+	u32 need = tb_model_put_fast(m, ev->kind, ev->arg, ev->icount);
+	enum tb_put r;
+
+	if (need) {
+		*work -= need;
+		ev->icount = 0;
 		return TB_PUT_DONE;
-	return tb_model_put_slow(m, ev, work);
+	}
+	r = tb_model_put_slow(m, ev, work);
+	tb_model_fast_update(m);
+	return r;
 }
 
 /* The whole buffer in read order, oldest byte first. */

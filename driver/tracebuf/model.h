@@ -32,6 +32,11 @@
  * @full:	fill-once buffer can take nothing more
  * @bytes_written: bytes written since the last clear
  * @dropped:	messages not recorded because the buffer was full
+ * @fast_end:	tb_model_put_fast() takes an entry ending before it: the
+ *		next multiple of size / 2 after @wpos, or 0 (never) when
+ *		@wpos is one, or the buffer is armed or full.  Whatever
+ *		changes those fields other than the fast path recomputes it
+ *		(tb_model_fast_update()).
  */
 struct tb_model {
 	u8 *buf;
@@ -43,6 +48,7 @@ struct tb_model {
 	bool full;
 	u64 bytes_written;
 	u64 dropped;
+	u32 fast_end;
 };
 
 /* Result of tb_model_put(). */
@@ -54,65 +60,55 @@ enum tb_put {
 
 /**
  * tb_model_put_fast() - tb_model_put()'s common case, inline for the feed
- * @m, @ev, @work: as for tb_model_put()
+ * @m:		the buffer
+ * @kind:	TRACEBUF_EV_*, as in a valid struct tracebuf_event
+ * @arg:	its argument
+ * @icount:	its instruction count
  *
- * The common case: no roll-over, and the entry's bytes lie one after the
- * other in @buf (it does not wrap round the end and fits a fill-once
- * buffer).  Its bytes are then stored at once, and the arming test looks
- * at the entry's first and last index only: the indexes that arm are the
- * multiples of size / 2, and an entry of at most 5 bytes (size / 2 >= 8)
- * contains one exactly when its first byte is one or it crosses one.
+ * The common case: no roll-over, and the entry lies strictly inside the
+ * half of the buffer its first byte is in (@fast_end), with the buffer
+ * not armed and not full.  Nothing the hardware decides at a boundary can
+ * then happen: no byte lands on a multiple of size / 2 (arming), the
+ * write position neither wraps nor reaches the end (fill-once full), and
+ * a wrap-around buffer's byte count, which equals the write position
+ * modulo the size, does not reach a multiple of the size (readable).  The
+ * entry's bytes are stored and counted, and that is all.
  *
- * Return: the bytes written (the event is then done, as TB_PUT_DONE), or
- * 0 when it is not the common case and nothing was done.
+ * Return: the bytes written (the event is then recorded whole), or 0 when
+ * it is not the common case and nothing was done.
  */
-static inline u32 tb_model_put_fast(struct tb_model *m,
-				    struct tracebuf_event *ev, s64 *work)
+static __always_inline u32 tb_model_put_fast(struct tb_model *m, u32 kind,
+					     u32 arg, u32 icount)
 {
-	u32 wpos = m->wpos, half = m->size / 2;
-	u32 arg = ev->arg, count = ev->icount;
+	u32 wpos = m->wpos;
 	u8 *p = m->buf + wpos;
-	u32 need;
-	u8 msg;
 
-	if (count >= TB_ROLLOVER_INSNS || m->full)
+	if (icount >= TB_ROLLOVER_INSNS)
 		return 0;
-	need = ev->kind == TRACEBUF_EV_INDIRECT ? 5 : 1;
-	if (wpos + need > m->size)
-		return 0;
-	if (need == 5) {
+	if (kind == TRACEBUF_EV_INDIRECT) {
+		if (wpos + 5 >= m->fast_end)
+			return 0;
 		p[0] = arg >> 24;
 		p[1] = arg >> 16;
 		p[2] = arg >> 8;
 		p[3] = arg;
-		msg = TB_MSG_INDIRECT | count;
-	} else {
-		msg = ev->kind == TRACEBUF_EV_EXCEPTION ? arg << 4 | count :
-							 TB_MSG_DIRECT | count;
+		p[4] = TB_MSG_INDIRECT | icount;
+		m->wpos = wpos + 5;
+		m->bytes_written += 5;
+		return 5;
 	}
-	if (!(wpos & (half - 1)) || (wpos & (half - 1)) + need - 1 >= half)
-		m->armed = true;
-	if (ev->kind != TRACEBUF_EV_EXCEPTION && m->armed) {
-		msg |= TB_MSG_CHKPT;
-		m->chkpt[1] = m->chkpt[0];
-		m->chkpt[0] = arg;
-		m->armed = false;
-	}
-	p[need - 1] = msg;
-	wpos += need;
-	m->bytes_written += need;
-	*work -= need;
-	ev->icount = 0;
-	if (m->mode == TRACEBUF_MODE_WRAP)
-		wpos &= m->size - 1;
-	else if (wpos == m->size)
-		m->full = true;
-	m->wpos = wpos;
-	return need;
+	if (wpos + 1 >= m->fast_end)
+		return 0;
+	p[0] = kind == TRACEBUF_EV_EXCEPTION ? arg << 4 | icount :
+					       TB_MSG_DIRECT | icount;
+	m->wpos = wpos + 1;
+	m->bytes_written++;
+	return 1;
 }
 
 void tb_model_init(struct tb_model *m, u8 *buf, u32 size);
 void tb_model_clear(struct tb_model *m);
+void tb_model_fast_update(struct tb_model *m);
 bool tb_model_event_valid(const struct tracebuf_event *ev);
 enum tb_put tb_model_put(struct tb_model *m, struct tracebuf_event *ev,
 			 s64 *work);

@@ -413,11 +413,88 @@ static bool ref_put(struct ref *r, const struct tracebuf_event *ev)
 	return true;
 }
 
+/* What clearing does (reading the buffer, a mode change, a new chain). */
+static void ref_clear(struct ref *r, uint32_t mode)
+{
+	memset(r->buf, 0, r->size);
+	r->mode = mode;
+	r->wpos = 0;
+	r->armed = true;
+	r->full = false;
+	r->bytes_written = 0;
+}
+
+static void both_clear(struct tb_model *m, struct ref *r, uint32_t mode)
+{
+	m->mode = mode;
+	tb_model_clear(m);
+	ref_clear(r, mode);
+}
+
+/* Which paths the model took, to show that the test reached them. */
+struct paths {
+	unsigned long fast, slow_at_boundary, armed, full;
+};
+
+/*
+ * @ev into both, in holds of random work; true if they then differ (and
+ * says how).  Counts in @p whether the fast path could take it.
+ */
+static bool model_step(struct __test_metadata *_metadata, struct tb_model *m,
+		       struct ref *r, struct tracebuf_event ev,
+		       struct paths *p)
+{
+	uint32_t need = ev.kind == TRACEBUF_EV_INDIRECT ? 5 : 1;
+	uint32_t half = m->size / 2, idx = m->wpos % half;
+	struct tracebuf_event in = ev;
+	bool done, bad;
+	enum tb_put res;
+	s64 work;
+
+	if (ev.icount < 16 && m->wpos + need < m->fast_end)
+		p->fast++;
+	else if (ev.icount < 16 && !m->full && (!idx || idx + need >= half))
+		p->slow_at_boundary++;
+	p->armed += m->armed;
+	done = ref_put(r, &ev);
+	do {
+		work = 1 + rnd(3 * m->size);
+		res = tb_model_put(m, &ev, &work);
+	} while (res == TB_PUT_MORE);
+	p->full += m->full;
+	bad = done != (res == TB_PUT_DONE) ||
+	      m->wpos != r->wpos || m->full != r->full ||
+	      m->armed != r->armed ||
+	      m->bytes_written != r->bytes_written ||
+	      m->chkpt[0] != r->chkpt[0] || m->chkpt[1] != r->chkpt[1] ||
+	      memcmp(m->buf, r->buf, m->size);
+	if (bad)
+		TH_LOG("size %u, mode %u, event kind %u icount %u: model and reference differ: done %d/%d wpos %u/%u full %d/%d armed %d/%d written %llu/%llu",
+		       m->size, m->mode, in.kind, in.icount,
+		       res == TB_PUT_DONE, done, m->wpos, r->wpos, m->full,
+		       r->full, m->armed, r->armed,
+		       (unsigned long long)m->bytes_written,
+		       (unsigned long long)r->bytes_written);
+	return bad;
+}
+
+static void paths_check(struct __test_metadata *_metadata,
+			const struct paths *p)
+{
+	fprintf(stderr, "# fast path %lu, slow at a half boundary %lu, armed %lu, full %lu\n",
+		p->fast, p->slow_at_boundary, p->armed, p->full);
+	EXPECT_LT(0, p->fast);
+	EXPECT_LT(0, p->slow_at_boundary);
+	EXPECT_LT(0, p->armed);
+	EXPECT_LT(0, p->full);
+}
+
 TEST(model_is_the_reference)
 {
 	static uint8_t mbuf[65536];
 	static struct ref r;
-	unsigned long events = 0, fast = 0, bad = 0;
+	unsigned long events = 0, fast = 0, bad = 0, clears = 0;
+	struct paths p = { 0 };
 	unsigned int run, k;
 
 	for (run = 0; run < 3000 && !bad; run++) {
@@ -425,47 +502,89 @@ TEST(model_is_the_reference)
 		struct tb_model m;
 
 		tb_model_init(&m, mbuf, size);
-		m.mode = rnd(2) ? TRACEBUF_MODE_WRAP : TRACEBUF_MODE_FILL_ONCE;
 		memset(&r, 0, sizeof(r));
 		r.size = size;
-		r.mode = m.mode;
-		r.armed = true;
+		both_clear(&m, &r,
+			   rnd(2) ? TRACEBUF_MODE_WRAP : TRACEBUF_MODE_FILL_ONCE);
 		for (k = rnd(3 * size); k && !bad; k--) {
 			struct tracebuf_event ev;
-			bool done = false;
-			enum tb_put res;
-			s64 work;
 
+			/* Clears and mode changes at any position. */
+			if (!rnd(size)) {
+				both_clear(&m, &r, rnd(2) ? m.mode :
+					   m.mode ^ TRACEBUF_MODE_WRAP ^
+					   TRACEBUF_MODE_FILL_ONCE);
+				clears++;
+			}
 			random_event(&ev, size);
 			if (rnd(4))	/* mostly the fast path's events */
 				ev.icount %= 16;
 			fast += ev.icount < 16;
 			events++;
-			done = ref_put(&r, &ev);
-			do {
-				work = 1 + rnd(3 * size);
-				res = tb_model_put(&m, &ev, &work);
-			} while (res == TB_PUT_MORE);
-			bad += done != (res == TB_PUT_DONE) ||
-			       m.wpos != r.wpos || m.full != r.full ||
-			       m.armed != r.armed ||
-			       m.bytes_written != r.bytes_written ||
-			       m.chkpt[0] != r.chkpt[0] ||
-			       m.chkpt[1] != r.chkpt[1] ||
-			       memcmp(m.buf, r.buf, size);
-			if (bad)
-				TH_LOG("run %u, size %u, mode %u, event %lu (kind %u, icount %u): model and reference differ: done %d/%d wpos %u/%u full %d/%d armed %d/%d written %llu/%llu",
-				       run, size, m.mode, events, ev.kind,
-				       ev.icount, res == TB_PUT_DONE, done,
-				       m.wpos, r.wpos, m.full, r.full, m.armed,
-				       r.armed,
-				       (unsigned long long)m.bytes_written,
-				       (unsigned long long)r.bytes_written);
+			bad += model_step(_metadata, &m, &r, ev, &p);
 		}
 	}
-	fprintf(stderr, "# %lu events (%lu without roll-overs) in %u buffers\n",
-		events, fast, run);
+	fprintf(stderr, "# %lu events (%lu without roll-overs) in %u buffers, %lu clears\n",
+		events, fast, run, clears);
 	EXPECT_EQ(0, bad);
+	EXPECT_LT(0, clears);
+	paths_check(_metadata, &p);
+}
+
+/*
+ * Every start position of a small buffer, in both modes, then a run of
+ * events of every kind that walks the write position over each half
+ * boundary, the end (wrap, fill-once full) and armed states: the cases
+ * the fast path must leave to the slow one, at each offset.
+ */
+TEST(model_is_the_reference_at_every_position)
+{
+	static const uint32_t kinds[] = {
+		TRACEBUF_EV_EXCEPTION, TRACEBUF_EV_BRANCH, TRACEBUF_EV_INDIRECT,
+	};
+	static uint8_t mbuf[64];
+	static struct ref r;
+	struct paths p = { 0 };
+	uint32_t size, mode, start, pat, k;
+	unsigned long bad = 0;
+
+	for (size = 16; size <= 64; size *= 2)
+	for (mode = 0; mode < 2; mode++)
+	for (start = 0; start < 2 * size; start++)
+	for (pat = 0; pat < 27 && !bad; pat++) {
+		struct tb_model m;
+
+		tb_model_init(&m, mbuf, size);
+		memset(&r, 0, sizeof(r));
+		r.size = size;
+		both_clear(&m, &r, mode ? TRACEBUF_MODE_WRAP :
+				   TRACEBUF_MODE_FILL_ONCE);
+		/* To @start with one-byte entries, some of them branches. */
+		for (k = 0; k < start && !bad; k++) {
+			struct tracebuf_event ev = {
+				.kind = k % 7 ? TRACEBUF_EV_EXCEPTION :
+						TRACEBUF_EV_BRANCH,
+				.arg = k % 7 ? 2 : 0x8000 + 4 * k,
+				.icount = k % 16,
+			};
+
+			bad += model_step(_metadata, &m, &r, ev, &p);
+		}
+		/* Then a pattern of three kinds, repeated past the end. */
+		for (k = 0; k < 3 * size && !bad; k++) {
+			uint32_t d = k % 3 ? pat / 9 : k % 2 ? pat / 3 : pat;
+			struct tracebuf_event ev = {
+				.kind = kinds[d % 3],
+				.arg = kinds[d % 3] == TRACEBUF_EV_EXCEPTION ?
+				       2 : 0x10000000 + 4 * k,
+				.icount = k % 23 ? k % 16 : 16 + k % 40,
+			};
+
+			bad += model_step(_metadata, &m, &r, ev, &p);
+		}
+	}
+	EXPECT_EQ(0, bad);
+	paths_check(_metadata, &p);
 }
 
 TEST_HARNESS_MAIN
