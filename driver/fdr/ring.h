@@ -165,7 +165,6 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 {
 	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
 	u32 len, lo, hi, delta;
-	u8 *page;
 
 	/*
 	 * Not READ_ONCE(): a plain read lets the compiler compare in memory,
@@ -189,15 +188,14 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 		return false;
 	}
 	/*
-	 * @len before the record's bytes (the compiler then needs no copy
-	 * of it): nobody reads the open page's bytes during a write, except
-	 * a crash dump, which marks a CPU stopped with @gate.busy set torn
-	 * and drops its last record.
+	 * The record's bytes before @len, so that @len never covers bytes
+	 * not yet written: a crash dump taken while a CPU is stopped here
+	 * then finds, at worst, the complete record it marks torn.
 	 */
-	page = c->page;
-	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
-	fdr_put_func_word(page + len, word, delta);
+	fdr_put_func_word(c->page + len, word, delta);
 	c->base_lo = lo;
+	barrier();
+	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
 	fdr_release(c);
 	return true;
 }
@@ -211,7 +209,11 @@ static __always_inline bool fdr_write_func_fast(u32 word,
  * syscall tracepoints (kernel/entry/common.c runs syscall entry and exit
  * work with interrupts on): disabling and enabling them costs two
  * instructions where saving and restoring the flags costs six.  Lockdep
- * checks the assumption on debug kernels.
+ * checks the assumption on debug kernels.  The one way to break it is a
+ * syscall that returns with interrupts off, a kernel bug that
+ * syscall_exit_to_user_mode_prepare() reports and repairs by enabling
+ * them under CONFIG_PROVE_LOCKING; elsewhere this enables them as early,
+ * in exit work, which runs with them on anyway.
  */
 static __always_inline void fdr_write_func_irqs_on(u32 word,
 						   struct task_struct *tsk)
