@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -427,6 +428,143 @@ TEST(resize_refused_while_mapped)
 	EXPECT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
 				TRACEBUF_FDR_MODE_STREAM, BUF, 0));
 	close(fd);
+}
+
+/*
+ * A capture of 3000 markers on CPU 0 of a @buf-byte ring, stopped, one
+ * page lent: its address in the mapping at *@map (unmapped by the caller)
+ * and its length.  NULL on failure.
+ */
+static const uint8_t *lend_one_page(int fd, uint32_t buf, void **map,
+				    uint32_t *len)
+{
+	const struct tracebuf_fdr_mmap_page *cp;
+	size_t sz = map_size(buf);
+	uint32_t slot;
+
+	if (fdr_config(fd, TRACEBUF_FDR_MARKER, TRACEBUF_FDR_MODE_STREAM, buf,
+		       0) || pin_cpu(0))
+		return NULL;
+	*map = mmap(NULL, sz, PROT_READ, MAP_SHARED, fd, 0);
+	if (*map == MAP_FAILED)
+		return NULL;
+	cp = *map;
+	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+		return NULL;
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP) || mmap_get(fd, 0, 0) < 1)
+		return NULL;
+	slot = cp->first % cp->nr_pages;
+	*len = cp->page_len[slot];
+	return (const uint8_t *)*map + cp->data_offset +
+	       (size_t)slot * cp->page_size;
+}
+
+/*
+ * vmsplice() @len bytes at @p into a pipe and read them back into @out,
+ * a page at a time: get_user_pages() on the mapping, as an O_DIRECT write
+ * from it does (process_vm_readv() would do, but not every kernel has
+ * it).  0 or -errno.
+ */
+static int read_through_pipe(const uint8_t *p, size_t len, uint8_t *out)
+{
+	int fds[2], ret = 0;
+	size_t off, n;
+
+	if (pipe(fds))
+		return -errno;
+	for (off = 0; off < len && !ret; off += n) {
+		struct iovec iov = { (void *)(p + off), 0 };
+
+		n = len - off < 4096 ? len - off : 4096;
+		iov.iov_len = n;
+		if (vmsplice(fds[1], &iov, 1, 0) != (ssize_t)n ||
+		    read(fds[0], out + off, n) != (ssize_t)n)
+			ret = errno ? -errno : -EIO;
+	}
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
+/*
+ * The mapped pages can be pinned by get_user_pages(), as an O_DIRECT
+ * write from the mapping pins them.  Both ring allocations: 1 MiB comes
+ * from the page allocator, 8 MiB (above kmalloc's largest) from vmalloc.
+ */
+TEST(lent_pages_can_be_pinned)
+{
+	static const uint32_t bufs[] = { BUF, 8U << 20 };
+	const uint8_t *page;
+	uint32_t len;
+	uint8_t *copy;
+	void *map;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+		fd = fdr_open_stopped();
+		ASSERT_LE(0, fd);
+		page = lend_one_page(fd, bufs[i], &map, &len);
+		ASSERT_NE(NULL, page);
+		ASSERT_LT(0, len);
+		copy = malloc(len);
+		ASSERT_NE(NULL, copy);
+		errno = 0;
+		EXPECT_EQ(0, read_through_pipe(page, len, copy))
+			TH_LOG("ring of %u bytes: %s", bufs[i], strerror(errno));
+		EXPECT_EQ(0, memcmp(copy, page, len));
+		free(copy);
+		EXPECT_EQ(0, mmap_get(fd, 0, TRACEBUF_FDR_MMAP_RELEASE));
+		ASSERT_EQ(0, munmap(map, map_size(bufs[i])));
+		EXPECT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+					TRACEBUF_FDR_MODE_STREAM, BUF, 0));
+		close(fd);
+	}
+}
+
+/*
+ * A pinned page outlives the ring: vmsplice() a lent page into a pipe,
+ * unmap, close, and free the ring by resizing it; the pipe still reads
+ * what the page held (on a KASAN kernel, a page freed under the pipe
+ * would be reported).
+ */
+TEST(pinned_page_outlives_ring)
+{
+	static const uint32_t bufs[] = { BUF, 8U << 20 };
+	const uint8_t *page;
+	uint8_t want[4096], got[4096];
+	struct iovec iov;
+	uint32_t len;
+	void *map;
+	int fd, p[2];
+
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+		fd = fdr_open_stopped();
+		ASSERT_LE(0, fd);
+		page = lend_one_page(fd, bufs[i], &map, &len);
+		ASSERT_NE(NULL, page);
+		ASSERT_LE(sizeof(want), len);
+		memcpy(want, page, sizeof(want));
+		ASSERT_EQ(0, pipe(p));
+		iov = (struct iovec){ (void *)page, sizeof(want) };
+		ASSERT_EQ((ssize_t)sizeof(want), vmsplice(p[1], &iov, 1, 0))
+			TH_LOG("ring of %u bytes: %s", bufs[i], strerror(errno));
+		ASSERT_EQ(0, munmap(map, map_size(bufs[i])));
+		close(fd);
+		fd = fdr_open_stopped();
+		ASSERT_LE(0, fd);
+		/* The old ring is freed here, the spliced page with it. */
+		ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+					TRACEBUF_FDR_MODE_STREAM,
+					bufs[i] == BUF ? 2 * BUF : BUF, 0));
+		ASSERT_EQ((ssize_t)sizeof(got), read(p[0], got, sizeof(got)));
+		EXPECT_EQ(0, memcmp(want, got, sizeof(got)));
+		close(p[0]);
+		close(p[1]);
+		EXPECT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+					TRACEBUF_FDR_MODE_STREAM, BUF, 0));
+		close(fd);
+	}
 }
 
 /*

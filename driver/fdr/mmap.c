@@ -10,12 +10,14 @@
  * them out from the mapping and the next MMAP_GET gives them back.
  * Documentation/fdr.rst, "Zero-copy reading", is the protocol.
  *
- * Lifetime.  The ring's memory is mapped as PFNs (it may come from
- * kmalloc or vmalloc, and holds no page references), so it must outlive
- * every mapping: fdr_mmap_ring_alloc() refuses to reallocate a ring while
- * a mapping exists, and the module cannot go while one does (the mapping
- * holds the file, the file the module).  A control page belongs to its
- * file and goes with it, after the last mapping.
+ * Lifetime.  Every mapped page holds a reference, so a page pinned by
+ * get_user_pages() (an O_DIRECT write in flight, a vmsplice()d pipe)
+ * stays allocated after the ring or the file lets it go.  The mapping
+ * still shows the live ring only while the ring lives: fdr_mmap_ring_alloc()
+ * refuses to reallocate a ring while a mapping exists, and the module
+ * cannot go while one does (the mapping holds the file, the file the
+ * module).  A control page belongs to its file and goes with it, after
+ * the last mapping.
  *
  * Locking.  mmap() runs under the caller's mmap_lock, which fdr_lock's
  * holders take when they copy to user memory, so mmap() never takes
@@ -77,20 +79,28 @@ int fdr_mmap_ring_alloc(u32 size)
 	return ret;
 }
 
-/* Map @len bytes of kernel memory at @kaddr (page aligned) to @addr. */
+/*
+ * Map @len bytes of kernel memory at @kaddr (page aligned) to @addr, page
+ * by page, with a reference on each.  Not as PFNs (remap_pfn_range(),
+ * VM_PFNMAP): get_user_pages() refuses those, and a reader that writes
+ * the lent pages with O_DIRECT, vmsplice() or io_uring must be able to
+ * pin them.  The ring comes from kvmalloc(): vmalloc's order-0 pages or,
+ * at TRACEBUF_FDR_BUF_MIN and above, a compound page of the page
+ * allocator (kmalloc_large), never a slab page; vm_insert_page() refuses
+ * slab pages, so a ring that was one would fail here, not map garbage.
+ */
 static int fdr_mmap_range(struct vm_area_struct *vma, unsigned long addr,
 			  const void *kaddr, unsigned long len)
 {
+	bool vmalloced = is_vmalloc_addr(kaddr);
 	unsigned long off;
+	struct page *page;
 	int ret;
 
-	if (!is_vmalloc_addr(kaddr))
-		return remap_pfn_range(vma, addr, PHYS_PFN(__pa(kaddr)), len,
-				       vma->vm_page_prot);
 	for (off = 0; off < len; off += PAGE_SIZE) {
-		ret = remap_pfn_range(vma, addr + off,
-				      vmalloc_to_pfn(kaddr + off), PAGE_SIZE,
-				      vma->vm_page_prot);
+		page = vmalloced ? vmalloc_to_page(kaddr + off) :
+				   virt_to_page(kaddr + off);
+		ret = vm_insert_page(vma, addr + off, page);
 		if (ret)
 			return ret;
 	}
