@@ -309,9 +309,13 @@ void tb_collect_json(FILE *f, const struct tb_collect_stats *s)
 		s->duration, user);
 	fprintf(f, "\"reader_sys_s\": %.6f, \"reader_ns\": %.0f, ",
 		sys, (user + sys) * 1e9);
-	/* A reader that blocked was woken: once per voluntary switch. */
-	fprintf(f, "\"wakeups\": %ld, ",
-		s->ru1.ru_nvcsw - s->ru0.ru_nvcsw);
+	/*
+	 * A reader that blocked was woken: once per voluntary switch, but
+	 * for those that waited for its own writes (O_DIRECT), counted apart.
+	 */
+	fprintf(f, "\"wakeups\": %ld, \"write_waits\": %ld, ",
+		s->ru1.ru_nvcsw - s->ru0.ru_nvcsw - s->write_waits,
+		s->write_waits);
 	fprintf(f, "\"setup_cpu_s\": %.6f, \"command_status\": %d}\n",
 		tv_s(s->ru0.ru_utime) + tv_s(s->ru0.ru_stime),
 		tb_collect_status(s->status));

@@ -118,6 +118,8 @@ struct tb_collect_stats {
 	uint64_t unmatched;	/* exits without a recorded entry, left out */
 	double duration;	/* seconds, from tracing on to the end */
 	struct rusage ru0, ru1;	/* the collector's usage at those times */
+	/* voluntary switches that were waits for its own writes, not wake-ups */
+	long write_waits;
 	int status;		/* the command's wait status, or -1 */
 	bool raw;		/* -r: kernel ids, no map or tfile */
 	const struct tb_fdr_post_files *files;	/* NULL: none written */

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <linux/tracebuf.h>
@@ -48,10 +47,12 @@ int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
 		    cp->size < offsetof(struct tracebuf_fdr_mmap_page, reserved) ||
 		    cp->nr_pages != TRACEBUF_FDR_PAGES ||
 		    (uint64_t)cp->page_size * cp->nr_pages != cp->data_size ||
-		    cp->data_offset + cp->data_size > m->size) {
+		    cp->data_offset + cp->data_size > m->size ||
+		    (m->page_size && cp->page_size != m->page_size)) {
 			err = -EPROTO;
 			break;
 		}
+		m->page_size = cp->page_size;
 		mapped++;
 	}
 	if (!err && !mapped)
@@ -61,41 +62,19 @@ int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
 	return err;
 }
 
-static int write_all(int out, struct iovec *iov, int n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = writev(out, iov, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		while (n && (size_t)w >= iov->iov_len) {
-			w -= iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n) {
-			iov->iov_base = (char *)iov->iov_base + w;
-			iov->iov_len -= w;
-		}
-	}
-	return 0;
-}
-
 /*
  * Take @cpu's closed pages and write them out, until it has none; the
  * next MMAP_GET gives back what the previous one lent, so the last one,
  * lending nothing, leaves nothing borrowed.  1 at the CPU's end.
  */
-static int drain_cpu(struct tb_fdr_mmap *m, unsigned int cpu, int out)
+static int drain_cpu(struct tb_fdr_mmap *m, unsigned int cpu,
+		     struct tb_fdr_spool *out)
 {
 	const struct tracebuf_fdr_mmap_page *cp = m->map[cpu];
 	const uint8_t *data = (const uint8_t *)cp + cp->data_offset;
-	struct iovec iov[TRACEBUF_FDR_PAGES + 1];
-	int round, n, i, k, ret;
+	const void *pages[TRACEBUF_FDR_PAGES];
+	uint32_t lens[TRACEBUF_FDR_PAGES];
+	int round, n, i, ret;
 
 	for (round = 0; round < TB_FDR_MMAP_ROUNDS; round++) {
 		struct tracebuf_fdr_mmap_get g = { .cpu = cpu };
@@ -105,10 +84,8 @@ static int drain_cpu(struct tb_fdr_mmap *m, unsigned int cpu, int out)
 			return -errno;
 		if ((unsigned int)n != cp->count || n >= TRACEBUF_FDR_PAGES)
 			return -EPROTO;
-		k = 0;
 		if (!m->header_done) {
-			iov[k].iov_base = (void *)cp->header;
-			iov[k++].iov_len = sizeof(cp->header);
+			tb_fdr_spool_header(out, cp->header);
 			m->header_done = true;
 		}
 		for (i = 0; i < n; i++) {
@@ -116,14 +93,11 @@ static int drain_cpu(struct tb_fdr_mmap *m, unsigned int cpu, int out)
 
 			if (cp->page_len[slot] > cp->page_size)
 				return -EPROTO;
-			iov[k].iov_base = (void *)(data +
-					  (size_t)slot * cp->page_size);
-			iov[k++].iov_len = cp->page_len[slot];
+			pages[i] = data + (size_t)slot * cp->page_size;
+			lens[i] = cp->page_len[slot];
 		}
-		for (i = 0; i < k; i++)
-			m->bytes += iov[i].iov_len;
-		/* The last round of a drain lends nothing: no empty writev(). */
-		ret = k ? write_all(out, iov, k) : 0;
+		/* The last round of a drain lends nothing: no empty write. */
+		ret = tb_fdr_spool_pages(out, pages, lens, n);
 		if (ret)
 			return ret;
 		if (!n)
@@ -133,7 +107,7 @@ static int drain_cpu(struct tb_fdr_mmap *m, unsigned int cpu, int out)
 	return 0;
 }
 
-int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, int out)
+int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, struct tb_fdr_spool *out)
 {
 	unsigned int cpu;
 	int ret, all = 1;

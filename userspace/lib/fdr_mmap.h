@@ -2,9 +2,9 @@
 /*
  * Zero-copy reading of /dev/tracebuf_fdr in streaming mode: every CPU's
  * ring mapped read-only, its closed pages borrowed with
- * TRACEBUF_FDR_IOC_MMAP_GET and written to a file straight from the
- * mapping (Documentation/fdr.rst, "Zero-copy reading").  The file gets
- * what read() would give: the FDR file header, then whole blocks.
+ * TRACEBUF_FDR_IOC_MMAP_GET and written to a spool file straight from
+ * the mapping (Documentation/fdr.rst, "Zero-copy reading"; the spool's
+ * layout is fdr_spool.h's).
  */
 #ifndef TB_FDR_MMAP_H
 #define TB_FDR_MMAP_H
@@ -13,13 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fdr_spool.h"
+
 struct tb_fdr_mmap {
 	int fd;			/* the device */
 	unsigned int nr_cpus;
 	size_t size;		/* bytes of one CPU's mapping */
+	size_t page_size;	/* bytes of a ring page, every CPU's */
 	void **map;		/* per CPU; NULL: not a possible CPU */
-	bool header_done;	/* the file header was written */
-	uint64_t bytes;		/* written so far, header included */
+	bool header_done;	/* the spool has the stream's header */
 };
 
 /*
@@ -34,7 +36,7 @@ int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
  * once written.  Returns 1 when every CPU is at its end (capture stopped
  * and all read), 0 when more may come, -errno on failure.
  */
-int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, int out);
+int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, struct tb_fdr_spool *out);
 
 /* Give back anything still borrowed and unmap. */
 void tb_fdr_mmap_close(struct tb_fdr_mmap *m);

@@ -237,6 +237,8 @@ TEST(stats_json)
 	tb_collect_count(&s, "dropped", 4);
 	tb_collect_count(&s, "overwritten", 1);
 	s.lost_per_class = lost_cls;
+	/* Of the 7 voluntary switches, 2 waited for the collector's writes. */
+	s.write_waits = 2;
 	j = in_memory(json_of, &s);
 	ASSERT_NE(NULL, j);
 	EXPECT_STREQ("{\"events\": 12, \"bytes\": 4096, \"blocks\": 3, "
@@ -248,7 +250,8 @@ TEST(stats_json)
 		     "\"workqueue\": 0, \"fault\": 0, \"sched\": 0, \"marker\": 0}, "
 		     "\"duration_s\": 1.500000, \"reader_user_s\": 1.000000, "
 		     "\"reader_sys_s\": 0.500000, \"reader_ns\": 1500000000, "
-		     "\"wakeups\": 7, \"setup_cpu_s\": 1.000000, \"command_status\": 1}\n", j);
+		     "\"wakeups\": 5, \"write_waits\": 2, "
+		     "\"setup_cpu_s\": 1.000000, \"command_status\": 1}\n", j);
 	free(j);
 	/* Without per-class losses the key is left out. */
 	s.lost_per_class = NULL;

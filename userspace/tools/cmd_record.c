@@ -85,7 +85,10 @@ static void print_help(FILE *f)
 "  -D, --device PATH     device (default " TB_FDR_DEV_PATH ")\n"
 "      --no-mmap         stream mode: read the device with read() instead\n"
 "                        of writing its pages out from a read-only\n"
-"                        mapping of the rings (the default, cheaper)\n"
+"                        mapping of the rings (the default)\n"
+"      --no-direct       stream mode, mapped: write the pages through the\n"
+"                        page cache, not with O_DIRECT where the output's\n"
+"                        file system has it (the default)\n"
 "  -r, --raw             write the device's blocks unchanged: kernel\n"
 "                        function ids, and exits whose entry is not in\n"
 "                        the capture (llvm-xray stack/account reject them)\n"
@@ -147,18 +150,20 @@ static int drain_once(int fd, struct buf *b)
 
 /*
  * Zero-copy streaming: the rings' pages go from the mapping to an unlinked
- * spool file beside the output (in $TMPDIR for stdout), which the
- * post-processing then reads as it reads the buffer of the read() path.
+ * spool file beside the output (in $TMPDIR for stdout), with O_DIRECT
+ * where its file system has it (fdr_spool.h), which the post-processing
+ * then reads as it reads the buffer of the read() path.
  */
 struct spool {
 	struct tb_fdr_mmap m;
+	struct tb_fdr_spool out;
 	int fd;
 	void *map;
 };
 
 /* False when the module cannot be mapped (one older than mmap()). */
 static bool spool_open(struct spool *sp, int dev, const char *out,
-		       const struct tracebuf_fdr_config *cfg)
+		       const struct tracebuf_fdr_config *cfg, bool direct)
 {
 	const char *slash = strrchr(out, '/');
 	const char *tmp = getenv("TMPDIR");
@@ -189,13 +194,14 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 	}
 	if (errno)
 		tb_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
+	tb_fdr_spool_init(&sp->out, sp->fd, sp->m.page_size, direct);
 	return true;
 }
 
 /* Write what the rings have now; 1 once everything was read. */
 static int spool_drain(struct spool *sp)
 {
-	int ret = tb_fdr_mmap_drain(&sp->m, sp->fd);
+	int ret = tb_fdr_mmap_drain(&sp->m, &sp->out);
 
 	if (ret < 0) {
 		errno = -ret;
@@ -207,8 +213,13 @@ static int spool_drain(struct spool *sp)
 /* Everything was read: the spool, mapped, as the stream to post-process. */
 static void spool_finish(struct spool *sp, struct buf *raw)
 {
+	uint64_t len;
+
 	tb_fdr_mmap_close(&sp->m);
-	raw->len = sp->m.bytes;
+	errno = -tb_fdr_spool_finish(&sp->out, &len);
+	if (errno)
+		tb_die_errno(TB_EXIT_FAIL, "spool");
+	raw->len = len;
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
 		tb_die_errno(TB_EXIT_FAIL, "spool");
@@ -321,6 +332,9 @@ static void report(struct tb_collect_stats *s, uint32_t wakeup,
 		tb_collect_write_json(stats_json, s);
 }
 
+/* Long options without a short one. */
+enum { OPT_NO_DIRECT = 0x100 };
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option record_opts[] = {
@@ -344,6 +358,7 @@ int cmd_record(int argc, char **argv)
 		{ "post-events", required_argument, NULL, 'P' },
 		{ "post-time", required_argument, NULL, 'M' },
 		{ "no-mmap", no_argument, NULL, 'R' },
+		{ "no-direct", no_argument, NULL, OPT_NO_DIRECT },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct option *opts = tb_fdr_config_longopts(record_opts);
@@ -365,7 +380,7 @@ int cmd_record(int argc, char **argv)
 	struct buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
 	struct rusage stop0, stop1;
-	bool use_mmap = true;
+	bool use_mmap = true, direct = true;
 	struct tb_error err;
 	int control = 0, mode_given = 0;
 	uint64_t v;
@@ -402,6 +417,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'D':
 			dev = optarg;
+			break;
+		case OPT_NO_DIRECT:
+			direct = false;
 			break;
 		case 'R':
 			use_mmap = false;
@@ -482,7 +500,7 @@ int cmd_record(int argc, char **argv)
 	stats.classes = cfg.classes;
 	use_mmap &= cfg.mode == TRACEBUF_FDR_MODE_STREAM;
 	if (use_mmap)
-		use_mmap = spool_open(&sp, fd, out, &cfg);
+		use_mmap = spool_open(&sp, fd, out, &cfg, direct);
 	if (optind < argc) {
 		errno = -tb_collect_cmd_fork(&cmd, argv + optind,
 					     !strcmp(out, "-"));
@@ -525,9 +543,15 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM &&
 		    poll(&p, 1, 100) > 0) {
-			if (use_mmap)
+			if (use_mmap) {
+				struct rusage a, b;
+
+				/* O_DIRECT writes block: no wake-ups. */
+				getrusage(RUSAGE_SELF, &a);
 				spool_drain(&sp);
-			else
+				getrusage(RUSAGE_SELF, &b);
+				stats.write_waits += b.ru_nvcsw - a.ru_nvcsw;
+			} else
 				drain_once(fd, &raw);
 		}
 		else if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
@@ -577,6 +601,8 @@ int cmd_record(int argc, char **argv)
 	tb_kfunc_free(&kfuncs);
 
 	stats.files = files.names ? &files : NULL;
+	if (use_mmap)
+		tb_collect_count(&stats, "spool_direct", sp.out.direct);
 	report(&stats, cfg.wakeup ? cfg.wakeup :
 	       TRACEBUF_FDR_WAKEUP_DEFAULT(cfg.buf_size), &st, &post,
 	       oo.quiet, oo.stats_json);

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mapped reader's spool (lib/fdr_spool.h): whatever the layout it
+ * writes while recording (whole pages for O_DIRECT, or the stream as it
+ * is), the finished file is exactly the stream, the header then every
+ * page's bytes in order, and nothing a page held beyond its length.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/tracebuf.h>
+
+#include "kselftest_harness.h"
+#include "fdr_spool.h"
+#include "tb_test_util.h"
+
+#define PS	4096
+
+/* The ring: 16 pages of @page_size, page aligned, as in the mapping. */
+static uint8_t *ring_alloc(size_t page_size)
+{
+	return aligned_alloc(PS, page_size * TRACEBUF_FDR_PAGES);
+}
+
+/*
+ * Spool @rounds of up to 16 pages with random lengths (0, full and in
+ * between) through @s, each page filled with bytes of its own and junk
+ * beyond its length; the stream they make goes to @want.  Returns its
+ * length, or -errno from the spool.
+ */
+static long spool_random(struct tb_fdr_spool *s, uint8_t *ring,
+			 size_t page_size, int rounds, uint8_t *want,
+			 unsigned int seed)
+{
+	const void *pages[TRACEBUF_FDR_PAGES];
+	uint32_t lens[TRACEBUF_FDR_PAGES];
+	uint8_t header[TB_FDR_SPOOL_HEADER];
+	long at = sizeof(header);
+	int r, i, n, ret;
+
+	srand(seed);
+	for (i = 0; i < (int)sizeof(header); i++)
+		header[i] = 0xa0 + i;
+	tb_fdr_spool_header(s, header);
+	memcpy(want, header, sizeof(header));
+	for (r = 0; r < rounds; r++) {
+		n = rand() % (TRACEBUF_FDR_PAGES + 1);
+		for (i = 0; i < n; i++) {
+			/* Distinct slots in one round, as MMAP_GET lends. */
+			uint8_t *p = ring + (size_t)i * page_size;
+			int k = rand() % 4;
+
+			lens[i] = k == 0 ? 0 : k == 1 ? page_size :
+				  (uint32_t)(rand() % page_size);
+			memset(p, 0xee, page_size);	/* junk */
+			for (uint32_t b = 0; b < lens[i]; b++)
+				p[b] = (uint8_t)(r * 31 + i * 7 + b);
+			pages[i] = p;
+			memcpy(want + at, p, lens[i]);
+			at += lens[i];
+		}
+		ret = tb_fdr_spool_pages(s, pages, lens, n);
+		if (ret)
+			return ret;
+	}
+	return at;
+}
+
+/* Finish @s and compare its file with @want (@len bytes). */
+static int finished_is(struct tb_fdr_spool *s, const uint8_t *want,
+		       long len)
+{
+	uint64_t got_len;
+	struct stat st;
+	uint8_t *got;
+	int ret;
+
+	ret = tb_fdr_spool_finish(s, &got_len);
+	if (ret || (long)got_len != len || fstat(s->fd, &st) ||
+	    st.st_size != len)
+		return -1;
+	got = malloc(len);
+	if (!got)
+		return -1;
+	ret = pread(s->fd, got, len, 0) == len && !memcmp(got, want, len) ?
+	      0 : -1;
+	free(got);
+	return ret;
+}
+
+/* tmpfs has no O_DIRECT: the pages are appended as they come. */
+TEST(appended_spool_is_the_stream)
+{
+	size_t page_size = 2 * PS;
+	struct tb_fdr_spool s;
+	uint8_t *ring = ring_alloc(page_size);
+	uint8_t *want = malloc(40 * TRACEBUF_FDR_PAGES * page_size);
+	int fd = memfd_create("spool", 0);
+	long len;
+
+	ASSERT_NE(NULL, ring);
+	ASSERT_NE(NULL, want);
+	ASSERT_LE(0, fd);
+	tb_fdr_spool_init(&s, fd, page_size, true);
+	EXPECT_FALSE(s.direct);
+	len = spool_random(&s, ring, page_size, 40, want, 1);
+	ASSERT_LT(0, len);
+	EXPECT_EQ(0, finished_is(&s, want, len));
+	close(fd);
+	free(ring);
+	free(want);
+}
+
+/*
+ * The direct layout (whole pages at (k + 1) * page_size) compacts to the
+ * stream, with every length from 0 to a full page: forced on a file
+ * without O_DIRECT, where it is written the same way.
+ */
+TEST(direct_layout_compacts_to_the_stream)
+{
+	static const size_t sizes[] = { PS, 16 * PS };
+	struct tb_fdr_spool s;
+
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		size_t page_size = sizes[z];
+		uint8_t *ring = ring_alloc(page_size);
+		uint8_t *want = malloc(30 * TRACEBUF_FDR_PAGES * page_size);
+		int fd = memfd_create("spool", 0);
+		long len;
+
+		ASSERT_NE(NULL, ring);
+		ASSERT_NE(NULL, want);
+		ASSERT_LE(0, fd);
+		tb_fdr_spool_init(&s, fd, page_size, false);
+		s.direct = true;
+		len = spool_random(&s, ring, page_size, 30, want, 2 + z);
+		ASSERT_LT(0, len);
+		EXPECT_EQ(0, finished_is(&s, want, len));
+		close(fd);
+		free(ring);
+		free(want);
+	}
+}
+
+/*
+ * A file where the build runs, O_DIRECT if its file system has it (the
+ * test says which); the stream is the same either way.
+ */
+TEST(spool_in_a_directory)
+{
+	size_t page_size = 4 * PS;
+	char *dir = tu_tmpdir(), path[512];
+	uint8_t *ring = ring_alloc(page_size);
+	uint8_t *want = malloc(20 * TRACEBUF_FDR_PAGES * page_size);
+	struct tb_fdr_spool s;
+	long len;
+	int fd;
+
+	ASSERT_NE(NULL, ring);
+	ASSERT_NE(NULL, want);
+	snprintf(path, sizeof(path), "%s/spool", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	ASSERT_LE(0, fd);
+	tb_fdr_spool_init(&s, fd, page_size, true);
+	TH_LOG("%s: %s", dir, s.direct ? "O_DIRECT" : "no O_DIRECT");
+	len = spool_random(&s, ring, page_size, 20, want, 7);
+	ASSERT_LT(0, len);
+	EXPECT_EQ(0, finished_is(&s, want, len));
+	EXPECT_EQ(0, fcntl(fd, F_GETFL) & O_DIRECT);
+	close(fd);
+	tu_rmdir(dir);
+	free(dir);
+	free(ring);
+	free(want);
+}
+
+/* A capture that lent nothing: the header alone, in either layout. */
+TEST(header_only)
+{
+	uint8_t header[TB_FDR_SPOOL_HEADER] = { 1, 0, 3 };
+
+	for (int direct = 0; direct < 2; direct++) {
+		struct tb_fdr_spool s;
+		int fd = memfd_create("spool", 0);
+
+		ASSERT_LE(0, fd);
+		tb_fdr_spool_init(&s, fd, PS, false);
+		s.direct = direct;
+		tb_fdr_spool_header(&s, header);
+		EXPECT_EQ(0, tb_fdr_spool_pages(&s, NULL, NULL, 0));
+		EXPECT_EQ(0, finished_is(&s, header, sizeof(header)));
+		close(fd);
+	}
+}
+
+/* What a broken or hostile control page could ask for is refused. */
+TEST(bad_pages_refused)
+{
+	const void *pages[TRACEBUF_FDR_PAGES + 1];
+	uint32_t lens[TRACEBUF_FDR_PAGES + 1] = { 0 };
+	uint8_t header[TB_FDR_SPOOL_HEADER] = { 0 };
+	uint8_t *ring = ring_alloc(PS);
+	struct tb_fdr_spool s;
+	int fd = memfd_create("spool", 0);
+	uint64_t len;
+
+	ASSERT_NE(NULL, ring);
+	ASSERT_LE(0, fd);
+	for (int i = 0; i <= TRACEBUF_FDR_PAGES; i++)
+		pages[i] = ring;
+	tb_fdr_spool_init(&s, fd, PS, false);
+	s.direct = true;
+	/* Whole pages need the header first: it is not in the file. */
+	EXPECT_EQ(-EINVAL, tb_fdr_spool_pages(&s, pages, lens, 1));
+	tb_fdr_spool_header(&s, header);
+	EXPECT_EQ(-EINVAL, tb_fdr_spool_pages(&s, pages, lens,
+					      TRACEBUF_FDR_PAGES + 1));
+	lens[0] = PS + 1;
+	EXPECT_EQ(-EPROTO, tb_fdr_spool_pages(&s, pages, lens, 1));
+	EXPECT_EQ(0, tb_fdr_spool_finish(&s, &len));
+	EXPECT_EQ(sizeof(header), len);
+	close(fd);
+	free(ring);
+}
+
+TEST_HARNESS_MAIN
