@@ -18,6 +18,10 @@ T=/sys/kernel/tracing
 OUT=/out/bench.jsonl
 WORK_CPU=0
 READER_CPU=1
+# Where the collectors write: the ext4 disk scripts/bench.sh gives the
+# guest (vm-run --disk), where O_DIRECT works, else tmpfs.
+OUTDIR=/tmp
+grep -q " /disk " /proc/mounts && OUTDIR=/disk
 # The kfunc workload set: getppid() with the kernel function it calls once
 # (its __x64_sys_* wrapper is not traceable in Debian's 6.1) traced by each
 # tracer's own mechanism (record -f, bpf -f, function_graph) and nothing
@@ -141,16 +145,21 @@ measure_collector() {	# config tool workload rep [tool-args...]
 	command -v "$2" >/dev/null || return 0
 	cfg=$1 tool=$2 wl=$3 rep=$4
 	shift 4
-	w=$(run_collector "$tool" "$wl" -r -N -o /tmp/bench.fdr "$@") || return 1
+	w=$(run_collector "$tool" "$wl" -r -N -o $OUTDIR/bench.fdr "$@") || return 1
 	set -- "$cfg" "$tool" "$wl" "$rep"
 	emit "$1" "$3" "$4" "$w" ", \"tracer\": $(cat /tmp/collector.json)"
-	rm -f /tmp/bench.fdr*
+	rm -f $OUTDIR/bench.fdr*
 }
 
 # tracebuf's FDR ring in streaming mode, drained by tracebuf-record from
-# its read-only mapping of the rings (the default), or with read().
+# its read-only mapping of the rings (the default: O_DIRECT to its spool
+# where $OUTDIR has it), through the page cache, or with read().
 cfg_tb_fdr() {
 	measure_collector tb_fdr tracebuf-record "$1" "$2"
+}
+
+cfg_tb_fdr_cache() {
+	measure_collector tb_fdr_cache tracebuf-record "$1" "$2" --no-direct
 }
 
 cfg_tb_fdr_read() {
@@ -187,12 +196,12 @@ cfg_xscale() {
 	emit xscale "$1" "$2" "$w" ""
 }
 
-echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions"
+echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions, output on $OUTDIR"
 # Warm up caches and page tables once, unmeasured.
 run_workload syscall >/dev/null
 for rep in $(seq 1 "$REPS"); do
 	for wl in $WORKLOADS; do
-		for cfg in none ftrace tb_floor tb_fdr tb_fdr_read bpf xscale; do
+		for cfg in none ftrace tb_floor tb_fdr tb_fdr_cache tb_fdr_read bpf xscale; do
 			"cfg_$cfg" "$wl" "$rep" || echo "bench: $cfg/$wl rep $rep failed" >&2
 		done
 	done

@@ -68,8 +68,8 @@ def main():
         groups.setdefault((r["workload_set"], r["config"]), []).append(r)
 
     results = {"date": time.strftime("%Y-%m-%d"), "workloads": {}}
-    order = ["none", "tb_floor", "tb_fdr", "tb_fdr_read", "ftrace", "bpf",
-             "xscale"]
+    order = ["none", "tb_floor", "tb_fdr", "tb_fdr_cache", "tb_fdr_read",
+             "ftrace", "bpf", "xscale"]
     for wl in sorted({k[0] for k in groups}):
         base = groups.get((wl, "none"), [])
         base_ns = median([r["run"]["ns_per_op"] for r in base])
@@ -147,11 +147,11 @@ def main():
     print("\nper-operation cost in the VM (TCG: ~10x real hardware; compare ratios)")
     for wl, w in results["workloads"].items():
         print("\nworkload %s: %s events/op" % (wl, fmt(w["events_per_op"], "%.2f")))
-        print("%-9s %5s %12s %19s %12s %8s %8s %8s %9s %10s" % (
+        print("%-12s %5s %12s %19s %12s %8s %8s %8s %9s %10s" % (
             "config", "reps", "ns/op", "(min..max)", "ns/event", "xftrace",
             "xfloor", "B/event", "lost", "reader/ev"))
         for cfg, r in w["configs"].items():
-            print("%-9s %5d %12s %19s %12s %8s %8s %8s %9s %10s" % (
+            print("%-12s %5d %12s %19s %12s %8s %8s %8s %9s %10s" % (
                 cfg, r["reps"], fmt(r["ns_per_op_median"]),
                 "(%s..%s)" % (fmt(r["ns_per_op_min"], "%.0f"),
                               fmt(r["ns_per_op_max"], "%.0f")),
@@ -161,6 +161,13 @@ def main():
                 fmt(r.get("bytes_per_event"), "%.2f"),
                 fmt(r.get("lost_max"), "%d"),
                 fmt(r.get("reader_ns_per_event"))))
+    print("\nmapped readers' CPU per event over the read() reader's (goal 0.25)")
+    for wl, w in results["workloads"].items():
+        ref = w["configs"].get("tb_fdr_read", {}).get("reader_ns_per_event")
+        for cfg in ("tb_fdr", "tb_fdr_cache"):
+            rd = w["configs"].get(cfg, {}).get("reader_ns_per_event")
+            if ref and rd is not None:
+                print("  %-8s %-12s %6.2f" % (wl, cfg, rd / ref))
     print("\nwake-ups of the waiting reader (per second; bound: one per wake-up"
           " threshold of data, plus its 100 ms poll timeout)")
     for wl, w in results["workloads"].items():

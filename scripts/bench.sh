@@ -9,7 +9,8 @@
 #
 # Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB, WORKLOADS (see
 # bench-guest.sh),
-# BENCH_TIMEOUT (seconds for the VM, default 1800).
+# BENCH_TIMEOUT (seconds for the VM, default 1800), BENCH_DISK_MB (the
+# guest's ext4 disk for the collectors' output, default 1024).
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +28,9 @@ mkdir -p "$out/vm"
 	cat scripts/bench-guest.sh
 } >"$out/guest.sh"
 
-scripts/vm-run -t "${BENCH_TIMEOUT:-1800}" -o "$out/vm" -s "$out/guest.sh"
+# A disk for the collectors' output: tmpfs has no O_DIRECT.
+scripts/vm-run -t "${BENCH_TIMEOUT:-1800}" -D "${BENCH_DISK_MB:-1024}" \
+	-o "$out/vm" -s "$out/guest.sh"
 
 convert_json=""
 if [ -x scripts/bench-convert.sh ]; then
