@@ -93,27 +93,44 @@ static int finished_is(struct tb_fdr_spool *s, const uint8_t *want,
 	return ret;
 }
 
+/*
+ * Spool @rounds random rounds of @page_size pages to @fd (asking for
+ * O_DIRECT; @layout 1 forces the whole-page layout, 0 the appended one,
+ * -1 takes what the file system gives) and check the finished file.
+ * 0 when it is the stream; *@direct says which layout was written.
+ */
+static int round_trip(int fd, size_t page_size, int rounds, int layout,
+		      unsigned int seed, bool *direct)
+{
+	uint8_t *ring = ring_alloc(page_size);
+	uint8_t *want = malloc(rounds * TRACEBUF_FDR_PAGES * page_size + 64);
+	struct tb_fdr_spool s;
+	long len = -1;
+
+	if (ring && want) {
+		tb_fdr_spool_init(&s, fd, page_size, layout != 0);
+		if (layout >= 0)
+			s.direct = layout;
+		*direct = s.direct;
+		len = spool_random(&s, ring, page_size, rounds, want, seed);
+		if (len > 0)
+			len = finished_is(&s, want, len);
+	}
+	free(ring);
+	free(want);
+	return len ? -1 : 0;
+}
+
 /* tmpfs has no O_DIRECT: the pages are appended as they come. */
 TEST(appended_spool_is_the_stream)
 {
-	size_t page_size = 2 * PS;
-	struct tb_fdr_spool s;
-	uint8_t *ring = ring_alloc(page_size);
-	uint8_t *want = malloc(40 * TRACEBUF_FDR_PAGES * page_size);
 	int fd = memfd_create("spool", 0);
-	long len;
+	bool direct;
 
-	ASSERT_NE(NULL, ring);
-	ASSERT_NE(NULL, want);
 	ASSERT_LE(0, fd);
-	tb_fdr_spool_init(&s, fd, page_size, true);
-	EXPECT_FALSE(s.direct);
-	len = spool_random(&s, ring, page_size, 40, want, 1);
-	ASSERT_LT(0, len);
-	EXPECT_EQ(0, finished_is(&s, want, len));
+	EXPECT_EQ(0, round_trip(fd, 2 * PS, 40, -1, 1, &direct));
+	EXPECT_FALSE(direct);
 	close(fd);
-	free(ring);
-	free(want);
 }
 
 /*
@@ -124,26 +141,15 @@ TEST(appended_spool_is_the_stream)
 TEST(direct_layout_compacts_to_the_stream)
 {
 	static const size_t sizes[] = { PS, 16 * PS };
-	struct tb_fdr_spool s;
+	bool direct;
 
 	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
-		size_t page_size = sizes[z];
-		uint8_t *ring = ring_alloc(page_size);
-		uint8_t *want = malloc(30 * TRACEBUF_FDR_PAGES * page_size);
 		int fd = memfd_create("spool", 0);
-		long len;
 
-		ASSERT_NE(NULL, ring);
-		ASSERT_NE(NULL, want);
 		ASSERT_LE(0, fd);
-		tb_fdr_spool_init(&s, fd, page_size, false);
-		s.direct = true;
-		len = spool_random(&s, ring, page_size, 30, want, 2 + z);
-		ASSERT_LT(0, len);
-		EXPECT_EQ(0, finished_is(&s, want, len));
+		EXPECT_EQ(0, round_trip(fd, sizes[z], 30, 1, 2 + z, &direct));
+		EXPECT_TRUE(direct);
 		close(fd);
-		free(ring);
-		free(want);
 	}
 }
 
@@ -153,30 +159,19 @@ TEST(direct_layout_compacts_to_the_stream)
  */
 TEST(spool_in_a_directory)
 {
-	size_t page_size = 4 * PS;
 	char *dir = tu_tmpdir(), path[512];
-	uint8_t *ring = ring_alloc(page_size);
-	uint8_t *want = malloc(20 * TRACEBUF_FDR_PAGES * page_size);
-	struct tb_fdr_spool s;
-	long len;
+	bool direct;
 	int fd;
 
-	ASSERT_NE(NULL, ring);
-	ASSERT_NE(NULL, want);
 	snprintf(path, sizeof(path), "%s/spool", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	ASSERT_LE(0, fd);
-	tb_fdr_spool_init(&s, fd, page_size, true);
-	TH_LOG("%s: %s", dir, s.direct ? "O_DIRECT" : "no O_DIRECT");
-	len = spool_random(&s, ring, page_size, 20, want, 7);
-	ASSERT_LT(0, len);
-	EXPECT_EQ(0, finished_is(&s, want, len));
+	EXPECT_EQ(0, round_trip(fd, 4 * PS, 20, -1, 7, &direct));
+	TH_LOG("%s: %s", dir, direct ? "O_DIRECT" : "no O_DIRECT");
 	EXPECT_EQ(0, fcntl(fd, F_GETFL) & O_DIRECT);
 	close(fd);
 	tu_rmdir(dir);
 	free(dir);
-	free(ring);
-	free(want);
 }
 
 /* A capture that lent nothing: the header alone, in either layout. */
