@@ -12,7 +12,7 @@
 
 #include "fdr_mmap.h"
 
-/* Rounds of pages one CPU may take in one drain before the next CPU's turn. */
+/* Rounds of MMAP_GET on every CPU in one drain. */
 #define TB_FDR_MMAP_ROUNDS	4
 
 int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
@@ -27,8 +27,15 @@ int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
 	m->nr_cpus = nr_cpus;
 	m->size = TRACEBUF_FDR_MMAP_SIZE(ps, buf_size);
 	m->map = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->map));
-	if (!m->map)
+	m->pages = calloc((size_t)(nr_cpus ? nr_cpus : 1) * TRACEBUF_FDR_PAGES,
+			  sizeof(*m->pages));
+	m->lens = calloc((size_t)(nr_cpus ? nr_cpus : 1) * TRACEBUF_FDR_PAGES,
+			 sizeof(*m->lens));
+	m->lending = calloc(nr_cpus ? nr_cpus : 1, sizeof(*m->lending));
+	if (!m->map || !m->pages || !m->lens || !m->lending) {
+		tb_fdr_mmap_close(m);
 		return -ENOMEM;
+	}
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		const struct tracebuf_fdr_mmap_page *cp;
 		void *p = mmap(NULL, m->size, PROT_READ, MAP_SHARED, fd,
@@ -63,63 +70,78 @@ int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
 }
 
 /*
- * Take @cpu's closed pages and write them out, until it has none; the
- * next MMAP_GET gives back what the previous one lent, so the last one,
- * lending nothing, leaves nothing borrowed.  1 at the CPU's end.
+ * One MMAP_GET on @cpu: gives back what it lent before and appends the
+ * pages it lends now to the round's (*@k so far).  Their number, or
+ * -errno.
  */
-static int drain_cpu(struct tb_fdr_mmap *m, unsigned int cpu,
-		     struct tb_fdr_spool *out)
+static int take(struct tb_fdr_mmap *m, unsigned int cpu,
+		struct tb_fdr_spool *out, unsigned int *k)
 {
 	const struct tracebuf_fdr_mmap_page *cp = m->map[cpu];
 	const uint8_t *data = (const uint8_t *)cp + cp->data_offset;
-	const void *pages[TRACEBUF_FDR_PAGES];
-	uint32_t lens[TRACEBUF_FDR_PAGES];
-	int round, n, i, ret;
+	struct tracebuf_fdr_mmap_get g = { .cpu = cpu };
+	int n, i;
 
-	for (round = 0; round < TB_FDR_MMAP_ROUNDS; round++) {
-		struct tracebuf_fdr_mmap_get g = { .cpu = cpu };
-
-		n = ioctl(m->fd, TRACEBUF_FDR_IOC_MMAP_GET, &g);
-		if (n < 0)
-			return -errno;
-		if ((unsigned int)n != cp->count || n >= TRACEBUF_FDR_PAGES)
-			return -EPROTO;
-		if (!m->header_done) {
-			tb_fdr_spool_header(out, cp->header);
-			m->header_done = true;
-		}
-		for (i = 0; i < n; i++) {
-			uint32_t slot = (cp->first + i) % cp->nr_pages;
-
-			if (cp->page_len[slot] > cp->page_size)
-				return -EPROTO;
-			pages[i] = data + (size_t)slot * cp->page_size;
-			lens[i] = cp->page_len[slot];
-		}
-		/* The last round of a drain lends nothing: no empty write. */
-		ret = tb_fdr_spool_pages(out, pages, lens, n);
-		if (ret)
-			return ret;
-		if (!n)
-			return !!(cp->flags & TRACEBUF_FDR_MMAP_EOF);
+	n = ioctl(m->fd, TRACEBUF_FDR_IOC_MMAP_GET, &g);
+	if (n < 0)
+		return -errno;
+	if ((unsigned int)n != cp->count || n >= TRACEBUF_FDR_PAGES)
+		return -EPROTO;
+	if (!m->header_done) {
+		tb_fdr_spool_header(out, cp->header);
+		m->header_done = true;
 	}
-	/* Still lent: the next drain gives them back. */
-	return 0;
+	for (i = 0; i < n; i++) {
+		uint32_t slot = (cp->first + i) % cp->nr_pages;
+
+		if (cp->page_len[slot] > cp->page_size)
+			return -EPROTO;
+		m->pages[*k] = data + (size_t)slot * cp->page_size;
+		m->lens[(*k)++] = cp->page_len[slot];
+	}
+	return n;
 }
 
+/*
+ * Rounds: every CPU that still lends is asked once, and the round's pages,
+ * all CPUs', go out in one write (what an O_DIRECT spool pays for is the
+ * write, more than its bytes).  The next MMAP_GET of a CPU gives back what
+ * its previous one lent, so the round that lends nothing leaves nothing
+ * borrowed; a CPU still lending after the last round is given back by the
+ * next drain.
+ */
 int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, struct tb_fdr_spool *out)
 {
-	unsigned int cpu;
-	int ret, all = 1;
+	const struct tracebuf_fdr_mmap_page *cp;
+	unsigned int cpu, k;
+	int round, n, ret, all = 1;
 
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		if (!m->map[cpu])
-			continue;
-		ret = drain_cpu(m, cpu, out);
-		if (ret < 0)
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		m->lending[cpu] = m->map[cpu] != NULL;
+	for (round = 0; round < TB_FDR_MMAP_ROUNDS; round++) {
+		k = 0;
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			if (!m->lending[cpu])
+				continue;
+			n = take(m, cpu, out, &k);
+			if (n < 0)
+				return n;
+			if (n)
+				continue;
+			m->lending[cpu] = false;
+			cp = m->map[cpu];
+			all &= !!(cp->flags & TRACEBUF_FDR_MMAP_EOF);
+		}
+		/* Even none: the header of an empty capture is written. */
+		ret = tb_fdr_spool_pages(out, m->pages, m->lens, k);
+		if (ret)
 			return ret;
-		all &= ret;
+		if (!k)
+			break;
 	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (m->lending[cpu])
+			all = 0;
 	return all;
 }
 
@@ -138,5 +160,11 @@ void tb_fdr_mmap_close(struct tb_fdr_mmap *m)
 		munmap(m->map[cpu], m->size);
 	}
 	free(m->map);
+	free(m->pages);
+	free(m->lens);
+	free(m->lending);
 	m->map = NULL;
+	m->pages = NULL;
+	m->lens = NULL;
+	m->lending = NULL;
 }

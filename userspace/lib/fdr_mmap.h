@@ -22,6 +22,10 @@ struct tb_fdr_mmap {
 	size_t page_size;	/* bytes of a ring page, every CPU's */
 	void **map;		/* per CPU; NULL: not a possible CPU */
 	bool header_done;	/* the spool has the stream's header */
+	/* a drain's scratch: the pages of a round, every CPU's; who lends */
+	const void **pages;
+	uint32_t *lens;
+	bool *lending;
 };
 
 /*

@@ -73,7 +73,7 @@ static int write_iov(int fd, struct iovec *iov, int n, off_t off)
 static int write_direct(struct tb_fdr_spool *s, const void *const *pages,
 			const uint32_t *lens, unsigned int n)
 {
-	struct iovec iov[TRACEBUF_FDR_PAGES];
+	struct iovec iov[TB_FDR_SPOOL_WRITE_PAGES];
 	unsigned int i;
 	int ret;
 
@@ -107,7 +107,7 @@ static int write_direct(struct tb_fdr_spool *s, const void *const *pages,
 static int write_appended(struct tb_fdr_spool *s, const void *const *pages,
 			  const uint32_t *lens, unsigned int n)
 {
-	struct iovec iov[TRACEBUF_FDR_PAGES + 1];
+	struct iovec iov[TB_FDR_SPOOL_WRITE_PAGES + 1];
 	unsigned int i;
 	int k = 0, ret;
 
@@ -128,22 +128,13 @@ static int write_appended(struct tb_fdr_spool *s, const void *const *pages,
 	return 0;
 }
 
-int tb_fdr_spool_pages(struct tb_fdr_spool *s, const void *const *pages,
+/* At most TB_FDR_SPOOL_WRITE_PAGES pages: one write. */
+static int write_pages(struct tb_fdr_spool *s, const void *const *pages,
 		       const uint32_t *lens, unsigned int n)
 {
-	unsigned int i;
 	int ret;
 
-	if (n > TRACEBUF_FDR_PAGES)
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (lens[i] > s->page_size)
-			return -EPROTO;
-	if (s->direct && !n)
-		return 0;
 	if (s->direct) {
-		if (!s->has_header)
-			return -EINVAL;
 		ret = write_direct(s, pages, lens, n);
 		/*
 		 * A file system may take O_DIRECT at fcntl() and refuse the
@@ -158,6 +149,30 @@ int tb_fdr_spool_pages(struct tb_fdr_spool *s, const void *const *pages,
 		s->direct = false;
 	}
 	return write_appended(s, pages, lens, n);
+}
+
+int tb_fdr_spool_pages(struct tb_fdr_spool *s, const void *const *pages,
+		       const uint32_t *lens, unsigned int n)
+{
+	unsigned int i, k;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		if (lens[i] > s->page_size)
+			return -EPROTO;
+	if (s->direct && !s->has_header)
+		return -EINVAL;
+	/* Appended, nothing to write but a header still to write: write it. */
+	if (!n)
+		return s->direct ? 0 : write_appended(s, pages, lens, 0);
+	for (i = 0; i < n; i += k) {
+		k = n - i < TB_FDR_SPOOL_WRITE_PAGES ? n - i :
+						       TB_FDR_SPOOL_WRITE_PAGES;
+		ret = write_pages(s, pages + i, lens + i, k);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*

@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #define TB_FDR_SPOOL_HEADER	32	/* the FDR file header */
+/* Pages written by one system call at most (a bigger call is split). */
+#define TB_FDR_SPOOL_WRITE_PAGES	64
 
 struct tb_fdr_spool {
 	int fd;			/* the caller's, open read-write */
@@ -47,8 +49,10 @@ void tb_fdr_spool_init(struct tb_fdr_spool *s, int fd, size_t page_size,
 void tb_fdr_spool_header(struct tb_fdr_spool *s, const void *header);
 
 /*
- * Write @n pages: @pages[i] is a ring page in the mapping (page aligned,
- * page_size bytes readable), @lens[i] its bytes of blocks.  0 or -errno.
+ * Write @n pages, any number, in as few writes as TB_FDR_SPOOL_WRITE_PAGES
+ * allows (a write is what O_DIRECT pays for, more than its bytes):
+ * @pages[i] is a ring page in the mapping (page aligned, page_size bytes
+ * readable), @lens[i] its bytes of blocks.  0 or -errno.
  */
 int tb_fdr_spool_pages(struct tb_fdr_spool *s, const void *const *pages,
 		       const uint32_t *lens, unsigned int n);

@@ -21,24 +21,26 @@
 
 #define PS	4096
 
-/* The ring: 16 pages of @page_size, page aligned, as in the mapping. */
-static uint8_t *ring_alloc(size_t page_size)
+/* @n pages of @page_size, page aligned, as the rings are in the mapping. */
+static uint8_t *ring_alloc(size_t page_size, unsigned int n)
 {
-	return aligned_alloc(PS, page_size * TRACEBUF_FDR_PAGES);
+	return aligned_alloc(PS, page_size * n);
 }
 
 /*
- * Spool @rounds of up to 16 pages with random lengths (0, full and in
- * between) through @s, each page filled with bytes of its own and junk
- * beyond its length; the stream they make goes to @want.  Returns its
- * length, or -errno from the spool.
+ * Spool @rounds of up to @max pages (at most MAX_ROUND: a round of every
+ * CPU's pages) with random lengths (0, full and in between) through @s,
+ * each page filled with bytes of its own and junk beyond its length; the
+ * stream they make goes to @want.  Returns its length, or -errno from the
+ * spool.
  */
+#define MAX_ROUND	150
 static long spool_random(struct tb_fdr_spool *s, uint8_t *ring,
-			 size_t page_size, int rounds, uint8_t *want,
-			 unsigned int seed)
+			 size_t page_size, int rounds, unsigned int max,
+			 uint8_t *want, unsigned int seed)
 {
-	const void *pages[TRACEBUF_FDR_PAGES];
-	uint32_t lens[TRACEBUF_FDR_PAGES];
+	const void *pages[MAX_ROUND];
+	uint32_t lens[MAX_ROUND];
 	uint8_t header[TB_FDR_SPOOL_HEADER];
 	long at = sizeof(header);
 	int r, i, n, ret;
@@ -49,7 +51,7 @@ static long spool_random(struct tb_fdr_spool *s, uint8_t *ring,
 	tb_fdr_spool_header(s, header);
 	memcpy(want, header, sizeof(header));
 	for (r = 0; r < rounds; r++) {
-		n = rand() % (TRACEBUF_FDR_PAGES + 1);
+		n = rand() % (max + 1);
 		for (i = 0; i < n; i++) {
 			/* Distinct slots in one round, as MMAP_GET lends. */
 			uint8_t *p = ring + (size_t)i * page_size;
@@ -94,16 +96,17 @@ static int finished_is(struct tb_fdr_spool *s, const uint8_t *want,
 }
 
 /*
- * Spool @rounds random rounds of @page_size pages to @fd (asking for
- * O_DIRECT; @layout 1 forces the whole-page layout, 0 the appended one,
- * -1 takes what the file system gives) and check the finished file.
- * 0 when it is the stream; *@direct says which layout was written.
+ * Spool @rounds random rounds of up to @max pages of @page_size to @fd
+ * (asking for O_DIRECT; @layout 1 forces the whole-page layout, 0 the
+ * appended one, -1 takes what the file system gives) and check the
+ * finished file.  0 when it is the stream; *@direct says which layout was
+ * written.
  */
-static int round_trip(int fd, size_t page_size, int rounds, int layout,
-		      unsigned int seed, bool *direct)
+static int round_trip(int fd, size_t page_size, int rounds, unsigned int max,
+		      int layout, unsigned int seed, bool *direct)
 {
-	uint8_t *ring = ring_alloc(page_size);
-	uint8_t *want = malloc(rounds * TRACEBUF_FDR_PAGES * page_size + 64);
+	uint8_t *ring = ring_alloc(page_size, max);
+	uint8_t *want = malloc((size_t)rounds * max * page_size + 64);
 	struct tb_fdr_spool s;
 	long len = -1;
 
@@ -112,7 +115,8 @@ static int round_trip(int fd, size_t page_size, int rounds, int layout,
 		if (layout >= 0)
 			s.direct = layout;
 		*direct = s.direct;
-		len = spool_random(&s, ring, page_size, rounds, want, seed);
+		len = spool_random(&s, ring, page_size, rounds, max, want,
+				   seed);
 		if (len > 0)
 			len = finished_is(&s, want, len);
 	}
@@ -128,7 +132,8 @@ TEST(appended_spool_is_the_stream)
 	bool direct;
 
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, round_trip(fd, 2 * PS, 40, -1, 1, &direct));
+	EXPECT_EQ(0, round_trip(fd, 2 * PS, 40, TRACEBUF_FDR_PAGES, -1, 1,
+				&direct));
 	EXPECT_FALSE(direct);
 	close(fd);
 }
@@ -147,7 +152,8 @@ TEST(direct_layout_compacts_to_the_stream)
 		int fd = memfd_create("spool", 0);
 
 		ASSERT_LE(0, fd);
-		EXPECT_EQ(0, round_trip(fd, sizes[z], 30, 1, 2 + z, &direct));
+		EXPECT_EQ(0, round_trip(fd, sizes[z], 30, TRACEBUF_FDR_PAGES, 1,
+					2 + z, &direct));
 		EXPECT_TRUE(direct);
 		close(fd);
 	}
@@ -166,12 +172,33 @@ TEST(spool_in_a_directory)
 	snprintf(path, sizeof(path), "%s/spool", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, round_trip(fd, 4 * PS, 20, -1, 7, &direct));
+	EXPECT_EQ(0, round_trip(fd, 4 * PS, 20, TRACEBUF_FDR_PAGES, -1, 7,
+				&direct));
 	TH_LOG("%s: %s", dir, direct ? "O_DIRECT" : "no O_DIRECT");
 	EXPECT_EQ(0, fcntl(fd, F_GETFL) & O_DIRECT);
 	close(fd);
 	tu_rmdir(dir);
 	free(dir);
+}
+
+/*
+ * A drain's round holds every CPU's pages (16 a CPU): more than one write
+ * takes (TB_FDR_SPOOL_WRITE_PAGES), split without a byte out of place,
+ * in both layouts.
+ */
+TEST(rounds_of_many_cpus)
+{
+	bool direct;
+
+	for (int layout = 0; layout < 2; layout++) {
+		int fd = memfd_create("spool", 0);
+
+		ASSERT_LE(0, fd);
+		EXPECT_EQ(0, round_trip(fd, PS, 12, MAX_ROUND, layout, 11,
+					&direct));
+		EXPECT_EQ(layout, direct);
+		close(fd);
+	}
 }
 
 /* A capture that lent nothing: the header alone, in either layout. */
@@ -196,25 +223,22 @@ TEST(header_only)
 /* What a broken or hostile control page could ask for is refused. */
 TEST(bad_pages_refused)
 {
-	const void *pages[TRACEBUF_FDR_PAGES + 1];
-	uint32_t lens[TRACEBUF_FDR_PAGES + 1] = { 0 };
+	const void *pages[1];
+	uint32_t lens[1] = { 0 };
 	uint8_t header[TB_FDR_SPOOL_HEADER] = { 0 };
-	uint8_t *ring = ring_alloc(PS);
+	uint8_t *ring = ring_alloc(PS, 1);
 	struct tb_fdr_spool s;
 	int fd = memfd_create("spool", 0);
 	uint64_t len;
 
 	ASSERT_NE(NULL, ring);
 	ASSERT_LE(0, fd);
-	for (int i = 0; i <= TRACEBUF_FDR_PAGES; i++)
-		pages[i] = ring;
+	pages[0] = ring;
 	tb_fdr_spool_init(&s, fd, PS, false);
 	s.direct = true;
 	/* Whole pages need the header first: it is not in the file. */
 	EXPECT_EQ(-EINVAL, tb_fdr_spool_pages(&s, pages, lens, 1));
 	tb_fdr_spool_header(&s, header);
-	EXPECT_EQ(-EINVAL, tb_fdr_spool_pages(&s, pages, lens,
-					      TRACEBUF_FDR_PAGES + 1));
 	lens[0] = PS + 1;
 	EXPECT_EQ(-EPROTO, tb_fdr_spool_pages(&s, pages, lens, 1));
 	EXPECT_EQ(0, tb_fdr_spool_finish(&s, &len));

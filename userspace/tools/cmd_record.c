@@ -198,11 +198,20 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 	return true;
 }
 
-/* Write what the rings have now; 1 once everything was read. */
-static int spool_drain(struct spool *sp)
+/*
+ * Write what the rings have now; 1 once everything was read.  O_DIRECT
+ * writes block, which getrusage() counts as voluntary switches: those
+ * are waits for our own writes, not wake-ups (*@write_waits).
+ */
+static int spool_drain(struct spool *sp, long *write_waits)
 {
-	int ret = tb_fdr_mmap_drain(&sp->m, &sp->out);
+	struct rusage a, b;
+	int ret;
 
+	getrusage(RUSAGE_SELF, &a);
+	ret = tb_fdr_mmap_drain(&sp->m, &sp->out);
+	getrusage(RUSAGE_SELF, &b);
+	*write_waits += b.ru_nvcsw - a.ru_nvcsw;
 	if (ret < 0) {
 		errno = -ret;
 		tb_die_errno(TB_EXIT_FAIL, "mapped read");
@@ -543,15 +552,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM &&
 		    poll(&p, 1, 100) > 0) {
-			if (use_mmap) {
-				struct rusage a, b;
-
-				/* O_DIRECT writes block: no wake-ups. */
-				getrusage(RUSAGE_SELF, &a);
-				spool_drain(&sp);
-				getrusage(RUSAGE_SELF, &b);
-				stats.write_waits += b.ru_nvcsw - a.ru_nvcsw;
-			} else
+			if (use_mmap)
+				spool_drain(&sp, &stats.write_waits);
+			else
 				drain_once(fd, &raw);
 		}
 		else if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
@@ -572,7 +575,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (use_mmap) {
 		/* Until another reader gives back the pages it holds. */
-		while (!spool_drain(&sp))
+		while (!spool_drain(&sp, &stats.write_waits))
 			usleep(10000);
 	} else {
 		while (drain_once(fd, &raw))
