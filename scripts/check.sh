@@ -129,7 +129,10 @@ if [ $do_vm = 1 ]; then
 	for k in TB_SCALE TB_SLOW TB_FUZZ_SEED; do
 		[ -n "${!k:-}" ] && knobs="$knobs $k=${!k}"
 	done
-	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -A "$knobs" -o "$results/vm-out" -- /selftests/run.sh
+	# --disk: an ext4 /disk, where record's spool takes O_DIRECT
+	# (selftests/fdr_accept.sh; the guest's other files are on tmpfs).
+	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -A "$knobs" -D 128 \
+		-o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite vm
 	# Recovery after a crash: four guests that panic on purpose, their

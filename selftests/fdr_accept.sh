@@ -12,6 +12,16 @@ tracebuf-record -J -o "$out/trace.fdr" -e syscall,irq,softirq,sched -- \
 echo $? >"$out/record.rc"
 cat "$out/record.log"
 
+# The mapped reader's O_DIRECT spool, on the block-backed file system
+# scripts/check.sh gives this guest (vm-run --disk: tmpfs has no O_DIRECT).
+if grep -q " /disk " /proc/mounts; then
+	tracebuf-record -N -o /disk/direct.fdr -e syscall \
+		--stats-json "$out/direct.json" -- \
+		/selftests/fdr_workload 2000 >"$out/direct.log" 2>&1
+	echo $? >"$out/direct.rc"
+	cp /disk/direct.fdr /disk/direct.fdr.names "$out/"
+fi
+
 # The device read directly: a flight-recorder snapshot taken by cat while
 # capture runs must already be a valid FDR file.
 tracebuf-record --start -m flight -e all
