@@ -681,6 +681,67 @@ TEST_F_TIMEOUT(bpf, kfunc_nesting_exact, 300)
 	TH_LOG("%u interrupts inside vfs_read", n.irq_inside);
 }
 
+/*
+ * -f on a function of a loaded module: its BTF is the module's
+ * (/sys/kernel/btf/MODULE), not vmlinux's, and fentry attaches there.
+ * ext4 is a module in Debian's kernel and the check VM mounts an ext4
+ * disk; reading a file on it goes through ext4_file_read_iter.
+ */
+static int ext4_mount(char *dir, size_t len)
+{
+	char dev[256], mnt[256], type[64];
+	int found = 0;
+	FILE *f = fopen("/proc/mounts", "r");
+
+	if (!f)
+		return 0;
+	while (!found && fscanf(f, "%255s %255s %63s %*[^\n]", dev, mnt, type) == 3)
+		if (!strcmp(type, "ext4")) {
+			snprintf(dir, len, "%s", mnt);
+			found = 1;
+		}
+	fclose(f);
+	return found;
+}
+
+TEST_F_TIMEOUT(bpf, kfunc_module_function, 120)
+{
+	char file[PATH_MAX], cmd[PATH_MAX + 32], mnt[256], *list, *json;
+	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
+	char *argv[] = { COLLECTOR, "-e", "syscall",
+			 "-f", "ext4_file_read_iter",
+			 "-o", OUTDIR "/kmod.fdr", "-j", OUTDIR "/kmod.json",
+			 "--", "/bin/sh", "-c", cmd, NULL };
+	size_t len;
+	FILE *f;
+	int rc;
+
+	kfunc_mounts();
+	if (access("/sys/kernel/btf/ext4", R_OK) || !ext4_mount(mnt, sizeof(mnt)))
+		SKIP(return, "no ext4 module with BTF and an ext4 mount");
+	snprintf(file, sizeof(file), "%s/bpf-kmod.txt", mnt);
+	f = fopen(file, "w");
+	ASSERT_NE(NULL, f);
+	fputs("read through ext4_file_read_iter\n", f);
+	ASSERT_EQ(0, fclose(f));
+	snprintf(cmd, sizeof(cmd), "cat %s >/dev/null", file);
+	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
+	TH_LOG("%s", self->err);
+	unlink(file);
+	ASSERT_EQ(0, rc);
+	list = slurp(OUTDIR "/kmod.fdr.kfuncs", &len);
+	ASSERT_NE(NULL, list);
+	EXPECT_NE(NULL, strstr(list, " ext4_file_read_iter\n"));
+	free(list);
+	json = slurp(OUTDIR "/kmod.json", &len);
+	ASSERT_NE(NULL, json);
+	EXPECT_EQ(0, json_num(json, "lost"));
+	EXPECT_EQ(0, json_num(json, "kfunc_missed"));
+	/* cat's reads of the file: the one with data and EOF's */
+	EXPECT_LE(2, json_num(json, "kfunc_calls"));
+	free(json);
+}
+
 /* -f's refusals: each a usage error that says why, nothing traced. */
 TEST_F(bpf, kfunc_bad_selections)
 {

@@ -31,6 +31,7 @@
 #include "collect.h"
 #include "fdr_bpf.h"
 #include "fdr_kfunc.h"
+#include "bpf_kbtf.h"
 #include "fdr_classes.h"
 #include "cmds.h"
 #include "tb_cli.h"
@@ -360,6 +361,13 @@ static const enum bpf_attach_type kfunc_types[2] = {
 	BPF_TRACE_FENTRY, BPF_TRACE_FEXIT
 };
 
+static void kfunc_die_no_btf(const char *name, int err)
+{
+	tb_die(TB_EXIT_FAIL,
+	       "kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
+	       name, strerror(-err));
+}
+
 /* Before load: the templates' target, or no templates without -f. */
 static void kfunc_prepare(struct tracebuf_bpf *skel, const struct tb_kfuncs *k)
 {
@@ -378,9 +386,7 @@ static void kfunc_prepare(struct tracebuf_bpf *skel, const struct tb_kfuncs *k)
 		}
 		err = bpf_program__set_attach_target(t[i], 0, k->names[0]);
 		if (err)
-			tb_die(TB_EXIT_FAIL,
-			       "kernel function '%s': no BTF type for it in vmlinux (%s): fentry cannot attach to it",
-			       k->names[0], strerror(-err));
+			kfunc_die_no_btf(k->names[0], err);
 	}
 	/* Four descriptors per function; 512 functions pass the usual 1024. */
 	if (k->n && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
@@ -397,6 +403,7 @@ static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
 		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
 	};
 	static char log[1 << 16];
+	struct tb_kbtf kbtf = { 0 };
 	size_t i;
 	int j;
 
@@ -408,16 +415,15 @@ static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
 	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
 	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
 	for (i = 0; i < k->n; i++) {
-		int id = libbpf_find_vmlinux_btf_id(k->names[i], kfunc_types[0]);
+		int obj_fd, id = tb_kbtf_find_func(&kbtf, k->names[i], &obj_fd);
 
 		if (id < 0)
-			tb_die(TB_EXIT_FAIL,
-			       "kernel function '%s': no BTF type for it in vmlinux (%s): fentry cannot attach to it",
-			       k->names[i], strerror(-id));
+			kfunc_die_no_btf(k->names[i], id);
 		for (j = 0; j < 2; j++) {
 			LIBBPF_OPTS(bpf_prog_load_opts, lo,
 				    .expected_attach_type = kfunc_types[j],
 				    .attach_btf_id = id,
+				    .attach_btf_obj_fd = obj_fd,
 				    .log_buf = verbose ? log : NULL,
 				    .log_size = verbose ? sizeof(log) : 0,
 				    .log_level = verbose ? 1 : 0);
@@ -439,6 +445,8 @@ static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
 			kp->prog[i][j] = fd;
 		}
 	}
+	/* The programs hold the module BTF they attach to; ours can go. */
+	tb_kbtf_free(&kbtf);
 }
 
 /* Once the other programs run: each copy to its function, key as cookie. */
