@@ -617,6 +617,32 @@ static char *read_text(const char *path)
 }
 
 /*
+ * What a -f run leaves beside BASE.fdr: its function list holding @names,
+ * and BASE.json with nothing lost and at least @calls calls traced.
+ */
+static void kfunc_expect_files(struct __test_metadata *_metadata,
+			       const char *base, const char *names,
+			       long long calls)
+{
+	char path[PATH_MAX];
+	char *list, *json;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s.fdr.kfuncs", base);
+	list = slurp(path, &len);
+	ASSERT_NE(NULL, list) TH_LOG("%s", path);
+	EXPECT_NE(NULL, strstr(list, names)) TH_LOG("%s: %s", path, list);
+	free(list);
+	snprintf(path, sizeof(path), "%s.json", base);
+	json = slurp(path, &len);
+	ASSERT_NE(NULL, json) TH_LOG("%s", path);
+	EXPECT_EQ(0, json_num(json, "lost"));
+	EXPECT_EQ(0, json_num(json, "kfunc_missed"));
+	EXPECT_LE(calls, json_num(json, "kfunc_calls"));
+	free(json);
+}
+
+/*
  * -f: the same exactness as the module's (fdr_kfunc_test.nesting_exact),
  * checked by the same nesting checker over the file tracebuf bpf wrote
  * with kernel ids (-r): exactly one entry and one exit per call of the
@@ -636,7 +662,7 @@ TEST_F_TIMEOUT(bpf, kfunc_nesting_exact, 300)
 			 "--", self->self, NULL };
 	const unsigned int calls = KF_READS + KF_BIG;
 	struct nest n = { .outer = KF(2), .start_id = FN_GETPPID };
-	char err[256] = "", *json, *fdr, *pidtxt, *list;
+	char err[256] = "", *fdr, *pidtxt;
 	size_t len, fdr_len;
 	int rc;
 
@@ -644,16 +670,9 @@ TEST_F_TIMEOUT(bpf, kfunc_nesting_exact, 300)
 	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
 	TH_LOG("%s", self->err);
 	ASSERT_EQ(0, rc);
-	list = slurp(OUTDIR "/kfunc.fdr.kfuncs", &len);
-	ASSERT_NE(NULL, list);
-	EXPECT_NE(NULL, strstr(list, "\n7000000 read_zero\n7000001 rw_verify_area\n7000002 vfs_read\n"));
-	free(list);
-	json = slurp(OUTDIR "/kfunc.json", &len);
-	ASSERT_NE(NULL, json);
-	EXPECT_EQ(0, json_num(json, "lost"));
-	EXPECT_EQ(0, json_num(json, "kfunc_missed"));
-	EXPECT_LE(2 * calls, json_num(json, "kfunc_calls"));
-	free(json);
+	kfunc_expect_files(_metadata, OUTDIR "/kfunc",
+			   "\n7000000 read_zero\n7000001 rw_verify_area\n7000002 vfs_read\n",
+			   2 * calls);
 	pidtxt = slurp(OUTDIR "/kfunc.pid", &len);
 	ASSERT_NE(NULL, pidtxt);
 	fdr = slurp(OUTDIR "/kfunc.fdr", &fdr_len);
@@ -706,13 +725,12 @@ static int ext4_mount(char *dir, size_t len)
 
 TEST_F_TIMEOUT(bpf, kfunc_module_function, 120)
 {
-	char file[PATH_MAX], cmd[PATH_MAX + 32], mnt[256], *list, *json;
+	char file[PATH_MAX], cmd[PATH_MAX + 32], mnt[256];
 	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
 	char *argv[] = { COLLECTOR, "-e", "syscall",
 			 "-f", "ext4_file_read_iter",
 			 "-o", OUTDIR "/kmod.fdr", "-j", OUTDIR "/kmod.json",
 			 "--", "/bin/sh", "-c", cmd, NULL };
-	size_t len;
 	FILE *f;
 	int rc;
 
@@ -729,17 +747,8 @@ TEST_F_TIMEOUT(bpf, kfunc_module_function, 120)
 	TH_LOG("%s", self->err);
 	unlink(file);
 	ASSERT_EQ(0, rc);
-	list = slurp(OUTDIR "/kmod.fdr.kfuncs", &len);
-	ASSERT_NE(NULL, list);
-	EXPECT_NE(NULL, strstr(list, " ext4_file_read_iter\n"));
-	free(list);
-	json = slurp(OUTDIR "/kmod.json", &len);
-	ASSERT_NE(NULL, json);
-	EXPECT_EQ(0, json_num(json, "lost"));
-	EXPECT_EQ(0, json_num(json, "kfunc_missed"));
 	/* cat's reads of the file: the one with data and EOF's */
-	EXPECT_LE(2, json_num(json, "kfunc_calls"));
-	free(json);
+	kfunc_expect_files(_metadata, OUTDIR "/kmod", " ext4_file_read_iter\n", 2);
 }
 
 /* -f's refusals: each a usage error that says why, nothing traced. */
