@@ -81,6 +81,25 @@ static void pin(int cpu)
 		tb_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
 }
 
+/*
+ * The measured interval's marks for scripts/insn-reader: instructions that
+ * do nothing on any x86 CPU, which its qemu plugin counts between
+ * (scripts/insn-mark-plugin.c).
+ */
+static void insn_mark_start(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("xchg %%bx, %%bx" ::: "memory");
+#endif
+}
+
+static void insn_mark_end(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("xchg %%cx, %%cx" ::: "memory");
+#endif
+}
+
 static void run_getppid(uint64_t n)
 {
 	uint64_t i;
@@ -246,6 +265,7 @@ int cmd_workload(int argc, char **argv)
 
 	pin(cpu == UINT32_MAX ? -1 : (int)cpu);
 	getrusage(RUSAGE_SELF, &ru0);
+	insn_mark_start();
 	t0 = now_ns();
 	if (!strcmp(what, "getppid"))
 		run_getppid(n);
@@ -258,6 +278,7 @@ int cmd_workload(int argc, char **argv)
 	else
 		run_serial(n, tty);
 	t1 = now_ns();
+	insn_mark_end();
 	getrusage(RUSAGE_SELF, &ru1);
 
 	printf("{\"workload\": \"%s\", \"ops\": %llu, \"ns\": %llu, "
