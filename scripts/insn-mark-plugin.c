@@ -4,8 +4,8 @@
  * vCPU executes between two marks, for scripts/insn-reader.
  *
  * Under TCG the guest has no PMU and its clocks charge a task with time
- * that is not its work (Documentation/performance.rst, "What a wake-up
- * costs here"), so a reader's cost is counted here instead, exactly: every
+ * that is not its work (Documentation/performance.rst, "The reader in
+ * instructions"), so a reader's cost is counted here instead, exactly: every
  * executed translation block adds its instruction count to its vCPU's
  * counter.  A string instruction with a rep prefix counts once per
  * iteration (qemu executes each iteration as a block of its own), which
