@@ -3,14 +3,16 @@
 #
 # make bench: boot the VM once and measure every tracing configuration side
 # by side (scripts/bench-guest.sh), then the converters on the host
-# (scripts/bench-convert.sh, when present).  Prints a table and writes
-# build/bench/results.json.  Timings are never asserted anywhere: this is
+# (scripts/bench-convert.sh, when present), and count the readers'
+# instructions in a second boot (scripts/insn-reader).  Prints a table and
+# writes build/bench/results.json.  Timings are never asserted anywhere: this is
 # the only place they are taken.
 #
 # Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB, WORKLOADS (see
 # bench-guest.sh),
 # BENCH_TIMEOUT (seconds for the VM, default 1800), BENCH_DISK_MB (the
-# guest's ext4 disk for the collectors' output, default 1024).
+# guest's ext4 disk for the collectors' output, default 1024),
+# BENCH_READER_INSN (0: skip scripts/insn-reader afterwards).
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,3 +41,10 @@ if [ -x scripts/bench-convert.sh ]; then
 fi
 
 python3 scripts/bench-report.py "$out/vm/bench.jsonl" "$out/results.json" $convert_json
+
+# The readers in instructions (a second boot, with the counting plugin):
+# TCG's clock charges a reader's wake-ups more than its work.
+if [ "${BENCH_READER_INSN:-1}" != 0 ]; then
+	echo
+	scripts/insn-reader -r "${REPS:-5}" -n "${GETPPID_N:-200000}"
+fi
