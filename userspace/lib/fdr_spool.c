@@ -47,13 +47,23 @@ static int write_iov(int fd, struct iovec *iov, int n, off_t off)
 {
 	ssize_t w;
 
-	while (n) {
+	for (;;) {
+		/* Empty pages write nothing: no call, and 0 means an error. */
+		while (n && !iov->iov_len) {
+			iov++;
+			n--;
+		}
+		if (!n)
+			break;
 		w = off < 0 ? writev(fd, iov, n) : pwritev(fd, iov, n, off);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
+		/* Nothing written, no error: never spin on it. */
+		if (!w)
+			return -EIO;
 		if (off >= 0)
 			off += w;
 		while (n && (size_t)w >= iov->iov_len) {
@@ -163,16 +173,21 @@ int tb_fdr_spool_pages(struct tb_fdr_spool *s, const void *const *pages,
 	if (s->direct && !s->has_header)
 		return -EINVAL;
 	/* Appended, nothing to write but a header still to write: write it. */
-	if (!n)
-		return s->direct ? 0 : write_appended(s, pages, lens, 0);
+	if (!n) {
+		ret = s->direct ? 0 : write_appended(s, pages, lens, 0);
+		goto out;
+	}
 	for (i = 0; i < n; i += k) {
 		k = n - i < TB_FDR_SPOOL_WRITE_PAGES ? n - i :
 						       TB_FDR_SPOOL_WRITE_PAGES;
 		ret = write_pages(s, pages + i, lens + i, k);
 		if (ret)
-			return ret;
+			break;
 	}
-	return 0;
+out:
+	if (ret && ret != -ENOMEM)
+		s->write_errno = -ret;
+	return ret;
 }
 
 /*

@@ -33,6 +33,7 @@ struct tb_fdr_spool {
 	uint32_t *lens;		/* direct: the pages' lengths, in order */
 	size_t nr, cap;
 	uint64_t bytes;		/* of the stream: header and pages */
+	int write_errno;	/* why a write failed (ENOSPC, EIO), or 0 */
 };
 
 /*
@@ -52,7 +53,9 @@ void tb_fdr_spool_header(struct tb_fdr_spool *s, const void *header);
  * Write @n pages, any number, in as few writes as TB_FDR_SPOOL_WRITE_PAGES
  * allows (a write is what O_DIRECT pays for, more than its bytes):
  * @pages[i] is a ring page in the mapping (page aligned, page_size bytes
- * readable), @lens[i] its bytes of blocks.  0 or -errno.
+ * readable), @lens[i] its bytes of blocks.  0 or -errno; a failed write
+ * also sets s->write_errno, so that the caller can tell the file from
+ * the pages at fault.
  */
 int tb_fdr_spool_pages(struct tb_fdr_spool *s, const void *const *pages,
 		       const uint32_t *lens, unsigned int n);

@@ -241,9 +241,42 @@ TEST(bad_pages_refused)
 	tb_fdr_spool_header(&s, header);
 	lens[0] = PS + 1;
 	EXPECT_EQ(-EPROTO, tb_fdr_spool_pages(&s, pages, lens, 1));
+	EXPECT_EQ(0, s.write_errno);
 	EXPECT_EQ(0, tb_fdr_spool_finish(&s, &len));
 	EXPECT_EQ(sizeof(header), len);
 	close(fd);
+	free(ring);
+}
+
+/*
+ * A file that cannot take the pages (/dev/full: ENOSPC, as a full disk)
+ * fails the write and says it was the write, in both layouts; refused
+ * pages (bad_pages_refused) leave write_errno 0.
+ */
+TEST(full_file_is_a_write_error)
+{
+	uint8_t header[TB_FDR_SPOOL_HEADER] = { 0 };
+	uint8_t *ring = ring_alloc(PS, 2);
+	const void *pages[2];
+	uint32_t lens[2] = { 100, PS };
+
+	ASSERT_NE(NULL, ring);
+	pages[0] = ring;
+	pages[1] = ring + PS;
+	for (int direct = 0; direct < 2; direct++) {
+		struct tb_fdr_spool s;
+		int fd = open("/dev/full", O_RDWR);
+
+		ASSERT_LE(0, fd);
+		tb_fdr_spool_init(&s, fd, PS, false);
+		s.direct = direct;
+		tb_fdr_spool_header(&s, header);
+		EXPECT_EQ(0, s.write_errno);
+		EXPECT_EQ(-ENOSPC, tb_fdr_spool_pages(&s, pages, lens, 2));
+		EXPECT_EQ(ENOSPC, s.write_errno);
+		free(s.lens);
+		close(fd);
+	}
 	free(ring);
 }
 
