@@ -6,14 +6,17 @@
  * and every bad mapping or order of operations must fail cleanly: wrong
  * offset or size, writable or executable mappings, mprotect() to
  * writable, resize, unmap or close while pages are lent, stop and restart,
- * CPU hotplug, module unload and fork while mapped.
+ * CPU hotplug, module unload and fork while mapped; and tracebuf record,
+ * mapped, must fail cleanly when its spool's file system fills up.
  *
  * The markers are fdr_util.h's "cap C cpu N seq S", so the checker tells
  * a spliced block, a record of another capture and a gap.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
@@ -803,6 +806,72 @@ TEST(fork_with_mapping)
 	EXPECT_EQ(TRACEBUF_FDR_MMAP_VERSION, cp->version);
 	EXPECT_EQ(0, munmap(p, map_size(BUF)));
 	close(fd);
+}
+
+/*
+ * tracebuf record, mapped, whose spool's file system fills up while it
+ * records: a clear error naming the spool's directory and ENOSPC, exit
+ * status 1, the user's old output and nothing else left in the
+ * directory, and the capture stopped -- not tracepoints left armed with
+ * nobody to drain the rings.  A 1 MiB tmpfs (plain writes: no O_DIRECT)
+ * against about 6 MB of events.
+ */
+#define SMALL_DIR	"/tmp/tb-small"
+
+static char *read_small(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+TEST(record_out_of_space)
+{
+	struct tracebuf_fdr_stats st;
+	char err[1024], old[64];
+	struct dirent *d;
+	int fd, status, others = 0;
+	DIR *dir;
+	FILE *f;
+
+	mkdir(SMALL_DIR, 0755);
+	ASSERT_EQ(0, system("mount -t tmpfs -o size=1m none " SMALL_DIR));
+	f = fopen(SMALL_DIR "/x.fdr", "w");
+	ASSERT_NE(NULL, f);
+	fputs("old trace\n", f);
+	ASSERT_EQ(0, fclose(f));
+	status = system("tracebuf record -q -e syscall -o " SMALL_DIR "/x.fdr"
+			" -- tb-workload getppid 400000 >/dev/null 2>/tmp/tb-small.err");
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	ASSERT_NE(NULL, read_small("/tmp/tb-small.err", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "cannot write the spool file in " SMALL_DIR))
+		TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "No space left on device")) TH_LOG("%s", err);
+	ASSERT_NE(NULL, read_small(SMALL_DIR "/x.fdr", old, sizeof(old)));
+	EXPECT_STREQ("old trace\n", old);
+	dir = opendir(SMALL_DIR);
+	ASSERT_NE(NULL, dir);
+	while ((d = readdir(dir)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
+		    strcmp(d->d_name, "x.fdr")) {
+			TH_LOG("left behind: %s", d->d_name);
+			others++;
+		}
+	closedir(dir);
+	EXPECT_EQ(0, others);
+	fd = open("/dev/tracebuf_fdr", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0U, st.running);
+	close(fd);
+	EXPECT_EQ(0, system("umount " SMALL_DIR));
 }
 
 TEST_HARNESS_MAIN

@@ -2,6 +2,7 @@
 /* /dev/tracebuf_fdr helpers for the tools; see fdr_dev.h. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,4 +132,36 @@ void tb_fdr_print_totals(FILE *f, const struct tracebuf_fdr_stats *st)
 	fprintf(f, "recorder: written %llu, dropped %llu, overwritten %llu, %llu bytes committed\n",
 		(unsigned long long)st->written, (unsigned long long)st->dropped,
 		(unsigned long long)st->overwritten, (unsigned long long)st->bytes);
+}
+
+/* The capture tb_fdr_start_owned() started, or -1. */
+static int fdr_owned_fd = -1;
+
+static void fdr_stop_at_exit(void)
+{
+	if (fdr_owned_fd >= 0)
+		ioctl(fdr_owned_fd, TRACEBUF_FDR_IOC_STOP);
+}
+
+int tb_fdr_start_owned(int fd)
+{
+	static bool registered;
+
+	if (!registered) {
+		if (atexit(fdr_stop_at_exit)) {
+			errno = ENOMEM;
+			return -1;
+		}
+		registered = true;
+	}
+	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+		return -1;
+	fdr_owned_fd = fd;
+	return 0;
+}
+
+int tb_fdr_stop_owned(int fd)
+{
+	fdr_owned_fd = -1;
+	return ioctl(fd, TRACEBUF_FDR_IOC_STOP);
 }

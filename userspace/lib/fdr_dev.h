@@ -50,6 +50,17 @@ char *tb_fdr_names_text(int fd);
 int tb_fdr_stats(int fd, struct tracebuf_fdr_stats *st,
 		 struct tracebuf_fdr_cpu_stats **cpus);
 
+/*
+ * TRACEBUF_FDR_IOC_START for a capture this process owns: until
+ * tb_fdr_stop_owned(), its exit stops the capture, also an exit through
+ * tb_die() after a failed write.  A recorder that dies must not leave the
+ * tracepoints armed and the rings filling with nobody to drain them
+ * (`tracebuf record --start` is the way to leave a capture running).
+ * Both: 0 or -1 with errno set.
+ */
+int tb_fdr_start_owned(int fd);
+int tb_fdr_stop_owned(int fd);
+
 /* "recorder: written N, dropped N, overwritten N, N bytes committed" */
 void tb_fdr_print_totals(FILE *f, const struct tracebuf_fdr_stats *st);
 

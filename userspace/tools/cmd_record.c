@@ -159,6 +159,7 @@ struct spool {
 	struct tb_fdr_spool out;
 	int fd;
 	void *map;
+	char *dir;		/* where the spool is, for messages */
 };
 
 /* False when the module cannot be mapped (one older than mmap()). */
@@ -184,7 +185,11 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 	if (sp->fd < 0)
 		tb_die_errno(TB_EXIT_FAIL, "%s", path);
 	unlink(path);
+	slash = strrchr(path, '/');
+	sp->dir = slash ? strndup(path, slash - path) : strdup(".");
 	free(path);
+	if (!sp->dir)
+		tb_die(TB_EXIT_FAIL, "out of memory");
 	if (tb_fdr_stats(dev, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
 	errno = -tb_fdr_mmap_open(&sp->m, dev, cfg->buf_size, st.nr_cpus);
@@ -213,7 +218,10 @@ static int spool_drain(struct spool *sp, long *write_waits)
 	getrusage(RUSAGE_SELF, &b);
 	*write_waits += b.ru_nvcsw - a.ru_nvcsw;
 	if (ret < 0) {
-		errno = -ret;
+		errno = sp->out.write_errno ? sp->out.write_errno : -ret;
+		if (sp->out.write_errno)
+			tb_die_errno(TB_EXIT_FAIL, "cannot write the spool file in %s",
+				     sp->dir);
 		tb_die_errno(TB_EXIT_FAIL, "mapped read");
 	}
 	return ret;
@@ -227,7 +235,8 @@ static void spool_finish(struct spool *sp, struct buf *raw)
 	tb_fdr_mmap_close(&sp->m);
 	errno = -tb_fdr_spool_finish(&sp->out, &len);
 	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "spool");
+		tb_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
+			     sp->dir);
 	raw->len = len;
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
@@ -516,7 +525,7 @@ int cmd_record(int argc, char **argv)
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
-	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+	if (tb_fdr_start_owned(fd))
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	/*
 	 * The reader's time is recording and draining: START and STOP
@@ -530,7 +539,7 @@ int cmd_record(int argc, char **argv)
 			int e = errno;
 
 			/* Nothing to record: leave the device stopped. */
-			ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+			tb_fdr_stop_owned(fd);
 			errno = e;
 			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", argv[optind]);
 		}
@@ -561,7 +570,7 @@ int cmd_record(int argc, char **argv)
 			usleep(50000);
 	}
 	getrusage(RUSAGE_SELF, &stop0);
-	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
+	if (tb_fdr_stop_owned(fd))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
 	getrusage(RUSAGE_SELF, &stop1);
 	if (child) {

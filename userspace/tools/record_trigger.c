@@ -147,7 +147,7 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 	uint8_t *raw;
 	size_t len;
 
-	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+	if (tb_fdr_start_owned(fd))
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
 		tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
@@ -184,7 +184,7 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 	if (tb_fdr_stats(fd, &st, NULL))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ||
-	    ioctl(fd, TRACEBUF_FDR_IOC_STOP))
+	    tb_fdr_stop_owned(fd))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
 	/* What the frozen rings turned away while each set was saved. */
 	if (!rt->opts.quiet)
