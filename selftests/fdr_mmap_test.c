@@ -812,8 +812,8 @@ TEST(fork_with_mapping)
  * tracebuf record, mapped, whose spool's file system fills up while it
  * records: a clear error naming the spool's directory and ENOSPC, exit
  * status 1, the user's old output and nothing else left in the
- * directory, and the capture stopped -- not tracepoints left armed with
- * nobody to drain the rings.  A 1 MiB tmpfs (plain writes: no O_DIRECT)
+ * directory, the capture stopped -- not tracepoints left armed with
+ * nobody to drain the rings -- and COMMAND not holding the spool open.  A 1 MiB tmpfs (plain writes: no O_DIRECT)
  * against about 6 MB of events.
  */
 #define SMALL_DIR	"/tmp/tb-small"
@@ -846,14 +846,19 @@ TEST(record_out_of_space)
 	ASSERT_NE(NULL, f);
 	fputs("old trace\n", f);
 	ASSERT_EQ(0, fclose(f));
+	/* COMMAND lists what it inherited, then outlives the recorder. */
 	status = system("tracebuf record -q -e syscall -o " SMALL_DIR "/x.fdr"
-			" -- tb-workload getppid 400000 >/dev/null 2>/tmp/tb-small.err");
+			" -- sh -c 'ls -l /proc/self/fd/ >/tmp/tb-small.fds;"
+			" exec tb-workload getppid 400000' >/dev/null 2>/tmp/tb-small.err");
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(1, WEXITSTATUS(status));
 	ASSERT_NE(NULL, read_small("/tmp/tb-small.err", err, sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "cannot write the spool file in " SMALL_DIR))
 		TH_LOG("%s", err);
 	EXPECT_NE(NULL, strstr(err, "No space left on device")) TH_LOG("%s", err);
+	/* The spool is not COMMAND's to keep (nor its file system busy). */
+	ASSERT_NE(NULL, read_small("/tmp/tb-small.fds", err, sizeof(err)));
+	EXPECT_EQ(NULL, strstr(err, SMALL_DIR "/")) TH_LOG("%s", err);
 	ASSERT_NE(NULL, read_small(SMALL_DIR "/x.fdr", old, sizeof(old)));
 	EXPECT_STREQ("old trace\n", old);
 	dir = opendir(SMALL_DIR);

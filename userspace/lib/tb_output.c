@@ -92,7 +92,7 @@ static void drop_pending(const char *tmp)
 /* Write @path in place: stdout, devices, FIFOs. */
 static int open_direct(struct tb_output *o, const char *path)
 {
-	o->f = fopen(path, "wb");
+	o->f = fopen(path, "wbe");
 	if (!o->f)
 		return -errno;
 	o->path = strdup(path);
@@ -133,7 +133,7 @@ int tb_output_open(struct tb_output *o, const char *path)
 		ret = -ENOMEM;
 		goto fail;
 	}
-	fd = mkstemp(o->tmp);
+	fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		/*

@@ -181,7 +181,8 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 		ret = asprintf(&path, ".tracebuf-XXXXXX");
 	if (ret < 0)
 		tb_die(TB_EXIT_FAIL, "out of memory");
-	sp->fd = mkstemp(path);
+	/* Not for COMMAND: it would keep the spool, and its file system, busy. */
+	sp->fd = mkostemp(path, O_CLOEXEC);
 	if (sp->fd < 0)
 		tb_die_errno(TB_EXIT_FAIL, "%s", path);
 	unlink(path);
