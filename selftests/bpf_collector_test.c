@@ -488,30 +488,40 @@ TEST_F_TIMEOUT(bpf, duration, 120)
 	free(json);
 }
 
-/* SIGTERM (how scripts stop it) ends the trace cleanly. */
+/*
+ * SIGTERM (how scripts stop it) ends the trace cleanly, and so does
+ * SIGHUP (its terminal closed).
+ */
 TEST_F_TIMEOUT(bpf, sigterm, 120)
 {
-	struct fdr_count cnt = { 0 };
-	size_t fdr_len;
-	int status;
-	char *fdr;
-	pid_t pid = fork();
+	static const int sigs[] = { SIGTERM, SIGHUP };
 
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		execl(COLLECTOR, COLLECTOR, "-q", "-e", "syscall,sched", "-o",
-		      "/tmp/sigterm.fdr", (char *)NULL);
-		_exit(98);
+	for (unsigned int i = 0; i < 2; i++) {
+		struct fdr_count cnt = { 0 };
+		size_t fdr_len;
+		int status;
+		char *fdr;
+		pid_t pid;
+
+		unlink("/tmp/sigterm.fdr");
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			execl(COLLECTOR, COLLECTOR, "-q", "-e", "syscall,sched",
+			      "-o", "/tmp/sigterm.fdr", (char *)NULL);
+			_exit(98);
+		}
+		sleep(3);
+		ASSERT_EQ(0, kill(pid, sigs[i]));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status)) TH_LOG("signal %d: status %#x",
+						      sigs[i], status);
+		EXPECT_EQ(0, WEXITSTATUS(status));
+		fdr = slurp("/tmp/sigterm.fdr", &fdr_len);
+		ASSERT_NE(NULL, fdr);
+		EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
+		free(fdr);
 	}
-	sleep(3);
-	ASSERT_EQ(0, kill(pid, SIGTERM));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
-	fdr = slurp("/tmp/sigterm.fdr", &fdr_len);
-	ASSERT_NE(NULL, fdr);
-	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
-	free(fdr);
 }
 
 /* -o - puts the trace on stdout and the command's output on stderr. */

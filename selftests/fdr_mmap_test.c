@@ -879,4 +879,38 @@ TEST(record_out_of_space)
 	EXPECT_EQ(0, system("umount " SMALL_DIR));
 }
 
+/*
+ * A recorder's terminal hangs up: SIGHUP ends the recording as SIGINT and
+ * SIGTERM do, the trace written and the capture stopped; by default it
+ * killed the recorder, trace lost and capture left running.
+ */
+TEST(record_hangup_writes_the_trace)
+{
+	struct tracebuf_fdr_stats st;
+	struct stat sb;
+	int fd, status;
+	pid_t pid;
+
+	unlink("/tmp/hup.fdr");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execlp("tracebuf", "tracebuf", "record", "-q", "-N", "-e",
+		       "syscall", "-o", "/tmp/hup.fdr", (char *)NULL);
+		_exit(98);
+	}
+	sleep(2);
+	ASSERT_EQ(0, kill(pid, SIGHUP));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, stat("/tmp/hup.fdr", &sb));
+	EXPECT_LE(32, sb.st_size);
+	fd = open("/dev/tracebuf_fdr", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0U, st.running);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

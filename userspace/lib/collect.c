@@ -16,6 +16,18 @@
 #include "collect.h"
 #include "tb_cli.h"
 
+void tb_collect_on_stop_signals(void (*handler)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 /*
  * Two pipes: the child blocks reading "go" until tracing is on, and
  * exec's errno comes back on a close-on-exec pipe, so that the parent
@@ -56,8 +68,7 @@ int tb_collect_cmd_fork(struct tb_collect_cmd *c, char *const argv[],
 
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		tb_collect_on_stop_signals(SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		close(go[1]);
 		close(res[0]);

@@ -33,6 +33,13 @@ struct tb_collect_cmd {
 };
 
 /*
+ * The signals that end a recording cleanly (the capture stopped, the
+ * trace written): SIGINT, SIGTERM and SIGHUP, a closed terminal.  Installs
+ * @handler for them, without SA_RESTART, so that a blocked poll() returns.
+ */
+void tb_collect_on_stop_signals(void (*handler)(int));
+
+/*
  * Fork the child for @argv (argv[0] looked up in PATH).  With
  * @stdout_to_stderr the command's stdout goes to stderr (the trace is on
  * stdout).  The child gets default signal handling and an empty signal

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
 	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
 	      "without the module.  Traces the whole system (except itself) until COMMAND\n"
-	      "exits, the duration ends, or SIGINT/SIGTERM arrives.  Like tracebuf record,\n"
+	      "exits, the duration ends, or SIGINT/SIGTERM/SIGHUP arrives.  Like tracebuf record,\n"
 	      "writes OUTPUT, OUTPUT.names (\"ID NAME\"), OUTPUT.map (ELF\n"
 	      "instrumentation map: llvm-xray account -m OUTPUT.map) and OUTPUT.tfile\n"
 	      "(GDB trace file, as tracebuf convert fdr-tfile writes it); function ids in\n"
@@ -756,10 +756,8 @@ int cmd_bpf(int argc, char **argv)
 	 * Handlers first: a SIGTERM while loading (a script that stops us
 	 * early) still ends with a valid, if empty, file.
 	 */
+	tb_collect_on_stop_signals(on_stop);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);

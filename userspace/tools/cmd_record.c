@@ -3,7 +3,7 @@
  * tracebuf record: capture kernel events with /dev/tracebuf_fdr.
  *
  * Configures and starts the recorder, runs a command (or waits for -d
- * seconds, or for SIGINT/SIGTERM), drains the device, and hands the
+ * seconds, or for SIGINT/SIGTERM/SIGHUP), drains the device, and hands the
  * stream to the library's collector post-processing (lib/fdr_post.h:
  * block order, dense ids, unmatched exits, names file and ELF map), then
  * prints a summary.
@@ -57,7 +57,7 @@ static void print_help(FILE *f)
 "Usage: %s [OPTIONS] [--] [COMMAND [ARG...]]\n"
 "\n"
 "Record kernel events with /dev/tracebuf_fdr into an XRay FDR file.\n"
-"Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM.\n"
+"Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM/SIGHUP.\n"
 "Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
 "map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
 "tracebuf convert fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
@@ -507,8 +507,7 @@ int cmd_record(int argc, char **argv)
 		return TB_EXIT_OK;
 	}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	tb_collect_on_stop_signals(on_signal);
 	if (rt.trig.nr_conds) {
 		rt.out = out;
 		rt.duration = duration;
