@@ -72,6 +72,15 @@ pseudo_result() {	# SUITE NAME OK(0/1) [WHY]
 
 if [ $do_host = 1 ]; then
 	run_host_tests "$top/build/userspace/tests" host
+	# The packages build the man pages with rst2man --strict (make deb).
+	echo "# ---- man pages (rst2man --strict)"
+	if make -s man >"$results/man-build.log" 2>&1; then
+		pseudo_result host man_pages_build 1
+	else
+		cat "$results/man-build.log"
+		pseudo_result host man_pages_build 0 "make man failed"
+	fi
+	grep -E '^(not )?ok ' "$results/host/man_pages_build.tap"
 	echo "# building host tests with ASan and UBSan"
 	if make -s -C userspace O="$top/build/userspace-asan" SANITIZE=1 \
 		KSFT="$top/build/ksrc/tools/testing/selftests" tests >"$results/asan-build.log" 2>&1; then
