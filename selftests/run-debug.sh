@@ -33,6 +33,7 @@ scan() {
 	echo scan >"$kml"
 	echo scan >"$kml"
 }
+echo kmemleak_scan >/run/vm-step
 scan
 # Unloaded, the module must have given back everything it allocated.
 [ -e /dev/tracebuf ] && rmmod tracebuf

@@ -18,6 +18,8 @@ fi
 
 for t in $tests; do
 	echo "# ---- $t"
+	# For vm-run's watchdog: the step to name if time runs out.
+	echo "$t" >/run/vm-step
 	t0=$(date +%s)
 	"$dir/$t" >"$results/$t.tap" 2>&1
 	echo $? >"$results/$t.rc"
@@ -32,14 +34,17 @@ done
 # scripts/fdr-kfunc-accept.sh, run by scripts/check.sh).
 if [ $# -eq 0 ] && [ -x "$dir/fdr_accept.sh" ]; then
 	echo "# ---- fdr_accept"
+	echo fdr_accept >/run/vm-step
 	"$dir/fdr_accept.sh"
 fi
 if [ $# -eq 0 ] && [ -x "$dir/fdr_kfunc_accept.sh" ]; then
 	echo "# ---- fdr_kfunc_accept"
+	echo fdr_kfunc_accept >/run/vm-step
 	"$dir/fdr_kfunc_accept.sh"
 fi
 if [ $# -eq 0 ] && [ -x "$dir/fdr_trigger_daemon.sh" ]; then
 	echo "# ---- fdr_trigger_daemon"
+	echo fdr_trigger_daemon >/run/vm-step
 	"$dir/fdr_trigger_daemon.sh"
 fi
 exit 0
