@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 #include "kfunc_nest.h"
 

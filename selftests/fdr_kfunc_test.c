@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "fdr_util.h"
 #include "kfunc_nest.h"
 

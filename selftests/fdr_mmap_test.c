@@ -20,7 +20,7 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 #include "tb_stress.h"
 #include "fdr_util.h"

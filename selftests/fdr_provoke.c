@@ -15,7 +15,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 #include "fdr_util.h"
 #include "fdr_trig_util.h"

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 #include "fdr_util.h"
 
@@ -134,13 +134,16 @@ static void *load_thread(void *p)
  * none missing (the buffer is large enough that nothing is dropped), so
  * the content equals what a 1 MiB reader gets.
  */
-TEST(every_read_size_under_load)
+TEST_TIMEOUT(every_read_size_under_load, 120)
 {
 	static const size_t sizes[] = {
 		1, 3, 7, 100, 1000, 4095, 4096, 4103, 65536, 65549,
 		131072, 1 << 20, 3 << 20,
 	};
-	int count = 4000;
+	/* Whole rounds of load_thread's 50. */
+	const int many = tb_scaled(4000, 200) / 50 * 50;
+	const int few = tb_scaled(400, 50) / 50 * 50;
+	int count;
 	unsigned int i;
 
 	if (nr_cpus() < 2)
@@ -163,10 +166,7 @@ TEST(every_read_size_under_load)
 		int fd, rfd, cpu;
 
 		/* Byte-sized reads are slow: fewer markers, same checks. */
-		if (sizes[i] < 100)
-			count = 400;
-		else
-			count = 4000;
+		count = sizes[i] < 100 ? few : many;
 		fd = fdr_open_stopped();
 		ASSERT_LE(0, fd);
 		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
@@ -218,9 +218,10 @@ static void *drain_thread(void *p)
 	return NULL;
 }
 
-TEST(every_read_size_while_streaming)
+TEST_TIMEOUT(every_read_size_while_streaming, 120)
 {
 	static const size_t sizes[] = { 1000, 4103, 65549, 131072, 1 << 20 };
+	const int count = tb_scaled(4000, 200) / 50 * 50;
 	unsigned int i;
 
 	if (nr_cpus() < 2)
@@ -239,7 +240,7 @@ TEST(every_read_size_while_streaming)
 		volatile int go = 0;
 		pthread_t th[2], rd;
 		char err[160];
-		int fd, cpu, count = 4000;
+		int fd, cpu;
 
 		fd = fdr_open_stopped();
 		ASSERT_LE(0, fd);

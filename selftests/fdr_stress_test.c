@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "fdr_strict.h"
 #include "fdr_util.h"
 #include "tb_stress.h"
@@ -1439,4 +1439,4 @@ TEST_F_TIMEOUT(fs, config_under_memory_pressure_no_oom, 180)
 			     TRACEBUF_FDR_MODE_FLIGHT, 64 * KiB, 0, 0));
 }
 
-TB_HARNESS_MAIN
+TEST_HARNESS_MAIN

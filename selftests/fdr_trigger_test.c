@@ -13,7 +13,7 @@
 #include <termios.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 #include "fdr_util.h"
 #include "fdr_trig_util.h"

@@ -9,7 +9,7 @@
  */
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "fuzz_after.h"
 
 #define FUZZ_OUT	"/out/fuzz/aftermath.fdr"
@@ -84,6 +84,6 @@ int main(int argc, char **argv)
 		*slash = 0;
 	else
 		snprintf(self_dir, sizeof(self_dir), ".");
-	TB_STRETCH_TIMEOUTS();
+	tb_stretch_timeouts();
 	return test_harness_run(argc, argv);
 }

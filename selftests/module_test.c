@@ -9,7 +9,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 
 static int wait_for_node(const char *path, int present)

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "fdr_strict.h"
 #include "fdr_util.h"
 #include "tb_dev_util.h"
@@ -739,4 +739,4 @@ TEST_F(pf, work_ids_do_not_reveal_kaslr_base)
 	}
 }
 
-TB_HARNESS_MAIN
+TEST_HARNESS_MAIN

@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_selftest.h"
 #include "tb_dev_util.h"
 #include "fdr_util.h"

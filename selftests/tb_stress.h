@@ -3,13 +3,7 @@
  * Helpers of the stress, fuzz and privilege selftests: the environment
  * knobs, CPU pinning and hotplug, module reloads and memory figures.
  *
- * Knobs (environment; scripts/check.sh passes them into the guest):
- *   TB_SCALE  multiplies iteration counts (default 1; e.g. 0.2 on a slow
- *             debug kernel, 10 for a soak run)
- *   TB_SLOW   multiplies the harness timeouts and the tests' own time
- *             bounds (default 1; e.g. 10 under KASAN)
- * Counts never depend on measured time; only the bounds that turn a hang
- * into a failure do.
+ * The knobs TB_SCALE and TB_SLOW are tb_knobs.h's.
  */
 #ifndef TB_STRESS_H
 #define TB_STRESS_H
@@ -25,29 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tb_knobs.h"
 #include "tb_selftest.h"
-
-static inline double tb_env_factor(const char *name)
-{
-	const char *v = getenv(name);
-	double f = v ? strtod(v, NULL) : 1.0;
-
-	return f > 0 ? f : 1.0;
-}
-
-/* @n scaled by TB_SCALE, at least @min. */
-static inline long tb_scaled(long n, long min)
-{
-	double v = n * tb_env_factor("TB_SCALE");
-
-	return v < min ? min : (long)v;
-}
-
-/* A time bound in seconds, stretched by TB_SLOW. */
-static inline double tb_bound(double secs)
-{
-	return secs * tb_env_factor("TB_SLOW");
-}
 
 static inline double tb_now(void)
 {
@@ -199,26 +172,5 @@ static inline int tb_reload(const char *params)
 		return ret;
 	return tb_wait_nodes(1);
 }
-
-/*
- * Stretch every test's timeout by TB_SLOW (the kselftest harness of 6.1
- * takes them from compile-time constants), then run the tests.  Needs
- * kselftest_harness.h included first.
- */
-#define TB_STRETCH_TIMEOUTS() do { \
-	double __slow = tb_env_factor("TB_SLOW"); \
-	struct __fixture_metadata *__f; \
-	struct __test_metadata *__t; \
-	for (__f = __fixture_list; __f; __f = __f->next) \
-		for (__t = __f->tests; __t; __t = __t->next) \
-			__t->timeout = (int)(__t->timeout * __slow + 0.5); \
-} while (0)
-
-#define TB_HARNESS_MAIN \
-	int main(int argc, char **argv) \
-	{ \
-		TB_STRETCH_TIMEOUTS(); \
-		return test_harness_run(argc, argv); \
-	}
 
 #endif /* TB_STRESS_H */

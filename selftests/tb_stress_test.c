@@ -23,7 +23,7 @@
 #include <sys/klog.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "fuzz_after.h"
 
 #define MAXC	0xffffffffU

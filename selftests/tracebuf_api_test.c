@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_dev_util.h"
 
 FIXTURE(api)

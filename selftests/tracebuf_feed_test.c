@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_dev_util.h"
 
 /*

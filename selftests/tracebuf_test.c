@@ -7,7 +7,7 @@
  */
 #include <poll.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_dev_util.h"
 
 FIXTURE(tb)

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_dev_util.h"
 
 #define CTL	"tracebufctl"

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The selftests' knobs, from the environment (scripts/check.sh passes
+ * them into the guest on the kernel command line):
+ *
+ *   TB_SCALE  multiplies iteration counts (default 1; e.g. 0.2 on a slow
+ *             debug kernel, 10 for a soak run): tb_scaled()
+ *   TB_SLOW   multiplies the harness timeouts (tb_harness.h) and the
+ *             tests' own time bounds: tb_bound() (default 1;
+ *             scripts/check.sh passes 3 to Debian's kernel and 10 to
+ *             the debug kernel)
+ *
+ * Counts never depend on measured time; only the bounds that turn a hang
+ * into a failure do.
+ */
+#ifndef TB_KNOBS_H
+#define TB_KNOBS_H
+
+#include <stdlib.h>
+
+static inline double tb_env_factor(const char *name)
+{
+	const char *v = getenv(name);
+	double f = v ? strtod(v, NULL) : 1.0;
+
+	return f > 0 ? f : 1.0;
+}
+
+/* @n scaled by TB_SCALE, at least @min. */
+static inline long tb_scaled(long n, long min)
+{
+	double v = n * tb_env_factor("TB_SCALE");
+
+	return v < min ? min : (long)v;
+}
+
+/* A time bound in seconds, stretched by TB_SLOW. */
+static inline double tb_bound(double secs)
+{
+	return secs * tb_env_factor("TB_SLOW");
+}
+
+#endif /* TB_KNOBS_H */
