@@ -16,6 +16,7 @@
 
 #include "tb_harness.h"
 #include "fdr_util.h"
+#include "fdr_trig_util.h"
 #include "kfunc_nest.h"
 
 static int set_kfuncs(int fd, const char *names, uint32_t maxactive,
@@ -252,6 +253,184 @@ TEST_F(kfunc, blacklisted)
 	EXPECT_EQ(1U, kf.failed);
 }
 
+/*
+ * A kernel list of names, sorted: its lines start with the name ("name"
+ * or "name [module]": available_filter_functions), or come after an
+ * address and a type ("ffffffff81000000 T name": /proc/kallsyms, text
+ * symbols of vmlinux only), or after a range ("0xa-0xb name": the kprobe
+ * blacklist).
+ */
+struct klist {
+	char **v;
+	size_t n;
+};
+
+static int klist_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int klist_load(struct klist *k, const char *path)
+{
+	char line[512], a[160], b[160], c[160], *name;
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+	int n;
+
+	k->v = NULL;
+	k->n = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%159s %159s %159s", a, b, c);
+		if (strstr(path, "kallsyms"))
+			name = n == 3 && strchr("tT", b[0]) &&
+			       !strchr(line, '[') ? c : NULL;
+		else if (strstr(path, "blacklist"))
+			name = n >= 2 ? b : NULL;
+		else
+			name = n >= 1 ? a : NULL;
+		if (!name)
+			continue;
+		if (k->n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			k->v = realloc(k->v, cap * sizeof(*k->v));
+			if (!k->v)
+				return -1;
+		}
+		k->v[k->n++] = strdup(name);
+	}
+	fclose(f);
+	qsort(k->v, k->n, sizeof(*k->v), klist_cmp);
+	return 0;
+}
+
+/* How many times @k lists @name. */
+static int klist_count(const struct klist *k, const char *name)
+{
+	char **p = bsearch(&name, k->v, k->n, sizeof(*k->v), klist_cmp);
+	int n = 0;
+
+	if (!p)
+		return 0;
+	while (p > k->v && !strcmp(p[-1], name))
+		p--;
+	while (p < k->v + k->n && !strcmp(*p, name))
+		p++, n++;
+	return n;
+}
+
+static void klist_free(struct klist *k)
+{
+	while (k->n)
+		free(k->v[--k->n]);
+	free(k->v);
+}
+
+#define AVAIL	"/sys/kernel/tracing/available_filter_functions"
+#define KSYMS	"/proc/kallsyms"
+#define KBLACK	"/sys/kernel/debug/kprobes/blacklist"
+
+/*
+ * Functions the kernel's own kprobe events refuse because they are
+ * notrace (no ftrace location, so not in available_filter_functions):
+ * the clocks, irq_work, rcu_is_watching, lockdep on the debug kernel.
+ * Probing them recursed, or froze the debug kernel for good
+ * (rcu_is_watching).  Only KFUNCS is asked: nothing is ever armed.
+ */
+TEST_F(kfunc, notrace_refused)
+{
+	static const char *const notrace[] = {
+		"rcu_is_watching", "irq_work_queue", "irq_work_queue_on",
+		"read_tsc", "local_clock", "sched_clock_cpu",
+		"native_write_msr", "lock_acquire", "lock_release",
+		"arch_irq_work_raise", "native_sched_clock",
+	};
+	struct klist avail, ksyms;
+	char list[200];
+	int checked = 0;
+	unsigned int i;
+
+	system("mount -t tracefs none /sys/kernel/tracing 2>/dev/null");
+	ASSERT_EQ(0, klist_load(&avail, AVAIL)) TH_LOG("no %s", AVAIL);
+	ASSERT_EQ(0, klist_load(&ksyms, KSYMS));
+	ASSERT_EQ(1, klist_count(&avail, "vfs_read"));
+	for (i = 0; i < sizeof(notrace) / sizeof(notrace[0]); i++) {
+		struct tracebuf_fdr_kfuncs kf;
+		int ret;
+
+		if (klist_count(&ksyms, notrace[i]) != 1)
+			continue;	/* not in this kernel, or not one */
+		if (klist_count(&avail, notrace[i])) {
+			TH_LOG("%s is traceable in this kernel", notrace[i]);
+			continue;
+		}
+		snprintf(list, sizeof(list), "%s\n", notrace[i]);
+		ret = set_kfuncs(self->fd, list, 0, &kf);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("%s accepted", notrace[i]);
+		EXPECT_EQ(0U, kf.failed);
+		EXPECT_EQ(0U, kf.count);
+		checked++;
+	}
+	klist_free(&avail);
+	klist_free(&ksyms);
+	TH_LOG("%d notrace functions asked for", checked);
+	EXPECT_LE(4, checked);
+}
+
+/*
+ * The module and the userspace selector keep one rule: a function of
+ * vmlinux is accepted exactly when it is in available_filter_functions
+ * and not in the kprobe blacklist.  Checked on a spread of vmlinux's
+ * text symbols with unique names, one at a time.
+ */
+TEST_F_TIMEOUT(kfunc, one_rule_with_the_selector, 300)
+{
+	int taken = 0, accepted = 0, refused = 0;
+	struct klist avail, ksyms, black;
+	char list[200];
+	size_t step, i;
+
+	system("mount -t tracefs none /sys/kernel/tracing 2>/dev/null");
+	system("mount -t debugfs none /sys/kernel/debug 2>/dev/null");
+	if (klist_load(&black, KBLACK))
+		SKIP(return, "no %s", KBLACK);
+	ASSERT_EQ(0, klist_load(&avail, AVAIL));
+	ASSERT_EQ(0, klist_load(&ksyms, KSYMS));
+	step = ksyms.n / tb_scaled(150, 30) + 1;
+	for (i = 0; i < ksyms.n; i += step) {
+		const char *name = ksyms.v[i];
+		struct tracebuf_fdr_kfuncs kf;
+		int want, ret;
+
+		if (strlen(name) >= TRACEBUF_FDR_KFUNC_NAME_MAX ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
+		    strlen(name) || klist_count(&ksyms, name) != 1)
+			continue;
+		want = klist_count(&avail, name) == 1 &&
+		       !klist_count(&black, name);
+		snprintf(list, sizeof(list), "%s\n", name);
+		ret = set_kfuncs(self->fd, list, 0, &kf);
+		if (want) {
+			EXPECT_EQ(0, ret) TH_LOG("%s refused (%d)", name, ret);
+		} else {
+			EXPECT_NE(0, ret) TH_LOG("%s accepted", name);
+		}
+		accepted += !ret;
+		refused += !!ret;
+		taken++;
+	}
+	klist_free(&avail);
+	klist_free(&ksyms);
+	klist_free(&black);
+	set_kfuncs(self->fd, NULL, 0, NULL);
+	TH_LOG("%d functions: %d accepted, %d refused", taken, accepted,
+	       refused);
+	EXPECT_LE(10, accepted);
+	EXPECT_LE(3, refused);
+}
+
 /* The limits: maxactive, and names times maxactive. */
 TEST_F(kfunc, limits)
 {
@@ -410,6 +589,41 @@ TEST_F(kfunc, missed_counted_and_reported)
 	EXPECT_EQ(c.enter, c.exit);
 	EXPECT_LE(1U, c.enter);
 	EXPECT_LE(1U, c.lost_reports);
+}
+
+/*
+ * The same calls missed while a trigger freezes the rings before STOP: the
+ * misses still add to dropped (the frozen rings cannot take a record that
+ * says so, but the count must add up), as they do in a plain capture.
+ */
+TEST_F(kfunc, missed_counted_when_a_trigger_froze_the_rings)
+{
+	struct tracebuf_fdr_trigger t = one(marker_cond("BOOM"), 0, 0);
+	struct tracebuf_fdr_stats st;
+	struct sleeper s[3];
+	int i;
+
+	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SCHED | TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	ASSERT_EQ(0, set_kfuncs(self->fd, "pipe_read\n", 1, NULL));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, arm(self->fd, &t));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sleeper_start(&s[i]));
+		sleeper_wait(&s[i]);
+	}
+	ASSERT_EQ(4, write(self->fd, "BOOM", 4));
+	ASSERT_EQ(0, fdr_stats(self->fd, &st));
+	ASSERT_EQ(TRACEBUF_FDR_TRIG_STATE_FROZEN, st.trig_state);
+	for (i = 2; i >= 0; i--)
+		ASSERT_EQ(0, sleeper_end(&s[i]));
+	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(self->fd, &st));
+	EXPECT_LE(2ULL, st.kfunc_missed);
+	EXPECT_LE(st.kfunc_missed, st.dropped)
+		TH_LOG("kfunc_missed %llu, dropped %llu",
+		       (unsigned long long)st.kfunc_missed,
+		       (unsigned long long)st.dropped);
 }
 
 /*

@@ -31,6 +31,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -153,6 +154,36 @@ static int fdr_kfunc_parse(const char *names, size_t len,
 	return 0;
 }
 
+/*
+ * Never registered: only asked whether an address is an ftrace location.
+ * The kernel's kprobe events (trace_kprobe.c, without
+ * CONFIG_KPROBE_EVENTS_ON_NOTRACE) probe only functions that have one, the
+ * set available_filter_functions lists and the userspace selector
+ * (userspace/lib/fdr_kfunc.c) chooses from.  The others are notrace: the
+ * clocks, irq_work, rcu_is_watching, lockdep, code the probe machinery
+ * itself runs.  A probe there recurses into itself, or freezes the
+ * machine (rcu_is_watching on a lockdep kernel).
+ */
+static struct ftrace_ops fdr_kfunc_ftrace_query;
+
+/* 0 if @addr, a function's entry, may be probed; -EINVAL if notrace. */
+static int fdr_kfunc_traceable(unsigned long addr)
+{
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
+		return -EOPNOTSUPP;	/* no function is traceable then */
+	/*
+	 * Removing @addr from the empty filter fails either way and keeps
+	 * nothing: ENOENT (not in the filter) past ftrace_location(),
+	 * EINVAL when @addr has no ftrace location.
+	 */
+	ret = ftrace_set_filter_ip(&fdr_kfunc_ftrace_query, addr, 1, 0);
+	if (ret == -ENOENT)
+		return 0;
+	return ret ? ret : -EINVAL;
+}
+
 static int fdr_kfunc_register(struct fdr_kfunc *f, u32 key, u32 maxactive)
 {
 	u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, key);
@@ -166,18 +197,21 @@ static int fdr_kfunc_register(struct fdr_kfunc *f, u32 key, u32 maxactive)
 	f->rp.handler = fdr_kfunc_return;
 	f->rp.data_size = sizeof(u64);
 	f->rp.maxactive = maxactive;
+	/* Registered disabled: nothing is armed before the checks below. */
 	ret = register_kretprobe(&f->rp);
 	if (ret)
 		return ret;
 	/*
 	 * Our own functions: a probe would pin the module (no unload) and
-	 * record the recorder.
+	 * record the recorder.  The rest of the recording path is notrace.
 	 */
-	if (within_module((unsigned long)f->rp.kp.addr, THIS_MODULE)) {
+	if (within_module((unsigned long)f->rp.kp.addr, THIS_MODULE))
+		ret = -EINVAL;
+	else
+		ret = fdr_kfunc_traceable((unsigned long)f->rp.kp.addr);
+	if (ret)
 		unregister_kretprobe(&f->rp);
-		return -EINVAL;
-	}
-	return 0;
+	return ret;
 }
 
 int fdr_kfunc_set(const char *names, size_t len,

@@ -564,7 +564,8 @@ notrace bool fdr_write_func_ok(u32 word)
 /*
  * @n events lost outside the ring (kernel function calls a return probe
  * could not follow): count them on this CPU and report them in its stream
- * now, so that a capture about to stop still says so.
+ * now, so that a capture about to stop still says so.  A ring already off
+ * (a trigger froze it) takes no record, but the count must still add up.
  */
 void fdr_write_lost(u64 n)
 {
@@ -574,9 +575,13 @@ void fdr_write_lost(u64 n)
 
 	if (!n)
 		return;
-	c = fdr_begin(&flags, true);
-	if (!c)
+	c = fdr_begin(&flags, false);
+	if (!c) {
+		local_irq_save(flags);
+		local64_add(n, &this_cpu_ptr(fdr_cpus)->dropped);
+		local_irq_restore(flags);
 		return;
+	}
 	local64_add(n, &c->dropped);
 	p = fdr_reserve_slow(c, current, 0, fdr_clock_read());
 	if (p)

@@ -481,9 +481,10 @@ struct tracebuf_fdr_names {
  *
  * Only while stopped (EBUSY).  Replaces the whole list, or on error leaves
  * no list at all.  Errors: EINVAL for a malformed list, a duplicate, or a
- * function the kernel does not let kprobes trace (its blacklist, notrace
- * code, the tracebuf module itself); ENOENT for an unknown function; E2BIG
- * above the limits; EOPNOTSUPP without CONFIG_KRETPROBES.  The functions
+ * function the kernel's kprobe events would refuse (notrace code, i.e. not
+ * in available_filter_functions; the kprobe blacklist) or the tracebuf
+ * module itself; ENOENT for an unknown function; E2BIG above the limits;
+ * EOPNOTSUPP without CONFIG_KRETPROBES or CONFIG_DYNAMIC_FTRACE.  The functions
  * are recorded from the next START on, each call as an entry and an exit
  * record nested as the calls nest.
  */

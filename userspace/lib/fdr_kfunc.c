@@ -177,7 +177,7 @@ static int kf_match(struct kf_table *t, const char *pat,
 	if (!kf_is_glob(pat)) {
 		e = kf_find(t, pat);
 		if (!e) {
-			kf_err(err, "'%s' is not a function the kernel can trace (available_filter_functions)",
+			kf_err(err, "'%s' is not a function the kernel can trace (notrace: not in available_filter_functions)",
 			       pat);
 			return -1;
 		}
@@ -349,6 +349,26 @@ size_t tb_kfunc_limit(uint32_t maxactive)
 	return by_mem < TRACEBUF_FDR_KFUNC_MAX ? by_mem : TRACEBUF_FDR_KFUNC_MAX;
 }
 
+/*
+ * Why the module refused @name (EINVAL): the module and the selector keep
+ * one rule, the kernel's traceable set (available_filter_functions) less
+ * the kprobe blacklist, so the selector's own verdict names the reason;
+ * the module's own functions are the one case the lists do not show.
+ */
+static void kf_refused(const char *name, struct tb_error *err)
+{
+	struct tb_kfuncs one = { 0 };
+	struct tb_error why;
+
+	if (tb_kfunc_select_kernel(name, NULL, 1, &one, &why) < 0) {
+		kf_err(err, "kernel function %s", why.msg);
+		return;
+	}
+	tb_kfunc_free(&one);
+	kf_err(err, "kernel function '%s': the kernel refuses to probe it (kprobes, or the tracebuf module's own code)",
+	       name);
+}
+
 int tb_kfunc_set(int fd, const struct tb_kfuncs *k, uint32_t maxactive,
 		 struct tb_error *err)
 {
@@ -373,11 +393,12 @@ int tb_kfunc_set(int fd, const struct tb_kfuncs *k, uint32_t maxactive,
 	if (!ret)
 		return 0;
 	if (errno == EOPNOTSUPP)
-		kf_err(err, "kernel functions: the module was built without CONFIG_KRETPROBES");
+		kf_err(err, "kernel functions: the module was built without CONFIG_KRETPROBES or CONFIG_DYNAMIC_FTRACE");
+	else if (kf.failed < k->n && errno == EINVAL)
+		kf_refused(k->names[kf.failed], err);
 	else if (kf.failed < k->n)
-		kf_err(err, "kernel function '%s': %s%s", k->names[kf.failed],
-		       strerror(errno),
-		       errno == EINVAL ? " (kprobes refuse to trace it)" : "");
+		kf_err(err, "kernel function '%s': %s", k->names[kf.failed],
+			strerror(errno));
 	else
 		kf_err(err, "kernel functions: %s", strerror(errno));
 	return -1;
