@@ -761,6 +761,47 @@ TEST_F_TIMEOUT(bpf, kfunc_module_function, 120)
 	kfunc_expect_files(_metadata, OUTDIR "/kmod", " ext4_file_read_iter\n", 2);
 }
 
+/*
+ * A glob that takes in a compiler clone (vfs_kern_mount.part.0 on
+ * Debian's kernel), which has no BTF type for fentry: skipped with a line
+ * that names it and the count, and the run traces the rest.
+ */
+TEST_F_TIMEOUT(bpf, kfunc_glob_skips_clones, 300)
+{
+	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
+	char *argv[] = { COLLECTOR, "-e", "syscall", "-f", "vfs_*",
+			 "-o", OUTDIR "/clone.fdr", "-j", OUTDIR "/clone.json",
+			 "--", "/bin/true", NULL };
+	char clone[160], want[200], *avail, *at, *list;
+	size_t len;
+	int rc;
+
+	kfunc_mounts();
+	avail = read_text("/sys/kernel/tracing/available_filter_functions");
+	ASSERT_NE(NULL, avail);
+	clone[0] = '\0';
+	for (at = strstr(avail, "\nvfs_"); at; at = strstr(at + 1, "\nvfs_"))
+		if (sscanf(at + 1, "%159[A-Za-z0-9_.]", clone) == 1 &&
+		    strchr(clone, '.') && at[1 + strlen(clone)] == '\n')
+			break;
+	free(avail);
+	if (!at)
+		SKIP(return, "no clone of a vfs_ function in this kernel");
+	rc = run(argv, envp, self->err, sizeof(self->err), NULL);
+	TH_LOG("%s", self->err);
+	ASSERT_EQ(0, rc);
+	snprintf(want, sizeof(want), "kernel function '%s' skipped: no BTF type",
+		 clone);
+	EXPECT_NE(NULL, strstr(self->err, want));
+	EXPECT_NE(NULL, strstr(self->err, "kernel functions skipped; tracing"));
+	list = slurp(OUTDIR "/clone.fdr.kfuncs", &len);
+	ASSERT_NE(NULL, list);
+	snprintf(want, sizeof(want), " %s\n", clone);
+	EXPECT_EQ(NULL, strstr(list, want)) TH_LOG("%s listed", clone);
+	EXPECT_NE(NULL, strstr(list, " vfs_read\n"));
+	free(list);
+}
+
 /* -f's refusals: each a usage error that says why, nothing traced. */
 TEST_F(bpf, kfunc_bad_selections)
 {

@@ -79,7 +79,9 @@ static void usage(FILE *f)
 	      "                         (names or globs, comma separated, as\n"
 	      "                         set_ftrace_filter takes them) with fentry/fexit\n"
 	      "                         programs, as tracebuf record -f does with the\n"
-	      "                         module; the list is written to OUTPUT.kfuncs\n"
+	      "                         module; functions fentry cannot take (no BTF:\n"
+	      "                         clones, inlined) are skipped with a line; the\n"
+	      "                         list traced is written to OUTPUT.kfuncs\n"
 	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
 	      "                         with -, COMMAND's stdout goes to stderr)\n"
 	      "  -d, --duration SECS    stop after SECS seconds\n"
@@ -206,16 +208,59 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->wakeup = o->rb_size / 4;
 }
 
-/* -f: the same choice as record -f, less our own recording path. */
+/*
+ * Drop k->names[i], which fentry cannot take, saying why; the rest keep
+ * their order (a function's id is its index, assigned once this is done).
+ */
+static void kfunc_skip(struct tb_kfuncs *k, size_t i, const char *why)
+{
+	tb_warn("kernel function '%s' skipped: %s", k->names[i], why);
+	free(k->names[i]);
+	memmove(&k->names[i], &k->names[i + 1],
+		(k->n - i - 1) * sizeof(*k->names));
+	k->n--;
+}
+
+/* After kfunc_skip(): the count, or the end when nothing is left. */
+static void kfunc_skipped(const struct tb_kfuncs *k, size_t chosen)
+{
+	if (k->n == chosen)
+		return;
+	if (!k->n)
+		tb_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
+		       chosen);
+	tb_warn("%zu of %zu kernel functions skipped; tracing %zu", chosen - k->n,
+		chosen, k->n);
+}
+
+/*
+ * -f: the same choice as record -f, less our own recording path, less
+ * what fentry cannot attach to: a function with no BTF type (a compiler
+ * clone such as .part.0 or .isra.0, a copy the compiler inlined) is
+ * skipped with a line, as a glob skips what the kernel refuses.
+ */
 static void choose_kfuncs(struct options *o)
 {
+	struct tb_kbtf kbtf = { 0 };
 	struct tb_error err;
+	size_t i, chosen;
+	int obj_fd;
 
 	if (!o->kfunc_pats)
 		return;
 	if (tb_kfunc_select_kernel(o->kfunc_pats, &tb_fdr_bpf_kfunc_deny,
 				   TRACEBUF_FDR_KFUNC_MAX, &o->kfuncs, &err))
 		tb_die(TB_EXIT_USAGE, "%s", err.msg);
+	chosen = o->kfuncs.n;
+	for (i = 0; i < o->kfuncs.n;) {
+		if (tb_kbtf_find_func(&kbtf, o->kfuncs.names[i], &obj_fd) >= 0)
+			i++;
+		else
+			kfunc_skip(&o->kfuncs, i,
+				   "no BTF type for it in vmlinux or a loaded module (a compiler clone, or inlined): fentry cannot attach to it");
+	}
+	tb_kbtf_free(&kbtf);
+	kfunc_skipped(&o->kfuncs, chosen);
 	if (o->verbose)
 		tb_kfunc_print(&o->kfuncs);
 }
@@ -395,8 +440,11 @@ static void kfunc_prepare(struct tracebuf_bpf *skel, const struct tb_kfuncs *k)
 	}
 }
 
-/* After load: one verified copy per function and kind; dies naming it. */
-static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
+/*
+ * After load: one verified copy per function and kind.  A function the
+ * kernel refuses programs on is skipped (kfunc_skip()).
+ */
+static void kfunc_load(struct tracebuf_bpf *skel, struct tb_kfuncs *k,
 		       struct kfunc_progs *kp, bool verbose)
 {
 	struct bpf_program *t[2] = {
@@ -404,7 +452,8 @@ static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
 	};
 	static char log[1 << 16];
 	struct tb_kbtf kbtf = { 0 };
-	size_t i;
+	size_t i, chosen;
+	char why[200];
 	int j;
 
 	kp->n = k->n;
@@ -414,7 +463,8 @@ static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
 		tb_die(TB_EXIT_FAIL, "out of memory");
 	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
 	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
-	for (i = 0; i < k->n; i++) {
+	chosen = k->n;
+	for (i = 0; i < k->n;) {
 		int obj_fd, id = tb_kbtf_find_func(&kbtf, k->names[i], &obj_fd);
 
 		if (id < 0)
@@ -436,15 +486,26 @@ static void kfunc_load(struct tracebuf_bpf *skel, const struct tb_kfuncs *k,
 			if (fd < 0) {
 				if (verbose)
 					fprintf(stderr, "%s", log);
-				tb_die(TB_EXIT_FAIL,
-				       "kernel function '%s': the kernel refuses %s programs on it: %s%s",
-				       k->names[i], j ? "fexit" : "fentry",
-				       strerror(errno),
-				       verbose ? "" : " (-v shows the verifier's log)");
+				snprintf(why, sizeof(why),
+					 "the kernel refuses %s programs on it: %s%s",
+					 j ? "fexit" : "fentry", strerror(errno),
+					 verbose ? "" : " (-v shows the verifier's log)");
+				break;
 			}
 			kp->prog[i][j] = fd;
 		}
+		if (j == 2) {
+			i++;
+			continue;
+		}
+		if (kp->prog[i][0] >= 0)
+			close(kp->prog[i][0]);
+		memmove(&kp->prog[i], &kp->prog[i + 1],
+			(k->n - i - 1) * sizeof(*kp->prog));
+		kfunc_skip(k, i, why);
 	}
+	kp->n = k->n;
+	kfunc_skipped(k, chosen);
 	/* The programs hold the module BTF they attach to; ours can go. */
 	tb_kbtf_free(&kbtf);
 }
