@@ -913,4 +913,140 @@ TEST(record_hangup_writes_the_trace)
 	close(fd);
 }
 
+/* How many times @s is in the file @path, read as bytes; -1 if unreadable. */
+static int count_in_file(const char *path, const char *s)
+{
+	size_t len = 0, cap = 1 << 16, n, k = strlen(s);
+	char *buf = malloc(cap), *p, *end;
+	FILE *f = fopen(path, "r");
+	int count = 0;
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return -1;
+	}
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = realloc(buf, cap *= 2);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+	}
+	fclose(f);
+	for (p = buf, end = buf + len; (p = memmem(p, end - p, s, k)); p += k)
+		count++;
+	free(buf);
+	return count;
+}
+
+enum under { UNDER_STOP, UNDER_RESTART, UNDER_RECONFIGURE };
+
+/*
+ * tracebuf record whose capture another process stops, restarts or
+ * reconfigures: record notices by itself, ends the file with what it read
+ * of its own capture (never a record of the next one), says so and exits
+ * 1, and leaves a capture it did not start running.  Before, it went on
+ * writing the next capture's records under the first one's header, lost
+ * the rest of the first without a word, and exited 0.
+ */
+static void record_under(struct __test_metadata *_metadata, enum under how,
+			 bool mapped)
+{
+	static const char *const names[] = { "stop", "restart", "reconfigure" };
+	struct tracebuf_fdr_stats st;
+	double t0;
+	char err[1024] = "";
+	int fd, status, i, e;
+	pid_t pid;
+
+	TH_LOG("%s, %s", names[how], mapped ? "mapped" : "read()");
+	unlink("/tmp/under.fdr");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		e = open("/tmp/under.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(e, 2);
+		execlp("tracebuf", "tracebuf", "record", "-N", "-e", "marker",
+		       "-o", "/tmp/under.fdr",
+		       mapped ? "-N" : "--no-mmap", (char *)NULL);
+		_exit(98);
+	}
+	fd = open(TB_FDR_DEV, O_RDWR);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 200; i++) {
+		if (!fdr_stats(fd, &st) && st.running)
+			break;
+		usleep(50000);
+	}
+	ASSERT_EQ(1U, st.running);
+	/* Past record's own START and its look at the capture's number. */
+	usleep(500000);
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ(11, write(fd, "first-10001", 11));
+	usleep(300000);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	if (how == UNDER_RECONFIGURE)
+		ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+					TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	if (how != UNDER_STOP) {
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+		for (i = 0; i < 20; i++)
+			ASSERT_EQ(12, write(fd, "second-20002", 12));
+	}
+	/* It ends by itself; a signal only if it does not. */
+	t0 = tb_now();
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (tb_now() - t0 > tb_bound(20)) {
+			kill(pid, SIGINT);
+			waitpid(pid, &status, 0);
+			EXPECT_TRUE(0) TH_LOG("record did not notice in %.0f s",
+					     tb_bound(20));
+			break;
+		}
+		usleep(50000);
+	}
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(1, WEXITSTATUS(status));
+	e = open("/tmp/under.err", O_RDONLY);
+	if (e >= 0) {
+		ssize_t n = read(e, err, sizeof(err) - 1);
+
+		err[n > 0 ? n : 0] = '\0';
+		close(e);
+	}
+	EXPECT_NE(NULL, strstr(err, "the capture ended under the recorder"))
+		TH_LOG("stderr: %s", err);
+	EXPECT_EQ(0, count_in_file("/tmp/under.fdr", "second-20002"));
+	if (how == UNDER_STOP)
+		EXPECT_EQ(20, count_in_file("/tmp/under.fdr", "first-10001"));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	/* Another's capture is left as it runs. */
+	EXPECT_EQ(how != UNDER_STOP, st.running);
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
+TEST_TIMEOUT(record_sees_its_capture_stopped, 120)
+{
+	record_under(_metadata, UNDER_STOP, true);
+	record_under(_metadata, UNDER_STOP, false);
+}
+
+TEST_TIMEOUT(record_sees_its_capture_restarted, 120)
+{
+	record_under(_metadata, UNDER_RESTART, true);
+	record_under(_metadata, UNDER_RESTART, false);
+}
+
+TEST_TIMEOUT(record_sees_its_device_reconfigured, 120)
+{
+	record_under(_metadata, UNDER_RECONFIGURE, true);
+	record_under(_metadata, UNDER_RECONFIGURE, false);
+}
+
 TEST_HARNESS_MAIN

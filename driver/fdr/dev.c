@@ -59,7 +59,7 @@ static struct tracebuf_fdr_config fdr_cfg = {
 
 static bool fdr_running;	/* written under fdr_lock */
 static bool fdr_markers;	/* running with TRACEBUF_FDR_MARKER */
-static u64 fdr_gen;		/* capture number: START and CONFIG count */
+static u64 fdr_gen = 1;	/* capture number: START and CONFIG count; 0 is never one */
 
 /*
  * What a file reads is one "output": the header, then the capture's blocks
@@ -232,6 +232,8 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 		      TRACEBUF_FDR_STATS_SIZE_VER1);
 	static_assert(offsetofend(struct tracebuf_fdr_stats, trig_after) ==
 		      TRACEBUF_FDR_STATS_SIZE_VER2);
+	static_assert(offsetofend(struct tracebuf_fdr_stats, trig_frozen) ==
+		      TRACEBUF_FDR_STATS_SIZE_VER3);
 	ret = tbcore_uabi_get(&s, sizeof(s), TRACEBUF_FDR_STATS_SIZE_VER1,
 			      uarg, usize);
 	if (ret)
@@ -248,6 +250,7 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 	s.nr_cpus = nr_cpu_ids;
 	s.cpu_size = sizeof(struct tracebuf_fdr_cpu_stats);
 	mutex_lock(&fdr_lock);
+	s.gen = fdr_gen;
 	fdr_trig_stats(&s);
 	for_each_possible_cpu(cpu) {
 		struct tracebuf_fdr_cpu_stats cs;

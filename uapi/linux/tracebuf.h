@@ -397,6 +397,13 @@ struct tracebuf_fdr_config {
  *			nothing in it is missing).  Context switches are not
  *			events and are not counted.  Not in version 2 of the
  *			struct (TRACEBUF_FDR_STATS_SIZE_VER2 bytes)
+ * @gen:		capture number, as in the mapping's control page
+ *			(tracebuf_fdr_mmap_page.gen): it changes when START
+ *			or CONFIG discards the data, so a reader that saw
+ *			another number at its START is reading another
+ *			capture.  Never 0 for a module that has it; not in
+ *			version 3 of the struct (TRACEBUF_FDR_STATS_SIZE_VER3
+ *			bytes)
  *
  * Counters are reset by TRACEBUF_FDR_IOC_START and by a configuration.
  */
@@ -416,12 +423,15 @@ struct tracebuf_fdr_stats {
 	__u64 trig_fires;
 	__u64 trig_after;
 	__u64 trig_frozen;
+	__u64 gen;
 };
 
 /* Size of struct tracebuf_fdr_stats before triggers (version 1). */
 #define TRACEBUF_FDR_STATS_SIZE_VER1	56
 /* Size before @trig_frozen (version 2). */
 #define TRACEBUF_FDR_STATS_SIZE_VER2	88
+/* Size before @gen (version 3). */
+#define TRACEBUF_FDR_STATS_SIZE_VER3	96
 
 struct tracebuf_fdr_cpu_stats {
 	__u64 written;

@@ -143,8 +143,9 @@ static void fdr_stop_at_exit(void)
 		ioctl(fdr_owned_fd, TRACEBUF_FDR_IOC_STOP);
 }
 
-int tb_fdr_start_owned(int fd)
+int tb_fdr_start_owned(int fd, uint64_t *gen)
 {
+	struct tracebuf_fdr_stats before, after;
 	static bool registered;
 
 	if (!registered) {
@@ -154,10 +155,38 @@ int tb_fdr_start_owned(int fd)
 		}
 		registered = true;
 	}
-	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+	if (tb_fdr_stats(fd, &before, NULL) || ioctl(fd, TRACEBUF_FDR_IOC_START))
 		return -1;
 	fdr_owned_fd = fd;
+	if (tb_fdr_stats(fd, &after, NULL))
+		return -1;
+	/* START counts one capture: more, and the last is not ours. */
+	if (before.gen && after.gen != before.gen + 1) {
+		errno = EBUSY;
+		return -1;
+	}
+	*gen = after.gen;
 	return 0;
+}
+
+const char *tb_fdr_capture_gone(int fd, uint64_t gen, bool running,
+				struct tracebuf_fdr_stats *st)
+{
+	struct tracebuf_fdr_stats now;
+
+	if (tb_fdr_stats(fd, &now, NULL))
+		return "the device's statistics could not be read";
+	if (gen && now.gen != gen)
+		return "another process restarted or reconfigured the device (START or CONFIG), which discarded the rest of this capture";
+	*st = now;
+	if (running && !now.running)
+		return "another process stopped the capture";
+	return NULL;
+}
+
+void tb_fdr_disown(void)
+{
+	fdr_owned_fd = -1;
 }
 
 int tb_fdr_stop_owned(int fd)

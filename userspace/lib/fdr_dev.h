@@ -7,6 +7,8 @@
 #ifndef TB_FDR_DEV_H
 #define TB_FDR_DEV_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <linux/tracebuf.h>
@@ -56,10 +58,27 @@ int tb_fdr_stats(int fd, struct tracebuf_fdr_stats *st,
  * tb_die() after a failed write.  A recorder that dies must not leave the
  * tracepoints armed and the rings filling with nobody to drain them
  * (`tracebuf record --start` is the way to leave a capture running).
+ * *@gen is the capture's number (tracebuf_fdr_stats.gen; 0 from a module
+ * without it); EBUSY when another process started or reconfigured the
+ * device at the same moment, so that the number may be another capture's.
  * Both: 0 or -1 with errno set.
  */
-int tb_fdr_start_owned(int fd);
+int tb_fdr_start_owned(int fd, uint64_t *gen);
 int tb_fdr_stop_owned(int fd);
+/* The capture is not ours any more (tb_fdr_capture_gone()): leave it be. */
+void tb_fdr_disown(void);
+
+/*
+ * Has capture @gen (tracebuf_fdr_stats.gen after its START; 0 for a
+ * module without it, which only tells whether it still runs) gone from
+ * under its reader?  NULL while it runs, else what became of it: another
+ * process stopped it, or restarted or reconfigured the device (START or
+ * CONFIG), which discarded what was not read yet.  With @running false
+ * only a new capture counts (the reader stopped it itself).  While it is
+ * still capture @gen, its statistics are left in *@st.
+ */
+const char *tb_fdr_capture_gone(int fd, uint64_t gen, bool running,
+				struct tracebuf_fdr_stats *st);
 
 /* "recorder: written N, dropped N, overwritten N, N bytes committed" */
 void tb_fdr_print_totals(FILE *f, const struct tracebuf_fdr_stats *st);

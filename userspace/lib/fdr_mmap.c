@@ -87,6 +87,11 @@ static int take(struct tb_fdr_mmap *m, unsigned int cpu,
 		return -errno;
 	if ((unsigned int)n != cp->count || n >= TRACEBUF_FDR_PAGES)
 		return -EPROTO;
+	/* Pages of another capture never follow this one's. */
+	if (!m->gen)
+		m->gen = cp->gen;
+	else if (cp->gen != m->gen)
+		return -ESTALE;
 	if (!m->header_done) {
 		tb_fdr_spool_header(out, cp->header);
 		m->header_done = true;
@@ -124,6 +129,11 @@ int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, struct tb_fdr_spool *out)
 			if (!m->lending[cpu])
 				continue;
 			n = take(m, cpu, out, &k);
+			if (n == -ESTALE) {
+				/* This capture's pages of the round first. */
+				ret = tb_fdr_spool_pages(out, m->pages, m->lens, k);
+				return ret ? ret : n;
+			}
 			if (n < 0)
 				return n;
 			if (n)

@@ -22,6 +22,11 @@ struct tb_fdr_mmap {
 	size_t page_size;	/* bytes of a ring page, every CPU's */
 	void **map;		/* per CPU; NULL: not a possible CPU */
 	bool header_done;	/* the spool has the stream's header */
+	/*
+	 * The capture being read (tracebuf_fdr_stats.gen after START; 0:
+	 * the first page's): a page of another one ends the drain.
+	 */
+	uint64_t gen;
 	/* a drain's scratch: the pages of a round, every CPU's; who lends */
 	const void **pages;
 	uint32_t *lens;
@@ -38,7 +43,9 @@ int tb_fdr_mmap_open(struct tb_fdr_mmap *m, int fd, uint32_t buf_size,
 /*
  * Write every CPU's closed pages to @out, header first, giving each back
  * once written.  Returns 1 when every CPU is at its end (capture stopped
- * and all read), 0 when more may come, -errno on failure.
+ * and all read), 0 when more may come, -errno on failure: -ESTALE when
+ * the capture is not m->gen any more (START or CONFIG by another file),
+ * after writing what was read of it.
  */
 int tb_fdr_mmap_drain(struct tb_fdr_mmap *m, struct tb_fdr_spool *out);
 

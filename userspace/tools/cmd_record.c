@@ -205,7 +205,8 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 }
 
 /*
- * Write what the rings have now; 1 once everything was read.  O_DIRECT
+ * Write what the rings have now; 1 once everything was read, -1 when the
+ * capture is another one now (tb_fdr_mmap_drain()'s -ESTALE).  O_DIRECT
  * writes block, which getrusage() counts as voluntary switches: those
  * are waits for our own writes, not wake-ups (*@write_waits).
  */
@@ -218,6 +219,8 @@ static int spool_drain(struct spool *sp, long *write_waits)
 	ret = tb_fdr_mmap_drain(&sp->m, &sp->out);
 	getrusage(RUSAGE_SELF, &b);
 	*write_waits += b.ru_nvcsw - a.ru_nvcsw;
+	if (ret == -ESTALE)
+		return -1;	/* another capture's pages: not taken */
 	if (ret < 0) {
 		errno = sp->out.write_errno ? sp->out.write_errno : -ret;
 		if (sp->out.write_errno)
@@ -399,7 +402,10 @@ int cmd_record(int argc, char **argv)
 	struct buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
 	struct rusage stop0, stop1;
-	bool use_mmap = true, direct = true;
+	bool use_mmap = true, direct = true, restarted;
+	const char *gone = NULL;
+	uint64_t gen;
+	int drained;
 	struct tb_error err;
 	int control = 0, mode_given = 0;
 	uint64_t v;
@@ -525,8 +531,10 @@ int cmd_record(int argc, char **argv)
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
-	if (tb_fdr_start_owned(fd))
+	/* The capture this file is of: no other one's records follow it. */
+	if (tb_fdr_start_owned(fd, &gen))
 		tb_die_errno(TB_EXIT_FAIL, "start");
+	sp.m.gen = gen;
 	/*
 	 * The reader's time is recording and draining: START and STOP
 	 * (probe registration, grace periods) are control, not reading.
@@ -559,42 +567,59 @@ int cmd_record(int argc, char **argv)
 			break;
 		if (duration && now_s() - t0 >= duration)
 			break;
-		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM &&
-		    poll(&p, 1, 100) > 0) {
-			if (use_mmap)
-				spool_drain(&sp, &stats.write_waits);
-			else
-				drain_once(fd, &raw);
-		}
+		/*
+		 * The end of the stream, or a quiet moment: is the capture
+		 * still ours?  Another process may have stopped it, or
+		 * restarted the device, whose next read is another capture.
+		 */
+		drained = 0;
+		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && poll(&p, 1, 100) > 0)
+			drained = use_mmap ? spool_drain(&sp, &stats.write_waits) :
+					     !drain_once(fd, &raw);
 		else if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
-			usleep(50000);
+			drained = !usleep(50000);
+		if (drained) {
+			gone = tb_fdr_capture_gone(fd, gen, true, &st);
+			if (gone)
+				break;
+		}
 	}
 	getrusage(RUSAGE_SELF, &stop0);
-	if (tb_fdr_stop_owned(fd))
+	if (gone)
+		tb_fdr_disown();	/* what runs now is not ours to stop */
+	else if (tb_fdr_stop_owned(fd))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
 	getrusage(RUSAGE_SELF, &stop1);
 	if (child) {
 		kill(child, SIGTERM);
 		waitpid(child, &stats.status, 0);
 	}
-	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT) {
+	/* Restarted: nothing the device holds now is of this capture. */
+	restarted = tb_fdr_capture_gone(fd, gen, false, &st) != NULL;
+	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !restarted) {
 		raw.len = 0;
 		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
 			tb_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
-	if (use_mmap) {
+	if (restarted) {
+		/* Only what was read before. */
+	} else if (use_mmap) {
 		/* Until another reader gives back the pages it holds. */
-		while (!spool_drain(&sp, &stats.write_waits))
+		while (!(drained = spool_drain(&sp, &stats.write_waits)))
 			usleep(10000);
 	} else {
+		/* One EOF: a read past it would begin the next capture. */
 		while (drain_once(fd, &raw))
 			;
 	}
 	getrusage(RUSAGE_SELF, &stats.ru1);
 	tb_collect_exclude(&stats, &stop0, &stop1);
 	stats.duration = now_s() - t0;
-	if (tb_fdr_stats(fd, &st, NULL))
-		tb_die_errno(TB_EXIT_FAIL, "stats");
+	/* Its counters as last seen, if it was restarted while draining. */
+	if (!restarted && tb_fdr_capture_gone(fd, gen, false, &st))
+		restarted = true;
+	if (restarted && !gone)
+		gone = tb_fdr_capture_gone(fd, gen, false, &st);
 
 	if (use_mmap)
 		spool_finish(&sp, &raw);
@@ -625,6 +650,11 @@ int cmd_record(int argc, char **argv)
 		close(sp.fd);
 	} else {
 		free(raw.p);
+	}
+	if (gone) {
+		tb_warn("the capture ended under the recorder: %s; %s holds what was read of it before (the counters above are from then)",
+			gone, strcmp(out, "-") ? out : "the output");
+		return TB_EXIT_FAIL;
 	}
 	return TB_EXIT_OK;
 }

@@ -142,12 +142,15 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 {
 	struct tracebuf_fdr_trigger off = { 0 };
 	struct tracebuf_fdr_stats st;
+	const char *gone = NULL;
 	double t0 = now_s();
 	unsigned long n = 0;
 	uint8_t *raw;
+	uint64_t gen;
 	size_t len;
 
-	if (tb_fdr_start_owned(fd))
+	/* The capture the files are of (tracebuf_fdr_stats.gen). */
+	if (tb_fdr_start_owned(fd, &gen))
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
 		tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
@@ -158,11 +161,20 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 	while (!*stop && (!rt->duration || now_s() - t0 < rt->duration)) {
 		struct pollfd p = { .fd = fd, .events = POLLPRI };
 
-		if (poll(&p, 1, 100) <= 0 || !(p.revents & POLLPRI))
+		if (poll(&p, 1, 100) <= 0 || !(p.revents & POLLPRI)) {
+			/* Stopped or restarted by another: no trigger comes. */
+			gone = tb_fdr_capture_gone(fd, gen, true, &st);
+			if (gone)
+				break;
 			continue;
+		}
 		raw = read_snapshot(fd, &len);
-		if (tb_fdr_stats(fd, &st, NULL))
-			tb_die_errno(TB_EXIT_FAIL, "stats");
+		/* A snapshot of another capture is not this daemon's. */
+		gone = tb_fdr_capture_gone(fd, gen, true, &st);
+		if (gone) {
+			free(raw);
+			break;
+		}
 		write_set(fd, rt, ++n, raw, len);
 		free(raw);
 		if (n > rt->keep)
@@ -179,6 +191,12 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 			       n, st.trig_cond,
 			       (unsigned long long)st.trig_after);
 		fflush(stdout);
+	}
+	if (gone) {
+		tb_fdr_disown();	/* not ours to stop or disarm any more */
+		tb_warn("the capture ended under the trigger daemon: %s; %lu trigger file sets were written before",
+			gone, n);
+		return TB_EXIT_FAIL;
 	}
 	/* Before STOP, which keeps the counters but disarms. */
 	if (tb_fdr_stats(fd, &st, NULL))
