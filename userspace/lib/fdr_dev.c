@@ -162,6 +162,7 @@ int tb_fdr_start_owned(int fd, uint64_t *gen)
 		return -1;
 	/* START counts one capture: more, and the last is not ours. */
 	if (before.gen && after.gen != before.gen + 1) {
+		fdr_owned_fd = -1;	/* what runs now is the other's */
 		errno = EBUSY;
 		return -1;
 	}
