@@ -536,6 +536,17 @@ int cmd_record(int argc, char **argv)
 		tb_die_errno(TB_EXIT_FAIL, "start");
 	sp.m.gen = gen;
 	/*
+	 * Its header at once: the file holds it even if another process
+	 * restarts the device before anything else was read, and a read()
+	 * under way is what makes poll() report such a restart.
+	 */
+	if (cfg.mode == TRACEBUF_FDR_MODE_STREAM) {
+		if (use_mmap)
+			spool_drain(&sp, &stats.write_waits);
+		else
+			drain_once(fd, &raw);
+	}
+	/*
 	 * The reader's time is recording and draining: START and STOP
 	 * (probe registration, grace periods) are control, not reading.
 	 */
@@ -572,12 +583,13 @@ int cmd_record(int argc, char **argv)
 		 * still ours?  Another process may have stopped it, or
 		 * restarted the device, whose next read is another capture.
 		 */
-		drained = 0;
-		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && poll(&p, 1, 100) > 0)
+		if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
+			drained = !usleep(50000);
+		else if (poll(&p, 1, 100) > 0)
 			drained = use_mmap ? spool_drain(&sp, &stats.write_waits) :
 					     !drain_once(fd, &raw);
-		else if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
-			drained = !usleep(50000);
+		else
+			drained = 1;	/* a quiet moment */
 		if (drained) {
 			gone = tb_fdr_capture_gone(fd, gen, true, &st);
 			if (gone)
