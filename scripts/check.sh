@@ -192,7 +192,7 @@ if [ $do_debug = 1 ]; then
 		dknobs="TB_SCALE=${TB_SCALE:-0.2} TB_SLOW=${TB_SLOW:-10}"
 		[ -n "${TB_FUZZ_SEED:-}" ] && dknobs="$dknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
 		scripts/vm-run -K "$kdir/arch/x86/boot/bzImage" -r "$top/build/vmroot-debug" \
-			-w "$top/build/vm-debug" -m 2048 -n -t "${TB_DEBUG_VM_TIMEOUT:-1200}" \
+			-w "$top/build/vm-debug" -m 2048 -n -t "${TB_DEBUG_VM_TIMEOUT:-1800}" \
 			-A "$dknobs" -o "$results/debug-out" -- /selftests/run-debug.sh
 		rc=$?
 	else
