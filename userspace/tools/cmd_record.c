@@ -617,7 +617,7 @@ int cmd_record(int argc, char **argv)
 		/* Only what was read before. */
 	} else if (use_mmap) {
 		/* Until another reader gives back the pages it holds. */
-		while (!(drained = spool_drain(&sp, &stats.write_waits)))
+		while (!spool_drain(&sp, &stats.write_waits))
 			usleep(10000);
 	} else {
 		/* One EOF: a read past it would begin the next capture. */
