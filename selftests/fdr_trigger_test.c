@@ -182,8 +182,63 @@ TEST(stats_version_2)
 	EXPECT_EQ(TRACEBUF_ABI_VERSION, head[0]);
 	EXPECT_EQ(1, head[1]);
 	EXPECT_EQ(0xee, v2[TRACEBUF_FDR_STATS_SIZE_VER2]);
-	EXPECT_EQ(sizeof(struct tracebuf_fdr_stats),
+	/* Version 3 added trig_frozen, version 4 gen. */
+	EXPECT_EQ(TRACEBUF_FDR_STATS_SIZE_VER3,
 		  TRACEBUF_FDR_STATS_SIZE_VER2 + sizeof(uint64_t));
+	EXPECT_EQ(sizeof(struct tracebuf_fdr_stats),
+		  TRACEBUF_FDR_STATS_SIZE_VER3 + sizeof(uint64_t));
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
+/* STATS of version 3 (96 bytes, before gen): nothing past it written. */
+TEST(stats_version_3)
+{
+	uint8_t v3[TRACEBUF_FDR_STATS_SIZE_VER3 + 8];
+	uint32_t head[2];
+	int fd = start_flight(TRACEBUF_FDR_SYSCALL);
+
+	ASSERT_LE(0, fd);
+	memset(v3, 0xee, sizeof(v3));
+	memset(v3, 0, TRACEBUF_FDR_STATS_SIZE_VER3);
+	ASSERT_EQ(0, ioctl(fd, _IOWR(TRACEBUF_IOC_MAGIC, 0x45,
+				     uint8_t[TRACEBUF_FDR_STATS_SIZE_VER3]), v3));
+	memcpy(head, v3, sizeof(head));
+	EXPECT_EQ(TRACEBUF_ABI_VERSION, head[0]);
+	EXPECT_EQ(1, head[1]);
+	EXPECT_EQ(0xee, v3[TRACEBUF_FDR_STATS_SIZE_VER3]);
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
+/*
+ * STATS' gen is the capture's number: never 0, one more at each START
+ * and each CONFIG, the same across STOP and SNAPSHOT.
+ */
+TEST(stats_gen_counts_captures)
+{
+	struct tracebuf_fdr_stats st;
+	uint64_t g;
+	int fd = fdr_open_stopped();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	g = st.gen;
+	EXPECT_NE(0ULL, g);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(g + 1, st.gen);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(g + 1, st.gen);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_SYSCALL,
+				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(g + 2, st.gen);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(g + 3, st.gen);
 	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
 	close(fd);
 }
