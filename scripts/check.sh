@@ -94,16 +94,22 @@ if [ $do_host = 1 ]; then
 fi
 
 # guest_check SUITE NAME DIR CMD...: run_tap of a host check of the files
-# the guest wrote into DIR.  When the guest ran out of time ($rc 124) before
-# it wrote them, one skipped result says so, instead of a failure for each
-# check: the suite that was running has failed already.
+# the guest wrote into DIR.  When the guest ran out of time ($rc 124) or
+# did not come back (126: it died, or never started) before it wrote them,
+# one skipped result says so, instead of a failure for each check: the
+# suite has failed already (guest_finished).
 guest_check() {
-	local suite=$1 name=$2 dir=$3
+	local suite=$1 name=$2 dir=$3 why
 	shift 3
-	if [ "$rc" = 124 ] && [ ! -e "$dir" ]; then
+	case $rc in
+	124) why="the guest timed out before it wrote" ;;
+	126) why="the guest did not come back (vm-run exit 126) with" ;;
+	*) why="" ;;
+	esac
+	if [ -n "$why" ] && [ ! -e "$dir" ]; then
 		mkdir -p "$results/$suite"
-		printf 'TAP version 13\n1..1\nok 1 %s # SKIP the guest timed out before it wrote %s\n' \
-			"$name" "${dir#"$results"/}" >"$results/$suite/$name.tap"
+		printf 'TAP version 13\n1..1\nok 1 %s # SKIP %s %s\n' \
+			"$name" "$why" "${dir#"$results"/}" >"$results/$suite/$name.tap"
 		echo 0 >"$results/$suite/$name.rc"
 		grep -E '^(not )?ok ' "$results/$suite/$name.tap"
 		return
