@@ -15,6 +15,13 @@
  *    be reopened through /proc/self/fd; every ioctl works on any open
  *    mode (the driver checks privilege at open only, like perf) -- the
  *    test prints what each mode could do;
+ *  - kernel probes are more: a kernel-function list (KFUNCS) or a WARN
+ *    trigger needs a file opened with CAP_PERFMON or CAP_SYS_ADMIN, or,
+ *    with group_kprobes=Y, by the tracing group; the opener counts, not
+ *    the caller (a member's file stays refused in root's hands), and
+ *    turning the switch off holds back files already open; everything
+ *    else (clearing the list, OOPS triggers, start and stop) is the
+ *    group's without it;
  *  - nothing such a process can read from the files (trace data, NAMES,
  *    STATS, STATUS, snapshots) holds a kernel address, and the work
  *    function ids it sees must not give away where the kernel is.
@@ -149,7 +156,24 @@ TEST(open_needs_perfmon_or_sys_admin)
 /* ------------------------------------------------------ tracing group */
 
 #define GID_PARAM	"/sys/module/tracebuf/parameters/tracing_gid"
+#define KPROBES_PARAM	"/sys/module/tracebuf/parameters/group_kprobes"
 #define TRACING_GID	4242
+
+/*
+ * Become uid 65534 without capabilities whose only supplementary group
+ * is @group (none if negative); 0 or -1.
+ */
+static int become_member(int group)
+{
+	gid_t g = group;
+
+	if (setgroups(group < 0 ? 0 : 1, &g) ||
+	    setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534) || caps_only(0, 0) ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || !no_caps_left())
+		return -1;
+	return 0;
+}
 
 /*
  * open() of @path with @flags by uid 65534 without capabilities, whose
@@ -161,13 +185,9 @@ static int open_in_group(const char *path, int flags, int group)
 	int status;
 
 	if (pid == 0) {
-		gid_t g = group;
 		int fd;
 
-		if (setgroups(group < 0 ? 0 : 1, &g) ||
-		    setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534) || caps_only(0, 0) ||
-		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || !no_caps_left())
+		if (become_member(group))
 			_exit(254);
 		fd = open(path, flags);
 		_exit(fd < 0 ? errno : 0);
@@ -204,7 +224,18 @@ FIXTURE_TEARDOWN(grp)
 {
 	int d;
 
+	int fd = open(TB_FDR_DEV, O_RDWR);
+	struct tracebuf_fdr_kfuncs none = { 0 };
+	struct tracebuf_fdr_trigger off = { 0 };
+
+	tb_write_str(KPROBES_PARAM, "N\n");
 	tb_write_str(GID_PARAM, "-1\n");
+	if (fd >= 0) {
+		ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off);
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+		ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &none);
+		close(fd);
+	}
 	for (d = 0; d < 2; d++) {
 		chown(grp_dev[d], self->st[d].st_uid, self->st[d].st_gid);
 		chmod(grp_dev[d], self->st[d].st_mode & 07777);
@@ -737,6 +768,175 @@ TEST_F(pf, work_ids_do_not_reveal_kaslr_base)
 		TH_LOG("the work ids give away the kernel's address (_text %#llx)",
 		       (unsigned long long)text);
 	}
+}
+
+/* ------------------------------------------------------ kernel probes */
+
+enum { BY_MEMBER, BY_PERFMON };
+
+/*
+ * /dev/tracebuf_fdr opened O_RDWR in a child, @how: by a tracing-group
+ * member without capabilities, or by root with CAP_PERFMON alone; handed
+ * back to us, so the file's opener is the child whatever we are.
+ */
+static int fdr_opened_by(int how)
+{
+	int sv[2], fd = -1, status;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int f;
+
+		close(sv[0]);
+		if (how == BY_MEMBER ? become_member(TRACING_GID) :
+				       cap_only(CAP_PERFMON))
+			_exit(254);
+		f = open(TB_FDR_DEV, O_RDWR);
+		if (f < 0)
+			_exit(errno);
+		_exit(send_fds(sv[1], &f, 1) ? 253 : 0);
+	}
+	close(sv[1]);
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0 && recv_fds(sv[0], &fd, 1))
+		fd = -1;
+	close(sv[0]);
+	return fd;
+}
+
+static int kfuncs_of(int fd, const char *names)
+{
+	struct tracebuf_fdr_kfuncs kf = {
+		.names = (uintptr_t)names, .len = strlen(names),
+	};
+
+	return ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &kf) ? errno : 0;
+}
+
+static int trigger_of(int fd, uint32_t type1, uint32_t type2)
+{
+	struct tracebuf_fdr_trigger t = {
+		.nr_conds = type2 ? 2 : 1, .post_events = 16,
+	};
+
+	t.conds[0].type = type1;
+	t.conds[1].type = type2;
+	return ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &t) ? errno : 0;
+}
+
+static int untrigger(int fd)
+{
+	struct tracebuf_fdr_trigger off = { 0 };
+
+	return ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ? errno : 0;
+}
+
+/* A running flight-mode capture through @fd, as triggers need. */
+static int start_flight_on(int fd)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_SYSCALL, .mode = TRACEBUF_FDR_MODE_FLIGHT,
+		.buf_size = 1 << 20,
+	};
+
+	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	if (ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c) ||
+	    ioctl(fd, TRACEBUF_FDR_IOC_START))
+		return errno;
+	return 0;
+}
+
+/* Kretprobes built in?  Asked as root, which may. */
+static int kprobes_built(void)
+{
+	int fd = open(TB_FDR_DEV, O_RDWR), e;
+
+	if (fd < 0)
+		return 0;
+	e = kfuncs_of(fd, "vfs_read\n");
+	kfuncs_of(fd, "");
+	close(fd);
+	return e != EOPNOTSUPP;
+}
+
+static void param_is(struct __test_metadata *_metadata, const char *want)
+{
+	char buf[8] = "";
+	int fd = open(KPROBES_PARAM, O_RDONLY);
+
+	ASSERT_LE(0, fd) TH_LOG("no %s", KPROBES_PARAM);
+	ASSERT_LT(0, read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	EXPECT_STREQ(want, buf);
+}
+
+TEST_F(grp, kernel_probes_need_perfmon_by_default)
+{
+	char val[16];
+	int m, p;
+
+	if (!kprobes_built())
+		SKIP(return, "the module has no kretprobes");
+	snprintf(val, sizeof(val), "%d\n", TRACING_GID);
+	ASSERT_EQ(0, tb_write_str(GID_PARAM, val));
+	m = fdr_opened_by(BY_MEMBER);
+	ASSERT_LE(0, m) TH_LOG("a member could not open " TB_FDR_DEV);
+	p = fdr_opened_by(BY_PERFMON);
+	ASSERT_LE(0, p) TH_LOG("CAP_PERFMON could not open " TB_FDR_DEV);
+
+	/* We are root with every capability: the member's file still is not. */
+	EXPECT_EQ(EPERM, kfuncs_of(m, "vfs_read\n"));
+	EXPECT_EQ(EPERM, kfuncs_of(m, "vfs_read\nvfs_write\n"));
+	EXPECT_EQ(0, kfuncs_of(m, "")) TH_LOG("clearing the list arms nothing");
+	EXPECT_EQ(0, kfuncs_of(p, "vfs_read\n"));
+	EXPECT_EQ(0, kfuncs_of(m, "")) TH_LOG("clearing CAP_PERFMON's list");
+
+	/* Capture control is the group's. */
+	ASSERT_EQ(0, start_flight_on(m));
+	EXPECT_EQ(EPERM, trigger_of(m, TRACEBUF_FDR_TRIG_WARN, 0));
+	EXPECT_EQ(EPERM, trigger_of(m, TRACEBUF_FDR_TRIG_OOPS,
+				    TRACEBUF_FDR_TRIG_WARN));
+	EXPECT_EQ(0, trigger_of(m, TRACEBUF_FDR_TRIG_OOPS, 0))
+		TH_LOG("an OOPS trigger uses the die notifier, no kprobe");
+	EXPECT_EQ(0, untrigger(m));
+	EXPECT_EQ(0, trigger_of(p, TRACEBUF_FDR_TRIG_WARN, 0));
+	EXPECT_EQ(0, untrigger(m)) TH_LOG("disarming arms nothing");
+	EXPECT_EQ(0, ioctl(m, TRACEBUF_FDR_IOC_STOP) ? errno : 0);
+	close(m);
+	close(p);
+	param_is(_metadata, "N\n");
+}
+
+TEST_F(grp, group_kprobes_lets_members_arm_them)
+{
+	char val[16];
+	int m;
+
+	if (!kprobes_built())
+		SKIP(return, "the module has no kretprobes");
+	snprintf(val, sizeof(val), "%d\n", TRACING_GID);
+	ASSERT_EQ(0, tb_write_str(GID_PARAM, val));
+	m = fdr_opened_by(BY_MEMBER);
+	ASSERT_LE(0, m);
+	ASSERT_EQ(0, tb_write_str(KPROBES_PARAM, "Y\n"));
+	param_is(_metadata, "Y\n");
+	EXPECT_EQ(0, kfuncs_of(m, "vfs_read\nvfs_write\n"));
+	ASSERT_EQ(0, start_flight_on(m));
+	EXPECT_EQ(0, trigger_of(m, TRACEBUF_FDR_TRIG_WARN, 0));
+	EXPECT_EQ(0, untrigger(m));
+	EXPECT_EQ(0, ioctl(m, TRACEBUF_FDR_IOC_STOP) ? errno : 0);
+
+	/* Off again: read at each ioctl, so the open file is held back. */
+	ASSERT_EQ(0, tb_write_str(KPROBES_PARAM, "N\n"));
+	EXPECT_EQ(EPERM, kfuncs_of(m, "vfs_read\n"));
+	ASSERT_EQ(0, start_flight_on(m));
+	EXPECT_EQ(EPERM, trigger_of(m, TRACEBUF_FDR_TRIG_WARN, 0));
+	EXPECT_EQ(0, ioctl(m, TRACEBUF_FDR_IOC_STOP) ? errno : 0);
+	EXPECT_EQ(0, kfuncs_of(m, ""));
+	close(m);
 }
 
 TEST_HARNESS_MAIN

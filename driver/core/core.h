@@ -21,6 +21,14 @@
 int tbcore_open_allowed(void);
 
 /*
+ * May the opener of @file arm kernel probes (kretprobes on kernel
+ * functions, the kprobe behind WARN triggers)?  0 for CAP_PERFMON or
+ * CAP_SYS_ADMIN, and for the tracing group when group_kprobes is set;
+ * -EPERM otherwise.
+ */
+int tbcore_kprobes_allowed(const struct file *file);
+
+/*
  * Copy an ioctl struct in or out by the caller's size @usize (uabi.c).
  * @kmin is the size of version 1 of an input struct.
  */

@@ -13,6 +13,15 @@
  * user from it or writing -1 takes effect for the next open; files
  * already open stay open, as with perf.
  *
+ * Kernel probes are a step beyond reading a trace: a kretprobe on any
+ * kernel function (TRACEBUF_FDR_IOC_KFUNCS) or the kprobe on __warn() (a
+ * WARN trigger) runs our handler inside code the administrator did not
+ * choose to trace, which is why perf's kprobe PMU wants CAP_PERFMON and
+ * tracefs's kprobe_events wants root.  So they need a file opened with
+ * CAP_PERFMON or CAP_SYS_ADMIN; group_kprobes=1 grants them to files the
+ * tracing group opened too.  That switch is read at each ioctl, so turning
+ * it off holds back files already open.
+ *
  * Versioning: an ioctl's struct size is the caller's version.  Input
  * structs shorter than version 1 are refused, longer ones must have zeros
  * where this kernel has no fields (copy_struct_from_user() says E2BIG).
@@ -72,6 +81,21 @@ int tbcore_open_allowed(void)
 	if (!perfmon_capable() && !tbcore_in_tracing_group())
 		return -EPERM;
 	return security_locked_down(LOCKDOWN_PERF);
+}
+
+static bool tbcore_group_kprobes;
+module_param_named(group_kprobes, tbcore_group_kprobes, bool, 0644);
+MODULE_PARM_DESC(group_kprobes,
+		 "let files the tracing_gid group opened arm kernel probes (kernel-function lists, WARN triggers); default N: CAP_PERFMON only");
+
+int tbcore_kprobes_allowed(const struct file *file)
+{
+	/* The opener's credentials, as at open(): a passed file keeps them. */
+	if (file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
+	    file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return 0;
+	/* Any other opener got in as a member of the tracing group. */
+	return READ_ONCE(tbcore_group_kprobes) ? 0 : -EPERM;
 }
 
 int tbcore_uabi_get(void *k, size_t ksize, size_t kmin, const void __user *u,

@@ -286,6 +286,12 @@ static long fdr_ioc_kfuncs(struct file *file, void __user *uarg,
 		return ret;
 	if (kf.len > TRACEBUF_FDR_KFUNC_MAX * TRACEBUF_FDR_KFUNC_NAME_MAX)
 		return -E2BIG;
+	/* Clearing the list arms nothing: any opener may. */
+	if (kf.len) {
+		ret = tbcore_kprobes_allowed(file);
+		if (ret)
+			return ret;
+	}
 	if (kf.len) {
 		names = vmemdup_user(u64_to_user_ptr(kf.names), kf.len);
 		if (IS_ERR(names))
@@ -393,6 +399,18 @@ static long fdr_ioc_snapshot(struct file *file, void __user *uarg,
 	return ret;
 }
 
+/* A WARN condition registers a kprobe on __warn(). */
+static bool fdr_trig_wants_kprobe(const struct tracebuf_fdr_trigger *t)
+{
+	unsigned int i;
+
+	/* Entries from nr_conds on are zero or refused by fdr_trig_arm(). */
+	for (i = 0; i < TRACEBUF_FDR_TRIG_MAX; i++)
+		if (t->conds[i].type == TRACEBUF_FDR_TRIG_WARN)
+			return true;
+	return false;
+}
+
 static long fdr_ioc_trigger(struct file *file, void __user *uarg,
 			    size_t usize)
 {
@@ -404,6 +422,8 @@ static long fdr_ioc_trigger(struct file *file, void __user *uarg,
 	if (!t)
 		return -ENOMEM;
 	ret = tbcore_uabi_get(t, sizeof(*t), sizeof(*t), uarg, usize);
+	if (!ret && fdr_trig_wants_kprobe(t))
+		ret = tbcore_kprobes_allowed(file);
 	if (!ret) {
 		mutex_lock(&fdr_lock);
 		ret = fdr_trig_arm(t, fdr_running, &fdr_cfg);

@@ -15,6 +15,14 @@
 
 #define TB_FDR_DEV_PATH	"/dev/tracebuf_fdr"
 
+/*
+ * What EPERM from TRACEBUF_FDR_IOC_KFUNCS or from arming a WARN trigger
+ * means: the device was opened without CAP_PERFMON and the module does
+ * not grant kernel probes to the tracing group (driver/core/uabi.c).
+ */
+#define TB_FDR_KPROBES_EPERM \
+	"arming kernel probes needs CAP_PERFMON or CAP_SYS_ADMIN; the tracing group gets them with the module parameter group_kprobes=Y (tracebuf(4))"
+
 /* What `tracebuf record` records when given no option. */
 #define TB_FDR_CONFIG_DEFAULT {						\
 	.classes = TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |		\

@@ -12,6 +12,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "fdr_dev.h"
 #include "fdr_kfunc.h"
 
 /* Not a parser: messages without tb_seterr()'s offset. */
@@ -394,6 +395,8 @@ int tb_kfunc_set(int fd, const struct tb_kfuncs *k, uint32_t maxactive,
 		return 0;
 	if (errno == EOPNOTSUPP)
 		kf_err(err, "kernel functions: the module was built without CONFIG_KRETPROBES or CONFIG_DYNAMIC_FTRACE");
+	else if (errno == EPERM)
+		kf_err(err, "kernel functions: %s", TB_FDR_KPROBES_EPERM);
 	else if (kf.failed < k->n && errno == EINVAL)
 		kf_refused(k->names[kf.failed], err);
 	else if (kf.failed < k->n)

@@ -152,8 +152,12 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 	/* The capture the files are of (tracebuf_fdr_stats.gen). */
 	if (tb_fdr_start_owned(fd, &gen))
 		tb_die_errno(TB_EXIT_FAIL, "start");
-	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
+	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig)) {
+		if (errno == EPERM)
+			tb_die(TB_EXIT_FAIL, "arming the trigger: %s",
+			       TB_FDR_KPROBES_EPERM);
 		tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
+	}
 	if (!rt->opts.quiet)
 		printf("recording (%s), waiting for a trigger\n",
 		       tb_fdr_mode_name(cfg->mode));
