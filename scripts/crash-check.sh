@@ -3,7 +3,8 @@
 #
 # crash-check.sh [DIR]: recovery after a crash, for real (TAP).  Boots the
 # guest four times with scripts/vm-run --panic, crashing it with
-# echo c > /proc/sysrq-trigger: recording in flight mode after markers;
+# echo c > /proc/sysrq-trigger: recording in flight mode after markers,
+# with kernel-function calls missed (reported at the panic);
 # with the recorder stopped; with it never started; without the module.
 # On the host, `tracebuf crash` reads each memory dump: the first must give
 # a trace that llvm-xray fdr-dump -verify, convert and account -k accept,
@@ -54,12 +55,17 @@ crash_vm() {
 rm -rf "$dir"
 mkdir -p "$dir"
 echo "TAP version 13"
-echo "1..22"
+echo "1..23"
 
 # 1. Recording in flight mode: markers, then the crash.
 markers='for i in 1 2 3 4 5; do echo "crash-check marker $i" >/dev/tracebuf_fdr; done'
-crash_vm flight -Z "$dir/flight.kdump" -- sh -c "tracebuf record --start -m flight -s 256K -e syscall,irq,softirq,marker &&
+# pipe_read with 70 readers asleep in it: its return probe follows 64
+# calls at once (maxactive), so 6 are missed, to be reported at the panic.
+crash_vm flight -Z "$dir/flight.kdump" -- sh -c "tracebuf record --start -m flight -s 256K -e syscall,irq,softirq,marker -f pipe_read -q &&
 	$markers && ls -R /lib >/dev/null &&
+	i=0; while [ \$i -lt 70 ]; do sleep 1000 | cat & i=\$((i + 1)); done
+	j=0; while [ \$(grep -c pipe_read /proc/[0-9]*/wchan 2>/dev/null | grep -c ':1') -lt 70 ] &&
+		[ \$j -lt 600 ]; do j=\$((j + 1)); sleep 0.1; done
 	echo 'crash-check last marker' >/dev/tracebuf_fdr &&
 	echo c >/proc/sysrq-trigger"
 out=$dir/flight.fdr
@@ -96,6 +102,12 @@ grep -q EVENTS_OK "$dir/flight.check.txt"
 ok $? "flight: the markers are there, in order" "$(cat "$dir/flight.check.txt")"
 grep -q PANIC_OK "$dir/flight.check.txt"
 ok $? "flight: the panic message is the last event on its CPU" "$(cat "$dir/flight.check.txt")"
+# The calls missed before the panic, reported in the recovered stream.
+lost=$(grep -o 'tracebuf: lost [0-9]* events' "$dir/flight.yaml" |
+	awk '{ n += $3 } END { print n + 0 }')
+[ "$lost" -ge 6 ]
+ok $? "flight: the 6 pipe_read calls missed before the panic are reported ($lost lost)" \
+	"$(grep -c pipe_read "$out.names" 2>/dev/null) pipe_read names; $(tail -n 3 "$dir/flight.console.log")"
 
 # expect_refused NAME PATTERN: tracebuf crash says why and exits 1.
 expect_refused() {

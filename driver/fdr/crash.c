@@ -198,7 +198,8 @@ static int fdr_crash_panic(struct notifier_block *nb, unsigned long event,
 	/* panic() passes the message with its newline. */
 	while (n > 0 && fdr_panic_msg[n - 1] == '\n')
 		n--;
-	fdr_ring_freeze(fdr_panic_msg, n, fdr_desc_cpus());
+	fdr_ring_freeze(fdr_panic_msg, n, fdr_kfunc_missed_unreported(),
+			fdr_desc_cpus());
 	if (fdr_names_area) {
 		bool truncated;
 

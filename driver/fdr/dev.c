@@ -368,6 +368,9 @@ static bool fdr_output_begin(struct fdr_file *f)
 	f->at_eof = false;
 	if (f->mode == TRACEBUF_FDR_MODE_FLIGHT) {
 		fdr_trig_settle();
+		/* Losses so far are part of what the snapshot shows. */
+		if (fdr_running)
+			fdr_kfunc_report_missed();
 		fdr_snap_take(&f->rd);
 	} else {
 		f->rd.cpu = -1;		/* no page partway through yet */
@@ -391,6 +394,8 @@ static long fdr_ioc_snapshot(struct file *file, void __user *uarg,
 		f->reading = false;
 		f->at_eof = false;
 		/* Or, when it fires a trigger, as it is once frozen. */
+		if (fdr_running)
+			fdr_kfunc_report_missed();
 		if (!fdr_trig_snapshot())
 			fdr_output_begin(f);
 	}

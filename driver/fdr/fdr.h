@@ -244,6 +244,13 @@ void fdr_kfunc_stop(void);
 /* Calls missed since START. */
 u64 fdr_kfunc_missed(void);
 /*
+ * Report the calls missed and not yet reported as a loss on this CPU, so
+ * that a snapshot about to be taken says so (fdr_lock, capture running).
+ */
+void fdr_kfunc_report_missed(void);
+/* Panic: how many that would be; no lock, nothing changes. */
+u64 fdr_kfunc_missed_unreported(void);
+/*
  * Their lines of the NAMES text, and the room they need.  @panic: called
  * by the panic notifier, which must not sleep (see fdr_names_write()).
  */
@@ -329,7 +336,8 @@ void fdr_crash_state(u32 state, u32 mode, const u8 *hdr);
 /* fdr_ring.c, for the crash descriptor. */
 u32 fdr_ring_size(void);
 const u8 *fdr_ring_data(unsigned int cpu);
-void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out);
+void fdr_ring_freeze(const char *msg, u32 len, u64 lost,
+		     struct tracebuf_crash_cpu *out);
 
 /* ----------------------------------------------------------- fdr_mmap.c */
 

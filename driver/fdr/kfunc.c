@@ -67,6 +67,8 @@ static u32 fdr_nr_kfuncs;
 static u64 fdr_kfunc_gen;
 /* nmissed of every probe at START. */
 static u64 fdr_kfunc_missed_base;
+/* Of the calls missed since, those already reported in the stream. */
+static u64 fdr_kfunc_missed_reported;
 static bool fdr_kfunc_on;
 
 static int fdr_kfunc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -288,6 +290,7 @@ int fdr_kfunc_start(void)
 
 	WRITE_ONCE(fdr_kfunc_gen, fdr_kfunc_gen + 1);
 	fdr_kfunc_missed_base = fdr_kfunc_nmissed();
+	fdr_kfunc_missed_reported = 0;
 	for (i = 0; i < fdr_nr_kfuncs; i++) {
 		/* Fails when the function's module went away since. */
 		ret = enable_kretprobe(&fdr_kfuncs[i].rp);
@@ -313,7 +316,26 @@ void fdr_kfunc_stop(void)
 		disable_kretprobe(&fdr_kfuncs[i].rp);
 	fdr_kfunc_on = false;
 	/* The ring is still on: the report goes in this CPU's stream. */
-	fdr_write_lost(fdr_kfunc_nmissed() - fdr_kfunc_missed_base);
+	fdr_write_lost(fdr_kfunc_missed_unreported());
+}
+
+u64 fdr_kfunc_missed_unreported(void)
+{
+	return fdr_kfunc_nmissed() - fdr_kfunc_missed_base -
+	       fdr_kfunc_missed_reported;
+}
+
+void fdr_kfunc_report_missed(void)
+{
+	u64 n;
+
+	mutex_lock(&fdr_kfunc_lock);
+	if (fdr_kfunc_on) {
+		n = fdr_kfunc_missed_unreported();
+		fdr_kfunc_missed_reported += n;
+		fdr_write_lost(n);
+	}
+	mutex_unlock(&fdr_kfunc_lock);
 }
 
 u64 fdr_kfunc_missed(void)
@@ -378,6 +400,15 @@ void fdr_kfunc_stop(void)
 }
 
 u64 fdr_kfunc_missed(void)
+{
+	return 0;
+}
+
+void fdr_kfunc_report_missed(void)
+{
+}
+
+u64 fdr_kfunc_missed_unreported(void)
 {
 	return 0;
 }

@@ -853,15 +853,18 @@ const u8 *fdr_ring_data(unsigned int cpu)
  * read, and a CPU found inside a write is marked torn, for the reader to
  * drop its last record.  Rings a trigger froze (an oops trigger, then
  * oops=panic) still take the panic message on this CPU, after the
- * trigger's events: nobody else writes any more.
+ * trigger's events: nobody else writes any more.  @lost events lost
+ * outside the ring and not reported yet go in just before it.
  */
-void fdr_ring_freeze(const char *msg, u32 len, struct tracebuf_crash_cpu *out)
+void fdr_ring_freeze(const char *msg, u32 len, u64 lost,
+		     struct tracebuf_crash_cpu *out)
 {
 	unsigned int self = raw_smp_processor_id();
 	bool wrote;
 	int cpu, i;
 
 	WRITE_ONCE(this_cpu_ptr(fdr_cpus)->gate.on, fdr_buf_size != 0);
+	fdr_write_lost(lost);
 	wrote = fdr_write_marker(msg, len);
 
 	fdr_ring_stop_writers();
