@@ -18,6 +18,7 @@
 #include "fdr_util.h"
 #include "fdr_trig_util.h"
 #include "kfunc_nest.h"
+#include "tb_stress.h"
 
 static int set_kfuncs(int fd, const char *names, uint32_t maxactive,
 		      struct tracebuf_fdr_kfuncs *out)
@@ -376,6 +377,157 @@ TEST_F(kfunc, notrace_refused)
 	klist_free(&ksyms);
 	TH_LOG("%d notrace functions asked for", checked);
 	EXPECT_LE(4, checked);
+}
+
+/*
+ * Functions on and near the recorder's own path: its clock, its wake-ups,
+ * the kprobe and rethook machinery its handlers run in, RCU, preemption
+ * and lock hooks around every tracepoint, the debug kernel's checkers,
+ * where its events come from, and what its readers call.  Each must be
+ * refused (EINVAL, or ENOENT where this kernel has no such function) or
+ * survive a capture of every class while a reader drains the rings, with
+ * either clock.  Surviving means the guest lives on (the debug kernel's
+ * log is checked after), the stream is well formed and every miss counted.
+ */
+static const char *const near_recorder[] = {
+	"read_tsc", "local_clock", "sched_clock_cpu", "native_sched_clock",
+	"ktime_get", "ktime_get_mono_fast_ns", "native_read_msr",
+	"native_write_msr", "irq_work_queue", "irq_work_queue_on",
+	"irq_work_run", "irq_work_single", "arch_irq_work_raise",
+	"__wake_up", "__wake_up_common", "__wake_up_common_lock",
+	"try_to_wake_up", "wake_up_process",
+	"pre_handler_kretprobe", "kprobe_ftrace_handler", "get_kprobe",
+	"rethook_try_get", "rethook_recycle", "rethook_hook",
+	"arch_rethook_prepare", "kprobe_busy_begin", "kprobe_busy_end",
+	"rcu_is_watching", "__rcu_read_lock", "__rcu_read_unlock",
+	"preempt_count_add", "preempt_count_sub", "debug_smp_processor_id",
+	"check_preemption_disabled", "lock_acquire", "lock_release",
+	"lock_is_held_type", "_raw_spin_lock", "_raw_spin_unlock",
+	"_raw_spin_lock_irqsave", "_raw_spin_unlock_irqrestore",
+	"kasan_check_range", "__asan_load8", "__ubsan_handle_out_of_bounds",
+	"irq_enter_rcu", "irq_exit_rcu", "handle_irq_event", "__do_softirq",
+	"run_timer_softirq", "rcu_core", "__schedule", "schedule",
+	"finish_task_switch", "pick_next_task_fair", "queue_work_on",
+	"__queue_work", "process_one_work", "handle_mm_fault",
+	"exc_page_fault", "do_user_addr_fault", "syscall_exit_to_user_mode",
+	"vmalloc_to_page", "vm_insert_page", "_copy_to_user",
+	"__check_object_size", "mutex_lock", "mutex_unlock", "kfree",
+	"__kmalloc", "kmem_cache_alloc", "pipe_read", "vfs_read", "vfs_write",
+	"__warn", "notify_die", "atomic_notifier_call_chain",
+};
+
+#define CLOCK_PARAM	"/sys/module/tracebuf/parameters/fdr_clock"
+#define NEAR_N	(sizeof(near_recorder) / sizeof(near_recorder[0]))
+
+/* Every class's events: syscalls, faults, task switches, markers, sleeps. */
+static void near_workload(int fd)
+{
+	char buf[4096];
+	int i, z = open("/dev/zero", O_RDONLY);
+
+	for (i = 0; i < 1000; i++)
+		syscall(SYS_getppid);
+	for (i = 0; z >= 0 && i < 100; i++)
+		if (read(z, buf, sizeof(buf)) < 0)
+			break;
+	if (z >= 0)
+		close(z);
+	for (i = 0; i < 50; i++) {
+		snprintf(buf, sizeof(buf), "near marker %d", i);
+		if (write(fd, buf, strlen(buf)) < 0)
+			break;
+		usleep(500);
+	}
+	for (i = 0; i < 5; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			char *p = malloc(1 << 20);
+
+			if (p)
+				memset(p, 1, 1 << 20);
+			_exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+struct drain {
+	int fd;
+	uint8_t *buf;
+	size_t len;
+};
+
+static void *drain_thread(void *p)
+{
+	struct drain *d = p;
+
+	d->buf = fdr_read_all(d->fd, &d->len);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(kfunc, near_the_recorder_refused_or_survive, 600)
+{
+	static const char *const clocks[] = { "auto", "local" };
+	char text[NEAR_N * 48], refused[NEAR_N * 48] = "";
+	bool in[NEAR_N];
+	unsigned int i, c, n = NEAR_N, map[NEAR_N];
+	int ret, rounds = 0;
+
+	for (i = 0; i < NEAR_N; i++)
+		in[i] = true;
+	for (;;) {
+		struct tracebuf_fdr_kfuncs kf;
+		size_t len = 0;
+
+		for (i = 0, n = 0; i < NEAR_N; i++)
+			if (in[i]) {
+				len += sprintf(text + len, "%s\n", near_recorder[i]);
+				map[n++] = i;
+			}
+		ret = set_kfuncs(self->fd, text, 0, &kf);
+		if (!ret)
+			break;
+		ASSERT_TRUE(ret == -EINVAL || ret == -ENOENT)
+			TH_LOG("%s: error %d", kf.failed < n ?
+			       near_recorder[map[kf.failed]] : "(none)", ret);
+		ASSERT_GT(n, kf.failed);
+		in[map[kf.failed]] = false;
+		snprintf(refused + strlen(refused), sizeof(refused) - strlen(refused),
+			 " %s%s", near_recorder[map[kf.failed]],
+			 ret == -ENOENT ? "(absent)" : "");
+		ASSERT_GT(200, ++rounds);
+	}
+	TH_LOG("%u of %zu accepted; refused:%s", n, NEAR_N, refused);
+	ASSERT_LE(20U, n);
+
+	for (c = 0; c < 2; c++) {
+		struct tracebuf_fdr_stats st;
+		struct drain d = { .fd = self->fd };
+		char err[256] = "", val[16];
+		pthread_t th;
+
+		snprintf(val, sizeof(val), "%s\n", clocks[c]);
+		ASSERT_EQ(0, tb_write_str(CLOCK_PARAM, val));
+		ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_ALL,
+					TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+		ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
+		ASSERT_EQ(0, pthread_create(&th, NULL, drain_thread, &d));
+		near_workload(self->fd);
+		ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
+		ASSERT_EQ(0, pthread_join(th, NULL));
+		ASSERT_NE(NULL, d.buf) TH_LOG("clock %s: the reader failed", clocks[c]);
+		ASSERT_LT(0, fdr_check(d.buf, d.len, NULL, NULL, err, sizeof(err)))
+			TH_LOG("clock %s: %s", clocks[c], err);
+		free(d.buf);
+		ASSERT_EQ(0, fdr_stats(self->fd, &st));
+		EXPECT_LE(st.kfunc_missed, st.dropped);
+		TH_LOG("clock %s: %zu bytes, %llu dropped, %llu calls missed",
+		       clocks[c], d.len, (unsigned long long)st.dropped,
+		       (unsigned long long)st.kfunc_missed);
+	}
+	tb_write_str(CLOCK_PARAM, "auto\n");
 }
 
 /*
