@@ -47,6 +47,7 @@ MAKEFLAGS += --no-print-directory
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
 	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
+	kfunc-random \
 	test-module debug-test-module \
 	tools man install-module install-tools deb deb-check
 
@@ -68,6 +69,9 @@ help:
 	@echo "  debug-kernel   only build the debug kernel (scripts/debug-kernel.sh)"
 	@echo "  fuzz-long      every libFuzzer target for FUZZ_RUNS runs or"
 	@echo "                 FUZZ_SECS s (10M or 600 s each); grows the corpus"
+	@echo "  kfunc-random   SEED (1), COUNT (512) random kernel functions"
+	@echo "                 recorded with -f under both clocks; DEBUG=1 in"
+	@echo "                 the debug kernel (scripts/kfunc-random.sh)"
 	@echo "  soak           SOAK_SECS (600) of mixed tracing in the VM; fails"
 	@echo "                 if module memory or tool RSS grows"
 	@echo "  vm CMD='...'   run a command in the VM with the module loaded"
@@ -200,6 +204,11 @@ fuzz-long: setup
 
 soak: stage
 	@scripts/soak.sh
+
+# Outside CI: minutes per round.  SEED, COUNT, ROUNDS, DEBUG=1.
+kfunc-random: $(if $(DEBUG),stage-debug,stage)
+	@scripts/kfunc-random.sh $(if $(DEBUG),--debug) --seed $(or $(SEED),1) \
+		--count $(or $(COUNT),512) --rounds $(or $(ROUNDS),2)
 
 checkpatch: ksrc
 	@scripts/checkpatch.sh
