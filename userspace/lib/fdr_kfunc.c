@@ -103,6 +103,8 @@ static int kf_name_ok(const char *s, size_t len)
  * The list, sorted, one entry per name with @dup set where the kernel has
  * several; names the module could not take are left out.
  */
+#define KF_FTRACE_PLACEHOLDER	"__ftrace_invalid_address_"
+
 static int kf_load_avail(struct kf_table *t, const char *avail)
 {
 	const char *p = avail;
@@ -111,7 +113,13 @@ static int kf_load_avail(struct kf_table *t, const char *avail)
 	while (*p) {
 		size_t len = strcspn(p, " \t\n");
 
-		if (kf_name_ok(p, len) && kf_add(t, p, len))
+		/*
+		 * ftrace lists a weak function the linker dropped as
+		 * __ftrace_invalid_address___N: a place, not a function.
+		 */
+		if (kf_name_ok(p, len) && strncmp(p, KF_FTRACE_PLACEHOLDER,
+						  strlen(KF_FTRACE_PLACEHOLDER)) &&
+		    kf_add(t, p, len))
 			return -1;
 		p += strcspn(p, "\n");
 		if (*p)

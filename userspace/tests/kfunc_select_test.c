@@ -25,7 +25,8 @@ static const char avail[] =
 	"show_stat\n"			/* two static functions, one name */
 	"do_int3\n"
 	"__x64_sys_read\n"
-	"fault_in_readable.part.0\n";
+	"fault_in_readable.part.0\n"
+	"__ftrace_invalid_address___3936\n";	/* a dropped weak function */
 
 static const char blacklist[] =
 	"0xffffffff81001000-0xffffffff81001080\tdo_int3\n"
@@ -184,6 +185,20 @@ TEST(denied_by_the_collector)
 }
 
 /* The NAMES ioctl's lines, as the module writes them. */
+/* ftrace's placeholders for dropped weak functions are no functions. */
+TEST(ftrace_placeholders_are_not_functions)
+{
+	struct tb_kfuncs k;
+	struct tb_error err;
+
+	EXPECT_EQ(-1, pick("__ftrace_invalid_address___3936", 100, &k, &err));
+	EXPECT_NE(NULL, strstr(err.msg, "__ftrace_invalid_address___3936")) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pick("__*", 100, &k, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(1U, k.n);
+	EXPECT_TRUE(has(&k, "__x64_sys_read"));
+	tb_kfunc_free(&k);
+}
+
 TEST(names_lines)
 {
 	struct tb_kfuncs k;
