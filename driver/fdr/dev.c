@@ -291,8 +291,6 @@ static long fdr_ioc_kfuncs(struct file *file, void __user *uarg,
 		ret = tbcore_kprobes_allowed(file);
 		if (ret)
 			return ret;
-	}
-	if (kf.len) {
 		names = vmemdup_user(u64_to_user_ptr(kf.names), kf.len);
 		if (IS_ERR(names))
 			return PTR_ERR(names);

@@ -283,6 +283,13 @@ static u64 fdr_kfunc_nmissed(void)
 	return sum;
 }
 
+/* Missed since START and not yet reported in the stream. */
+static u64 fdr_kfunc_unreported(void)
+{
+	return fdr_kfunc_nmissed() - fdr_kfunc_missed_base -
+	       fdr_kfunc_missed_reported;
+}
+
 int fdr_kfunc_start(void)
 {
 	u32 i;
@@ -302,7 +309,7 @@ int fdr_kfunc_start(void)
 			return ret;
 		}
 	}
-	fdr_kfunc_on = true;
+	WRITE_ONCE(fdr_kfunc_on, true);
 	return 0;
 }
 
@@ -314,15 +321,15 @@ void fdr_kfunc_stop(void)
 		return;
 	for (i = 0; i < fdr_nr_kfuncs; i++)
 		disable_kretprobe(&fdr_kfuncs[i].rp);
-	fdr_kfunc_on = false;
+	WRITE_ONCE(fdr_kfunc_on, false);
 	/* The ring is still on: the report goes in this CPU's stream. */
-	fdr_write_lost(fdr_kfunc_missed_unreported());
+	fdr_write_lost(fdr_kfunc_unreported());
 }
 
 u64 fdr_kfunc_missed_unreported(void)
 {
-	return fdr_kfunc_nmissed() - fdr_kfunc_missed_base -
-	       fdr_kfunc_missed_reported;
+	/* Between captures the counts belong to none. */
+	return READ_ONCE(fdr_kfunc_on) ? fdr_kfunc_unreported() : 0;
 }
 
 void fdr_kfunc_report_missed(void)
@@ -331,7 +338,7 @@ void fdr_kfunc_report_missed(void)
 
 	mutex_lock(&fdr_kfunc_lock);
 	if (fdr_kfunc_on) {
-		n = fdr_kfunc_missed_unreported();
+		n = fdr_kfunc_unreported();
 		fdr_kfunc_missed_reported += n;
 		fdr_write_lost(n);
 	}
