@@ -309,7 +309,11 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 			r->value = tb_get64(p + 4);
 			if (!r->ignored)
 				r->tsc = r->value;
-			r->event_cpu = v >= 4 ? tb_get16(p + 12) : 0;
+			/*
+			 * Version 4's CPU; unused before, but what the
+			 * record carries there is what fdr-dump prints.
+			 */
+			r->event_cpu = tb_get16(p + 12);
 		}
 		return read_payload(rd, r, reclen);
 	case TB_FDR_TYPED:

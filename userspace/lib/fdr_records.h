@@ -93,7 +93,7 @@ struct tb_fdr_record {
 	int32_t size;		/* custom/typed payload size */
 	int32_t event_delta;	/* custom v5, typed */
 	uint16_t event_type;	/* typed */
-	uint16_t event_cpu;	/* custom v4 */
+	uint16_t event_cpu;	/* custom v1-4: the CPU field (v4 only means it) */
 	const uint8_t *data;	/* payload, @size bytes */
 
 	/* block state after this record */

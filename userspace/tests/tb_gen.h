@@ -166,7 +166,9 @@ static inline void gf_extents_end(struct gb *g, size_t at)
 
 /*
  * A custom event in the layout of @version: @tsc is the absolute TSC
- * (versions 1-4) or the delta (version 5).
+ * (versions 1-4) or the delta (version 5).  @cpu goes where version 4
+ * has its CPU field, in versions 1-3 too, where the field is unused
+ * bytes that llvm-xray fdr-dump prints all the same.
  */
 static inline void gf_custom(struct gb *g, unsigned int version,
 			     const void *data, int32_t size, uint64_t tsc,
@@ -179,8 +181,7 @@ static inline void gf_custom(struct gb *g, unsigned int version,
 		tb_put32(p + 4, (uint32_t)tsc);
 	} else {
 		tb_put64(p + 4, tsc);
-		if (version == 4)
-			tb_put16(p + 12, cpu);
+		tb_put16(p + 12, cpu);
 	}
 	if (size > 0)
 		gb_bytes(g, data, (size_t)size);
