@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "collect.h"
+#include "companion.h"
 #include "tb_cli.h"
+#include "tb_output.h"
 
 void tb_collect_on_stop_signals(void (*handler)(int))
 {
@@ -177,7 +179,8 @@ int tb_collect_paths_init(struct tb_collect_paths *p, const char *output)
 		p->tfile = NULL;
 	if (asprintf(&p->json, "%s.json", output) < 0)
 		p->json = NULL;
-	if (p->names && p->map && p->tfile && p->json)
+	p->tasks = tb_companion_path(output, TB_COMPANION_TASKS);
+	if (p->names && p->map && p->tfile && p->json && p->tasks)
 		return 0;
 	tb_collect_paths_free(p);
 	return -ENOMEM;
@@ -189,6 +192,7 @@ void tb_collect_paths_free(struct tb_collect_paths *p)
 	free(p->map);
 	free(p->tfile);
 	free(p->json);
+	free(p->tasks);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -203,6 +207,31 @@ void tb_collect_post_files(struct tb_fdr_post_files *f,
 	f->map = p->map;
 	f->tfile = o->no_tfile ? NULL : p->tfile;
 	f->json = o->json ? p->json : NULL;
+}
+
+void tb_collect_tasks_scan(struct tb_task_map *m)
+{
+	int ret = tb_task_map_scan(m, "/proc");
+
+	if (ret < 0)
+		tb_warn("cannot list the tasks in /proc: %s; threads will have no names",
+			strerror(-ret));
+}
+
+int tb_collect_tasks_write(const struct tb_task_map *m, const char *path)
+{
+	struct tb_output o;
+	int ret;
+
+	ret = tb_output_open(&o, path);
+	if (ret)
+		return ret;
+	ret = tb_task_map_write(m, o.f);
+	if (ret) {
+		tb_output_abort(&o);
+		return ret;
+	}
+	return tb_output_commit(&o);
 }
 
 void tb_collect_count(struct tb_collect_stats *s, const char *key,

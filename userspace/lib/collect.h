@@ -18,6 +18,7 @@
 
 #include "fdr_classes.h"
 #include "fdr_post.h"
+#include "task_map.h"
 
 /*
  * The traced command.  It is forked first and waits; it runs only once
@@ -79,11 +80,11 @@ bool tb_collect_out_option(struct tb_collect_out *o, int opt,
 
 /*
  * The files next to the trace OUTPUT: OUTPUT.names, OUTPUT.map,
- * OUTPUT.tfile and OUTPUT.json.  A trace on stdout ("-") has none but
- * an explicit names file.
+ * OUTPUT.tfile, OUTPUT.json and OUTPUT.tasks (companion.h).  A trace on
+ * stdout ("-") has none but an explicit names file.
  */
 struct tb_collect_paths {
-	char *names, *map, *tfile, *json;	/* allocated, NULL for "-" */
+	char *names, *map, *tfile, *json, *tasks; /* allocated, NULL for "-" */
 };
 
 /* Returns 0 or -ENOMEM. */
@@ -98,6 +99,21 @@ void tb_collect_paths_free(struct tb_collect_paths *p);
 void tb_collect_post_files(struct tb_fdr_post_files *f,
 			   const struct tb_collect_paths *p,
 			   const char *output, const struct tb_collect_out *o);
+
+/*
+ * The command names of the tasks a trace may show (task_map.h): every
+ * task in /proc, scanned when tracing starts and again when it ends, so
+ * that a task that exec()s has its new name.  A task that both starts and
+ * exits in between is not seen: readers show it as "tid N".
+ */
+void tb_collect_tasks_scan(struct tb_task_map *m);
+
+/*
+ * Write @m to @path (tb_output: whole or not at all) before the
+ * post-processing's files, which name threads with it.  Returns 0 or
+ * -errno.
+ */
+int tb_collect_tasks_write(const struct tb_task_map *m, const char *path);
 
 /* A collector's own counter, written after the shared ones. */
 struct tb_collect_count {

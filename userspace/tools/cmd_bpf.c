@@ -595,6 +595,7 @@ struct result {
 	struct rusage ru0;	/* the reader's usage after attach */
 	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
 	int status;		/* the command's wait status, or -1 */
+	struct tb_task_map tasks;	/* command names (collect.h) */
 };
 
 /*
@@ -669,6 +670,8 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
 		child = cmd.pid;
+		/* Its name after exec(): it may be gone by the end. */
+		tb_task_map_scan_pid(&r->tasks, "/proc", child);
 	}
 
 	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
@@ -825,13 +828,24 @@ int cmd_bpf(int argc, char **argv)
 
 	/* Fail on an unwritable output before tracing anything. */
 	out = tb_open_output(opt.output);
+	/* Names of the tasks: read before tracing, not traced. */
+	tb_task_map_init(&r.tasks);
+	tb_collect_tasks_scan(&r.tasks);
 	run_bpf(&col, &opt, &r);
+	tb_collect_tasks_scan(&r.tasks);
 
 	post.raw = opt.out.raw;
 	if (tb_fdr_bpf_write(&col, out, &post, &err))
 		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
 	tb_close_output(out, opt.output);
 	tb_collect_post_files(&files, &paths, opt.output, &opt.out);
+	/* Before the JSON that shows them. */
+	if (paths.tasks) {
+		errno = -tb_collect_tasks_write(&r.tasks, paths.tasks);
+		if (errno)
+			tb_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+	}
+	tb_task_map_free(&r.tasks);
 	if (files.names) {
 		known_names(&col, &known);
 		files.known = &known;

@@ -399,6 +399,7 @@ int cmd_record(int argc, char **argv)
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
 	};
 	struct tb_name_map known = { 0 };
+	struct tb_task_map tasks;
 	struct buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
 	struct rusage stop0, stop1;
@@ -531,6 +532,9 @@ int cmd_record(int argc, char **argv)
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
+	/* Names of the tasks: read before tracing, not traced. */
+	tb_task_map_init(&tasks);
+	tb_collect_tasks_scan(&tasks);
 	/* The capture this file is of: no other one's records follow it. */
 	if (tb_fdr_start_owned(fd, &gen))
 		tb_die_errno(TB_EXIT_FAIL, "start");
@@ -563,6 +567,8 @@ int cmd_record(int argc, char **argv)
 			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", argv[optind]);
 		}
 		child = cmd.pid;
+		/* Its name after exec(): it may be gone by the end. */
+		tb_task_map_scan_pid(&tasks, "/proc", child);
 	}
 
 	for (;;) {
@@ -639,6 +645,14 @@ int cmd_record(int argc, char **argv)
 	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
 		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	tb_close_output(f, out);
+	/* The tasks' names as they end, before the JSON that shows them. */
+	tb_collect_tasks_scan(&tasks);
+	if (paths.tasks) {
+		errno = -tb_collect_tasks_write(&tasks, paths.tasks);
+		if (errno)
+			tb_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+	}
+	tb_task_map_free(&tasks);
 	kernel_names(fd, &known);
 	files.known = &known;
 	if (files.names && tb_fdr_post_files(&post, &files, &err))

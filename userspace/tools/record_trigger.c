@@ -54,6 +54,7 @@ static void remove_set(const struct record_trigger *rt, unsigned long n)
 	remove_one(paths.map);
 	remove_one(paths.tfile);
 	remove_one(paths.json);
+	remove_one(paths.tasks);
 	tb_collect_paths_free(&paths);
 	free(trace);
 }
@@ -94,6 +95,7 @@ static void write_set(int fd, const struct record_trigger *rt,
 	struct tb_fdr_post post = { .raw = rt->opts.raw };
 	struct tb_name_map known = { 0 };
 	struct tb_fdr_post_files files;
+	struct tb_task_map tasks;
 	struct tb_error err;
 	char *text;
 	FILE *f;
@@ -109,6 +111,13 @@ static void write_set(int fd, const struct record_trigger *rt,
 			      tb_name_map_finish(&known, &err)))
 		tb_die(TB_EXIT_FAIL, "kernel names");
 	free(text);
+	/* The tasks as the trigger found them, before the JSON names them. */
+	tb_task_map_init(&tasks);
+	tb_collect_tasks_scan(&tasks);
+	errno = -tb_collect_tasks_write(&tasks, paths.tasks);
+	if (errno)
+		tb_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+	tb_task_map_free(&tasks);
 	files = (struct tb_fdr_post_files){
 		.known = &known, .syscalls = rt->syscalls,
 	};
