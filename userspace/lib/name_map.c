@@ -70,6 +70,9 @@ int tb_name_map_load(struct tb_name_map *m, FILE *f, struct tb_error *err)
 		off += len;
 		while (isspace((unsigned char)*p))
 			p++;
+		if (*p == '#' && m->n && !m->v[m->n - 1].kid &&
+		    sscanf(p, "# kernel id 0x%x", &v) == 1)
+			m->v[m->n - 1].kid = v;
 		if (!*p || *p == '#')
 			continue;
 		id = p;
@@ -106,6 +109,18 @@ const char *tb_name_map_find(const struct tb_name_map *m, uint32_t id)
 		return NULL;
 	r = bsearch(&key, m->v, m->n, sizeof(*m->v), cmp);
 	return r ? r->name : NULL;
+}
+
+uint32_t tb_name_map_kernel_id(const struct tb_name_map *m, uint32_t id)
+{
+	struct tb_name key = { .id = id };
+	const struct tb_name *r = NULL;
+
+	if (m && m->n)
+		r = bsearch(&key, m->v, m->n, sizeof(*m->v), cmp);
+	if (r && r->kid)
+		return r->kid;
+	return id >> 24 ? id : 0;
 }
 
 void tb_name_map_free(struct tb_name_map *m)

@@ -21,5 +21,6 @@ int cmd_convert(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_crash(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* TB_CMDS_H */

@@ -21,6 +21,8 @@ static const struct subcmd {
 	  "record kernel events with /dev/tracebuf_fdr into an FDR file" },
 	{ "bpf", "tracebuf-bpf", cmd_bpf,
 	  "record the same events with BPF programs (no module needed)" },
+	{ "report", NULL, cmd_report,
+	  "summarize an FDR trace: latencies, histograms, tasks, CPUs" },
 	{ "crash", NULL, cmd_crash,
 	  "recover the recorder's trace from a crashed kernel's memory image" },
 	{ "fdr", NULL, cmd_fdr,

@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check `tracebuf report --json` against a computation of its own.
+
+For each FDR trace given, the records are read from `llvm-xray fdr-dump`
+(or, where llvm-xray refuses the file, from `tracebuf convert fdr-text`,
+which prints the same text), not from our C reader's structures, and the
+report's numbers are computed again here: per event name the completed
+calls (count, total, min, max, nearest-rank p50/p90/p99 when the report
+says they are exact), point events, exits without entry and entries
+without exit; per task and per CPU the events by class; the loss reports.
+Prints TAP, one result per trace.
+
+Usage: report-check.py [--tracebuf PATH] TRACE...
+"""
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import sys
+
+SPACES = {1: "syscall", 2: "irq", 3: "softirq", 4: "workqueue", 5: "fault",
+          6: "sched", 7: "kfunc"}
+POINT = {"fault", "sched"}
+LOST = "tracebuf: lost "
+TRIGGERS = ("tracebuf trigger: ", "tracebuf: panic: ")
+
+LINE = re.compile(r"<(Function Enter|Function Exit|Function Tail Exit|"
+                  r"Function Enter With Arg): #(\d+) delta = \+(\d+)>")
+
+
+def load_names(path):
+    """id -> (name, kernel id) from an "ID NAME" file with kernel-id comments."""
+    names, last = {}, None
+    if not path or not os.path.exists(path):
+        return names
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            s = line.strip()
+            m = re.match(r"# kernel id 0x([0-9a-fA-F]+)$", s)
+            if m and last is not None and names[last][1] == 0:
+                names[last] = (names[last][0], int(m.group(1), 16))
+                continue
+            if not s or s.startswith("#"):
+                continue
+            ident, name = s.split(None, 1)
+            last = int(ident, 0)
+            names[last] = (name.strip(), 0)
+    return names
+
+
+def class_of(names, fid):
+    kid = names.get(fid, ("", 0))[1] or (fid if fid >> 24 else 0)
+    if not kid:
+        return "function"
+    return SPACES.get((kid >> 24) & 0xF, "function")
+
+
+def name_of(names, fid):
+    if fid in names:
+        return names[fid][0]
+    kid = fid if fid >> 24 else 0
+    if kid:
+        return "%s_0x%x" % (class_of(names, fid), kid & 0xFFFFFF)
+    return "function_%d" % fid
+
+
+def dump(trace, tracebuf):
+    p = subprocess.run(["llvm-xray", "fdr-dump", trace], capture_output=True)
+    if p.returncode == 0:
+        return p.stdout.decode("latin-1"), "llvm-xray fdr-dump"
+    p = subprocess.run([tracebuf, "convert", "fdr-text", trace],
+                       capture_output=True, check=True)
+    return p.stdout.decode("latin-1"), "tracebuf convert fdr-text"
+
+
+def pct(sorted_v, p):
+    rank = max(1, math.ceil(p / 100.0 * len(sorted_v)))
+    return sorted_v[min(rank, len(sorted_v)) - 1]
+
+
+def compute(trace, text, names):
+    with open(trace, "rb") as f:
+        freq = struct.unpack_from("<Q", f.read(32), 8)[0]
+    to_ns = (lambda t: int(t * 1000000000 // freq)) if freq else (lambda t: t)
+    funcs, tasks, cpus = {}, {}, {}
+    stacks = {}
+    lost = 0
+    tid = pid = cpu = None
+    tsc = 0
+
+    def func(fid):
+        if fid not in funcs:
+            funcs[fid] = {"name": name_of(names, fid),
+                          "class": class_of(names, fid), "calls": [],
+                          "points": 0, "no_entry": 0, "no_exit": 0}
+        return funcs[fid]
+
+    def count(cls):
+        tasks.setdefault(tid, {"pid": pid, "events": {}})
+        ev = tasks[tid]["events"]
+        ev[cls] = ev.get(cls, 0) + 1
+        c = cpus.setdefault(cpu, {"events": {}, "lost": 0})["events"]
+        c[cls] = c.get(cls, 0) + 1
+
+    pos = 0
+    tokens = re.compile(r"<(Thread ID|PID|CPU|TSC Wrap|Custom Event|"
+                        r"Typed Event|Function[^:]*)(:[^\n]*)?")
+    while True:
+        m = tokens.search(text, pos)
+        if not m:
+            break
+        kind, rest = m.group(1), m.group(2) or ""
+        pos = m.end()
+        if kind == "Thread ID":
+            tid = int(rest[1:].strip(" >"))
+        elif kind == "PID":
+            pid = int(rest[1:].strip(" >"))
+        elif kind == "CPU":
+            g = re.match(r": id = (\d+), tsc = (\d+)>", rest)
+            cpu, tsc = int(g.group(1)), int(g.group(2))
+        elif kind == "TSC Wrap":
+            tsc = int(re.match(r": base = (\d+)>", rest).group(1))
+        elif kind in ("Custom Event", "Typed Event"):
+            g = re.match(r": (?:delta = \+(-?\d+)|tsc = (\d+), cpu = \d+)"
+                         r"(?:, type = \d+)?, size = (\d+), data = '", rest)
+            if g.group(1) is not None:
+                tsc += int(g.group(1))
+            size = int(g.group(3))
+            start = m.start(2) + g.end()
+            data = text[start:start + size]
+            pos = start + size
+            if data.startswith(LOST):
+                n = int(data[len(LOST):].split()[0])
+                lost += n
+                cpus.setdefault(cpu, {"events": {}, "lost": 0})["lost"] += n
+            elif not data.startswith(TRIGGERS):
+                count("marker")
+        else:
+            g = LINE.match(m.group(0) + ">")
+            if not g:
+                g = LINE.match(m.group(0))
+            what, fid, delta = g.group(1), int(g.group(2)), int(g.group(3))
+            tsc += delta
+            f = func(fid)
+            st = stacks.setdefault(tid, [])
+            if what in ("Function Enter", "Function Enter With Arg"):
+                st.append((fid, tsc))
+                count(f["class"])
+                continue
+            i = len(st)
+            while i and st[i - 1][0] != fid:
+                i -= 1
+            if not i:
+                f["no_entry"] += 1
+                continue
+            while len(st) > i:
+                funcs[st.pop()[0]]["no_exit"] += 1
+            _, t0 = st.pop()
+            if f["class"] in POINT:
+                f["points"] += 1
+            else:
+                f["calls"].append(tsc - t0)
+    for st in stacks.values():
+        for fid, _ in st:
+            funcs[fid]["no_exit"] += 1
+    return funcs, tasks, cpus, lost, to_ns
+
+
+def check(trace, tracebuf):
+    names = load_names(trace + ".names")
+    text, source = dump(trace, tracebuf)
+    funcs, tasks, cpus, lost, to_ns = compute(trace, text, names)
+    rep = subprocess.run([tracebuf, "report", "--json", "--top", "0", trace],
+                         capture_output=True, check=True)
+    got = json.loads(rep.stdout)
+    bad = []
+    want = {}
+    for f in funcs.values():
+        if not (f["calls"] or f["points"] or f["no_entry"] or f["no_exit"]):
+            continue
+        want[(f["class"], f["name"])] = f
+    seen = {(n["class"], n["name"]): n for n in got["names"]
+            if n["class"] != "marker"}
+    if set(want) != set(seen):
+        bad.append("names differ: only computed %s, only reported %s" %
+                   (sorted(set(want) - set(seen))[:5],
+                    sorted(set(seen) - set(want))[:5]))
+    for key in set(want) & set(seen):
+        w, g = want[key], seen[key]
+        calls = sorted(w["calls"])
+        exp = {"count": len(calls), "points": w["points"],
+               "exit_no_entry": w["no_entry"], "entry_no_exit": w["no_exit"]}
+        for k, v in exp.items():
+            if g[k] != v:
+                bad.append("%s %s: %s %d, computed %d" % (key[0], key[1], k,
+                                                           g[k], v))
+        if not calls:
+            continue
+        exp = {"total_ns": to_ns(sum(calls)), "min_ns": to_ns(calls[0]),
+               "max_ns": to_ns(calls[-1])}
+        if g.get("percentiles_exact"):
+            for p in (50, 90, 99):
+                exp["p%d_ns" % p] = to_ns(pct(calls, p))
+        for k, v in exp.items():
+            if abs(g[k] - v) > 1:
+                bad.append("%s %s: %s %d, computed %d" % (key[0], key[1], k,
+                                                           g[k], v))
+    for t in got["tasks"]:
+        w = tasks.get(t["tid"], {"events": {}})["events"]
+        if t["events"] != w:
+            bad.append("task %d: events %s, computed %s" % (t["tid"],
+                                                           t["events"], w))
+    if len([t for t in got["tasks"] if t["events"]]) != len(tasks):
+        bad.append("%d tasks with events, computed %d" %
+                   (len([t for t in got["tasks"] if t["events"]]), len(tasks)))
+    for c in got["per_cpu"]:
+        w = cpus.get(c["cpu"], {"events": {}, "lost": 0})
+        if c["events"] != w["events"] or c["lost"] != w["lost"]:
+            bad.append("cpu %d: %s lost %d, computed %s lost %d" %
+                       (c["cpu"], c["events"], c["lost"], w["events"],
+                        w["lost"]))
+    if got["lost"] != lost:
+        bad.append("lost %d, computed %d" % (got["lost"], lost))
+    ncalls = sum(len(f["calls"]) + f["points"] for f in funcs.values())
+    return bad, source, ncalls
+
+
+def main():
+    args = sys.argv[1:]
+    tracebuf = "tracebuf"
+    if len(args) > 1 and args[0] == "--tracebuf":
+        tracebuf, args = args[1], args[2:]
+    if not args:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    print("TAP version 13\n1..%d" % len(args))
+    failed = 0
+    for i, trace in enumerate(args, 1):
+        try:
+            bad, source, n = check(trace, tracebuf)
+        except (subprocess.CalledProcessError, OSError, ValueError,
+                KeyError) as e:
+            bad, source, n = ["cannot check: %s" % e], "-", 0
+        name = os.path.basename(trace)
+        if bad:
+            failed += 1
+            print("not ok %d %s" % (i, name))
+            for b in bad[:20]:
+                print("# " + b)
+        else:
+            print("ok %d %s # %d calls and point events agree (%s)" %
+                  (i, name, n, source))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf report (lib/fdr_report.c): numbers computed by hand for small
+ * generated traces -- nesting, calls the trace holds half of, point
+ * events, loss reports, markers, a trigger -- the filters, a capture whose
+ * tasks' records go back in time, the percentiles' bounds, folded stacks
+ * and the command line's errors.  scripts/report-check.py checks real
+ * traces against a computation of its own (make check).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/tracebuf.h>
+
+#include "kselftest_harness.h"
+#include "fdr_report.h"
+#include "fdr_report_print.h"
+#include "latency.h"
+#include "tb_gen.h"
+#include "tb_test_util.h"
+
+#define SYS(nr)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr)
+#define IRQ(nr)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, nr)
+#define SOFTIRQ(nr)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, nr)
+#define FAULT_USER	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, 0)
+
+static void block(struct gb *g, int32_t tid, int32_t pid, uint16_t cpu,
+		  uint64_t tsc)
+{
+	gf_new_buffer(g, tid);
+	gf_wallclock(g, 1, 0);
+	gf_pid(g, pid);
+	gf_cpu(g, cpu, tsc);
+}
+
+/*
+ * Task 10 on CPU 0 from t=100 (ns: the generator's clock is 1 GHz):
+ *   100 enter sys 39; 150 enter irq 4; 170 exit irq 4; 300 exit sys 39
+ *   310 exit softirq 1 (no entry); 320 fault (point); 400 enter sys 0
+ *   (never exits)
+ * Task 11 (pid 10) on CPU 1 from t=200: 200 "tracebuf: lost 3 events",
+ *   250 marker "hello", 260 enter sys 39, 262 exit sys 39.
+ */
+static size_t demo_trace(struct gb *g, bool trigger)
+{
+	static const char lost[] = "tracebuf: lost 3 events";
+	static const char trig[] = "tracebuf trigger: marker \"x\"";
+	size_t ext;
+
+	gf_header(g, 5, 1, 0);
+	ext = gf_extents(g, 0);
+	block(g, 10, 10, 0, 100);
+	gf_func(g, TB_FDR_ENTER, SYS(39), 0);
+	gf_func(g, TB_FDR_ENTER, IRQ(4), 50);
+	gf_func(g, TB_FDR_EXIT, IRQ(4), 20);
+	gf_func(g, TB_FDR_EXIT, SYS(39), 130);
+	gf_func(g, TB_FDR_EXIT, SOFTIRQ(1), 10);
+	gf_func(g, TB_FDR_ENTER_ARGS, FAULT_USER, 10);
+	gf_arg(g, 0x1000);
+	gf_func(g, TB_FDR_EXIT, FAULT_USER, 0);
+	gf_func(g, TB_FDR_ENTER, SYS(0), 80);
+	gf_extents_end(g, ext);
+	ext = gf_extents(g, 0);
+	block(g, 11, 10, 1, 200);
+	gf_custom(g, 5, lost, sizeof(lost) - 1, 0, 0);
+	gf_custom(g, 5, "hello", 5, 50, 0);
+	gf_func(g, TB_FDR_ENTER, SYS(39), 10);
+	gf_func(g, TB_FDR_EXIT, SYS(39), 2);
+	if (trigger)
+		gf_custom(g, 5, trig, sizeof(trig) - 1, 38, 0);
+	gf_extents_end(g, ext);
+	return g->n;
+}
+
+static const struct tb_fdr_report_func *func(const struct tb_fdr_report *r,
+					     uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nfuncs; i++)
+		if (r->funcs[i].id == id)
+			return &r->funcs[i];
+	return NULL;
+}
+
+
+/* Options with no filter but those given (-Woverride-init: by hand). */
+static struct tb_fdr_report_opts no_filter(struct tb_fdr_report_opts o)
+{
+	if (!o.pid)
+		o.pid = TB_REPORT_NO_FILTER;
+	if (!o.tid)
+		o.tid = TB_REPORT_NO_FILTER;
+	if (!o.cpu)
+		o.cpu = TB_REPORT_NO_FILTER;
+	if (!o.top)
+		o.top = 10;
+	return o;
+}
+
+#define OPTS(...) no_filter((struct tb_fdr_report_opts){ __VA_ARGS__ })
+
+static int run_mem(struct tb_fdr_report *r, const struct gb *g,
+		   struct tb_fdr_report_opts o, bool folds)
+{
+	static struct tb_task_map tasks;	/* empty; outlives @r */
+	struct tb_error err = { 0 };
+	FILE *f = fmemopen(g->p, g->n, "r");
+	int ret;
+
+	ret = tb_fdr_report_run(r, f, NULL, &tasks, &o, folds, &err);
+	if (ret)
+		fprintf(stderr, "report: %d %s\n", ret, err.msg);
+	fclose(f);
+	return ret;
+}
+
+TEST(nesting_incomplete_calls_points_loss_and_markers)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	const struct tb_fdr_report_func *f;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, SYS(39));
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(2, f->lat.count);
+	EXPECT_EQ(202, f->lat.total);
+	EXPECT_EQ(2, f->lat.min);
+	EXPECT_EQ(200, f->lat.max);
+	f = func(&r, IRQ(4));
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(1, f->lat.count);
+	EXPECT_EQ(20, f->lat.total);
+	f = func(&r, SOFTIRQ(1));
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, f->lat.count);
+	EXPECT_EQ(1, f->no_entry);
+	f = func(&r, FAULT_USER);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, f->lat.count);
+	EXPECT_EQ(1, f->points);
+	f = func(&r, SYS(0));
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(1, f->no_exit);
+	EXPECT_EQ(0, f->lat.count);
+	EXPECT_EQ(3, r.lost);
+	EXPECT_EQ(1, r.nmarkers);
+	EXPECT_STREQ("hello", r.markers[0].name);
+	/* 3 syscalls, 1 IRQ, 1 fault, 1 marker: the exit alone is none */
+	EXPECT_EQ(6, r.events);
+	ASSERT_EQ(2, r.ntasks);
+	EXPECT_EQ(10, r.tasks[0].tid);
+	/* outermost time: sys 39's 200 (its IRQ inside), the fault's 0 */
+	EXPECT_EQ(200, r.tasks[0].time[0]);
+	EXPECT_EQ(2, r.tasks[0].count[0]);
+	ASSERT_EQ(2, r.ncpus);
+	EXPECT_EQ(3, r.cpus[1].lost);
+	EXPECT_EQ(1, r.cpus[1].count[0]);
+	EXPECT_EQ(1, r.cpus[1].count[TB_FDR_NR_CLASSES - 1]);
+	EXPECT_EQ(100, r.first);
+	EXPECT_EQ(400, r.last);
+	/* longest first: sys 39 (200), irq 4 (20), sys 39 (2) */
+	ASSERT_EQ(3, r.nlongest);
+	EXPECT_EQ(200, r.longest[0].ticks);
+	EXPECT_EQ(20, r.longest[1].ticks);
+	EXPECT_EQ(IRQ(4), r.longest[1].func->id);
+	EXPECT_EQ(2, r.longest[2].ticks);
+	EXPECT_FALSE(r.tidied);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+TEST(filters_count_what_they_select)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.cpu = 1), false));
+	EXPECT_EQ(1, func(&r, SYS(39))->lat.count);
+	EXPECT_EQ(2, func(&r, SYS(39))->lat.total);
+	EXPECT_EQ(0, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(2, r.events);
+	tb_fdr_report_free(&r);
+
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.tid = 10, .classes = 1U << 1),
+			     false));
+	EXPECT_EQ(1, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(0, func(&r, SYS(39))->lat.count);
+	EXPECT_EQ(1, r.events);
+	tb_fdr_report_free(&r);
+
+	/* The window holds events begun from 150 to 260 ns after 100. */
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.from_ns = 50, .to_ns = 160),
+			     false));
+	EXPECT_EQ(1, func(&r, SYS(39))->lat.count);
+	EXPECT_EQ(2, func(&r, SYS(39))->lat.min);
+	EXPECT_EQ(1, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(0, func(&r, SYS(0))->no_exit);
+	tb_fdr_report_free(&r);
+
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.name = "syscall_0x2*"), false));
+	EXPECT_EQ(2, func(&r, SYS(39))->lat.count);
+	EXPECT_EQ(0, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(0, r.nmarkers);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+TEST(before_needs_a_trigger_and_lists_each_cpus_last_events)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+
+	demo_trace(&g, false);
+	EXPECT_EQ(-1, run_mem(&r, &g, OPTS(.before_ns = 1000), false));
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+
+	memset(&g, 0, sizeof(g));
+	demo_trace(&g, true);
+	/* Trigger at 300 on CPU 1: the last 150 ns hold begins >= 150. */
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.before_ns = 150), false));
+	EXPECT_TRUE(r.trigger.found);
+	EXPECT_EQ(300, r.trigger.tsc);
+	EXPECT_EQ(1, r.trigger.cpu);
+	EXPECT_EQ(1, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(1, func(&r, SYS(39))->lat.count);
+	ASSERT_NE(NULL, r.nbefore);
+	EXPECT_EQ(1, r.nbefore[0]);	/* the IRQ */
+	EXPECT_EQ(1, r.nbefore[1]);	/* task 11's getpid */
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+TEST(records_going_back_in_time_are_ordered_first)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	size_t ext;
+
+	/* Task 7's later block (CPU 1) comes first, as CPUs are drained. */
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 7, 7, 1, 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(1), 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(2), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(2), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 7, 7, 0, 500);
+	gf_func(&g, TB_FDR_ENTER, SYS(1), 0);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_TRUE(r.tidied);
+	EXPECT_EQ(1, func(&r, SYS(1))->lat.count);
+	EXPECT_EQ(500, func(&r, SYS(1))->lat.total);
+	EXPECT_EQ(0, func(&r, SYS(1))->no_entry);
+	EXPECT_EQ(10, func(&r, SYS(2))->lat.total);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+TEST(folded_stacks_hold_self_time)
+{
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text = NULL;
+	size_t len;
+	FILE *out;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), true));
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_folded(&r, &p, out));
+	fclose(out);
+	/* sys 39 lasted 200 of which its IRQ 20; no fault frames */
+	EXPECT_NE(NULL, strstr(text, "?-10;syscall_0x27 180\n")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "?-10;syscall_0x27;irq_0x4 20\n"));
+	EXPECT_NE(NULL, strstr(text, "?-11;syscall_0x27 2\n"));
+	EXPECT_EQ(NULL, strstr(text, "fault"));
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+TEST(percentiles_exact_then_within_the_bound)
+{
+	struct tb_latency l = { 0 };
+	uint64_t i, v;
+	bool exact;
+
+	for (i = 1; i <= TB_LATENCY_EXACT; i++)
+		ASSERT_EQ(0, tb_latency_add(&l, i * 1000));
+	EXPECT_EQ(2048000, tb_latency_percentile(&l, 50, &exact));
+	EXPECT_TRUE(exact);
+	/* rank ceil(0.99 * 4096) = 4056 */
+	EXPECT_EQ(4056000, tb_latency_percentile(&l, 99, &exact));
+	EXPECT_TRUE(exact);
+	EXPECT_EQ(1000, tb_latency_percentile(&l, 0.001, &exact));
+	for (; i <= 100000; i++)
+		ASSERT_EQ(0, tb_latency_add(&l, i * 1000));
+	v = tb_latency_percentile(&l, 90, &exact);
+	EXPECT_FALSE(exact);
+	/* exact: 90000000 */
+	EXPECT_LE(v, 90000000 + 90000000ULL * TB_LATENCY_ERROR_PPM / 1000000);
+	EXPECT_GE(v, 90000000 - 90000000ULL * TB_LATENCY_ERROR_PPM / 1000000);
+	EXPECT_EQ(100000000, tb_latency_percentile(&l, 100, &exact));
+	EXPECT_EQ(1000, l.min);
+	EXPECT_EQ(100000, l.count);
+	tb_latency_free(&l);
+}
+
+static const char *tool(void)
+{
+	return "../../build/userspace/tracebuf";
+}
+
+TEST(command_line)
+{
+	char *dir = tu_tmpdir(), path[512], *out;
+	struct gb g = { 0 };
+	int st;
+
+	demo_trace(&g, false);
+	snprintf(path, sizeof(path), "%s/t.fdr", dir);
+	ASSERT_EQ(0, gb_write(&g, path));
+	out = tu_run(&st, "%s report %s", tool(), path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "syscall_0x27")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "EXIT-NO-ENTRY"));
+	free(out);
+	out = tu_run(&st, "%s report --json %s", tool(), path);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "\"total_ns\": 202")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "cat %s | %s report --time 0.05us,0.16us - ", path,
+		     tool());
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "%s report --class bogus %s", tool(), path);
+	EXPECT_EQ(2, st);
+	EXPECT_NE(NULL, strstr(out, "unknown class 'bogus'"));
+	free(out);
+	out = tu_run(&st, "%s report --time 5 %s", tool(), path);
+	EXPECT_EQ(2, st);
+	free(out);
+	out = tu_run(&st, "%s report --before 10 %s", tool(), path);
+	EXPECT_EQ(3, st);
+	EXPECT_NE(NULL, strstr(out, "no trigger")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "%s report %s/none.fdr", tool(), dir);
+	EXPECT_EQ(1, st);
+	free(out);
+	out = tu_run(&st, "head -c 20 %s | %s report -", path, tool());
+	EXPECT_EQ(3, st) TH_LOG("%s", out);
+	free(out);
+	gb_free(&g);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+TEST_HARNESS_MAIN
