@@ -35,6 +35,8 @@ struct block {
 struct scan {
 	struct tb_fdr_post *p;
 	size_t len;		/* of the stream */
+	uint64_t t0;		/* earliest time of a record llvm-xray reads */
+	bool has_t0;
 	struct block *v;
 	size_t n, cap;
 	size_t nids, capids;
@@ -61,14 +63,27 @@ static bool grow(void **v, size_t *cap, size_t n, size_t size)
 	return true;
 }
 
+/* The custom event that starts every task of a trace we wrote. */
+static bool is_start(const struct tb_fdr_record *r)
+{
+	return r->kind == TB_FDR_CUSTOM &&
+	       r->size == (int32_t)strlen(TB_FDR_POST_START) &&
+	       !memcmp(r->data, TB_FDR_POST_START, strlen(TB_FDR_POST_START));
+}
+
 static int scan_record(void *ctx, const struct tb_fdr_record *r)
 {
 	struct scan *s = ctx;
 	struct tb_fdr_post *p = s->p;
 	struct block *b = s->n ? &s->v[s->n - 1] : NULL;
 
-	if (r->ignored)
+	if (r->ignored || is_start(r))
 		return 0;
+	if ((r->kind == TB_FDR_FUNCTION || r->kind == TB_FDR_CUSTOM ||
+	     r->kind == TB_FDR_TYPED) && (!s->has_t0 || r->tsc < s->t0)) {
+		s->t0 = r->tsc;
+		s->has_t0 = true;
+	}
 	/*
 	 * Blocks are put in order one by one: one that carries on the
 	 * block before it, or a second thread's block inside one extent
@@ -262,6 +277,8 @@ struct merge {
 	struct task_stack st;
 	bool open;		/* the task's block has begun */
 	bool keep_args;		/* the last function record was kept */
+	uint64_t t0;		/* the capture's earliest time (scan.t0) */
+	bool has_t0;		/* it has one: it holds a record */
 	uint64_t wall_sec;	/* of the task's first block */
 	uint32_t wall_usec;
 	uint8_t *scratch;	/* file header + one input block */
@@ -343,8 +360,20 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 	case TB_FDR_NEW_CPU:
 		if (!m->open) {
 			m->open = true;
-			return tb_fdr_begin(m->w, r->pid, r->tid, r->cpu, r->tsc,
-					    m->wall_sec, m->wall_usec);
+			ret = tb_fdr_begin(m->w, r->pid, r->tid, r->cpu, r->tsc,
+					   m->wall_sec, m->wall_usec);
+			if (ret || !m->has_t0)
+				return ret;
+			/*
+			 * llvm-xray 14's account and graph refuse every
+			 * record older than the first one they read, and
+			 * they read the threads in the order of a hash
+			 * table: only a file whose every thread starts at
+			 * the capture's earliest time is read whole.  The
+			 * writer goes back to it with a TSCWrap.
+			 */
+			return tb_fdr_custom(m->w, m->t0, TB_FDR_POST_START,
+					     strlen(TB_FDR_POST_START));
 		}
 		/* A block's NewCPUId on the CPU we are on adds nothing. */
 		if (r->cpu == m->w->cpu)
@@ -364,6 +393,10 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 		return tb_fdr_write_record(m->w, &f);
 	case TB_FDR_CALL_ARG:
 		return m->keep_args ? tb_fdr_write_record(m->w, r) : 0;
+	case TB_FDR_CUSTOM:
+		m->keep_args = false;
+		/* An input that is our output: its start is written anew. */
+		return is_start(r) ? 0 : tb_fdr_write_record(m->w, r);
 	default:
 		m->keep_args = false;
 		return tb_fdr_write_record(m->w, r);
@@ -443,6 +476,8 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		goto out;
 	}
 	p->blocks = s.n;
+	m.t0 = s.t0;
+	m.has_t0 = s.has_t0;
 	ids_finish(p, s.nids);
 	order_blocks(s.v, s.n);
 	errno = 0;

@@ -16,7 +16,11 @@
  *    way (the kernel's ids, space << 24 | key, are far larger);
  *  - exits whose entry is not in the capture left out (calls in progress
  *    when recording started, or whose entry was lost); the writer
- *    computes every delta again from the records' absolute times.
+ *    computes every delta again from the records' absolute times;
+ *  - each task's block starts with a custom event TB_FDR_POST_START at
+ *    the time of the capture's earliest record: llvm-xray 14's account
+ *    and graph refuse every record older than the first record they
+ *    read, and they read the threads in the order of a hash table.
  *
  * In raw mode the device's blocks are only ordered: blocks, ids and
  * records stay as recorded.  With keep_ids the blocks are merged and
@@ -37,6 +41,13 @@
 #include "tb_error.h"
 
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
+
+/*
+ * Payload of the custom event that starts every task (not in raw mode).
+ * Dropped from an input, which may be a trace written here, and written
+ * anew.
+ */
+#define TB_FDR_POST_START	"tracebuf: capture start"
 
 struct tb_fdr_post {
 	bool raw;		/* keep blocks, ids and records as recorded */

@@ -738,6 +738,9 @@ struct recs {
 	struct rec v[4096];
 	unsigned int n;
 	unsigned int blocks;
+	struct rec start[16];	/* TB_FDR_POST_START events, apart */
+	unsigned int nstart;
+	uint64_t first;		/* earliest function or event time */
 };
 
 static int recs_visit(void *ctx, const struct tb_fdr_record *r)
@@ -747,6 +750,24 @@ static int recs_visit(void *ctx, const struct tb_fdr_record *r)
 
 	if (r->kind == TB_FDR_NEW_BUFFER)
 		c->blocks++;
+	if (!r->ignored && r->kind == TB_FDR_CUSTOM &&
+	    r->size == (int32_t)strlen(TB_FDR_POST_START) &&
+	    !memcmp(r->data, TB_FDR_POST_START, r->size)) {
+		if (c->nstart == 16)
+			return -1;
+		x = &c->start[c->nstart++];
+		memset(x, 0, sizeof(*x));
+		x->pid = r->pid;
+		x->tid = r->tid;
+		x->kind = r->kind;
+		x->tsc = r->tsc;
+		return 0;
+	}
+	if (!r->ignored && (r->kind == TB_FDR_FUNCTION ||
+			    r->kind == TB_FDR_CUSTOM ||
+			    r->kind == TB_FDR_TYPED) &&
+	    (!c->first || r->tsc < c->first))
+		c->first = r->tsc;
 	if (r->ignored || (r->kind != TB_FDR_FUNCTION &&
 			   r->kind != TB_FDR_CALL_ARG &&
 			   r->kind != TB_FDR_CUSTOM && r->kind != TB_FDR_TYPED))
@@ -958,6 +979,8 @@ static int xray_agrees(const char *path, const struct recs *c)
 	for (i = 0; i < c->n; i++)
 		if (c->v[i].kind != TB_FDR_CALL_ARG)
 			rec_key(&c->v[i], ours[n++]);
+	for (i = 0; i < c->nstart; i++)
+		rec_key(&c->start[i], ours[n++]);
 	/* One record per "{ ... }", whatever the line breaks. */
 	out = tu_run(&status, "llvm-xray convert -f yaml %s", path);
 	if (status) {
@@ -1044,7 +1067,7 @@ out:
  */
 TEST(records_in_are_records_out)
 {
-	static struct recs expect, got;
+	static struct recs expect, got, input;
 	static struct rec a[4096], b[4096];
 	struct tb_fdr_post p = { .keep_ids = true };
 	struct tb_error err;
@@ -1068,6 +1091,21 @@ TEST(records_in_are_records_out)
 				     &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(NTASKS, got.blocks);
 	EXPECT_EQ(expect.n, got.n);
+	/* One start per task, at the input's earliest time. */
+	memset(&input, 0, sizeof(input));
+	ASSERT_EQ(0, tb_fdr_read_mem(in, inlen, NULL, recs_visit, &input, NULL,
+				     &err));
+	EXPECT_EQ(0, input.nstart);
+	ASSERT_EQ(NTASKS, got.nstart);
+	EXPECT_LE(input.first, got.first);
+	for (task = 0; task < NTASKS; task++) {
+		for (i = 0; i < NTASKS; i++)
+			if (got.start[i].pid == task_pid[task] &&
+			    got.start[i].tid == task_tid[task])
+				break;
+		ASSERT_GT(NTASKS, i) TH_LOG("task %u has no start", task);
+		EXPECT_EQ(input.first, got.start[i].tsc);
+	}
 	for (task = 0; task < NTASKS; task++) {
 		na = task_recs(&expect, task_pid[task], task_tid[task], a);
 		nb = task_recs(&got, task_pid[task], task_tid[task], b);
@@ -1104,6 +1142,270 @@ TEST(records_in_are_records_out)
 	free(in);
 	free(buf);
 	tb_fdr_post_free(&p);
+}
+
+/* ------------------------------------- llvm-xray account counts */
+
+#define KT_TASKS	48
+#define KT_RUNS		900
+#define KT_SKEW		400	/* CPU 1's clock reads this far behind */
+
+/* The kernel ids the generator uses, by index (a syscall is index < 8). */
+static uint32_t kt_kid(unsigned int i)
+{
+	if (i < 8)
+		return TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, 3 * i);
+	if (i < 11)
+		return TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, i - 7);
+	if (i < 14)
+		return TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i - 10);
+	return TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, i - 14);
+}
+
+#define KT_NIDS		16
+
+struct kt_truth {
+	uint64_t calls[KT_NIDS];	/* completed calls, by index */
+	unsigned int migrations;	/* runs on the other CPU than before */
+	unsigned int backwards;		/* a run that starts before the last */
+	unsigned int orphans;		/* exits without their entry */
+	unsigned int open;		/* entries without their exit */
+	unsigned int nested;		/* calls inside another call */
+};
+
+/*
+ * What the kernel recorder gives the collectors: KT_TASKS tasks in four
+ * processes, started one after the other, running on two CPUs at the
+ * same time, each CPU's blocks in its own stream and the streams one
+ * after the other.  Tasks migrate.  CPU 1's clock reads @skew behind:
+ * a task that moves to it may go back in time, before its last record
+ * on the other CPU (its runs still start in order: only time orders a
+ * task's blocks of two CPUs).  Tasks begin inside calls made before the
+ * capture (exits without entries), some exits' entries are lost, calls
+ * are left open at the end; interrupts, softirqs and faults nest inside
+ * syscalls and each other.  @t counts every call whose entry and exit
+ * are both recorded.
+ */
+static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
+		      uint64_t skew)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL, .buffer_size = 1024,
+	};
+	struct tb_fdr_writer w[2];
+	uint8_t stack[KT_TASKS][8];
+	int depth[KT_TASKS] = { 0 }, last_cpu[KT_TASKS];
+	/* The CPUs' clocks as they read; the true time of a task's end. */
+	uint64_t start[KT_TASKS] = { 0 }, end[KT_TASKS] = { 0 };
+	uint64_t done[KT_TASKS] = { 0 }, cpu_now[2] = { 1000000, 1000000 };
+	char *cbuf[2] = { NULL, NULL };
+	size_t clen[2] = { 0, 0 };
+	FILE *cf[2];
+	int run, c, k;
+
+	memset(t, 0, sizeof(*t));
+	for (k = 0; k < KT_TASKS; k++)
+		last_cpu[k] = -1;
+	for (c = 0; c < 2; c++) {
+		cf[c] = open_memstream(&cbuf[c], &clen[c]);
+		if (tb_fdr_writer_init(&w[c], cf[c], &h, 1024))
+			return -1;
+	}
+	for (run = 0; run < KT_RUNS; run++) {
+		/* Later tasks start later: the first task is not the first. */
+		int task = (int)(rnd() % (1 + run * KT_TASKS / (KT_RUNS / 2)));
+		int cpu = (int)(rnd() & 1), nrec = 1 + (int)(rnd() % 12);
+		struct tb_fdr_writer *wr = &w[cpu];
+		uint64_t now, off = cpu ? skew : 0;
+
+		if (task >= KT_TASKS)
+			task = KT_TASKS - 1;
+		now = cpu_now[cpu] > done[task] ? cpu_now[cpu] : done[task];
+		now += rnd() % 4 ? rnd() % 8 : 1000 + rnd() % 100000;
+		if (last_cpu[task] >= 0 && now - off <= start[task])
+			now = start[task] + 1 + off;
+		if (last_cpu[task] >= 0 && last_cpu[task] != cpu)
+			t->migrations++;
+		if (last_cpu[task] >= 0 && now - off < end[task])
+			t->backwards++;
+		start[task] = now - off;
+		tb_fdr_begin(wr, 100 + task % 4, 1000 + task, (uint16_t)cpu,
+			     now - off, 1700000000, 0);
+		if (last_cpu[task] < 0 && task % 3 == 0) {
+			/* In a syscall, maybe in an interrupt, at the start. */
+			if (task % 2)
+				tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(8),
+						now - off, NULL, 0);
+			tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(task % 8),
+					now - off, NULL, 0);
+			t->orphans += 1 + task % 2;
+		}
+		last_cpu[task] = cpu;
+		for (k = 0; k < nrec; k++) {
+			int d = depth[task];
+			unsigned int top = d ? stack[task][d - 1] : 0, id;
+			uint64_t arg = rnd();
+
+			now += 1 + rnd() % 50;
+			if (!d || (d < 6 && rnd() % 2)) {
+				/* Syscall at the bottom; IRQ, fault above. */
+				if (!d)
+					id = (unsigned int)(rnd() % 8);
+				else if (top < 8)
+					id = rnd() % 2 ? 8 + (unsigned int)(rnd() % 3) :
+					     14 + (unsigned int)(rnd() % 2);
+				else if (top < 11)
+					id = 11 + (unsigned int)(rnd() % 3);
+				else
+					id = 8 + (unsigned int)(rnd() % 3);
+				t->nested += d > 0;
+				stack[task][depth[task]++] = (uint8_t)id;
+				tb_fdr_function(wr, id >= 14 ? TB_FDR_ENTER_ARGS :
+						TB_FDR_ENTER, kt_kid(id), now - off,
+						&arg, id >= 14);
+				/* A fault's exit at its entry's time. */
+				if (id < 14)
+					continue;
+			} else if (rnd() % 16 == 0) {
+				/* An exit whose entry was lost: not open. */
+				for (id = 8; id < 14; id++)
+					if (!memchr(stack[task], (int)id, d))
+						break;
+				tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(id),
+						now - off, NULL, 0);
+				t->orphans++;
+				continue;
+			}
+			id = stack[task][--depth[task]];
+			tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(id), now - off,
+					NULL, 0);
+			t->calls[id]++;
+		}
+		cpu_now[cpu] = now;
+		done[task] = now;
+		end[task] = now - off;
+		tb_fdr_end(wr);
+	}
+	for (k = 0; k < KT_TASKS; k++)
+		t->open += depth[k];
+	for (c = 0; c < 2; c++) {
+		if (tb_fdr_writer_finish(&w[c]))
+			return -1;
+		fclose(cf[c]);
+	}
+	*len = clen[0] + clen[1] - TB_FDR_HEADER_SIZE;
+	*buf = malloc(*len);
+	memcpy(*buf, cbuf[0], clen[0]);
+	memcpy(*buf + clen[0], cbuf[1] + TB_FDR_HEADER_SIZE,
+	       clen[1] - TB_FDR_HEADER_SIZE);
+	free(cbuf[0]);
+	free(cbuf[1]);
+	return 0;
+}
+
+/*
+ * What the manual pages tell users to run: `llvm-xray account -m
+ * FILE.map FILE`, without -k, on what the collectors write (dense ids,
+ * names, map) from a capture of many tasks on two CPUs.  It must accept
+ * the file and count every call the capture completed, function by
+ * function, as the generator counted them.  llvm-xray 14 refuses every
+ * record older than the first record it reads, and reads the threads in
+ * the order of its hash table: only a file whose every thread starts at
+ * the capture's earliest time is safe.  `stack` must accept it too, and
+ * `graph` where each task's time goes forward: graph sorts all records
+ * by time, which puts a task that went back in time out of its order.
+ */
+static void kt_check(struct __test_metadata *_metadata, uint64_t skew)
+{
+	struct tb_fdr_post p = { 0 };
+	struct kt_truth truth;
+	struct tb_error err;
+	char *in = NULL, *buf = NULL, *dir, path[512], map[512], *out, *l;
+	uint64_t seen[KT_NIDS] = { 0 }, total = 0, want = 0;
+	size_t inlen, len = 0;
+	unsigned int i, rows = 0;
+	int status;
+	FILE *f, *mf, *nf;
+
+	ASSERT_EQ(0, kt_capture(&in, &inlen, &truth, skew));
+	/* The shapes the test is about are all there. */
+	EXPECT_LT(100, truth.migrations);
+	EXPECT_EQ(!!skew, truth.backwards > 10);
+	EXPECT_EQ(!!skew, truth.backwards > 0);
+	EXPECT_LT(10, truth.orphans);
+	EXPECT_LT(5, truth.open);
+	EXPECT_LT(500, truth.nested);
+	f = open_memstream(&buf, &len);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, in, inlen, f, &err))
+		TH_LOG("%s", err.msg);
+	fclose(f);
+	EXPECT_EQ(KT_TASKS, p.out_blocks);
+	EXPECT_EQ(truth.orphans, p.removed);
+	EXPECT_EQ(0, p.closed);
+	dir = tu_tmpdir();
+	snprintf(path, sizeof(path), "%s/t.fdr", dir);
+	snprintf(map, sizeof(map), "%s/t.fdr.map", dir);
+	ASSERT_EQ(0, tu_write(path, buf, len));
+	mf = fopen(map, "wb");
+	nf = fopen("/dev/null", "w");
+	ASSERT_NE(NULL, mf);
+	ASSERT_NE(NULL, nf);
+	ASSERT_EQ(0, tb_fdr_post_names(&p, nf, mf, NULL, NULL, NULL));
+	fclose(mf);
+	fclose(nf);
+
+	out = tu_run(&status, "llvm-xray account -m %s -f csv %s", map, path);
+	EXPECT_EQ(0, status) TH_LOG("llvm-xray account: %.2000s", out);
+	for (l = out; l && *l; l = strchr(l, '\n')) {
+		unsigned int id;
+		unsigned long long n;
+		size_t k;
+
+		l += *l == '\n';
+		if (sscanf(l, "%u,%llu,", &id, &n) != 2)
+			continue;
+		rows++;
+		for (k = 0; k < KT_NIDS; k++)
+			if (kt_kid((unsigned int)k) ==
+			    tb_fdr_post_kernel_id(&p, id))
+				seen[k] += n;
+	}
+	free(out);
+	for (i = 0; i < KT_NIDS; i++) {
+		EXPECT_EQ(truth.calls[i], seen[i])
+			TH_LOG("kernel id %#x", kt_kid(i));
+		total += seen[i];
+		want += truth.calls[i];
+	}
+	EXPECT_EQ(KT_NIDS, rows);
+	out = tu_run(&status, "llvm-xray stack -m %s %s 2>&1 >/dev/null",
+		     map, path);
+	EXPECT_EQ(0, status) TH_LOG("llvm-xray stack: %.2000s", out);
+	free(out);
+	if (!skew) {
+		out = tu_run(&status, "llvm-xray graph -m %s %s 2>&1 >/dev/null",
+			     map, path);
+		EXPECT_EQ(0, status) TH_LOG("llvm-xray graph: %.2000s", out);
+		free(out);
+	}
+	fprintf(stderr, "# skew %llu: %llu calls of %llu; moves %u back %u orphans %u open %u\n",
+		(unsigned long long)skew, (unsigned long long)total,
+		(unsigned long long)want, truth.migrations, truth.backwards,
+		truth.orphans, truth.open);
+	tu_rmdir(dir);
+	free(dir);
+	free(in);
+	free(buf);
+	tb_fdr_post_free(&p);
+}
+
+TEST(llvm_xray_account_counts_every_call)
+{
+	if (!tu_have("llvm-xray"))
+		SKIP(return, "llvm-xray not installed");
+	kt_check(_metadata, 0);
+	kt_check(_metadata, KT_SKEW);
 }
 
 /*
@@ -1275,6 +1577,8 @@ TEST(time_going_back_between_a_task_s_blocks)
 	ASSERT_EQ(in.n, out.n);
 	/* Blocks by their start: 50, 1000, 1100, 1200. */
 	EXPECT_EQ(53, out.v[0].tsc);
+	ASSERT_EQ(1, out.nstart);
+	EXPECT_EQ(53, out.start[0].tsc);
 	for (i = 0; i < in.n; i++) {
 		unsigned int k;
 
