@@ -159,6 +159,13 @@ vm_suite() {
 	echo "# ---- host: llvm-xray over the trigger daemon's files of $suite"
 	guest_check "$suite-trigger-accept" llvm_xray "$results/$suite-out/trigger" \
 		scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"
+	# tracebuf report against a computation of its own, on every trace
+	# the guest wrote (record, a raw device capture, -f, bpf, triggers).
+	echo "# ---- host: tracebuf report cross-checked on the traces of $suite"
+	guest_check "$suite-report" report_check "$results/$suite-out/accept" \
+		scripts/report-check.sh "$results/$suite-out/accept" \
+		"$results/$suite-out/kfunc" "$results/$suite-out/bpf-kfunc" \
+		"$results/$suite-out/bpf" "$results/$suite-out/trigger"
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
 	guest_check "$suite-fuzz-xray" llvm_xray "$results/$suite-out/fuzz" \

@@ -170,12 +170,23 @@ def compute(trace, text, names):
 
 
 def check(trace, tracebuf):
-    names = load_names(trace + ".names")
-    text, source = dump(trace, tracebuf)
-    funcs, tasks, cpus, lost, to_ns = compute(trace, text, names)
     rep = subprocess.run([tracebuf, "report", "--json", "--top", "0", trace],
                          capture_output=True, check=True)
     got = json.loads(rep.stdout)
+    names = load_names(trace + ".names")
+    src = trace
+    if got["tidied"]:
+        # A capture read from the device: the report ordered it first, as
+        # fdr-tidy does; compute over fdr-tidy's output.
+        src = trace + ".report-check-tidy"
+        subprocess.run([tracebuf, "convert", "fdr-tidy", trace, src],
+                       capture_output=True, check=True)
+    try:
+        text, source = dump(src, tracebuf)
+        funcs, tasks, cpus, lost, to_ns = compute(src, text, names)
+    finally:
+        if src != trace:
+            os.unlink(src)
     bad = []
     want = {}
     for f in funcs.values():

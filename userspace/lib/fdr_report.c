@@ -455,6 +455,7 @@ static void rp_custom(struct rp_ctx *c, const struct tb_fdr_record *rec)
 	const char *d = (const char *)rec->data;
 	size_t len = rec->size > 0 ? (size_t)rec->size : 0;
 	struct tb_fdr_report_cpu *cpu = rp_cpu(c, rec->cpu);
+	struct tb_fdr_report_task *t;
 	struct tb_fdr_report_func *m;
 	char name[RP_MARKER_NAME + 1];
 	size_t i, n;
@@ -506,7 +507,13 @@ static void rp_custom(struct rp_ctx *c, const struct tb_fdr_record *rec)
 	name[n] = '\0';
 	if (r->opts.name && fnmatch(r->opts.name, name, 0))
 		return;
+	t = rp_task(c, rec);
+	if (!t) {
+		c->oom = 1;
+		return;
+	}
 	r->events++;
+	t->count[TB_FDR_NR_CLASSES - 1]++;
 	cpu->count[TB_FDR_NR_CLASSES - 1]++;
 	for (i = 0; i < r->nmarkers; i++)
 		if (!strcmp(r->markers[i].name, name))

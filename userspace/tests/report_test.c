@@ -157,6 +157,7 @@ TEST(nesting_incomplete_calls_points_loss_and_markers)
 	/* outermost time: sys 39's 200 (its IRQ inside), the fault's 0 */
 	EXPECT_EQ(200, r.tasks[0].time[0]);
 	EXPECT_EQ(2, r.tasks[0].count[0]);
+	EXPECT_EQ(1, r.tasks[1].count[TB_FDR_NR_CLASSES - 1]);
 	ASSERT_EQ(2, r.ncpus);
 	EXPECT_EQ(3, r.cpus[1].lost);
 	EXPECT_EQ(1, r.cpus[1].count[0]);
