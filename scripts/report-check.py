@@ -26,6 +26,8 @@ SPACES = {1: "syscall", 2: "irq", 3: "softirq", 4: "workqueue", 5: "fault",
 POINT = {"fault", "sched"}
 LOST = "tracebuf: lost "
 TRIGGERS = ("tracebuf trigger: ", "tracebuf: panic: ")
+# The post-processing opens each task with this event (fdr_post.h).
+START = "tracebuf: capture start"
 
 LINE = re.compile(r"<(Function Enter|Function Exit|Function Tail Exit|"
                   r"Function Enter With Arg): #(\d+) delta = \+(\d+)>")
@@ -136,7 +138,7 @@ def compute(trace, text, names):
                 n = int(data[len(LOST):].split()[0])
                 lost += n
                 cpus.setdefault(cpu, {"events": {}, "lost": 0})["lost"] += n
-            elif not data.startswith(TRIGGERS):
+            elif not data.startswith(TRIGGERS) and data != START:
                 count("marker")
         else:
             g = LINE.match(m.group(0) + ">")

@@ -492,6 +492,10 @@ static void rp_custom(struct rp_ctx *c, const struct tb_fdr_record *rec)
 		tr->text[n] = '\0';
 		return;
 	}
+	/* The post-processing's start of a task (fdr_post.h): no event. */
+	if (len == sizeof(TB_FDR_POST_START) - 1 &&
+	    !memcmp(d, TB_FDR_POST_START, len))
+		return;
 	/* A user marker: counted by its first bytes. */
 	if (r->opts.cpu != TB_REPORT_NO_FILTER && rec->cpu != r->opts.cpu)
 		return;

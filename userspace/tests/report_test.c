@@ -64,6 +64,8 @@ static size_t demo_trace(struct gb *g, bool trigger)
 	gf_extents_end(g, ext);
 	ext = gf_extents(g, 0);
 	block(g, 11, 10, 1, 200);
+	/* What the post-processing opens a task with: not a marker. */
+	gf_custom(g, 5, "tracebuf: capture start", 23, 0, 0);
 	gf_custom(g, 5, lost, sizeof(lost) - 1, 0, 0);
 	gf_custom(g, 5, "hello", 5, 50, 0);
 	gf_func(g, TB_FDR_ENTER, SYS(39), 10);
