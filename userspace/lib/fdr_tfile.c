@@ -44,6 +44,19 @@ struct ft_ctx {
 	uint64_t n;
 };
 
+/*
+ * The address of function @fid: the one the ELF map writer gives it, so
+ * that gdb names it with the map loaded.  The map has no id 0; its
+ * tracepoint goes just below function 1, as every tracepoint needs an
+ * address of its own (gdb would take two at one address for one).
+ */
+static uint64_t ft_addr(uint32_t fid)
+{
+	if (!fid)
+		return TB_XRAY_MAP_TEXT - TB_XRAY_MAP_STRIDE;
+	return TB_XRAY_MAP_TEXT + (uint64_t)(fid - 1) * TB_XRAY_MAP_STRIDE;
+}
+
 static unsigned int ft_tracepoint(struct ft_ctx *c, uint32_t fid)
 {
 	unsigned int tp;
@@ -71,10 +84,7 @@ static unsigned int ft_tracepoint(struct ft_ctx *c, uint32_t fid)
 		snprintf(buf, sizeof(buf), "function %u", fid);
 		name = buf;
 	}
-	/* Same address as the ELF map writer gives the function. */
-	if (tb_tfile_tracepoint(c->w, tp, TB_XRAY_MAP_TEXT +
-				(uint64_t)(fid ? fid - 1 : 0) *
-				TB_XRAY_MAP_STRIDE, name, ft_cmds, 2))
+	if (tb_tfile_tracepoint(c->w, tp, ft_addr(fid), name, ft_cmds, 2))
 		goto oom;
 	return tp;
 oom:

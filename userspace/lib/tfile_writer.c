@@ -112,6 +112,8 @@ int tb_tfile_tracepoint(struct tb_tfile_writer *w, unsigned int num,
 
 	if (!num || num > TB_TFILE_MAX_TP)
 		return fail(w, ERANGE);
+	if (num != w->ntp + 1)
+		return fail(w, EINVAL);
 	if (w->ntp == w->tp_cap) {
 		unsigned int cap = w->tp_cap ? 2 * w->tp_cap : 64;
 
@@ -253,6 +255,45 @@ static void hex(FILE *f, const char *s)
 		fprintf(f, "%02x", (unsigned char)*s++);
 }
 
+/*
+ * @name as the C string constant gdb shows: quote and backslash escaped,
+ * bytes outside printable ASCII in octal (gdb parses the condition, and
+ * raw bytes would go through its character sets), cut to fit in
+ * TB_TFILE_NAME_MAX characters with "..." at the end.
+ */
+static void quote_name(char buf[TB_TFILE_NAME_MAX + 1], const char *name)
+{
+	size_t n = 1, all = 0, room = TB_TFILE_NAME_MAX - 2;
+	const unsigned char *p;
+	char esc[5];
+	int len;
+
+	for (p = (const unsigned char *)name; *p; p++)
+		all += *p == '"' || *p == '\\' ? 2 : *p < 0x20 || *p > 0x7e ?
+		       4 : 1;
+	if (all > room)
+		room -= 3;
+	buf[0] = '"';
+	for (p = (const unsigned char *)name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			len = snprintf(esc, sizeof(esc), "\\%c", *p);
+		else if (*p < 0x20 || *p > 0x7e)
+			len = snprintf(esc, sizeof(esc), "\\%03o", *p);
+		else
+			len = snprintf(esc, sizeof(esc), "%c", *p);
+		if (n - 1 + len > room)
+			break;
+		memcpy(buf + n, esc, len);
+		n += len;
+	}
+	if (*p) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n++] = '"';
+	buf[n] = 0;
+}
+
 /* One "tp Z" line: gdb keeps these as the tracepoint's source strings. */
 static void zline(FILE *f, const struct tp_def *t, const char *type,
 		  const char *text)
@@ -289,7 +330,13 @@ static void definitions(struct tb_tfile_writer *w)
 		hex(f, t->name);
 		fputc('\n', f);
 	}
-	for (i = 0; i < w->ntp; i++) {
+	/*
+	 * gdb creates its tracepoints from the last defined to the first
+	 * and numbers them as it goes, so they are written from the last to
+	 * the first: gdb's tracepoint N is then ours.  `tfind tracepoint N`
+	 * needs that, as gdb 13 turns N into the file's number twice.
+	 */
+	for (i = w->ntp; i-- > 0;) {
 		const struct tp_def *t = &w->tps[i];
 
 		fprintf(f, "tp T%x:%" PRIx64 ":E:0:0\n", t->num, t->addr);
@@ -297,8 +344,8 @@ static void definitions(struct tb_tfile_writer *w)
 		snprintf(buf, sizeof(buf), "*0x%" PRIx64, t->addr);
 		zline(f, t, "at", buf);
 		if (t->name) {
-			snprintf(buf, sizeof(buf), "# %s", t->name);
-			zline(f, t, "cmd", buf);
+			quote_name(buf, t->name);
+			zline(f, t, "cond", buf);
 		}
 		for (j = 0; j < t->ncmds; j++)
 			zline(f, t, "cmd", t->cmds[j]);

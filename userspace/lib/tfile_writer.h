@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * GDB trace file ("tfile") writer, in the form gdb 13's `target tfile`
- * accepts (Documentation/formats.rst).  The definition section must list
- * every tracepoint and the frame count before the first frame, but a
+ * accepts, and where `tfind tracepoint N` and `info tracepoints` use our
+ * numbers and names (Documentation/formats.rst, which also says why gdb's
+ * `tfind pc` cannot work on trace files).  The definition section must
+ * list every tracepoint and the frame count before the first frame, but a
  * converter only knows them at the end: frames are therefore spooled to
  * an anonymous temporary file and copied behind the definitions by
  * tb_tfile_finish().  Memory stays bounded by the number of tracepoints.
@@ -14,6 +16,13 @@
 #include <stdio.h>
 
 #define TB_TFILE_MAX_TP		32767	/* frame tracepoint numbers are i16 */
+/*
+ * The longest name gdb is given for a tracepoint, as the quoted C string
+ * it shows (quotes and escapes included): its hex-encoded definition line
+ * stays well under gdb's 1000 bytes.  Longer names are cut and end in
+ * "...".
+ */
+#define TB_TFILE_NAME_MAX	400
 
 struct tb_tfile_writer;
 
@@ -27,9 +36,14 @@ struct tb_tfile_writer *tb_tfile_create(FILE *out, const char *arch,
 int tb_tfile_tsv(struct tb_tfile_writer *w, unsigned int num,
 		 const char *name, int64_t initial);
 /*
- * Define tracepoint @num at @addr.  @cmds (may be NULL) are action lines
- * such as "collect $tsc" that `tdump` shows; the array must outlive the
- * writer.  @name (may be NULL) is written as a comment action line.
+ * Define tracepoint @num at @addr.  Tracepoints are numbered 1, 2, 3...
+ * in the order they are defined (else -EINVAL): gdb numbers the
+ * tracepoints of a file itself, and only then are its numbers ours.
+ * @cmds (may be NULL) are action lines such as "collect $tsc" that
+ * `tdump` shows; the array must outlive the writer.  @name (may be NULL)
+ * becomes the tracepoint's condition, a C string constant: gdb never
+ * evaluates a condition on a trace file, drops comment lines, and shows
+ * the condition in `info tracepoints`.
  */
 int tb_tfile_tracepoint(struct tb_tfile_writer *w, unsigned int num,
 			uint64_t addr, const char *name,

@@ -3,8 +3,8 @@
  * GDB trace files: what we write must load in gdb 13 (`target tfile`,
  * tstatus, tfind through every frame, tdump, trace state variables,
  * memory), and our reader must read gdb's own `tsave` output, produced
- * here with gdbserver tracepoints.  gdb numbers uploaded tracepoints in
- * reverse file order: file tracepoint k of n becomes gdb's n + 1 - k.
+ * here with gdbserver tracepoints.  gdb's tracepoint numbers are ours
+ * (tfile_gdb_test searches with them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +145,32 @@ TEST(writer_reader_roundtrip)
 	free(dir);
 }
 
+/*
+ * Tracepoints are numbered 1, 2, 3... as they are defined: gdb numbers
+ * them the same way, and a file it would number otherwise is not made.
+ */
+TEST(writer_numbers_tracepoints_in_order)
+{
+	static const unsigned int bad[] = { 0, 2, 3, TB_TFILE_MAX_TP + 1 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		FILE *f = tmpfile();
+		struct tb_tfile_writer *w = tb_tfile_create(f, "arm", 8);
+
+		ASSERT_NE(NULL, w);
+		if (bad[i] > 2)
+			ASSERT_EQ(0, tb_tfile_tracepoint(w, 1, 0x1000, NULL,
+							 NULL, 0));
+		EXPECT_GT(0, tb_tfile_tracepoint(w, bad[i], 0x2000, NULL,
+						 NULL, 0)) {
+			TH_LOG("tracepoint %u accepted", bad[i]);
+		}
+		EXPECT_GT(0, tb_tfile_finish(w));
+		fclose(f);
+	}
+}
+
 TEST(gdb_loads_writer_output)
 {
 	char *dir, path[512], script[8192], want[128], *out;
@@ -171,12 +197,12 @@ TEST(gdb_loads_writer_output)
 	}
 	EXPECT_EQ(NULL, strstr(out, "rror"));
 	EXPECT_EQ(3, tu_count(out, "        collect $alpha, $beta"));
+	EXPECT_EQ(3, tu_count(out, "\ttrace only if \"fn\"\n"));
 	EXPECT_NE(NULL, strstr(out, "$alpha = 0\n$beta = -100"));
 	EXPECT_NE(NULL, strstr(out, "0x500000:\t0xde\t0xad\t0xbe\t0xef"));
 	for (i = 0; i < 12; i++) {
-		/* File tracepoint 1 + i % 3 is gdb's 3 - i % 3. */
 		snprintf(want, sizeof(want),
-			 "Found trace frame %d, tracepoint %d\n", i, 3 - i % 3);
+			 "Found trace frame %d, tracepoint %d\n", i, 1 + i % 3);
 		EXPECT_NE(NULL, strstr(out, want)) {
 			TH_LOG("missing: %s", want);
 		}
