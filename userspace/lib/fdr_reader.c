@@ -48,6 +48,7 @@ struct tb_fdr_reader {
 	struct tb_fdr_header hdr;
 	unsigned int state;
 	uint64_t remaining;	/* bytes left in the current extent (v3+) */
+	uint64_t extent_at;	/* offset of the current extent's record */
 	struct tb_fdr_record cur;	/* carries the block state */
 	struct tb_error *err;
 };
@@ -408,6 +409,7 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 	}
 	r->kind = TB_FDR_BUFFER_EXTENTS;
 	r->offset = rd->off;
+	rd->extent_at = rd->off;
 	r->ignored = false;
 	r->value = tb_get64(rd->win + rd->pos + 1);
 	r->data = NULL;
@@ -478,8 +480,18 @@ static int run(struct tb_fdr_reader *rd,
 			}
 			continue;
 		}
-		if (!ensure(rd, TB_FDR_META_SIZE))
+		if (!ensure(rd, TB_FDR_META_SIZE)) {
+			/* The file ends where its last block says more follows. */
+			if (rd->hdr.version >= 3 && rd->remaining) {
+				st->cut_bytes = rd->remaining;
+				st->cut_block = rd->extent_at;
+				tb_setwarn(rd->err,
+					   "the trace is cut: its last block (BufferExtents at offset %llu) lacks its last %llu bytes, whose records are lost",
+					   (unsigned long long)rd->extent_at,
+					   (unsigned long long)rd->remaining);
+			}
 			break;
+		}
 		r->offset = rd->off;
 		b = rd->win[rd->pos];
 		r->ignored = rd->state == TB_FDR_END_OF_BUFFER &&
@@ -502,6 +514,7 @@ static int run(struct tb_fdr_reader *rd,
 		if (verify(rd, r))
 			return -1;
 		if (r->kind == TB_FDR_BUFFER_EXTENTS) {
+			rd->extent_at = r->offset;
 			set_extent(rd, r->value);
 			st->blocks++;
 		} else if (rd->hdr.version >= 3) {

@@ -26,6 +26,14 @@ struct tb_fdr_stats {
 	uint64_t functions;
 	uint64_t blocks;
 	uint64_t bytes;
+	/*
+	 * Versions 3+: the file ended inside a block, @cut_bytes short of
+	 * what its BufferExtents record (at offset @cut_block) announced.
+	 * The read still succeeds (llvm-xray accepts such a file too), with
+	 * the same words in the error's warning.
+	 */
+	uint64_t cut_bytes;
+	uint64_t cut_block;
 };
 
 struct tb_fdr_reader;

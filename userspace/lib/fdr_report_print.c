@@ -115,6 +115,10 @@ static void rp_heading(struct tb_fdr_report *r,
 	fprintf(out, "  names: %s; tasks: %s\n",
 		p->names ? p->names : "none (ids as numbers)",
 		p->tasks ? p->tasks : "none (threads as tid)");
+	if (r->stats.cut_bytes)
+		fprintf(out, "  CUT: the file ends %llu bytes short of its last block (at offset %llu): its last records are lost\n",
+			(unsigned long long)r->stats.cut_bytes,
+			(unsigned long long)r->stats.cut_block);
 	if (r->tidied)
 		fprintf(out, "  the records of its tasks were not in time order: ordered in memory first (fdr-tidy)\n");
 	if (r->trigger.found)
@@ -530,10 +534,11 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	fprintf(out, ", \"version\": %u, \"cycle_frequency\": %" PRIu64
 		", \"cpus\": %u, \"span_ns\": %" PRIu64 ", \"events\": %" PRIu64
 		", \"lost\": %" PRIu64 ", \"tidied\": %s, \"too_deep\": %" PRIu64
-		", \"backwards\": %" PRIu64,
+		", \"backwards\": %" PRIu64 ", \"cut_bytes\": %" PRIu64,
 		r->hdr.version, r->hdr.cycle_frequency, r->ncpus,
 		tb_fdr_report_ns(r, r->last - r->first), r->events, r->lost,
-		r->tidied ? "true" : "false", r->too_deep, r->backwards);
+		r->tidied ? "true" : "false", r->too_deep, r->backwards,
+		r->stats.cut_bytes);
 	if (r->trigger.found) {
 		fprintf(out, ", \"trigger\": {\"at_ns\": %" PRIu64
 			", \"cpu\": %u, \"tid\": %d, \"text\": ",

@@ -21,3 +21,14 @@ void tb_seterr(struct tb_error *e, uint64_t offset, const char *fmt, ...)
 	vsnprintf(e->msg + n, sizeof(e->msg) - n, fmt, ap);
 	va_end(ap);
 }
+
+void tb_setwarn(struct tb_error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->warning, sizeof(e->warning), fmt, ap);
+	va_end(ap);
+}

@@ -343,6 +343,8 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		tb_die(TB_EXIT_DATA, "%s: %s", pr.input, err.msg);
 	fclose(in);
+	if (err.warning[0])
+		tb_warn("%s: %s", pr.input, err.warning);
 	if (folded)
 		ret = tb_fdr_report_print_folded(&r, &pr, out);
 	else if (json)
