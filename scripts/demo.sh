@@ -87,16 +87,20 @@ GUEST
 
 scripts/vm-run -o "$out" -s "$top/build/demo-guest.sh"
 
-# ---- FDR section (host): account of the syscalls with the real llvm-xray.
+# ---- FDR section (host): the real readers, then our own summary.
 if [ -s "$out/fdr/trace.fdr" ]; then
+	tb="$top/build/userspace/tracebuf"
 	echo "== fdr: files: $(cd "$out/fdr" && echo *)"
-	echo "== fdr: trace.fdr.json is trace_event JSON for Perfetto / chrome://tracing;"
+	echo "== fdr: trace.fdr.json is trace_event JSON for Perfetto / chrome://tracing / speedscope;"
 	echo "   gdb -batch -ex 'target tfile $out/fdr/trace.fdr.tfile' -ex tstatus"
 	gdb -batch -nx -ex "target tfile $out/fdr/trace.fdr.tfile" -ex tstatus 2>&1 |
 		grep -E 'Collected|frames' | sed 's/^/   /'
-	echo "== fdr: llvm-xray account -m $out/fdr/trace.fdr.map (names from the ELF map)"
-	llvm-xray account -k -m "$out/fdr/trace.fdr.map" -s sum -r dsc -top 15 \
-		"$out/fdr/trace.fdr" 2>/dev/null
+	echo "== fdr: llvm-xray account -m trace.fdr.map trace.fdr (the 5 busiest)"
+	llvm-xray account -m "$out/fdr/trace.fdr.map" -s sum -r dsc -top 5 \
+		"$out/fdr/trace.fdr" 2>&1 || echo "llvm-xray account: exit $?"
+	echo "== fdr: tracebuf report trace.fdr (names and tasks from its companions)"
+	"$tb" report --hist 1 --top 5 "$out/fdr/trace.fdr" ||
+		echo "tracebuf report: exit $?"
 fi
 # ---- end of FDR section (host)
 echo "demo: results in $out"

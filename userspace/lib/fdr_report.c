@@ -91,9 +91,11 @@ static uint64_t rp_ticks(const struct tb_fdr_report *r, uint64_t ns)
 			  (long double)r->hdr.cycle_frequency / 1e9L);
 }
 
-const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid)
+const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
+			       int32_t pid)
 {
-	return r->tasks_map ? tb_task_map_comm(r->tasks_map, tid) : NULL;
+	return r->tasks_map ? tb_task_map_comm_pid(r->tasks_map, tid, pid) :
+			      NULL;
 }
 
 /* Grow @*v (@*cap elements of @size) to hold @n + 1. */
@@ -284,7 +286,7 @@ static void rp_before(struct rp_ctx *c, const struct tb_fdr_report_long *l)
 }
 
 static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
-			     int32_t tid)
+			     const struct tb_fdr_report_task *t)
 {
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_fold *n;
@@ -293,7 +295,7 @@ static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
 
 	/* Roots by tid, inner nodes by (parent, id): both fit 64 bits. */
 	key = parent ? (uint64_t)parent << 32 | id :
-		       1ULL << 63 | (uint32_t)tid;
+		       1ULL << 63 | (uint32_t)t->tid;
 	v = tb_hash_get(&c->fold_index, key);
 	if (v)
 		return v;
@@ -306,7 +308,8 @@ static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
 	memset(n, 0, sizeof(*n));
 	n->parent = parent;
 	n->id = id;
-	n->tid = tid;
+	n->tid = t->tid;
+	n->pid = t->pid;
 	if (tb_hash_put(&c->fold_index, key, (uint32_t)r->nfolds + 1)) {
 		c->oom = 1;
 		return 0;
@@ -357,8 +360,8 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		parent = t->depth > 1 ? fr[-1].node : 0;
 		if (t->depth == 1 || parent)
 			parent = parent ? parent :
-				 rp_fold_node(c, 0, 0, t->tid);
-		fr->node = parent ? rp_fold_node(c, parent, f->id, t->tid) : 0;
+				 rp_fold_node(c, 0, 0, t);
+		fr->node = parent ? rp_fold_node(c, parent, f->id, t) : 0;
 	}
 }
 

@@ -94,7 +94,7 @@ struct tb_fdr_report_long {
 struct tb_fdr_report_fold {
 	uint32_t parent;	/* node index + 1, 0 for a root */
 	uint32_t id;		/* function id; a root: 0 */
-	int32_t tid;		/* a root's task */
+	int32_t tid, pid;	/* a root's task */
 	uint64_t ticks;		/* self time of the calls ending here */
 	uint64_t count;
 };
@@ -159,8 +159,9 @@ int tb_fdr_report_run(struct tb_fdr_report *r, FILE *in,
 /* Ticks to nanoseconds with the header's frequency. */
 uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks);
 
-/* Command name of @tid: the task map's, else NULL. */
-const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid);
+/* Command name of @tid (of process @pid): the task map's, else NULL. */
+const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
+			       int32_t pid);
 
 void tb_fdr_report_free(struct tb_fdr_report *r);
 

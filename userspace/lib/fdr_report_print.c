@@ -88,9 +88,10 @@ static bool rp_incomplete(const struct tb_fdr_report_func *f)
 	return f->no_entry || f->no_exit;
 }
 
-static const char *rp_task_name(const struct tb_fdr_report *r, int32_t tid)
+static const char *rp_task_name(const struct tb_fdr_report *r, int32_t tid,
+				int32_t pid)
 {
-	const char *c = tb_fdr_report_comm(r, tid);
+	const char *c = tb_fdr_report_comm(r, tid, pid);
 
 	return c ? c : "?";
 }
@@ -346,7 +347,7 @@ static void rp_tasks(struct tb_fdr_report *r, FILE *out)
 				len += snprintf(cpus + len, sizeof(cpus) - len,
 						"%s%u", len ? "," : "", c);
 		fprintf(out, "%10d %10d %-16s %-7s", t->tid, t->pid,
-			rp_task_name(r, t->tid), cpus);
+			rp_task_name(r, t->tid, t->pid), cpus);
 		for (k = 0; k < nc; k++)
 			fprintf(out, " %9" PRIu64, t->count[cols[k]]);
 		fprintf(out, " %10s\n",
@@ -382,7 +383,7 @@ static void rp_long_line(struct tb_fdr_report *r,
 	else
 		at = (double)tb_fdr_report_ns(r, l->start - zero) / 1e9;
 	fprintf(out, "%12.6f %4u %10d %-16s %-9s %-28s %10s\n", at, l->cpu,
-		l->tid, rp_task_name(r, l->tid),
+		l->tid, rp_task_name(r, l->tid, l->pid),
 		l->func ? tb_fdr_report_class_name(l->func->rc) : "?",
 		l->func ? l->func->name : "?",
 		rp_dur(tb_fdr_report_ns(r, l->ticks), d, sizeof(d)));
@@ -499,7 +500,7 @@ static void rp_json_long(struct tb_fdr_report *r,
 		l->start >= zero ? (int64_t)tb_fdr_report_ns(r, l->start - zero) :
 		-(int64_t)tb_fdr_report_ns(r, zero - l->start),
 		l->cpu, l->tid, l->pid);
-	rp_jstr(out, rp_task_name(r, l->tid));
+	rp_jstr(out, rp_task_name(r, l->tid, l->pid));
 	fprintf(out, ", \"class\": \"%s\", \"name\": ",
 		l->func ? tb_fdr_report_class_name(l->func->rc) : "?");
 	rp_jstr(out, l->func ? l->func->name : "?");
@@ -570,7 +571,7 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 			busy += t->time[rc];
 		fprintf(out, "%s\n{\"tid\": %d, \"pid\": %d, \"comm\": ",
 			i++ ? "," : "", t->tid, t->pid);
-		rp_jstr(out, rp_task_name(r, t->tid));
+		rp_jstr(out, rp_task_name(r, t->tid, t->pid));
 		fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": ",
 			tb_fdr_report_ns(r, busy));
 		rp_json_counts(out, t->count);
@@ -619,7 +620,8 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	size_t lo = 0, hi = r->nfuncs;
 
 	if (!f->parent) {
-		fprintf(out, "%s-%d", rp_task_name(r, f->tid), f->tid);
+		fprintf(out, "%s-%d", rp_task_name(r, f->tid, f->pid),
+			f->tid);
 		return;
 	}
 	rp_fold_path(r, f->parent, out);
