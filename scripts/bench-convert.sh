@@ -7,6 +7,9 @@
 #   llvm-xray fdr-dump
 #   tbconv fdr-text
 #   tbconv fdr-tfile
+#   llvm-xray account -k        against   tracebuf report (-k: compiler-rt
+# starts threads inside calls, which account refuses without it)
+# (time and peak memory, /usr/bin/time's maximum resident set).
 # Every output goes to /dev/null, so the numbers are conversion cost, not
 # disk speed (the tfile is about 12 times the size of the trace).
 # Each is run RUNS times (default 5); the median wall time is reported,
@@ -28,6 +31,7 @@ while [ $# -gt 0 ]; do
 done
 
 tbconv=$top/build/userspace/tbconv
+tracebuf=$top/build/userspace/tracebuf
 out=$top/build/bench
 [ -x "$tbconv" ] || { echo "build first: make userspace" >&2; exit 1; }
 for t in clang llvm-xray; do
@@ -65,6 +69,16 @@ yaml=$(median_time llvm-xray convert -f yaml -o /dev/null "$trace")
 dump=$(median_time llvm-xray fdr-dump "$trace")
 text=$(median_time "$tbconv" fdr-text "$trace" /dev/null)
 tfile=$(median_time "$tbconv" fdr-tfile "$trace" /dev/null)
+account=$(median_time llvm-xray account -k "$trace")
+report=$(median_time "$tracebuf" report "$trace")
+# peak_kb CMD...: the maximum resident set of one run, in KiB.
+peak_kb() {
+	/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 ||
+		{ echo "failed: $*" >&2; exit 1; }
+	cat "$work/rss"
+}
+account_kb=$(peak_kb llvm-xray account -k "$trace")
+report_kb=$(peak_kb "$tracebuf" report "$trace")
 "$tbconv" fdr-tfile "$trace" "$work/out.tf"
 tfsize=$(stat -c %s "$work/out.tf")
 
@@ -74,6 +88,10 @@ printf '%-32s %10s %10s\n' "llvm-xray convert -f yaml" "$yaml" "1.0"
 printf '%-32s %10s %10s\n' "llvm-xray fdr-dump" "$dump" "$(ratio "$yaml" "$dump")"
 printf '%-32s %10s %10s\n' "tbconv fdr-text" "$text" "$(ratio "$yaml" "$text")"
 printf '%-32s %10s %10s\n' "tbconv fdr-tfile" "$tfile" "$(ratio "$yaml" "$tfile")"
+printf '\n%-32s %10s %10s %12s\n' "summary" "median s" "speed-up" "peak KiB"
+printf '%-32s %10s %10s %12s\n' "llvm-xray account -k" "$account" "1.0" "$account_kb"
+printf '%-32s %10s %10s %12s\n' "tracebuf report" "$report" \
+	"$(ratio "$account" "$report")" "$report_kb"
 
 cat >"$out/convert.json" <<JSON
 {
@@ -83,13 +101,20 @@ cat >"$out/convert.json" <<JSON
     "llvm_xray_convert_yaml": $yaml,
     "llvm_xray_fdr_dump": $dump,
     "tbconv_fdr_text": $text,
-    "tbconv_fdr_tfile": $tfile
+    "tbconv_fdr_tfile": $tfile,
+    "llvm_xray_account": $account,
+    "tracebuf_report": $report
+  },
+  "peak_kib": {
+    "llvm_xray_account": $account_kb,
+    "tracebuf_report": $report_kb
   },
   "tfile_bytes": $tfsize,
   "speedup_vs_yaml": {
     "tbconv_fdr_text": $(ratio "$yaml" "$text"),
     "tbconv_fdr_tfile": $(ratio "$yaml" "$tfile")
-  }
+  },
+  "report_speedup_vs_account": $(ratio "$account" "$report")
 }
 JSON
 echo "wrote $out/convert.json"

@@ -16,7 +16,7 @@ PACKAGES="
 	qemu-system-x86 busybox-static cpio xz-utils
 	llvm clang lld gdb gdbserver gdb-multiarch
 	libbpf-dev bpftool pkg-config
-	python3 perl
+	python3 perl time
 	gcc-arm-linux-gnueabi
 	debhelper dh-dkms dkms lintian python3-docutils fakeroot debootstrap
 "

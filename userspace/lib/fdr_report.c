@@ -28,8 +28,13 @@ struct tb_fdr_report_frame {
 };
 
 
+/* Function ids below this are found through an index, not a search. */
+#define RP_DIRECT	65536
+
 struct rp_ctx {
 	struct tb_fdr_report *r;
+	uint32_t *direct;	/* id -> index in funcs[] + 1 */
+	struct tb_fdr_report_task *last;	/* the task of the last record */
 	struct tb_error *err;
 	struct tb_hash fold_index;	/* key -> node index + 1 */
 	int oom;
@@ -123,7 +128,10 @@ static struct tb_fdr_report_func *rp_func(struct rp_ctx *c, uint32_t id)
 	const char *name;
 	uint32_t kid;
 	char buf[48];
+	size_t i;
 
+	if (id < RP_DIRECT && c->direct && c->direct[id])
+		return &r->funcs[c->direct[id] - 1];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -161,6 +169,11 @@ static struct tb_fdr_report_func *rp_func(struct rp_ctx *c, uint32_t id)
 		return NULL;
 	}
 	r->nfuncs++;
+	/* The indexes after it moved: rebuild (new names are rare). */
+	if (c->direct)
+		for (i = lo; i < r->nfuncs; i++)
+			if (r->funcs[i].id < RP_DIRECT)
+				c->direct[r->funcs[i].id] = (uint32_t)i + 1;
 	return f;
 }
 
@@ -171,6 +184,8 @@ static struct tb_fdr_report_task *rp_task(struct rp_ctx *c,
 	struct tb_fdr_report_task *t;
 	size_t lo = 0, hi = r->ntasks;
 
+	if (c->last && c->last->tid == rec->tid)
+		return c->last;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -180,7 +195,7 @@ static struct tb_fdr_report_task *rp_task(struct rp_ctx *c,
 			hi = mid;
 	}
 	if (lo < r->ntasks && r->tasks[lo].tid == rec->tid)
-		return &r->tasks[lo];
+		return c->last = &r->tasks[lo];
 	if (rp_grow((void **)&r->tasks, &r->cap_tasks, r->ntasks,
 		    sizeof(*t)))
 		return NULL;
@@ -192,6 +207,7 @@ static struct tb_fdr_report_task *rp_task(struct rp_ctx *c,
 	t->pid = rec->pid;
 	t->first = rec->tsc;
 	r->ntasks++;
+	c->last = t;
 	return t;
 }
 
@@ -714,6 +730,9 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 	size_t k;
 	int ret;
 
+	c.direct = calloc(RP_DIRECT, sizeof(*c.direct));
+	if (!c.direct)
+		return -ENOMEM;
 	ret = tb_fdr_read(in, rp_header, rp_visit, &c, &r->stats, err);
 	if (!ret) {
 		/* The calls still open when the trace ends. */
@@ -724,8 +743,10 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 			ret = -ENOMEM;
 	}
 	tb_hash_free(&c.fold_index);
-	if (ret)
+	if (ret) {
+		free(c.direct);
 		return ret;
+	}
 	/* The longest events name their function now that funcs[] is set. */
 	for (i = 0; i < r->nlongest; i++)
 		r->longest[i].func =
@@ -738,6 +759,7 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 				r->before[k].func = rp_func(&c,
 					(uint32_t)(uintptr_t)r->before[k].func);
 	}
+	free(c.direct);
 	return c.oom ? -ENOMEM : 0;
 }
 
