@@ -885,11 +885,11 @@ TEST(fdr_tfile_searches_in_gdb)
 	} steps[] = {
 		{ 'E', 1, 0 }, { 'A', 2, 2 }, { 'E', 0, 0 }, { 'C', 0, 5 },
 		{ 'X', 0, 0 }, { 'E', 7, 0 }, { 'X', 7, 0 }, { 'A', 3, 1 },
-		{ 'X', 3, 0 }, { 'X', 2, 0 }, { 'E', 300, 0 }, { 'C', 0, 40 },
+		{ 'X', 3, 0 }, { 'X', 2, 0 }, { 'E', 300, 0 }, { 'C', 0, 30 },
 		{ 'X', 300, 0 }, { 'A', 2, 3 }, { 'X', 2, 0 }, { 'E', 7, 0 },
 		{ 'X', 7, 0 }, { 'E', 0, 0 }, { 'X', 0, 0 }, { 'X', 1, 0 },
 	};
-	static const char payload[] = "0123456789abcdefghijklmnopqrstuvwxyz!?";
+	static const char payload[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 	char *dir, in[512], tf[512], tf2[512], names[512], *out;
 	char longname[700], shown[TB_TFILE_NAME_MAX + 1], buf[64];
 	struct sr_want w = { 0 };
@@ -921,6 +921,8 @@ TEST(fdr_tfile_searches_in_gdb)
 	gf_cpu(&g, 1, 1000);
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		uint32_t fid = steps[i].fid;
+
+		ASSERT_LT(steps[i].n, sizeof(payload));
 
 		switch (steps[i].kind) {
 		case 'C':
