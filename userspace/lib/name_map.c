@@ -20,6 +20,7 @@ int tb_name_map_add(struct tb_name_map *m, uint32_t id, const char *name)
 		m->v = v;
 	}
 	m->v[m->n].id = id;
+	m->v[m->n].kid = 0;	/* no "# kernel id" line yet */
 	m->v[m->n].name = strdup(name);
 	if (!m->v[m->n].name)
 		return -1;
