@@ -12,11 +12,13 @@
 
 #include <linux/tracebuf.h>
 
+#include "companion.h"
 #include "fdr_json.h"
 #include "fdr_post.h"
 #include "fdr_reader.h"
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
+#include "task_map.h"
 #include "tb_cli.h"
 #include "tb_output.h"
 #include "tb_bytes.h"
@@ -617,9 +619,9 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 /* One of the converters, from the written trace and names file. */
 static int convert(const char *trace, const char *names, const char *out,
 		   int (*fn)(FILE *in, FILE *out,
-			     const struct tb_name_map *names,
+			     const struct tb_name_map *names, void *ctx,
 			     struct tb_error *err),
-		   struct tb_error *err)
+		   void *ctx, struct tb_error *err)
 {
 	struct tb_name_map m = { 0 };
 	struct tb_output o;
@@ -647,7 +649,7 @@ static int convert(const char *trace, const char *names, const char *out,
 		fclose(in);
 		goto out;
 	}
-	ret = fn(in, o.f, &m, err);
+	ret = fn(in, o.f, &m, ctx, err);
 	if (ret)
 		tb_output_abort(&o);
 	else
@@ -658,22 +660,43 @@ out:
 	return ret;
 }
 
+static int tfile_write(FILE *in, FILE *out, const struct tb_name_map *names,
+		       void *ctx, struct tb_error *err)
+{
+	return tb_fdr_tfile_write(in, out, names, err);
+}
+
 int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
 		      struct tb_error *err)
 {
-	return convert(trace, names, out, tb_fdr_tfile_write, err);
+	return convert(trace, names, out, tfile_write, NULL, err);
 }
 
 static int json_write(FILE *in, FILE *out, const struct tb_name_map *names,
-		      struct tb_error *err)
+		      void *ctx, struct tb_error *err)
 {
-	return tb_fdr_json_write(in, out, names, NULL, err);
+	return tb_fdr_json_write(in, out, names, ctx, NULL, err);
 }
 
+/* Tasks named by TRACE.tasks when the collector wrote one. */
 int tb_fdr_post_json(const char *trace, const char *names, const char *out,
 		     struct tb_error *err)
 {
-	return convert(trace, names, out, json_write, err);
+	struct tb_task_map tasks;
+	char *path = tb_companion_path(trace, TB_COMPANION_TASKS);
+	int ret = 0;
+
+	tb_task_map_init(&tasks);
+	if (!path)
+		return -ENOMEM;
+	ret = tb_task_map_load(&tasks, path, err);
+	free(path);
+	if (ret == -ENOENT)
+		ret = 0;
+	if (!ret)
+		ret = convert(trace, names, out, json_write, &tasks, err);
+	tb_task_map_free(&tasks);
+	return ret;
 }
 
 /* A tfile or JSON: a warning when it cannot be written. */

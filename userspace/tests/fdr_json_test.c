@@ -4,7 +4,10 @@
  * writer: python's json module must load it, there must be one B or E
  * event per function record and one instant per custom event, ts in
  * microseconds, names from the map; llvm-xray convert -f trace_event, when
- * installed, must see as many function events.
+ * installed, must see as many function events.  A kernel trace renders as
+ * recorded: point events as instants, every slice closed and cut ones
+ * marked, named tasks, CPU tracks, named arguments, losses where they
+ * happened (scripts/viewer-check.sh checks the same in a browser).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include "fdr_reader.h"
 #include "fdr_writer.h"
 #include "name_map.h"
+#include "task_map.h"
 #include "tb_test_util.h"
 
 /* Two threads, nested calls with arguments, a custom event. */
@@ -68,7 +72,7 @@ TEST(valid_json_one_event_per_record)
 	ASSERT_EQ(0, tb_name_map_finish(&names, &err));
 	in = fopen(fdr, "rb");
 	o = fopen(json, "w");
-	ASSERT_EQ(0, tb_fdr_json_write(in, o, &names, &st, &err));
+	ASSERT_EQ(0, tb_fdr_json_write(in, o, &names, NULL, &st, &err));
 	fclose(in);
 	fclose(o);
 	EXPECT_EQ(3, st.begins);
@@ -76,9 +80,12 @@ TEST(valid_json_one_event_per_record)
 	EXPECT_EQ(1, st.instants);
 	EXPECT_EQ(functions, st.begins + st.ends);
 
-	/* Valid JSON; events by phase; names, args, ts in microseconds. */
+	/*
+	 * Valid JSON; the events of the threads (not the names, not the CPU
+	 * tracks) by phase; names, args, ts in microseconds.
+	 */
 	out = tu_run(&status, "python3 -c 'import json,sys; "
-		     "d=json.load(open(sys.argv[1]))[\"traceEvents\"]; "
+		     "d=[e for e in json.load(open(sys.argv[1]))[\"traceEvents\"] if e[\"ph\"] != \"M\" and e[\"pid\"] != 536870912]; "
 		     "print(\"\".join(e[\"ph\"] for e in d)); "
 		     "print(d[0][\"name\"], d[0][\"ts\"], d[0][\"pid\"], d[0][\"tid\"]); "
 		     "print(d[1][\"name\"], d[1][\"args\"][\"arg1\"]); "
@@ -87,7 +94,8 @@ TEST(valid_json_one_event_per_record)
 	ASSERT_EQ(0, status) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "BBiEEBE\n")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "outer 1.0 10 11\n")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "in\"ner 8\n")) TH_LOG("%s", out);
+	/* Arguments of an id of no known class: by position, in hex. */
+	EXPECT_NE(NULL, strstr(out, "in\"ner 0x8\n")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "'say \"hi\"\\n\\x01' 2.5\n")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "function 3 12\n")) TH_LOG("%s", out);
 	free(out);
@@ -110,13 +118,213 @@ TEST(valid_json_one_event_per_record)
 	free(dir);
 }
 
+/*
+ * A kernel trace (names with kernel ids, 1 GHz): thread 11 returns from a
+ * sys_wait4 entered before the capture, faults, loses events and enters a
+ * sys_read it never leaves; thread 12 of the same process takes an IRQ
+ * and exits.
+ */
+static void make_kernel_trace(const char *path, const char *names)
+{
+	static const uint64_t addr = 0xdead, pid = 12;
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct tb_fdr_writer w;
+	FILE *f = fopen(path, "w+b");
+	FILE *n = fopen(names, "w");
+
+	fprintf(n, "1 sys_read\n# kernel id 0x1000000\n"
+		"2 irq_4_ttyS0\n# kernel id 0x2000004\n"
+		"3 sys_wait4\n# kernel id 0x100003d\n"
+		"4 fault_user\n# kernel id 0x5000000\n"
+		"5 task_exit\n# kernel id 0x6000001\n");
+	fclose(n);
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_begin(&w, 10, 11, 0, 1000, 0, 0);
+	tb_fdr_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_function(&w, TB_FDR_EXIT, 1, 1500, NULL, 0);
+	tb_fdr_function(&w, TB_FDR_EXIT, 3, 2000, NULL, 0);
+	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 4, 2500, &addr, 1);
+	tb_fdr_function(&w, TB_FDR_EXIT, 4, 2500, NULL, 0);
+	tb_fdr_custom(&w, 2600, "tracebuf: lost 5 events", 23);
+	tb_fdr_function(&w, TB_FDR_ENTER, 1, 3000, NULL, 0);
+	tb_fdr_custom(&w, 3500, "hi", 2);
+	tb_fdr_begin(&w, 10, 12, 1, 1200, 0, 0);
+	tb_fdr_function(&w, TB_FDR_ENTER, 2, 1200, NULL, 0);
+	tb_fdr_function(&w, TB_FDR_EXIT, 2, 1300, NULL, 0);
+	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 5, 1400, &pid, 1);
+	tb_fdr_function(&w, TB_FDR_EXIT, 5, 1400, NULL, 0);
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+}
+
+/* The events of the JSON, one line each: ph name pid tid ts args. */
+#define EVENTS_PY \
+	"python3 -c 'import json,sys\n" \
+	"for e in json.load(open(sys.argv[1]))[\"traceEvents\"]:\n" \
+	"  print(e[\"ph\"], e[\"name\"], e[\"pid\"], e[\"tid\"], e.get(\"ts\", \"-\"), " \
+	"json.dumps(e.get(\"args\", {}), sort_keys=True))' "
+
+TEST(kernel_trace_renders_as_recorded)
+{
+	char *dir = tu_tmpdir(), fdr[256], nm[256], json[256], *out;
+	struct tb_fdr_json_stats st;
+	struct tb_name_map names;
+	struct tb_task_map tasks;
+	struct tb_error err;
+	FILE *in, *o;
+	int status;
+
+	snprintf(fdr, sizeof(fdr), "%s/k.fdr", dir);
+	snprintf(nm, sizeof(nm), "%s/k.fdr.names", dir);
+	snprintf(json, sizeof(json), "%s/k.json", dir);
+	make_kernel_trace(fdr, nm);
+	in = fopen(nm, "r");
+	ASSERT_EQ(0, tb_name_map_load(&names, in, &err));
+	fclose(in);
+	tb_task_map_init(&tasks);
+	ASSERT_EQ(0, tb_task_map_set(&tasks, 11, 10, "work"));
+	in = fopen(fdr, "rb");
+	o = fopen(json, "w");
+	ASSERT_EQ(0, tb_fdr_json_write(in, o, &names, &tasks, &st, &err));
+	fclose(in);
+	fclose(o);
+	EXPECT_EQ(1, st.cut_start);
+	EXPECT_EQ(1, st.cut_end);
+	EXPECT_EQ(2, st.threads);
+	EXPECT_EQ(0, st.disordered);
+
+	out = tu_run(&status, EVENTS_PY "%s", json);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	/* Processes and threads named, idle and unknown ones by their ids. */
+	EXPECT_NE(NULL, strstr(out, "M process_name 10 0 - {\"name\": \"work\"}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "M thread_name 10 11 - {\"name\": \"work\"}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "M thread_name 10 12 - {\"name\": \"tid 12\"}\n")) TH_LOG("%s", out);
+	/* Each CPU a track of the task on it. */
+	EXPECT_NE(NULL, strstr(out, "M thread_name 536870912 536870913 - {\"name\": \"CPU 0\"}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "B work 11 536870912 536870913 1.0 {\"pid\": 10, \"tid\": 11}\n"
+			       "E work 11 536870912 536870913 3.5 {\"pid\": 10, \"tid\": 11}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "B tid 12 536870912 536870914 1.2 {\"pid\": 10, \"tid\": 12}\n"
+			       "E tid 12 536870912 536870914 1.4 {\"pid\": 10, \"tid\": 12}\n")) TH_LOG("%s", out);
+	/*
+	 * Thread 11: the call running at the start opened at its first time
+	 * and marked, before the first call; the fault an instant with its
+	 * address; the loss on the thread and the CPU; the call running at
+	 * the end closed at its last record, marked on both ends.
+	 */
+	EXPECT_NE(NULL, strstr(out,
+		"B sys_wait4 10 11 1.0 {\"cut\": \"capture start\", \"nr\": 61}\n"
+		"B sys_read 10 11 1.0 {\"nr\": 0}\n"
+		"E sys_read 10 11 1.5 {\"nr\": 0}\n"
+		"E sys_wait4 10 11 2.0 {\"cut\": \"capture start\", \"nr\": 61}\n"
+		"i fault_user 10 11 2.5 {\"address\": \"0xdead\"}\n"
+		"i lost events 10 11 2.6 {\"lost\": 5}\n"
+		"i lost events 536870912 536870913 2.6 {\"lost\": 5}\n"
+		"B sys_read 10 11 3.0 {\"cut\": \"capture end\", \"nr\": 0}\n"
+		"i marker 10 11 3.5 {\"data\": \"hi\"}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out,
+		"B irq_4_ttyS0 10 12 1.2 {\"irq\": 4}\n"
+		"E irq_4_ttyS0 10 12 1.3 {\"irq\": 4}\n"
+		"i task_exit 10 12 1.4 {\"pid\": 12}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out,
+		"E sys_read 10 11 3.5 {\"cut\": \"capture end\", \"nr\": 0}\n")) TH_LOG("%s", out);
+	free(out);
+
+	/* Every "B" has its "E" with the same name and arguments. */
+	out = tu_run(&status, "python3 -c 'import json,sys\n"
+		     "st={}\n"
+		     "for e in json.load(open(sys.argv[1]))[\"traceEvents\"]:\n"
+		     "  k=(e[\"pid\"],e[\"tid\"]); s=st.setdefault(k,[])\n"
+		     "  if e[\"ph\"]==\"B\": s.append((e[\"name\"],e.get(\"args\")))\n"
+		     "  elif e[\"ph\"]==\"E\": assert s.pop()==(e[\"name\"],e.get(\"args\")), e\n"
+		     "assert not any(st.values()), st\n"
+		     "print(\"balanced\")' %s", json);
+	EXPECT_EQ(0, status) TH_LOG("%s", out);
+	free(out);
+	tb_name_map_free(&names);
+	tb_task_map_free(&tasks);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/* A task exit ends the calls it left open: marked so, not as the end. */
+TEST(calls_of_an_exited_task)
+{
+	static const uint64_t pid = 7;
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	char *dir = tu_tmpdir(), fdr[256], nm[256], json[256], *out;
+	struct tb_name_map names;
+	struct tb_fdr_writer w;
+	struct tb_error err;
+	FILE *f, *o;
+	int status;
+
+	snprintf(fdr, sizeof(fdr), "%s/k.fdr", dir);
+	snprintf(nm, sizeof(nm), "%s/k.fdr.names", dir);
+	snprintf(json, sizeof(json), "%s/k.json", dir);
+	f = fopen(nm, "w");
+	fprintf(f, "1 sys_exit_group\n# kernel id 0x10000e7\n"
+		"2 task_exit\n# kernel id 0x6000001\n");
+	fclose(f);
+	f = fopen(fdr, "w+b");
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_begin(&w, 7, 7, 0, 1000, 0, 0);
+	tb_fdr_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 2, 2000, &pid, 1);
+	tb_fdr_function(&w, TB_FDR_EXIT, 2, 2000, NULL, 0);
+	tb_fdr_writer_finish(&w);
+	rewind(f);
+	o = fopen(nm, "r");
+	ASSERT_EQ(0, tb_name_map_load(&names, o, &err));
+	fclose(o);
+	o = fopen(json, "w");
+	ASSERT_EQ(0, tb_fdr_json_write(f, o, &names, NULL, NULL, &err));
+	fclose(f);
+	fclose(o);
+	out = tu_run(&status, EVENTS_PY "%s", json);
+	EXPECT_NE(NULL, strstr(out,
+		"B sys_exit_group 7 7 1.0 {\"cut\": \"task exited\", \"nr\": 231}\n"
+		"i task_exit 7 7 2.0 {\"pid\": 7}\n"
+		"E sys_exit_group 7 7 2.0 {\"cut\": \"task exited\", \"nr\": 231}\n")) TH_LOG("%s", out);
+	free(out);
+	tb_name_map_free(&names);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/* Read from a pipe: copied, then read twice. */
+TEST(input_from_a_pipe)
+{
+	char *dir = tu_tmpdir(), fdr[256], cmd[600];
+	struct tb_fdr_json_stats st;
+	struct tb_error err;
+	uint64_t functions;
+	FILE *in, *o = tmpfile();
+
+	snprintf(fdr, sizeof(fdr), "%s/t.fdr", dir);
+	make_trace(fdr, &functions);
+	snprintf(cmd, sizeof(cmd), "cat %s", fdr);
+	in = popen(cmd, "r");
+	ASSERT_EQ(0, tb_fdr_json_write(in, o, NULL, NULL, &st, &err)) TH_LOG("%s", err.msg);
+	pclose(in);
+	fclose(o);
+	EXPECT_EQ(functions, st.begins + st.ends);
+	tu_rmdir(dir);
+	free(dir);
+}
+
 TEST(malformed_input_is_an_error)
 {
 	struct tb_error err;
 	char junk[40] = "not an FDR file at all";
 	FILE *in = fmemopen(junk, sizeof(junk), "rb"), *o = tmpfile();
 
-	EXPECT_EQ(-1, tb_fdr_json_write(in, o, NULL, NULL, &err));
+	EXPECT_EQ(-1, tb_fdr_json_write(in, o, NULL, NULL, NULL, &err));
 	fclose(in);
 	fclose(o);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fdr_print.h"
+#include "companion.h"
 #include "fdr_json.h"
 #include "fdr_post.h"
 #include "fdr_reader.h"
@@ -20,6 +21,7 @@
 #include "name_map.h"
 #include "cmds.h"
 #include "tb_cli.h"
+#include "task_map.h"
 #include "tb_input.h"
 #include "tb_output.h"
 #include "tfile_reader.h"
@@ -304,20 +306,35 @@ static void fdr_tfile(FILE *in, FILE *out)
 		write_error(-ret);
 }
 
-/* fdr-json: trace_event JSON (lib/fdr_json.h). */
+/*
+ * fdr-json: trace_event JSON (lib/fdr_json.h), tasks named by INPUT.tasks
+ * when the collector left one.
+ */
 static void fdr_json(FILE *in, FILE *out)
 {
+	struct tb_fdr_json_stats st;
 	struct tb_name_map names;
+	struct tb_task_map tasks;
 	struct tb_error err = { 0 };
+	char *path;
 	int ret;
 
 	load_names(&names);
-	ret = tb_fdr_json_write(in, out, &names, NULL, &err);
+	tb_task_map_init(&tasks);
+	path = tb_companion_path(opt.in, TB_COMPANION_TASKS);
+	if (path && tb_task_map_load(&tasks, path, &err) == -1)
+		tb_die(TB_EXIT_DATA, "%s", err.msg);
+	free(path);
+	ret = tb_fdr_json_write(in, out, &names, &tasks, &st, &err);
 	tb_name_map_free(&names);
+	tb_task_map_free(&tasks);
 	if (ret == -1)
 		data_error(&err);
 	if (ret)
 		write_error(-ret);
+	if (st.disordered)
+		tb_warn("%s: %llu threads have records out of time order: calls are matched in file order (tracebuf convert fdr-tidy orders a capture read from the device)",
+			opt.in, (unsigned long long)st.disordered);
 }
 
 /*
