@@ -81,6 +81,19 @@ if [ $do_host = 1 ]; then
 		pseudo_result host man_pages_build 0 "make man failed"
 	fi
 	grep -E '^(not )?ok ' "$results/host/man_pages_build.tap"
+	# The trace_event JSON and the folded stacks of a real demo trace
+	# (userspace/tests/data/viewer) opened in speedscope in chromium, the
+	# viewer's parsed profiles checked against llvm-xray's dump; one
+	# skipped result without the viewer (scripts/setup.sh).  Screenshots
+	# in build/viewer.
+	echo "# ---- viewer: speedscope in chromium (scripts/viewer-check.sh)"
+	rm -rf "$top/build/viewer"
+	run_tap viewer json scripts/viewer-check.sh json \
+		"$top/userspace/tests/data/viewer/demo.fdr" "$top/build/viewer"
+	run_tap viewer folded sh -c 'mkdir -p "$2" &&
+		"$1/build/userspace/tracebuf" report --folded "$1/userspace/tests/data/viewer/demo.fdr" >"$2/demo.folded" &&
+		exec "$1/scripts/viewer-check.sh" folded "$2/demo.folded" "$2"' \
+		sh "$top" "$top/build/viewer"
 	echo "# building host tests with ASan and UBSan"
 	if make -s -C userspace O="$top/build/userspace-asan" SANITIZE=1 \
 		KSFT="$top/build/ksrc/tools/testing/selftests" tests >"$results/asan-build.log" 2>&1; then

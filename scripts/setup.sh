@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install every Debian package that building, testing and demonstrating
-# tracebuf needs.  Idempotent: when everything is present it only runs
-# dpkg queries and returns in well under a second.
+# tracebuf needs, and the trace viewer the host checks open our JSON in
+# (scripts/viewer-check.sh): speedscope and puppeteer-core from npm, at
+# pinned versions, in $TB_VIEWER_DIR (default ~/.cache/tracebuf/viewer,
+# outside the tree), driving Debian's chromium.  Idempotent: when
+# everything is present it only runs dpkg queries and reads two
+# package.json files, in well under a second.
 #
 # Usage: scripts/setup.sh [--check]
 #   --check   report what is missing and exit 1 if anything is, install nothing
@@ -19,7 +23,39 @@ PACKAGES="
 	python3 perl time
 	gcc-arm-linux-gnueabi
 	debhelper dh-dkms dkms lintian python3-docutils fakeroot debootstrap
+	chromium
 "
+# node and npm: Debian's, unless a node with its npm is installed already
+# (NodeSource's nodejs ships npm and conflicts with Debian's npm package).
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+
+# The viewer, pinned: the browser check reads speedscope's own parsed
+# profiles, whose shape is that of this version.
+SPEEDSCOPE_VERSION=1.25.0
+PUPPETEER_CORE_VERSION=24.43.1
+viewer=${TB_VIEWER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/viewer}
+
+# The installed version of npm package $1 in the viewer, or nothing.
+viewer_version() {
+	sed -n 's/^  "version": "\(.*\)",$/\1/p' \
+		"$viewer/node_modules/$1/package.json" 2>/dev/null
+}
+
+viewer_missing() {
+	[ "$(viewer_version speedscope)" != "$SPEEDSCOPE_VERSION" ] ||
+		[ "$(viewer_version puppeteer-core)" != "$PUPPETEER_CORE_VERSION" ]
+}
+
+install_viewer() {
+	viewer_missing || return 0
+	echo "setup: installing speedscope $SPEEDSCOPE_VERSION and puppeteer-core $PUPPETEER_CORE_VERSION in $viewer" >&2
+	mkdir -p "$viewer"
+	printf '{"name": "tracebuf-viewer", "private": true, "dependencies": {"speedscope": "%s", "puppeteer-core": "%s"}}\n' \
+		"$SPEEDSCOPE_VERSION" "$PUPPETEER_CORE_VERSION" >"$viewer/package.json"
+	# No install scripts: puppeteer-core downloads nothing, the browser
+	# is Debian's.
+	(cd "$viewer" && npm install --no-audit --no-fund --ignore-scripts >&2)
+}
 
 missing=""
 for p in $PACKAGES; do
@@ -28,13 +64,19 @@ for p in $PACKAGES; do
 	fi
 done
 
-if [ -z "$missing" ]; then
+if [ -z "$missing" ] && ! viewer_missing; then
 	exit 0
 fi
 
 if [ "${1:-}" = "--check" ]; then
-	echo "setup: missing packages:$missing" >&2
+	[ -z "$missing" ] || echo "setup: missing packages:$missing" >&2
+	viewer_missing && echo "setup: missing the viewer in $viewer" >&2
 	exit 1
+fi
+
+if [ -z "$missing" ]; then
+	install_viewer
+	exit 0
 fi
 
 if [ "$(id -u)" != 0 ]; then
@@ -49,4 +91,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2
+install_viewer
 echo "setup: done" >&2
