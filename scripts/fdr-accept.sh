@@ -83,10 +83,28 @@ frames=$(gdb -nx -batch -ex "target tfile $trace.tfile" -ex tstatus 2>&1 |
 [ "${frames:-0}" -gt 0 ]
 tap $((! $?)) "gdb loads the tfile (${frames:-no} frames)"
 
-# trace.fdr.json (-J): trace_event JSON with one B/E event per function
-# record, as many as llvm-xray's own conversion has.
+# trace.fdr.json (-J): trace_event JSON accounting for every function
+# record, as many as llvm-xray's own conversion has B/E events.  Ours
+# (conversions.rst, fdr-json) adds the ends and starts of cut slices and
+# the CPU tracks, and makes a point event (two records) one instant.
 count_be() { python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] in "BE"))' "$1" 2>/dev/null; }
-ours=$(count_be "$trace.json")
+count_records() { python3 -c '
+import json, sys
+n = 0
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    cut = e.get("args", {}).get("cut")
+    if e["ph"] == "M" or e["pid"] == 0x20000000:
+        continue
+    if e["ph"] == "B" and cut != "capture start":
+        n += 1
+    elif e["ph"] == "E" and cut in (None, "capture start"):
+        n += 1
+    elif e["ph"] == "i" and cut in ("entry not in the trace", "nested too deep"):
+        n += 1
+    elif e["ph"] == "i" and e.get("cat") in ("fault", "sched") and cut is None:
+        n += 2
+print(n)' "$1" 2>/dev/null; }
+ours=$(count_records "$trace.json")
 theirs=$(count_be "$tmp/t.json")
 [ -n "$ours" ] && [ "$ours" -gt 0 ] && [ "$ours" = "$theirs" ]
 tap $((! $?)) "tracebuf-record -J: JSON events ($ours) == llvm-xray trace_event's (${theirs:-?})"
