@@ -594,7 +594,8 @@ static int fj_scan_done(struct fj_ctx *c)
 			if (fj_mark(t, &t->stack[j], t->exited ? FJ_CUT_EXITED :
 				    FJ_CUT_END))
 				return -ENOMEM;
-		qsort(t->cuts, t->ncuts, sizeof(*t->cuts), fj_cmp_mark);
+		if (t->ncuts)
+			qsort(t->cuts, t->ncuts, sizeof(*t->cuts), fj_cmp_mark);
 		t->depth = 0;
 		t->entries = 0;
 		for (j = t->npres; j > 0; j--) {
