@@ -19,7 +19,8 @@ static char *utoa_end(char *end, uint64_t v)
  * Function records are nearly all of a trace: format them by hand, which
  * is several times faster than fprintf.
  */
-static void print_function(FILE *out, const struct tb_fdr_record *r)
+static void print_function(FILE *out, const struct tb_fdr_record *r,
+			   const char *name)
 {
 	static const char *const ftype[] = {
 		[TB_FDR_ENTER] = "<Function Enter: #",
@@ -44,6 +45,12 @@ static void print_function(FILE *out, const struct tb_fdr_record *r)
 	memcpy(p, d, n);
 	p += n;
 	*p++ = '>';
+	if (name) {
+		*p++ = ' ';
+		fwrite_unlocked(line, 1, (size_t)(p - line), out);
+		fputs(name, out);
+		p = line;
+	}
 	*p++ = '\n';
 	fwrite_unlocked(line, 1, (size_t)(p - line), out);
 }
@@ -58,7 +65,7 @@ void tb_fdr_print(FILE *out, const struct tb_fdr_record *r)
 {
 	switch (r->kind) {
 	case TB_FDR_FUNCTION:
-		print_function(out, r);
+		print_function(out, r, NULL);
 		return;
 	case TB_FDR_BUFFER_EXTENTS:
 		fprintf(out, "<Buffer: size = %" PRIu64 " bytes>\n", r->value);
@@ -108,4 +115,13 @@ void tb_fdr_print(FILE *out, const struct tb_fdr_record *r)
 		fputs("'\n", out);
 		return;
 	}
+}
+
+void tb_fdr_print_named(FILE *out, const struct tb_fdr_record *r,
+			const char *name)
+{
+	if (r->kind == TB_FDR_FUNCTION && name)
+		print_function(out, r, name);
+	else
+		tb_fdr_print(out, r);
 }

@@ -12,4 +12,12 @@
 
 void tb_fdr_print(FILE *out, const struct tb_fdr_record *r);
 
+/*
+ * The same, a function record followed by " NAME" after its '>' when
+ * @name is not NULL (tracebuf convert fdr-text with names: no longer
+ * llvm-xray's text).
+ */
+void tb_fdr_print_named(FILE *out, const struct tb_fdr_record *r,
+			const char *name);
+
 #endif /* TB_FDR_PRINT_H */

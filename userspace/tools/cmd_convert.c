@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fdr_print.h"
 #include "companion.h"
@@ -32,10 +33,14 @@
 #include "xscale_print.h"
 #include "xscale_tfile.h"
 
+enum { OPT_NAMES = 0x100, OPT_NO_NAMES };
+
 static struct {
 	uint32_t size;
 	uint64_t clock;
 	const char *map;
+	bool names;		/* --names: fdr-text names from INPUT.names */
+	bool no_names;		/* --no-names: no companion picked up */
 	const char *in;
 	const char *out;
 	FILE *in_f;
@@ -68,10 +73,18 @@ static void usage(FILE *f)
 		"                    K/M suffixes)\n"
 		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
 		"                    instruction (default %llu)\n"
-		"  -m, --map=FILE    fdr-tfile, fdr-json: \"ID NAME\" lines naming\n"
-		"                    function ids\n"
+		"  -m, --map=FILE    fdr-tfile, fdr-json, fdr-text: \"ID NAME\" lines\n"
+		"                    naming function ids (default: INPUT.names, and\n"
+		"                    the threads' names from INPUT.tasks, when they\n"
+		"                    exist; fdr-text only with -m or --names)\n"
+		"      --names       fdr-text: name function records from INPUT.names\n"
+		"                    (the text is then no longer llvm-xray's)\n"
+		"      --no-names    fdr-tfile, fdr-json: ignore INPUT.names/.tasks\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
+		"An option a conversion does not use is refused (exit 2).\n\n"
+		"Example:\n"
+		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n\n"
 		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
 		tb_prog(), (unsigned long long)TB_XSF_DEFAULT_CLOCK);
 }
@@ -83,6 +96,13 @@ static void data_error(const struct tb_error *err)
 	if (opt.in_f && ferror(opt.in_f))
 		tb_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
 	tb_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
+}
+
+/* A trace read only in part: said on stderr, the exit status stays 0. */
+static void warn_cut(const struct tb_error *err)
+{
+	if (err->warning[0])
+		tb_warn("%s: %s", opt.in, err->warning);
 }
 
 static void write_error(int err)
@@ -254,6 +274,7 @@ static void fdr_xscale(FILE *in, FILE *out)
 struct ft_ctx {
 	FILE *out;
 	uint64_t n;
+	const struct tb_name_map *names;
 };
 
 static int ft_visit(void *ctx, const struct tb_fdr_record *r)
@@ -266,28 +287,72 @@ static int ft_visit(void *ctx, const struct tb_fdr_record *r)
 	return 0;
 }
 
-static void fdr_text(FILE *in, FILE *out)
-{
-	struct ft_ctx t = { .out = out };
-	struct tb_error err = { 0 };
 
-	if (tb_fdr_read(in, NULL, ft_visit, &t, NULL, &err))
-		data_error(&err);
+/*
+ * The names: -m's file, else INPUT.names when it exists (@by_default),
+ * unless --no-names.
+ */
+static void load_names_from(struct tb_name_map *m, bool by_default)
+{
+	struct tb_error err = { 0 };
+	char *path = NULL;
+	const char *file = opt.map;
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	if (!file && by_default && !opt.no_names) {
+		path = tb_companion_path(opt.in, TB_COMPANION_NAMES);
+		if (path && access(path, F_OK)) {
+			free(path);
+			path = NULL;
+		}
+		file = path;
+	}
+	if (!file)
+		return;
+	f = tb_open_input(file);
+	if (tb_name_map_load(m, f, &err))
+		tb_die(TB_EXIT_DATA, "%s: %s", file, err.msg);
+	if (f != stdin)
+		fclose(f);
+	free(path);
 }
 
 static void load_names(struct tb_name_map *m)
 {
-	struct tb_error err = { 0 };
-	FILE *f;
+	load_names_from(m, true);
+}
 
-	memset(m, 0, sizeof(*m));
-	if (!opt.map)
-		return;
-	f = tb_open_input(opt.map);
-	if (tb_name_map_load(m, f, &err))
-		tb_die(TB_EXIT_DATA, "%s: %s", opt.map, err.msg);
-	if (f != stdin)
-		fclose(f);
+/* fdr-text with names: each function record followed by its name. */
+static int ft_visit_named(void *ctx, const struct tb_fdr_record *r)
+{
+	struct ft_ctx *t = ctx;
+
+	tb_fdr_print_named(t->out, r, r->kind == TB_FDR_FUNCTION ?
+			   tb_name_map_find(t->names, r->func_id) : NULL);
+	if (!(++t->n & 0xffff))
+		tb_progress(r->offset);
+	return 0;
+}
+
+static void fdr_text(FILE *in, FILE *out)
+{
+	struct ft_ctx t = { .out = out };
+	struct tb_error err = { 0 };
+	struct tb_name_map names;
+	int ret;
+
+	/* llvm-xray fdr-dump's text unless names are asked for. */
+	memset(&names, 0, sizeof(names));
+	if (opt.map || opt.names)
+		load_names_from(&names, true);
+	t.names = &names;
+	ret = tb_fdr_read(in, NULL, opt.map || opt.names ? ft_visit_named :
+			  ft_visit, &t, NULL, &err);
+	tb_name_map_free(&names);
+	if (ret)
+		data_error(&err);
+	warn_cut(&err);
 }
 
 /* fdr-tfile: the library's mapping (lib/fdr_tfile.h). */
@@ -304,6 +369,7 @@ static void fdr_tfile(FILE *in, FILE *out)
 		data_error(&err);
 	if (ret)
 		write_error(-ret);
+	warn_cut(&err);
 }
 
 /*
@@ -321,7 +387,8 @@ static void fdr_json(FILE *in, FILE *out)
 
 	load_names(&names);
 	tb_task_map_init(&tasks);
-	path = tb_companion_path(opt.in, TB_COMPANION_TASKS);
+	path = opt.no_names ? NULL :
+	       tb_companion_path(opt.in, TB_COMPANION_TASKS);
 	if (path && tb_task_map_load(&tasks, path, &err) == -1)
 		tb_die(TB_EXIT_DATA, "%s", err.msg);
 	free(path);
@@ -332,6 +399,7 @@ static void fdr_json(FILE *in, FILE *out)
 		data_error(&err);
 	if (ret)
 		write_error(-ret);
+	warn_cut(&err);
 	if (st.disordered)
 		tb_warn("%s: %llu threads have records out of time order: calls are matched in file order (tracebuf convert fdr-tidy orders a capture read from the device)",
 			opt.in, (unsigned long long)st.disordered);
@@ -370,6 +438,7 @@ static void fdr_tidy(FILE *in, FILE *out)
 	if (p.removed)
 		tb_warn("left out %llu exits whose entry precedes the capture or was lost",
 			(unsigned long long)p.removed);
+	warn_cut(&err);
 	tb_fdr_post_free(&p);
 	free(buf);
 }
@@ -459,22 +528,47 @@ static void xscale_names(FILE *in, FILE *out)
 		fprintf(out, "%u %s\n", id, tb_xsf_id_name(id));
 }
 
+/* The options each conversion uses; any other is refused. */
+enum {
+	USE_SIZE = 1 << 0, USE_CLOCK = 1 << 1, USE_MAP = 1 << 2,
+	USE_NAMES = 1 << 3, USE_NO_NAMES = 1 << 4,
+};
+
 static const struct {
 	const char *name;
 	void (*fn)(FILE *in, FILE *out);
+	unsigned int uses;
 } convs[] = {
-	{ "xscale-text", xscale_text },
-	{ "xscale-tfile", xscale_tfile },
-	{ "xscale-fdr", xscale_fdr },
-	{ "fdr-xscale", fdr_xscale },
-	{ "xscale-names", xscale_names },
-	{ "fdr-text", fdr_text },
-	{ "fdr-tfile", fdr_tfile },
-	{ "fdr-json", fdr_json },
-	{ "fdr-tidy", fdr_tidy },
-	{ "tfile-text", tfile_text },
-	{ "map-elf", map_elf },
+	{ "xscale-text", xscale_text, USE_SIZE },
+	{ "xscale-tfile", xscale_tfile, USE_SIZE },
+	{ "xscale-fdr", xscale_fdr, USE_SIZE | USE_CLOCK },
+	{ "fdr-xscale", fdr_xscale, 0 },
+	{ "xscale-names", xscale_names, 0 },
+	{ "fdr-text", fdr_text, USE_MAP | USE_NAMES },
+	{ "fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES },
+	{ "fdr-json", fdr_json, USE_MAP | USE_NO_NAMES },
+	{ "fdr-tidy", fdr_tidy, 0 },
+	{ "tfile-text", tfile_text, 0 },
+	{ "map-elf", map_elf, 0 },
 };
+
+/* Refuse an option @conv does not use: it would do nothing. */
+static void refuse_unused(unsigned int conv, unsigned int given)
+{
+	static const char *const flag[] = {
+		"--size", "--clock", "--map", "--names", "--no-names",
+	};
+	unsigned int b;
+
+	for (b = 0; b < ARRAY_SIZE(flag); b++)
+		if ((given & ~convs[conv].uses) & (1U << b))
+			tb_die(TB_EXIT_USAGE, "%s has no effect on %s",
+			       flag[b], convs[conv].name);
+	if (opt.names && opt.map)
+		tb_die(TB_EXIT_USAGE, "--names reads INPUT.names, --map another file: choose one");
+	if (opt.no_names && opt.map)
+		tb_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
+}
 
 int cmd_convert(int argc, char **argv)
 {
@@ -482,11 +576,14 @@ int cmd_convert(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "clock", required_argument, NULL, 'c' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "names", no_argument, NULL, OPT_NAMES },
+		{ "no-names", no_argument, NULL, OPT_NO_NAMES },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	static char outbuf[1 << 20];
+	unsigned int given = 0;
 	uint64_t size;
 	FILE *in, *out;
 	unsigned int i;
@@ -503,14 +600,25 @@ int cmd_convert(int argc, char **argv)
 				       "--size: a power of two from 256 to %u expected",
 				       TB_XS_MAX_SIZE);
 			opt.size = (uint32_t)size;
+			given |= USE_SIZE;
 			break;
 		case 'c':
 			if (tb_parse_u64(optarg, 1, UINT64_MAX, &opt.clock))
 				tb_die(TB_EXIT_USAGE,
 				       "--clock: a frequency in Hz expected");
+			given |= USE_CLOCK;
 			break;
 		case 'm':
 			opt.map = optarg;
+			given |= USE_MAP;
+			break;
+		case OPT_NAMES:
+			opt.names = true;
+			given |= USE_NAMES;
+			break;
+		case OPT_NO_NAMES:
+			opt.no_names = true;
+			given |= USE_NO_NAMES;
 			break;
 		default:
 			tb_cli_std_option(c, usage);
@@ -526,6 +634,7 @@ int cmd_convert(int argc, char **argv)
 	if (i == sizeof(convs) / sizeof(convs[0]))
 		tb_die(TB_EXIT_USAGE, "unknown conversion '%s' (see --help)",
 		       argv[optind]);
+	refuse_unused(i, given);
 	opt.in = optind + 1 < argc ? argv[optind + 1] : "-";
 	opt.out = optind + 2 < argc ? argv[optind + 2] : "-";
 	in = tb_open_input(opt.in);
