@@ -27,7 +27,6 @@ struct tb_fdr_report_frame {
 	uint32_t node;		/* its folded-stack node, 0 if none */
 };
 
-
 /* Function ids below this are found through an index, not a search. */
 #define RP_DIRECT	65536
 
@@ -330,7 +329,8 @@ static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
 		c->oom = 1;
 		return 0;
 	}
-	return (uint32_t)++r->nfolds;
+	r->nfolds++;
+	return (uint32_t)r->nfolds;
 }
 
 static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
@@ -620,9 +620,9 @@ static int rp_bounds(void *ctx, const struct tb_fdr_record *rec)
 
 	if (rec->ignored)
 		return 0;
-	if (rec->kind == TB_FDR_FUNCTION)
+	if (rec->kind == TB_FDR_FUNCTION) {
 		rp_time(c->r, rec->tsc);
-	else if (rec->kind == TB_FDR_CUSTOM || rec->kind == TB_FDR_TYPED) {
+	} else if (rec->kind == TB_FDR_CUSTOM || rec->kind == TB_FDR_TYPED) {
 		rp_time(c->r, rec->tsc);
 		rp_custom(c, rec);
 	}
@@ -754,10 +754,12 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 	if (r->before) {
 		size_t nb = (size_t)r->before_cpus * r->opts.top;
 
-		for (k = 0; k < nb; k++)
-			if (r->before[k].func)
-				r->before[k].func = rp_func(&c,
-					(uint32_t)(uintptr_t)r->before[k].func);
+		for (k = 0; k < nb; k++) {
+			uintptr_t id = (uintptr_t)r->before[k].func;
+
+			if (id)
+				r->before[k].func = rp_func(&c, (uint32_t)id);
+		}
 	}
 	free(c.direct);
 	return c.oom ? -ENOMEM : 0;
