@@ -337,8 +337,8 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	return 0;
 }
 
-static int parse_func(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
-		      size_t *reclen)
+static inline int parse_func(struct tb_fdr_reader *rd,
+			     struct tb_fdr_record *r, size_t *reclen)
 {
 	const uint8_t *p = rd->win + rd->pos;
 	uint32_t w;
@@ -426,6 +426,9 @@ static int verify(struct tb_fdr_reader *rd, const struct tb_fdr_record *r)
 {
 	if (r->kind == TB_FDR_BUFFER_EXTENTS || r->ignored)
 		return 0;
+	/* The common case needs no table: a function after a function. */
+	if (r->kind == TB_FDR_FUNCTION && rd->state == TB_FDR_FUNCTION)
+		return 0;
 	if (r->kind == TB_FDR_NEW_BUFFER)
 		rd->state = ST_UNKNOWN;
 	if (!allowed(rd->state, r->kind)) {
@@ -465,6 +468,32 @@ static int run(struct tb_fdr_reader *rd,
 		size_t reclen;
 		uint8_t b;
 
+		/*
+		 * Most records are a function record after another, whole in
+		 * the window and inside the extent: none of the checks below
+		 * can fail for it but its type's.
+		 */
+		if (rd->state == TB_FDR_FUNCTION &&
+		    rd->len - rd->pos >= TB_FDR_FUNC_SIZE &&
+		    !(rd->win[rd->pos] & 1) &&
+		    (rd->hdr.version < 3 ||
+		     rd->remaining >= TB_FDR_FUNC_SIZE)) {
+			r->offset = rd->off;
+			r->ignored = false;
+			if (parse_func(rd, r, &reclen))
+				return -1;
+			if (rd->hdr.version >= 3)
+				rd->remaining -= reclen;
+			st->functions++;
+			st->records++;
+			if (visit) {
+				ret = visit(ctx, r);
+				if (ret)
+					return ret;
+			}
+			consume(rd, reclen);
+			continue;
+		}
 		if (rd->hdr.version >= 3 && !rd->remaining) {
 			ret = next_extent(rd, r);
 			if (ret < 0)
@@ -480,7 +509,9 @@ static int run(struct tb_fdr_reader *rd,
 			}
 			continue;
 		}
-		if (!ensure(rd, TB_FDR_META_SIZE)) {
+		/* ensure() only when the window runs low: it is called a lot */
+		if (rd->len - rd->pos < TB_FDR_META_SIZE &&
+		    !ensure(rd, TB_FDR_META_SIZE)) {
 			/* The file ends where its last block says more follows. */
 			if (rd->hdr.version >= 3 && rd->remaining) {
 				st->cut_bytes = rd->remaining;

@@ -19,7 +19,7 @@
 
 /* A call in progress. */
 struct tb_fdr_report_frame {
-	uint32_t id;
+	uint32_t fi;		/* its function: index in funcs[] */
 	bool counted;		/* passes the filters */
 	uint16_t cpu;
 	uint64_t tsc;
@@ -30,9 +30,17 @@ struct tb_fdr_report_frame {
 /* Function ids below this are found through an index, not a search. */
 #define RP_DIRECT	65536
 
+/*
+ * During a pass funcs[] only grows at its end, so that an index (in the
+ * call stacks, the longest events) stays valid; it is sorted by id after.
+ */
 struct rp_ctx {
 	struct tb_fdr_report *r;
 	uint32_t *direct;	/* id -> index in funcs[] + 1 */
+	struct tb_hash far;	/* the same for ids from RP_DIRECT up */
+	/* a pid, tid, CPU or time filter: rp_counted() looks at the record */
+	bool narrow;
+	uint32_t points;	/* rp_point_classes(), once per pass */
 	struct tb_fdr_report_task *last;	/* the task of the last record */
 	struct tb_error *err;
 	struct tb_hash fold_index;	/* key -> node index + 1 */
@@ -72,11 +80,22 @@ static unsigned int rp_class_of(uint32_t kid)
 	return TB_RC_OTHER;
 }
 
-static bool rp_is_point(unsigned int rc)
+/* The classes of point events (faults, fork, exit): a bit each. */
+static uint32_t rp_point_classes(void)
 {
-	return rc < TB_FDR_NR_CLASSES &&
-	       (tb_fdr_classes[rc].space == TRACEBUF_FDR_SPACE_FAULT ||
-		tb_fdr_classes[rc].space == TRACEBUF_FDR_SPACE_TASK);
+	uint32_t m = 0;
+	unsigned int rc;
+
+	for (rc = 0; rc < TB_FDR_NR_CLASSES; rc++)
+		if (tb_fdr_classes[rc].space == TRACEBUF_FDR_SPACE_FAULT ||
+		    tb_fdr_classes[rc].space == TRACEBUF_FDR_SPACE_TASK)
+			m |= 1U << rc;
+	return m;
+}
+
+static inline bool rp_is_point(const struct rp_ctx *c, unsigned int rc)
+{
+	return c->points >> rc & 1;
 }
 
 uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks)
@@ -119,29 +138,28 @@ static int rp_grow(void **v, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static struct tb_fdr_report_func *rp_func(struct rp_ctx *c, uint32_t id)
+/* Whether events of @f pass --class and --name. */
+static bool rp_selected(const struct tb_fdr_report *r,
+			const struct tb_fdr_report_func *f)
+{
+	const struct tb_fdr_report_opts *o = &r->opts;
+
+	if (o->classes && !(o->classes & (1U << f->rc)))
+		return false;
+	return !o->name || !fnmatch(o->name, f->name, 0);
+}
+
+/* A name seen for the first time: append it. */
+static struct tb_fdr_report_func *rp_func_new(struct rp_ctx *c, uint32_t id)
 {
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_func *f;
-	size_t lo = 0, hi = r->nfuncs;
 	const char *name;
 	uint32_t kid;
 	char buf[48];
-	size_t i;
 
-	if (id < RP_DIRECT && c->direct && c->direct[id])
-		return &r->funcs[c->direct[id] - 1];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->funcs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->nfuncs && r->funcs[lo].id == id)
-		return &r->funcs[lo];
-	if (rp_grow((void **)&r->funcs, &r->cap_funcs, r->nfuncs,
+	if (r->nfuncs >= UINT32_MAX - 1 ||
+	    rp_grow((void **)&r->funcs, &r->cap_funcs, r->nfuncs,
 		    sizeof(*f)))
 		return NULL;
 	kid = tb_name_map_kernel_id(r->names, id);
@@ -155,36 +173,41 @@ static struct tb_fdr_report_func *rp_func(struct rp_ctx *c, uint32_t id)
 			snprintf(buf, sizeof(buf), "function_%u", id);
 		name = buf;
 	}
-	memmove(&r->funcs[lo + 1], &r->funcs[lo],
-		(r->nfuncs - lo) * sizeof(*f));
-	f = &r->funcs[lo];
+	f = &r->funcs[r->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->id = id;
 	f->rc = rp_class_of(kid);
 	f->name = strdup(name);
-	if (!f->name) {
-		memmove(&r->funcs[lo], &r->funcs[lo + 1],
-			(r->nfuncs - lo) * sizeof(*f));
+	if (!f->name)
+		return NULL;
+	f->selected = rp_selected(r, f);
+	if (id < RP_DIRECT) {
+		c->direct[id] = (uint32_t)r->nfuncs + 1;
+	} else if (tb_hash_put(&c->far, id, (uint32_t)r->nfuncs + 1)) {
+		free(f->name);
 		return NULL;
 	}
 	r->nfuncs++;
-	/* The indexes after it moved: rebuild (new names are rare). */
-	if (c->direct)
-		for (i = lo; i < r->nfuncs; i++)
-			if (r->funcs[i].id < RP_DIRECT)
-				c->direct[r->funcs[i].id] = (uint32_t)i + 1;
 	return f;
 }
 
-static struct tb_fdr_report_task *rp_task(struct rp_ctx *c,
-					  const struct tb_fdr_record *rec)
+/* Index in funcs[] of function @id, made on first sight; -1: no memory. */
+static inline int64_t rp_func(struct rp_ctx *c, uint32_t id)
+{
+	uint32_t v = id < RP_DIRECT ? c->direct[id] : tb_hash_get(&c->far, id);
+
+	if (v)
+		return v - 1;
+	return rp_func_new(c, id) ? (int64_t)c->r->nfuncs - 1 : -1;
+}
+
+static struct tb_fdr_report_task *rp_task_find(struct rp_ctx *c,
+					       const struct tb_fdr_record *rec)
 {
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_task *t;
 	size_t lo = 0, hi = r->ntasks;
 
-	if (c->last && c->last->tid == rec->tid)
-		return c->last;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -210,42 +233,65 @@ static struct tb_fdr_report_task *rp_task(struct rp_ctx *c,
 	return t;
 }
 
-static struct tb_fdr_report_cpu *rp_cpu(struct rp_ctx *c, uint16_t cpu)
+/* The task of @rec; records come in runs of one task (a block each). */
+static inline struct tb_fdr_report_task *
+rp_task(struct rp_ctx *c, const struct tb_fdr_record *rec)
+{
+	if (c->last && c->last->tid == rec->tid)
+		return c->last;
+	return rp_task_find(c, rec);
+}
+
+static struct tb_fdr_report_cpu *rp_cpu_new(struct rp_ctx *c, uint16_t cpu)
 {
 	struct tb_fdr_report *r = c->r;
+	struct tb_fdr_report_cpu *v;
+	unsigned int n = cpu + 1U;
 
-	if (cpu >= r->ncpus) {
-		struct tb_fdr_report_cpu *v;
-		unsigned int n = cpu + 1U;
-
-		v = realloc(r->cpus, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		memset(v + r->ncpus, 0, (n - r->ncpus) * sizeof(*v));
-		r->cpus = v;
-		r->ncpus = n;
-	}
+	v = realloc(r->cpus, n * sizeof(*v));
+	if (!v)
+		return NULL;
+	memset(v + r->ncpus, 0, (n - r->ncpus) * sizeof(*v));
+	r->cpus = v;
+	r->ncpus = n;
 	return &r->cpus[cpu];
 }
 
-/* Whether an event of @f by @rec passes the filters. */
-static bool rp_counted(const struct tb_fdr_report *r,
-		       const struct tb_fdr_report_func *f,
-		       const struct tb_fdr_record *rec)
+static inline struct tb_fdr_report_cpu *rp_cpu(struct rp_ctx *c,
+					       uint16_t cpu)
 {
+	return cpu < c->r->ncpus ? &c->r->cpus[cpu] : rp_cpu_new(c, cpu);
+}
+
+/* Whether an event of @f by @rec passes the filters. */
+static inline bool rp_counted(const struct rp_ctx *c,
+			      const struct tb_fdr_report_func *f,
+			      const struct tb_fdr_record *rec)
+{
+	const struct tb_fdr_report *r = c->r;
 	const struct tb_fdr_report_opts *o = &r->opts;
 
+	if (!f->selected)
+		return false;
+	if (!c->narrow)
+		return true;
 	if (o->pid != TB_REPORT_NO_FILTER && rec->pid != o->pid)
 		return false;
 	if (o->tid != TB_REPORT_NO_FILTER && rec->tid != o->tid)
 		return false;
 	if (o->cpu != TB_REPORT_NO_FILTER && rec->cpu != o->cpu)
 		return false;
-	if (o->classes && !(o->classes & (1U << f->rc)))
-		return false;
-	if (o->name && fnmatch(o->name, f->name, 0))
-		return false;
 	return rec->tsc >= r->window_from && rec->tsc <= r->window_to;
+}
+
+/* Whether a call of @ticks enters the opts.top longest. */
+static inline bool rp_long_enough(const struct tb_fdr_report *r,
+				  uint64_t ticks)
+{
+	unsigned int n = r->nlongest;
+
+	return r->opts.top &&
+	       (n < r->opts.top || ticks > r->longest[n - 1].ticks);
 }
 
 /* Keep @l among the opts.top longest (sorted, longest first). */
@@ -254,10 +300,6 @@ static void rp_longest(struct tb_fdr_report *r,
 {
 	unsigned int i, n = r->nlongest;
 
-	if (!r->opts.top)
-		return;
-	if (n == r->opts.top && l->ticks <= r->longest[n - 1].ticks)
-		return;
 	if (n < r->opts.top)
 		n++;
 	for (i = n - 1; i > 0 && r->longest[i - 1].ticks < l->ticks; i--)
@@ -334,10 +376,10 @@ static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
 }
 
 static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
-		     struct tb_fdr_report_func *f,
-		     const struct tb_fdr_record *rec)
+		     uint32_t fi, const struct tb_fdr_record *rec)
 {
 	struct tb_fdr_report *r = c->r;
+	struct tb_fdr_report_func *f = &r->funcs[fi];
 	struct tb_fdr_report_frame *fr;
 	uint32_t parent;
 
@@ -357,11 +399,10 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		t->cap = cap;
 	}
 	fr = &t->stack[t->depth++];
-	memset(fr, 0, sizeof(*fr));
-	fr->id = f->id;
-	fr->cpu = rec->cpu;
-	fr->tsc = rec->tsc;
-	fr->counted = rp_counted(r, f, rec);
+	*fr = (struct tb_fdr_report_frame){
+		.fi = fi, .cpu = rec->cpu, .tsc = rec->tsc,
+		.counted = rp_counted(c, f, rec),
+	};
 	if (fr->counted) {
 		struct tb_fdr_report_cpu *cpu = rp_cpu(c, rec->cpu);
 
@@ -372,7 +413,7 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		else
 			c->oom = 1;
 	}
-	if (r->want_folds && !rp_is_point(f->rc)) {
+	if (r->want_folds && !rp_is_point(c, f->rc)) {
 		parent = t->depth > 1 ? fr[-1].node : 0;
 		if (t->depth == 1 || parent)
 			parent = parent ? parent :
@@ -387,14 +428,10 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 {
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_frame *fr = &t->stack[--t->depth];
-	struct tb_fdr_report_func *f = rp_func(c, fr->id);
+	struct tb_fdr_report_func *f = &r->funcs[fr->fi];
 	struct tb_fdr_report_long l;
 	uint64_t ticks;
 
-	if (!f) {
-		c->oom = 1;
-		return;
-	}
 	if (tsc < fr->tsc) {
 		r->backwards++;
 		ticks = 0;
@@ -405,7 +442,7 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		t->stack[t->depth - 1].child += ticks;
 	if (!fr->counted)
 		return;
-	if (rp_is_point(f->rc)) {
+	if (rp_is_point(c, f->rc)) {
 		f->points++;
 		return;
 	}
@@ -413,14 +450,18 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		c->oom = 1;
 	if (!t->depth)
 		t->time[f->rc] += ticks;
-	l = (struct tb_fdr_report_long){
-		.start = fr->tsc, .ticks = ticks, .tid = t->tid,
-		.pid = t->pid, .cpu = fr->cpu, .func = NULL,
-	};
-	/* Pointers into funcs[] move as it grows: keep the id for now. */
-	l.func = (const void *)(uintptr_t)f->id;
-	rp_longest(r, &l);
-	rp_before(c, &l);
+	/* Most calls are not among the longest: decide before copying. */
+	if (rp_long_enough(r, ticks) || r->opts.before_ns) {
+		/* Pointers into funcs[] move as it grows: index + 1 for now. */
+		l = (struct tb_fdr_report_long){
+			.start = fr->tsc, .ticks = ticks, .tid = t->tid,
+			.pid = t->pid, .cpu = fr->cpu,
+			.func = (const void *)(uintptr_t)(fr->fi + 1),
+		};
+		if (rp_long_enough(r, ticks))
+			rp_longest(r, &l);
+		rp_before(c, &l);
+	}
 	if (fr->node) {
 		struct tb_fdr_report_fold *n = &r->folds[fr->node - 1];
 
@@ -433,29 +474,22 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 static void rp_abandon(struct rp_ctx *c, struct tb_fdr_report_task *t)
 {
 	struct tb_fdr_report_frame *fr = &t->stack[--t->depth];
-	struct tb_fdr_report_func *f;
 
-	if (!fr->counted)
-		return;
-	f = rp_func(c, fr->id);
-	if (f)
-		f->no_exit++;
-	else
-		c->oom = 1;
+	if (fr->counted)
+		c->r->funcs[fr->fi].no_exit++;
 }
 
 static void rp_exit(struct rp_ctx *c, struct tb_fdr_report_task *t,
-		    struct tb_fdr_report_func *f,
-		    const struct tb_fdr_record *rec)
+		    uint32_t fi, const struct tb_fdr_record *rec)
 {
+	struct tb_fdr_report_func *f = &c->r->funcs[fi];
 	unsigned int i = t->depth;
-	uint32_t id = f->id;
 
-	while (i && t->stack[i - 1].id != id)
+	while (i && t->stack[i - 1].fi != fi)
 		i--;
 	if (!i) {
 		/* Its entry came before the trace, or was lost. */
-		if (rp_counted(c->r, f, rec))
+		if (rp_counted(c, f, rec))
 			f->no_entry++;
 		return;
 	}
@@ -585,7 +619,7 @@ static int rp_visit(void *ctx, const struct tb_fdr_record *rec)
 	struct rp_ctx *c = ctx;
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_task *t;
-	struct tb_fdr_report_func *f;
+	int64_t fi;
 
 	if (rec->ignored)
 		return 0;
@@ -598,8 +632,8 @@ static int rp_visit(void *ctx, const struct tb_fdr_record *rec)
 		return 0;
 	rp_time(r, rec->tsc);
 	t = rp_task(c, rec);
-	f = rp_func(c, rec->func_id);
-	if (!t || !f)
+	fi = rp_func(c, rec->func_id);
+	if (!t || fi < 0)
 		return -ENOMEM;
 	if (rec->tsc < t->last)
 		return RP_UNORDERED;
@@ -607,9 +641,9 @@ static int rp_visit(void *ctx, const struct tb_fdr_record *rec)
 	if (rec->cpu < 64)
 		t->cpus |= 1ULL << rec->cpu;
 	if (rec->func_type == TB_FDR_EXIT || rec->func_type == TB_FDR_TAIL_EXIT)
-		rp_exit(c, t, f, rec);
+		rp_exit(c, t, (uint32_t)fi, rec);
 	else
-		rp_enter(c, t, f, rec);
+		rp_enter(c, t, (uint32_t)fi, rec);
 	return c->oom ? -ENOMEM : 0;
 }
 
@@ -723,13 +757,78 @@ static FILE *rp_tidy(FILE *in, char **buf, size_t *len, struct tb_error *err)
 	return fmemopen(*buf, *len, "r");
 }
 
+static int rp_by_id(const void *a, const void *b)
+{
+	const struct tb_fdr_report_func *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* An event kept during the pass as index + 1 (rp_complete) gets its name. */
+static void rp_name_event(struct tb_fdr_report_long *l, const uint32_t *to,
+			  const struct tb_fdr_report_func *funcs)
+{
+	uintptr_t v = (uintptr_t)l->func;
+
+	l->func = v ? &funcs[to[v - 1]] : NULL;
+}
+
+/*
+ * funcs[] in id order, as the printers expect; the events kept by index
+ * follow their function to its new place.
+ */
+static int rp_sort_funcs(struct tb_fdr_report *r)
+{
+	struct tb_fdr_report_func *sorted;
+	uint32_t *to;
+	size_t k;
+
+	if (!r->nfuncs)
+		return 0;
+	to = malloc(r->nfuncs * sizeof(*to));
+	sorted = malloc(r->nfuncs * sizeof(*sorted));
+	if (!to || !sorted) {
+		free(to);
+		free(sorted);
+		return -ENOMEM;
+	}
+	memcpy(sorted, r->funcs, r->nfuncs * sizeof(*sorted));
+	qsort(sorted, r->nfuncs, sizeof(*sorted), rp_by_id);
+	/* ids are unique: old index -> new index */
+	for (k = 0; k < r->nfuncs; k++) {
+		const struct tb_fdr_report_func *f;
+
+		f = bsearch(&r->funcs[k], sorted, r->nfuncs, sizeof(*sorted),
+			    rp_by_id);
+		to[k] = (uint32_t)(f - sorted);
+	}
+	free(r->funcs);
+	r->funcs = sorted;
+	r->cap_funcs = r->nfuncs;
+	for (k = 0; k < r->nlongest; k++)
+		rp_name_event(&r->longest[k], to, r->funcs);
+	if (r->before) {
+		size_t nb = (size_t)r->before_cpus * r->opts.top;
+
+		for (k = 0; k < nb; k++)
+			rp_name_event(&r->before[k], to, r->funcs);
+	}
+	free(to);
+	return 0;
+}
+
 static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 {
 	struct rp_ctx c = { .r = r, .err = err };
-	unsigned int i;
+	const struct tb_fdr_report_opts *o = &r->opts;
 	size_t k;
 	int ret;
 
+	c.narrow = o->pid != TB_REPORT_NO_FILTER ||
+		   o->tid != TB_REPORT_NO_FILTER ||
+		   o->cpu != TB_REPORT_NO_FILTER || r->window_from ||
+		   r->window_to != UINT64_MAX;
+	c.points = rp_point_classes();
 	c.direct = calloc(RP_DIRECT, sizeof(*c.direct));
 	if (!c.direct)
 		return -ENOMEM;
@@ -743,26 +842,11 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 			ret = -ENOMEM;
 	}
 	tb_hash_free(&c.fold_index);
-	if (ret) {
-		free(c.direct);
-		return ret;
-	}
-	/* The longest events name their function now that funcs[] is set. */
-	for (i = 0; i < r->nlongest; i++)
-		r->longest[i].func =
-			rp_func(&c, (uint32_t)(uintptr_t)r->longest[i].func);
-	if (r->before) {
-		size_t nb = (size_t)r->before_cpus * r->opts.top;
-
-		for (k = 0; k < nb; k++) {
-			uintptr_t id = (uintptr_t)r->before[k].func;
-
-			if (id)
-				r->before[k].func = rp_func(&c, (uint32_t)id);
-		}
-	}
+	tb_hash_free(&c.far);
 	free(c.direct);
-	return c.oom ? -ENOMEM : 0;
+	if (ret)
+		return ret;
+	return rp_sort_funcs(r);
 }
 
 /* The window of --time and --before, in ticks; pass one if needed. */

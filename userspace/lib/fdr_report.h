@@ -60,6 +60,7 @@ struct tb_fdr_report_func {
 	uint32_t id;		/* as in the file */
 	unsigned int rc;	/* class */
 	char *name;
+	bool selected;		/* passes --class and --name */
 	struct tb_latency lat;	/* completed calls, in ticks */
 	uint64_t points;	/* point events (faults, fork, exit): count */
 	uint64_t no_entry;	/* exits whose entry is not in the trace */

@@ -240,6 +240,53 @@ TEST(before_needs_a_trigger_and_lists_each_cpus_last_events)
 	gb_free(&g);
 }
 
+/*
+ * Function ids on both sides of the report's direct index (ids below
+ * 65536 are looked up in an array, the others in a hash), id 0 among
+ * them, first seen in an order that is not theirs: every kept event
+ * (longest, --before) names its function, and funcs[] ends in id order.
+ */
+TEST(kept_events_name_their_function_whatever_its_id)
+{
+	static const char trig[] = "tracebuf trigger: marker \"x\"";
+	const uint32_t ids[] = { SYS(39), 0, 70000, 5 };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	unsigned int i, n;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	for (i = 0; i < 4; i++) {
+		gf_func(&g, TB_FDR_ENTER, ids[i], 10);
+		gf_func(&g, TB_FDR_EXIT, ids[i], 100 + i);
+	}
+	gf_custom(&g, 5, trig, sizeof(trig) - 1, 1, 0);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.before_ns = 10000), false));
+	ASSERT_EQ(4, r.nfuncs);
+	for (i = 1; i < r.nfuncs; i++)
+		EXPECT_LT(r.funcs[i - 1].id, r.funcs[i].id);
+	ASSERT_EQ(4, r.nlongest);
+	for (i = 0; i < 4; i++) {
+		/* longest first: the last call (103 ticks) leads */
+		ASSERT_NE(NULL, r.longest[i].func);
+		EXPECT_EQ(ids[3 - i], r.longest[i].func->id);
+		EXPECT_EQ(103 - i, r.longest[i].ticks);
+	}
+	ASSERT_NE(NULL, r.nbefore);
+	n = r.nbefore[0];
+	ASSERT_EQ(4, n);
+	for (i = 0; i < n; i++) {
+		ASSERT_NE(NULL, r.before[i].func);
+		EXPECT_EQ(ids[i], r.before[i].func->id);
+		EXPECT_EQ(1, r.before[i].func->lat.count);
+	}
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 TEST(records_going_back_in_time_are_ordered_first)
 {
 	struct gb g = { 0 };
