@@ -30,7 +30,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["tr
 	"$tmp/t.json" 2>/dev/null
 tap $((! $?)) "trace_event output is JSON with events"
 run "llvm-xray stack" "$xray" stack "$trace"
-run "llvm-xray account -k" "$xray" account -k "$trace"
+run "llvm-xray account (no -k, as documented)" "$xray" account "$trace"
 
 # Function ids in trace.fdr are dense; trace.fdr.names says which is which.
 names=$trace.names

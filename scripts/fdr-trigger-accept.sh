@@ -30,7 +30,7 @@ tap $((! $?)) "--keep 3 kept the newest three" "have: $have"
 for i in 3 4 5; do
 	f=$dir/t-00000$i.fdr
 	run "t-00000$i: llvm-xray fdr-dump -verify" "$xray" fdr-dump -verify "$f"
-	run "t-00000$i: llvm-xray account -m map" "$xray" account -k -m "$f.map" "$f"
+	run "t-00000$i: llvm-xray account -m map (no -k)" "$xray" account -m "$f.map" "$f"
 	run "t-00000$i: llvm-xray convert" "$xray" convert -f yaml "$f" -o "$tmp/y"
 	# The reason event, with this trigger's marker just before it.
 	grep -aq "tracebuf trigger: marker \"TRIG\"" "$f" && grep -aq "TRIG $i" "$f"

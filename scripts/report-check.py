@@ -9,10 +9,14 @@ report's numbers are computed again here: per event name the completed
 calls (count, total, min, max, nearest-rank p50/p90/p99 when the report
 says they are exact), point events, exits without entry and entries
 without exit; per task and per CPU the events by class; the loss reports.
-Prints TAP, one result per trace.
+Where a collector wrote the trace (a .map beside it), `llvm-xray account
+-m` without -k, as the documentation gives it, must accept it and count
+what the report counts.  Prints TAP, one result per trace.
 
 Usage: report-check.py [--tracebuf PATH] TRACE...
 """
+import csv
+import io
 import json
 import math
 import os
@@ -171,6 +175,32 @@ def compute(trace, text, names):
     return funcs, tasks, cpus, lost, to_ns
 
 
+def account(trace, got):
+    """`llvm-xray account -m MAP` as our documentation gives it (no -k):
+    it must accept what a collector wrote and count, per name, the calls
+    and point events the report counts."""
+    p = subprocess.run(["llvm-xray", "account", "-m", trace + ".map",
+                        "-f", "csv", trace], capture_output=True)
+    err = p.stderr.decode("latin-1").strip().splitlines()
+    if p.returncode != 0:
+        return ["llvm-xray account (no -k) refused the trace: %s" %
+                " / ".join(err[:3])]
+    counts = {}
+    for row in csv.reader(io.StringIO(p.stdout.decode("latin-1"))):
+        if len(row) < 10 or not row[0].isdigit():
+            continue
+        counts[row[-1]] = counts.get(row[-1], 0) + int(row[1])
+    want = {n["name"]: n["count"] + n["points"] for n in got["names"]
+            if n["class"] != "marker" and n["count"] + n["points"]}
+    if counts == want:
+        return []
+    diff = sorted(k for k in set(counts) | set(want)
+                  if counts.get(k) != want.get(k))
+    return ["llvm-xray account -m (no -k) differs from the report: %s" %
+            ", ".join("%s %s vs %s" % (k, counts.get(k, 0), want.get(k, 0))
+                      for k in diff[:8])]
+
+
 def check(trace, tracebuf):
     rep = subprocess.run([tracebuf, "report", "--json", "--top", "0", trace],
                          capture_output=True, check=True)
@@ -237,6 +267,11 @@ def check(trace, tracebuf):
                         w["lost"]))
     if got["lost"] != lost:
         bad.append("lost %d, computed %d" % (got["lost"], lost))
+    # What the collectors wrote (a map beside it, no ordering needed):
+    # llvm-xray's own accounting agrees, as the documentation promises.
+    if os.path.exists(trace + ".map") and not got["tidied"]:
+        bad += account(trace, got)
+        source += ", llvm-xray account"
     ncalls = sum(len(f["calls"]) + f["points"] for f in funcs.values())
     return bad, source, ncalls
 
