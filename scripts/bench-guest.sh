@@ -54,8 +54,8 @@ tb_classes() {
 WJSON=/tmp/workload.json
 workload_cmd() {
 	case $1 in
-	syscall|kfunc) echo "tb-workload -c $WORK_CPU getppid $GETPPID_N >$WJSON" ;;
-	irqsched) echo "tb-workload serial $SERIAL_KIB >/dev/null & tb-workload -c $WORK_CPU pingpong $PINGPONG_N >$WJSON; wait" ;;
+	syscall|kfunc) echo "tb-workload -C $WORK_CPU getppid $GETPPID_N >$WJSON" ;;
+	irqsched) echo "tb-workload serial $SERIAL_KIB >/dev/null & tb-workload -C $WORK_CPU pingpong $PINGPONG_N >$WJSON; wait" ;;
 	esac
 }
 

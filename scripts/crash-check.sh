@@ -61,7 +61,7 @@ echo "1..23"
 markers='for i in 1 2 3 4 5; do echo "crash-check marker $i" >/dev/tracebuf_fdr; done'
 # pipe_read with 70 readers asleep in it: its return probe follows 64
 # calls at once (maxactive), so 6 are missed, to be reported at the panic.
-crash_vm flight -Z "$dir/flight.kdump" -- sh -c "tracebuf record --start -m flight -s 256K -e syscall,irq,softirq,marker -f pipe_read -q &&
+crash_vm flight -Z "$dir/flight.kdump" -- sh -c "tracebuf record --start --mode flight -s 256K -e syscall,irq,softirq,marker -f pipe_read -q &&
 	$markers && ls -R /lib >/dev/null &&
 	i=0; while [ \$i -lt 70 ]; do sleep 1000 | cat & i=\$((i + 1)); done
 	j=0; while [ \$(grep -c pipe_read /proc/[0-9]*/wchan 2>/dev/null | grep -c ':1') -lt 70 ] &&
@@ -121,7 +121,7 @@ expect_refused() {
 }
 
 # 2. A capture that was stopped before the crash.
-crash_vm stopped -- sh -c "tracebuf record --start -m flight -e syscall,marker &&
+crash_vm stopped -- sh -c "tracebuf record --start --mode flight -e syscall,marker &&
 	$markers && tracebuf record --stop >/dev/null && echo c >/proc/sysrq-trigger"
 expect_refused stopped "the recorder was stopped before the crash"
 

@@ -50,13 +50,13 @@ tracebuf ctl clear
 tracebuf ctl enable
 tracebuf ctl inject /out/tracebuf-events.txt
 tracebuf ctl disable
-tracebuf ctl snapshot -c /out/tracebuf-injected.rec
+tracebuf ctl snapshot --clear /out/tracebuf-injected.rec
 hexdump -C /out/tracebuf-injected.rec | tail -n 3
 
 echo "== /dev/tracebuf: chained fill-once capture of 5 buffers"
 tracebuf ctl sources syscall,ret-user --cpu all
 ( i=0; while [ $i -lt 300 ]; do cat /proc/self/stat >/dev/null; i=$((i + 1)); done ) &
-tracebuf ctl chain -n 5 -q 16 /out/tracebuf-chain.rec
+tracebuf ctl chain --count 5 --depth 16 /out/tracebuf-chain.rec
 wait
 tracebuf ctl sources none
 tracebuf ctl mode wrap

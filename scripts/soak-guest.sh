@@ -97,7 +97,7 @@ soak_round() {
 	end=$(( $(now) + $1 ))
 	rm -f "$tmp/stop"
 	tracebufctl sources syscall,irq,fault,ret-user,switch --cpu all
-	tracebufctl chain -q 64 /dev/null 2>>"$out/chain.log" &
+	tracebufctl chain --depth 64 /dev/null 2>>"$out/chain.log" &
 	chain_pid=$!
 	# Injection needs capture on: wait until the chain has armed and
 	# enabled it (bounded; a failed inject is reported below anyway).
@@ -107,7 +107,7 @@ soak_round() {
 		sleep 0.1
 		n=$((n + 1))
 	done
-	tracebuf-record -m flight -e all -s 1M -J -o "$tmp/flight.fdr" \
+	tracebuf-record --mode flight -e all -s 1M -J -o "$tmp/flight.fdr" \
 		>>"$out/record.log" 2>&1 &
 	rec_pid=$!
 	workload &

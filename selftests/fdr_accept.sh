@@ -24,14 +24,14 @@ fi
 
 # The device read directly: a flight-recorder snapshot taken by cat while
 # capture runs must already be a valid FDR file.
-tracebuf-record --start -m flight -e all
+tracebuf-record --start --mode flight -e all
 /selftests/fdr_workload 200 >/dev/null
 cat /dev/tracebuf_fdr >"$out/cat.fdr"
 tracebuf-record --stop
 
 # The same controls as subcommands: tracebuf fdr config, start, snapshot,
 # stats, names and stop; scripts/fdr-accept.sh checks what they wrote.
-tracebuf fdr config -m flight -e syscall,irq,sched -s 256K -w 0 &&
+tracebuf fdr config --mode flight -e syscall,irq,sched -s 256K -w 0 &&
 	tracebuf fdr start && /selftests/fdr_workload 100 >/dev/null &&
 	tracebuf fdr snapshot "$out/fdr-snapshot.fdr" &&
 	tracebuf fdr stats --json >"$out/fdr-stats.json" &&

@@ -19,6 +19,7 @@
 #include "fdr_classes.h"
 #include "fdr_post.h"
 #include "task_map.h"
+#include "tb_opt.h"
 
 /*
  * The traced command.  It is forked first and waits; it runs only once
@@ -73,6 +74,13 @@ struct tb_collect_out {
 	const char *names;		/* -n, or NULL: OUTPUT.names */
 	const char *stats_json;		/* -j, or NULL */
 };
+
+/* Their tb_opt.h entries: -q, -J and -n are the common TB_OPT_*. */
+#define TB_COLLECT_OPT_RAW	.id = 'r', .letter = 'r', .name = "raw"
+#define TB_COLLECT_OPT_NO_TFILE	.id = 'N', .letter = 'N', .name = "no-tfile"
+#define TB_COLLECT_OPT_STATS_JSON					\
+	.id = 'j', .letter = 'j', .name = "stats-json",			\
+	.arg = TB_OPT_REQUIRED, .val = TB_VAL_FILE
 
 /* Take option @opt with argument @arg if it is one of them: true. */
 bool tb_collect_out_option(struct tb_collect_out *o, int opt,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /dev/tracebuf_fdr helpers for the tools; see fdr_dev.h. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -11,62 +11,50 @@
 #include "fdr_classes.h"
 #include "fdr_dev.h"
 #include "tb_cli.h"
+#include "tb_optval.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-const struct option *tb_fdr_config_longopts(const struct option *more)
-{
-	static const struct option capture[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "size", required_argument, NULL, 's' },
-		{ "args", required_argument, NULL, 'a' },
-		{ "wakeup", required_argument, NULL, 'w' },
-	};
-	static struct option all[64];
-	size_t n = ARRAY_SIZE(capture), i;
-
-	memcpy(all, capture, sizeof(capture));
-	for (i = 0; more[i].name && n + 1 < ARRAY_SIZE(all); i++)
-		all[n++] = more[i];
-	memset(&all[n], 0, sizeof(all[n]));
-	return all;
-}
-
-int tb_fdr_config_opt(struct tracebuf_fdr_config *cfg, int opt,
-		      const char *arg)
+int tb_fdr_config_opt(struct tracebuf_fdr_config *cfg, int id,
+		      const char *arg, char *msg, size_t len)
 {
 	uint64_t v;
 
-	switch (opt) {
+	switch (id) {
 	case 'e':
-		if (tb_fdr_parse_classes(arg, TRACEBUF_FDR_ALL, &cfg->classes,
-					 NULL, 0))
-			tb_die(TB_EXIT_USAGE, "bad event list '%s'", arg);
-		return 1;
-	case 'm':
-		if (!strcmp(arg, "stream"))
+		if (!tb_fdr_parse_classes(arg, TRACEBUF_FDR_ALL, &cfg->classes,
+					  NULL, 0))
+			return 1;
+		snprintf(msg, len, "--events '%s': classes from %s expected, comma separated",
+			 arg, TB_OPT_CLASS_WORDS);
+		return -EINVAL;
+	case TB_FDR_ID_MODE:
+		if (!strcmp(arg, "stream")) {
 			cfg->mode = TRACEBUF_FDR_MODE_STREAM;
-		else if (!strcmp(arg, "flight"))
+		} else if (!strcmp(arg, "flight")) {
 			cfg->mode = TRACEBUF_FDR_MODE_FLIGHT;
-		else
-			tb_die(TB_EXIT_USAGE, "bad mode '%s'", arg);
+		} else {
+			snprintf(msg, len, "--mode '%s': stream or flight expected",
+				 arg);
+			return -EINVAL;
+		}
 		return 1;
 	case 's':
-		if (tb_parse_size(arg, TRACEBUF_FDR_BUF_MIN,
-				  TRACEBUF_FDR_BUF_MAX, &v) || (v & (v - 1)))
-			tb_die(TB_EXIT_USAGE, "bad size '%s'", arg);
+		if (tb_optval_size("--size", arg, TRACEBUF_FDR_BUF_MIN,
+				   TRACEBUF_FDR_BUF_MAX, true, &v, msg, len))
+			return -EINVAL;
 		cfg->buf_size = v;
 		return 1;
 	case 'a':
-		if (tb_parse_u32(arg, 0, TRACEBUF_FDR_ARGS_MAX, &cfg->nr_args))
-			tb_die(TB_EXIT_USAGE, "bad argument count '%s'", arg);
+		if (tb_optval_number("--args", arg, 0, TRACEBUF_FDR_ARGS_MAX,
+				     &v, msg, len))
+			return -EINVAL;
+		cfg->nr_args = v;
 		return 1;
 	case 'w':
 		/* The kernel checks it against the buffer size it ends up with. */
-		if (tb_parse_size(arg, 0, TRACEBUF_FDR_WAKEUP_MAX(TRACEBUF_FDR_BUF_MAX),
-				  &v))
-			tb_die(TB_EXIT_USAGE, "bad wake-up threshold '%s'", arg);
+		if (tb_optval_size("--wakeup", arg, 0,
+				   TRACEBUF_FDR_WAKEUP_MAX(TRACEBUF_FDR_BUF_MAX),
+				   false, &v, msg, len))
+			return -EINVAL;
 		cfg->wakeup = v;
 		return 1;
 	}

@@ -13,6 +13,8 @@
 
 #include <linux/tracebuf.h>
 
+#include "tb_opt.h"
+
 #define TB_FDR_DEV_PATH	"/dev/tracebuf_fdr"
 
 /*
@@ -32,18 +34,30 @@
 }
 
 /*
- * The capture options -e/--events, -m/--mode, -s/--size, -a/--args and
- * -w/--wakeup: TB_FDR_CONFIG_SHORTOPTS for getopt_long()'s string, and
- * tb_fdr_config_longopts() returns them followed by @more (which ends in
- * a zero entry) in one static array.  tb_fdr_config_opt() applies option
- * @opt with @arg to @cfg: returns 1 if @opt is one of them, 0 if not; a
- * bad value ends the program with exit status 2.
+ * The capture options of `tracebuf record` and `tracebuf fdr config`
+ * (tb_opt.h entries): -e/--events, --mode (-m, its old spelling: -m is
+ * the name map everywhere), -s/--size, -a/--args and -w/--wakeup: the
+ * TB_OPT_EVENTS, TB_FDR_OPT_MODE(_OLD), TB_OPT_SIZE, TB_FDR_OPT_ARGS and
+ * TB_FDR_OPT_WAKEUP entries.  tb_fdr_config_opt() applies option @id with @arg to @cfg:
+ * returns 1 if @id is one of them, 0 if not, -EINVAL with @msg (@len
+ * bytes) saying what a bad value should be.
  */
-#define TB_FDR_CONFIG_SHORTOPTS	"e:m:s:a:w:"
-struct option;
-const struct option *tb_fdr_config_longopts(const struct option *more);
-int tb_fdr_config_opt(struct tracebuf_fdr_config *cfg, int opt,
-		      const char *arg);
+#define TB_FDR_ID_MODE		0x1100
+#define TB_FDR_MODE_WORDS	"stream flight"
+#define TB_FDR_OPT_MODE							\
+	.id = TB_FDR_ID_MODE, .name = "mode", .arg = TB_OPT_REQUIRED,	\
+	.val = TB_VAL_WORD, .values = TB_FDR_MODE_WORDS
+#define TB_FDR_OPT_MODE_OLD						\
+	.id = TB_FDR_ID_MODE, .letter = 'm', .arg = TB_OPT_REQUIRED,	\
+	.val = TB_VAL_WORD, .values = TB_FDR_MODE_WORDS, .instead = "--mode"
+#define TB_FDR_OPT_ARGS							\
+	.id = 'a', .letter = 'a', .name = "args", .arg = TB_OPT_REQUIRED, \
+	.val = TB_VAL_NUMBER, .values = "0 1 2 3 4 5 6"
+#define TB_FDR_OPT_WAKEUP						\
+	.id = 'w', .letter = 'w', .name = "wakeup", .arg = TB_OPT_REQUIRED, \
+	.val = TB_VAL_SIZE
+int tb_fdr_config_opt(struct tracebuf_fdr_config *cfg, int id,
+		      const char *arg, char *msg, size_t len);
 
 const char *tb_fdr_mode_name(__u32 mode);
 

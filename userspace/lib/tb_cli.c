@@ -81,20 +81,6 @@ void tb_print_version(void)
 	printf("%s (tracebuf) %s\n", prog, TB_VERSION);
 }
 
-void tb_cli_std_option(int opt, void (*usage)(FILE *f))
-{
-	switch (opt) {
-	case 'h':
-		usage(stdout);
-		exit(TB_EXIT_OK);
-	case 'V':
-		tb_print_version();
-		exit(TB_EXIT_OK);
-	}
-	usage(stderr);
-	exit(TB_EXIT_USAGE);
-}
-
 static int parse_u64_suffix(const char *s, uint64_t min, uint64_t max,
 			    uint64_t *out, int allow_suffix)
 {

@@ -32,14 +32,6 @@ void tb_die_errno(int code, const char *fmt, ...)
 void tb_print_version(void);
 
 /*
- * The options every command has, for the default case of its getopt
- * switch: 'h' (--help) prints @usage on stdout and exits 0, 'V'
- * (--version) prints the version and exits 0, anything else prints
- * @usage on stderr and exits 2 (TB_EXIT_USAGE).
- */
-void tb_cli_std_option(int opt, void (*usage)(FILE *f));
-
-/*
  * Strict number parsing: decimal, 0x hex or 0 octal, the whole string,
  * no sign for unsigned, within [min, max].  Return 0 or -EINVAL/-ERANGE.
  */

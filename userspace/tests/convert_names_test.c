@@ -89,7 +89,7 @@ TEST_F(trace, fdr_text_is_llvm_xray_s_unless_names_are_asked_for)
 		free(ref);
 	}
 	free(out);
-	out = tu_run(&st, TOOL " convert --names fdr-text %s", self->path);
+	out = tu_run(&st, TOOL " convert --with-names fdr-text %s", self->path);
 	EXPECT_EQ(0, st);
 	EXPECT_NE(NULL, strstr(out, "<Function Enter: #1 delta = +0> sys_getppid\n"))
 		TH_LOG("%s", out);

@@ -11,7 +11,6 @@
  * collectors' lib/collect.h.  See Documentation/bpf-collector.rst.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,13 +27,16 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cli_opt.h"
 #include "collect.h"
 #include "fdr_bpf.h"
 #include "fdr_kfunc.h"
 #include "bpf_kbtf.h"
 #include "fdr_classes.h"
 #include "cmds.h"
+#include "fdr_dev.h"
 #include "tb_cli.h"
+#include "tb_optval.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 #include "tracebuf_bpf.h"
 #include "tracebuf.skel.h"
@@ -84,9 +86,9 @@ static void usage(FILE *f)
 	      "                         list traced is written to OUTPUT.kfuncs\n"
 	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
 	      "                         with -, COMMAND's stdout goes to stderr)\n"
-	      "  -d, --duration SECS    stop after SECS seconds\n"
-	      "  -b, --buffer-size SIZE BPF ring buffer size, a power of two, K/M/G\n"
-	      "                         suffixes (default 8M)\n"
+	      "  -d, --duration SECS    stop after SECS seconds (1 to a year)\n"
+	      "  -s, --size SIZE        BPF ring buffer size, a power of two from 4K\n"
+	      "                         to 1G, K/M/G suffixes (default 8M)\n"
 	      "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
 	      "                         (default: a quarter of the ring buffer)\n"
 	      "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
@@ -105,8 +107,13 @@ static void usage(FILE *f)
 	      "  -V, --version          print the version\n"
 	      "\n"
 	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
-	      "Exit status: 0 when the trace was written, 1 on failure, 2 on a bad\n"
-	      "command line; the command's own status is in the summary.\n", f);
+	      "\n"
+	      "Examples:\n"
+	      "  tracebuf bpf -e syscall,sched -- make -j2\n"
+	      "  tracebuf bpf -d 10 -J -o idle.fdr && tracebuf report idle.fdr\n"
+	      "\n"
+	      "Exit status: 0 when the trace was written, 1 failure, 2 usage, 3 malformed\n"
+	      "input; the command's own status is in the summary.\n", f);
 }
 
 static __u32 parse_classes(const char *list)
@@ -117,7 +124,8 @@ static __u32 parse_classes(const char *list)
 
 	ret = tb_fdr_parse_classes(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		tb_die(TB_EXIT_USAGE, "unknown event class '%s' (try --help)", bad);
+		tb_die(TB_EXIT_USAGE, "--events: unknown class '%s' (%s)", bad,
+		       "syscall, irq, softirq, workqueue, fault, sched, all");
 	if (ret == -ENODATA)
 		tb_die(TB_EXIT_USAGE, "no event class given");
 	if (ret)
@@ -129,27 +137,39 @@ static __u32 parse_classes(const char *list)
 	return mask;
 }
 
+static const struct tb_opt bpf_opts[] = {
+	{ TB_OPT_EVENTS },
+	{ TB_FDR_OPT_ARGS },
+	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED },
+	{ TB_OPT_OUTPUT },
+	{ TB_OPT_DURATION },
+	{ TB_OPT_SIZE },
+	{ .id = 's', .letter = 'b', .arg = TB_OPT_REQUIRED, .val = TB_VAL_SIZE,
+	  .instead = "-s" },
+	{ .id = 's', .name = "buffer-size", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_SIZE, .instead = "--size" },
+	{ TB_FDR_OPT_WAKEUP },
+	{ TB_COLLECT_OPT_STATS_JSON },
+	{ TB_OPT_NAMES },
+	{ TB_OPT_QUIET },
+	{ TB_COLLECT_OPT_RAW },
+	{ TB_COLLECT_OPT_NO_TFILE },
+	{ TB_OPT_JSON },
+	{ TB_OPT_VERBOSE },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_bpf_spec = {
+	.name = "bpf", .opts = bpf_opts, .operands = TB_VAL_COMMAND,
+	.in_order = true,
+};
+
 static void parse_args(int argc, char **argv, struct options *o)
 {
-	static const struct option longopts[] = {
-		{ "events",	 required_argument, NULL, 'e' },
-		{ "args",	 required_argument, NULL, 'a' },
-		{ "functions",	 required_argument, NULL, 'f' },
-		{ "output",	 required_argument, NULL, 'o' },
-		{ "duration",	 required_argument, NULL, 'd' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "wakeup",	 required_argument, NULL, 'w' },
-		{ "stats-json",	 required_argument, NULL, 'j' },
-		{ "names",	 required_argument, NULL, 'n' },
-		{ "quiet",	 no_argument,	    NULL, 'q' },
-		{ "raw",	 no_argument,	    NULL, 'r' },
-		{ "no-tfile",	 no_argument,	    NULL, 'N' },
-		{ "json",	 no_argument,	    NULL, 'J' },
-		{ "verbose",	 no_argument,	    NULL, 'v' },
-		{ "help",	 no_argument,	    NULL, 'h' },
-		{ "version",	 no_argument,	    NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct tb_opt_parser p;
+	char msg[256];
 	int ch;
 
 	/* tracebuf record's default */
@@ -157,9 +177,12 @@ static void parse_args(int argc, char **argv, struct options *o)
 		     TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED;
 	o->output = "trace.fdr";
 	o->rb_size = 8 << 20;
-	/* '+': options end at the command's name. */
-	while ((ch = getopt_long(argc, argv, "+e:a:f:o:d:b:w:j:n:rNJqvhV",
-				 longopts, NULL)) != -1) {
+	/* In order: options end at the command's name. */
+	tb_opt_init(&p, &cmd_bpf_spec, NULL, argc, argv, 1);
+	while ((ch = cli_opt_next(&p, usage))) {
+		const char *optarg = p.arg;
+		uint64_t v;
+
 		if (tb_collect_out_option(&o->out, ch, optarg))
 			continue;
 		switch (ch) {
@@ -167,9 +190,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->classes = parse_classes(optarg);
 			break;
 		case 'a':
-			if (tb_parse_u32(optarg, 0, TB_BPF_MAX_ARGS, &o->nr_args))
-				tb_die(TB_EXIT_USAGE, "--args takes 0..%d, not '%s'",
-				       TB_BPF_MAX_ARGS, optarg);
+			if (tb_optval_number("--args", optarg, 0, TB_BPF_MAX_ARGS,
+					     &v, msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
+			o->nr_args = v;
 			break;
 		case 'f':
 			o->kfunc_pats = optarg;
@@ -178,32 +202,29 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'd':
-			if (tb_parse_u64(optarg, 1, 1000000, &o->duration))
-				tb_die(TB_EXIT_USAGE,
-				       "--duration takes whole seconds 1..1000000, not '%s'",
-				       optarg);
+			if (tb_optval_seconds("--duration", optarg, &o->duration,
+					      msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
 			break;
-		case 'b':
-			if (tb_parse_size(optarg, 4096, 1ULL << 30, &o->rb_size) ||
-			    (o->rb_size & (o->rb_size - 1)) ||
-			    o->rb_size % sysconf(_SC_PAGESIZE))
-				tb_die(TB_EXIT_USAGE,
-				       "--buffer-size takes a power of two from 4K to 1G, not '%s'",
-				       optarg);
+		case 's':
+			/* A power of two of at least a page is whole pages. */
+			if (tb_optval_size("--size", optarg, sysconf(_SC_PAGESIZE),
+					   1ULL << 30, true, &o->rb_size, msg,
+					   sizeof(msg)))
+				cli_opt_bad_value(msg);
 			break;
 		case 'w':
-			if (tb_parse_size(optarg, 1, 1ULL << 30, &o->wakeup))
-				tb_die(TB_EXIT_USAGE, "bad --wakeup '%s'", optarg);
+			if (tb_optval_size("--wakeup", optarg, 1, 1ULL << 30, false,
+					   &o->wakeup, msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
 			break;
 		case 'v':
 			o->verbose = true;
 			break;
-		default:
-			tb_cli_std_option(ch, usage);
 		}
 	}
-	if (optind < argc)
-		o->cmd = argv + optind;
+	if (p.nr_operands)
+		o->cmd = p.operands;
 	if (!o->wakeup || o->wakeup > o->rb_size)
 		o->wakeup = o->rb_size / 4;
 }

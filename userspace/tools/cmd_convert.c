@@ -6,7 +6,6 @@
  * Documentation/conversions.rst.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +19,12 @@
 #include "fdr_tfile.h"
 #include "fdr_writer.h"
 #include "name_map.h"
+#include "cli_opt.h"
 #include "cmds.h"
 #include "tb_cli.h"
 #include "task_map.h"
 #include "tb_input.h"
+#include "tb_optval.h"
 #include "tb_output.h"
 #include "tfile_reader.h"
 #include "tfile_writer.h"
@@ -33,14 +34,15 @@
 #include "xscale_print.h"
 #include "xscale_tfile.h"
 
-enum { OPT_NAMES = 0x100, OPT_NO_NAMES };
+enum { OPT_WITH_NAMES = TB_OPT_ID_FIRST_FREE };
 
 static struct {
 	uint32_t size;
 	uint64_t clock;
 	const char *map;
-	bool names;		/* --names: fdr-text names from INPUT.names */
+	bool names;		/* --with-names: fdr-text names from INPUT.names */
 	bool no_names;		/* --no-names: no companion picked up */
+	bool quiet;		/* -q: no warnings, no progress */
 	const char *in;
 	const char *out;
 	FILE *in_f;
@@ -53,7 +55,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [OPTIONS] CONVERSION [INPUT|-] [OUTPUT|-]\n"
-		"Convert traces; INPUT and OUTPUT default to stdin and stdout.\n\n"
+		"Convert traces; INPUT and OUTPUT (or -o OUTPUT) default to stdin and\n"
+		"stdout.\n\n"
 		"Conversions:\n"
 		"  xscale-text   trace buffer (dump, snapshot, chain) -> text (as tracebuf decode)\n"
 		"  xscale-tfile  trace buffer -> GDB trace file (arm)\n"
@@ -77,14 +80,18 @@ static void usage(FILE *f)
 		"                    naming function ids (default: INPUT.names, and\n"
 		"                    the threads' names from INPUT.tasks, when they\n"
 		"                    exist; fdr-text only with -m or --names)\n"
-		"      --names       fdr-text: name function records from INPUT.names\n"
+		"      --with-names  fdr-text: name function records from INPUT.names\n"
 		"                    (the text is then no longer llvm-xray's)\n"
 		"      --no-names    fdr-tfile, fdr-json: ignore INPUT.names/.tasks\n"
+		"  -o, --output=FILE the output, instead of OUTPUT\n"
+		"  -q, --quiet       no warnings (a cut trace, records left out) and\n"
+		"                    no progress on stderr\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
 		"An option a conversion does not use is refused (exit 2).\n\n"
-		"Example:\n"
-		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n\n"
+		"Examples:\n"
+		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
+		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n\n"
 		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
 		tb_prog(), (unsigned long long)TB_XSF_DEFAULT_CLOCK);
 }
@@ -101,8 +108,14 @@ static void data_error(const struct tb_error *err)
 /* A trace read only in part: said on stderr, the exit status stays 0. */
 static void warn_cut(const struct tb_error *err)
 {
-	if (err->warning[0])
+	if (err->warning[0] && !opt.quiet)
 		tb_warn("%s: %s", opt.in, err->warning);
+}
+
+static void progress(uint64_t bytes)
+{
+	if (!opt.quiet)
+		tb_progress(bytes);
 }
 
 static void write_error(int err)
@@ -130,7 +143,7 @@ static int walk_one(void *ctx, const struct tb_in *tin, const struct tb_buf *b,
 
 	if (w->fn(w->ctx, b, msgs, res))
 		tb_die(TB_EXIT_FAIL, "conversion failed");
-	tb_progress(tin->off);
+	progress(tin->off);
 	return 0;
 }
 
@@ -283,10 +296,9 @@ static int ft_visit(void *ctx, const struct tb_fdr_record *r)
 
 	tb_fdr_print(t->out, r);
 	if (!(++t->n & 0xffff))
-		tb_progress(r->offset);
+		progress(r->offset);
 	return 0;
 }
-
 
 /*
  * The names: -m's file, else INPUT.names when it exists (@by_default),
@@ -331,7 +343,7 @@ static int ft_visit_named(void *ctx, const struct tb_fdr_record *r)
 	tb_fdr_print_named(t->out, r, r->kind == TB_FDR_FUNCTION ?
 			   tb_name_map_find(t->names, r->func_id) : NULL);
 	if (!(++t->n & 0xffff))
-		tb_progress(r->offset);
+		progress(r->offset);
 	return 0;
 }
 
@@ -400,7 +412,7 @@ static void fdr_json(FILE *in, FILE *out)
 	if (ret)
 		write_error(-ret);
 	warn_cut(&err);
-	if (st.disordered)
+	if (st.disordered && !opt.quiet)
 		tb_warn("%s: %llu threads have records out of time order: calls are matched in file order (tracebuf convert fdr-tidy orders a capture read from the device)",
 			opt.in, (unsigned long long)st.disordered);
 }
@@ -435,7 +447,7 @@ static void fdr_tidy(FILE *in, FILE *out)
 			write_error(errno);
 		data_error(&err);
 	}
-	if (p.removed)
+	if (p.removed && !opt.quiet)
 		tb_warn("left out %llu exits whose entry precedes the capture or was lost",
 			(unsigned long long)p.removed);
 	warn_cut(&err);
@@ -556,7 +568,7 @@ static const struct {
 static void refuse_unused(unsigned int conv, unsigned int given)
 {
 	static const char *const flag[] = {
-		"--size", "--clock", "--map", "--names", "--no-names",
+		"--size", "--clock", "--map", "--with-names", "--no-names",
 	};
 	unsigned int b;
 
@@ -565,78 +577,109 @@ static void refuse_unused(unsigned int conv, unsigned int given)
 			tb_die(TB_EXIT_USAGE, "%s has no effect on %s",
 			       flag[b], convs[conv].name);
 	if (opt.names && opt.map)
-		tb_die(TB_EXIT_USAGE, "--names reads INPUT.names, --map another file: choose one");
+		tb_die(TB_EXIT_USAGE, "--with-names reads INPUT.names, --map another file: choose one");
 	if (opt.no_names && opt.map)
 		tb_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
 }
 
+static const struct tb_opt convert_opts[] = {
+	{ TB_OPT_SIZE },
+	{ .id = 'c', .letter = 'c', .name = "clock", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ TB_OPT_MAP },
+	{ .id = OPT_WITH_NAMES, .name = "with-names" },
+	{ .id = OPT_WITH_NAMES, .name = "names", .instead = "--with-names" },
+	{ TB_OPT_NO_NAMES },
+	{ TB_OPT_OUTPUT },
+	{ TB_OPT_QUIET },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+static const struct tb_opt_word convert_words[] = {
+	{ .name = "xscale-text", .val = TB_VAL_FILE },
+	{ .name = "xscale-tfile", .val = TB_VAL_FILE },
+	{ .name = "xscale-fdr", .val = TB_VAL_FILE },
+	{ .name = "fdr-xscale", .val = TB_VAL_FILE },
+	{ .name = "xscale-names", .val = TB_VAL_FILE },
+	{ .name = "fdr-text", .val = TB_VAL_FILE },
+	{ .name = "fdr-tfile", .val = TB_VAL_FILE },
+	{ .name = "fdr-json", .val = TB_VAL_FILE },
+	{ .name = "fdr-tidy", .val = TB_VAL_FILE },
+	{ .name = "tfile-text", .val = TB_VAL_FILE },
+	{ .name = "map-elf", .val = TB_VAL_FILE },
+	{ NULL }
+};
+
+const struct tb_opt_spec cmd_convert_spec = {
+	.name = "convert", .opts = convert_opts, .words = convert_words,
+	.operands = TB_VAL_FILE,
+};
+
 int cmd_convert(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "clock", required_argument, NULL, 'c' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "names", no_argument, NULL, OPT_NAMES },
-		{ "no-names", no_argument, NULL, OPT_NO_NAMES },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
 	static char outbuf[1 << 20];
+	struct tb_opt_parser p;
+	const char *out_opt = NULL;
 	unsigned int given = 0;
+	char msg[256];
 	uint64_t size;
 	FILE *in, *out;
 	unsigned int i;
 	int c;
 
 	tb_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "s:c:m:hV", opts, NULL)) != -1) {
+	tb_opt_init(&p, &cmd_convert_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, usage))) {
 		switch (c) {
 		case 's':
-			if (tb_parse_size(optarg, TB_XS_MIN_SIZE,
-					  TB_XS_MAX_SIZE, &size) ||
-			    !tb_xs_size_ok(size))
-				tb_die(TB_EXIT_USAGE,
-				       "--size: a power of two from 256 to %u expected",
-				       TB_XS_MAX_SIZE);
+			if (tb_optval_size("--size", p.arg, TB_XS_MIN_SIZE,
+					   TB_XS_MAX_SIZE, true, &size, msg,
+					   sizeof(msg)))
+				cli_opt_bad_value(msg);
 			opt.size = (uint32_t)size;
 			given |= USE_SIZE;
 			break;
 		case 'c':
-			if (tb_parse_u64(optarg, 1, UINT64_MAX, &opt.clock))
-				tb_die(TB_EXIT_USAGE,
-				       "--clock: a frequency in Hz expected");
+			if (tb_optval_number("--clock", p.arg, 1, UINT64_MAX,
+					     &opt.clock, msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
 			given |= USE_CLOCK;
 			break;
 		case 'm':
-			opt.map = optarg;
+			opt.map = p.arg;
 			given |= USE_MAP;
 			break;
-		case OPT_NAMES:
+		case OPT_WITH_NAMES:
 			opt.names = true;
 			given |= USE_NAMES;
 			break;
-		case OPT_NO_NAMES:
+		case TB_OPT_ID_NO_NAMES:
 			opt.no_names = true;
 			given |= USE_NO_NAMES;
 			break;
-		default:
-			tb_cli_std_option(c, usage);
+		case 'o':
+			out_opt = p.arg;
+			break;
+		case 'q':
+			opt.quiet = true;
+			break;
 		}
 	}
-	if (optind >= argc || argc - optind > 3) {
-		usage(stderr);
-		return TB_EXIT_USAGE;
-	}
-	for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++)
-		if (!strcmp(argv[optind], convs[i].name))
+	if (!p.nr_operands)
+		cli_opt_usage("no conversion given (see the list in --help)");
+	if (p.nr_operands > (out_opt ? 2 : 3))
+		cli_opt_usage("unexpected argument '%s'",
+			      p.operands[out_opt ? 2 : 3]);
+	for (i = 0; i < ARRAY_SIZE(convs); i++)
+		if (!strcmp(p.operands[0], convs[i].name))
 			break;
-	if (i == sizeof(convs) / sizeof(convs[0]))
-		tb_die(TB_EXIT_USAGE, "unknown conversion '%s' (see --help)",
-		       argv[optind]);
+	if (i == ARRAY_SIZE(convs))
+		cli_opt_usage("unknown conversion '%s'", p.operands[0]);
 	refuse_unused(i, given);
-	opt.in = optind + 1 < argc ? argv[optind + 1] : "-";
-	opt.out = optind + 2 < argc ? argv[optind + 2] : "-";
+	opt.in = p.nr_operands > 1 ? p.operands[1] : "-";
+	opt.out = out_opt ? out_opt : p.nr_operands > 2 ? p.operands[2] : "-";
 	in = tb_open_input(opt.in);
 	opt.in_f = in;
 	/* Never write over what we read (tracebuf convert fdr-tfile f f). */

@@ -5,7 +5,6 @@
  * files (fdr_post.h).  Documentation/fdr.rst, "Recovery after a crash".
  */
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include <linux/tracebuf_crash.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "collect.h"
 #include "crash_image.h"
@@ -47,8 +47,13 @@ static void print_help(FILE *f)
 		"  -h, --help         this text\n"
 		"  -V, --version      print the version\n"
 		"\n"
-		"Exit status: 0, 1 if nothing could be recovered (not an image, no\n"
-		"recorder in it, recorder stopped or never started), 2 usage.\n",
+		"Examples:\n"
+		"  tracebuf crash /var/crash/*/vmcore && tracebuf report --before 100 crash.fdr\n"
+		"  tracebuf crash -o panic.fdr -J guest.elf\n"
+		"\n"
+		"Exit status: 0 ok, 1 failure (also when nothing could be recovered: not\n"
+		"an image, no recorder in it, recorder stopped or never started),\n"
+		"2 usage, 3 malformed input.\n",
 		tb_prog());
 }
 
@@ -57,18 +62,24 @@ static void note(void *ctx, const char *msg)
 	tb_warn("%s", msg);
 }
 
+static const struct tb_opt crash_opts[] = {
+	{ TB_OPT_OUTPUT },
+	{ TB_COLLECT_OPT_RAW },
+	{ TB_COLLECT_OPT_NO_TFILE },
+	{ TB_OPT_JSON },
+	{ TB_OPT_QUIET },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_crash_spec = {
+	.name = "crash", .opts = crash_opts, .operands = TB_VAL_FILE,
+};
+
 int cmd_crash(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "no-tfile", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct tb_opt_parser p;
 	const char *out = DEFAULT_OUT, *image;
 	struct tb_fdr_post post = { 0 };
 	struct tb_fdr_post_files files = {
@@ -87,22 +98,18 @@ int cmd_crash(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "o:rNJqhV", opts, NULL)) != -1) {
-		if (tb_collect_out_option(&oo, opt, optarg))
+	tb_opt_init(&p, &cmd_crash_spec, NULL, argc, argv, 1);
+	while ((opt = cli_opt_next(&p, print_help))) {
+		if (tb_collect_out_option(&oo, opt, p.arg))
 			continue;
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		default:
-			tb_cli_std_option(opt, print_help);
-		}
+		if (opt == 'o')
+			out = p.arg;
 	}
-	if (optind != argc - 1) {
-		print_help(stderr);
-		return TB_EXIT_USAGE;
-	}
-	image = argv[optind];
+	if (!p.nr_operands)
+		cli_opt_usage("no IMAGE given");
+	if (p.nr_operands > 1)
+		cli_opt_usage("one IMAGE at a time ('%s' is extra)", p.operands[1]);
+	image = p.operands[0];
 	fd = open(image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		tb_die_errno(TB_EXIT_FAIL, "%s", image);

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -19,13 +18,82 @@
 
 #include <linux/tracebuf.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "tb_cli.h"
 #include "tb_dev.h"
+#include "tb_optval.h"
 #include "xscale_decode.h"
 #include "xscale_inject.h"
 
 static const char *dev_path = TB_DEV_PATH;
+
+enum {
+	OPT_CLEAR = TB_OPT_ID_FIRST_FREE, OPT_TEXT, OPT_BINARY, OPT_COUNT,
+	OPT_DEPTH,
+};
+
+static const struct tb_opt ctl_opts[] = {
+	{ TB_OPT_DEVICE },
+	{ .id = 'D', .letter = 'd', .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_DEVICE, .instead = "-D" },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ TB_OPT_CPU, .scope = "sources" },
+	{ .id = OPT_CLEAR, .name = "clear", .scope = "snapshot" },
+	{ .id = OPT_CLEAR, .letter = 'c', .scope = "snapshot",
+	  .instead = "--clear" },
+	{ .id = OPT_TEXT, .name = "text", .scope = "inject" },
+	{ .id = OPT_TEXT, .letter = 't', .scope = "inject", .instead = "--text" },
+	{ .id = OPT_BINARY, .name = "binary", .scope = "inject" },
+	{ .id = OPT_BINARY, .letter = 'b', .scope = "inject",
+	  .instead = "--binary" },
+	{ .id = OPT_COUNT, .name = "count", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER, .scope = "chain" },
+	{ .id = OPT_COUNT, .letter = 'n', .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER, .scope = "chain", .instead = "--count" },
+	{ .id = OPT_DEPTH, .name = "depth", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER, .scope = "chain" },
+	{ .id = OPT_DEPTH, .letter = 'q', .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER, .scope = "chain", .instead = "--depth" },
+	{ 0 }
+};
+
+#define CTL_SOURCE_WORDS "none all syscall irq fault ret-user switch"
+
+static const struct tb_opt_word ctl_words[] = {
+	{ .name = "status" },
+	{ .name = "mode", .val = TB_VAL_WORD, .values = "wrap fill" },
+	{ .name = "enable" },
+	{ .name = "disable" },
+	{ .name = "chkpt", .val = TB_VAL_NUMBER },
+	{ .name = "clear" },
+	{ .name = "sources", .val = TB_VAL_LIST, .values = CTL_SOURCE_WORDS },
+	{ .name = "snapshot", .val = TB_VAL_FILE },
+	{ .name = "read", .val = TB_VAL_FILE },
+	{ .name = "inject", .val = TB_VAL_FILE },
+	{ .name = "chain", .val = TB_VAL_FILE },
+	{ .name = "help" },
+	{ NULL }
+};
+
+const struct tb_opt_spec cmd_ctl_spec = {
+	.name = "ctl", .opts = ctl_opts, .words = ctl_words, .in_order = true,
+};
+
+/* The command line, read and checked before the device is opened. */
+static struct {
+	char **args;			/* the command's operands */
+	int nargs;
+	const char *file;		/* its FILE, "-" by default */
+	uint32_t mode;			/* mode */
+	struct tracebuf_chkpt ck;	/* chkpt */
+	struct tracebuf_sources src;	/* sources */
+	uint32_t snap_flags;		/* snapshot --clear */
+	enum tb_xs_inject_form form;	/* inject --text, --binary */
+	uint64_t count;			/* chain --count, 0: until a signal */
+	uint32_t depth;			/* chain --depth */
+} cl;
 
 static const char usage_text[] =
 	"\n"
@@ -37,18 +105,21 @@ static const char usage_text[] =
 	"  enable | disable       start or stop capture\n"
 	"  chkpt [CHKPT0 CHKPT1]  show or set the checkpoint registers\n"
 	"  clear                  empty the buffer, zero the drop counter\n"
-	"  sources [LIST] [--cpu N|all]\n"
+	"  sources [LIST] [-C|--cpu N|all]\n"
 	"                         show or set the kernel event feed; LIST is\n"
 	"                         none, all or a comma list of syscall, irq,\n"
 	"                         fault, ret-user (or ret), switch\n"
-	"  snapshot [-c] [FILE]   write a record (header + buffer) atomically;\n"
-	"                         -c clears the buffer after copying\n"
+	"  snapshot [--clear] [FILE]\n"
+	"                         write a record (header + buffer) atomically;\n"
+	"                         --clear empties the buffer after copying\n"
 	"  read [FILE]            read the raw buffer once (clears it)\n"
-	"  inject [-t|-b] [FILE]  inject events: binary struct tracebuf_event\n"
-	"                         records (-b) or text lines (-t); default: guess\n"
-	"  chain [-n N] [-q DEPTH] [FILE]\n"
+	"  inject [--text|--binary] [FILE]\n"
+	"                         inject events: binary struct tracebuf_event\n"
+	"                         records or text lines; default: guess\n"
+	"  chain [--count N] [--depth DEPTH] [FILE]\n"
 	"                         chained fill-once capture: save N buffers\n"
-	"                         (default: until Ctrl-C/SIGTERM) as records\n"
+	"                         (default: until Ctrl-C/SIGTERM) as records,\n"
+	"                         DEPTH buffers queued in the kernel (1..%u)\n"
 	"\n"
 	"FILE '-' or none means stdin/stdout.  Text events, one per line:\n"
 	"  exc VECTOR [COUNT]     VECTOR: undef swi pabort dabort irq fiq or 1-7\n"
@@ -56,13 +127,18 @@ static const char usage_text[] =
 	"  ind TARGET [COUNT]     indirect branch\n"
 	"  '#' starts a comment.  COUNT: instructions since the previous event.\n"
 	"\n"
-	"Options: -d, --device PATH;  -h, --help;  -V, --version\n"
+	"Options: -D, --device PATH;  -h, --help;  -V, --version\n"
+	"\n"
+	"Examples:\n"
+	"  tracebuf ctl mode fill && tracebuf ctl enable\n"
+	"  tracebuf ctl snapshot | tracebuf decode\n"
+	"\n"
 	"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n";
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: %s [-d DEVICE] COMMAND [ARGS]\n", tb_prog());
-	fputs(usage_text, f);
+	fprintf(f, "Usage: %s [-D DEVICE] COMMAND [ARGS]\n", tb_prog());
+	fprintf(f, usage_text, TRACEBUF_CHAIN_MAX);
 }
 
 static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
@@ -148,42 +224,29 @@ static int cmd_status(int fd)
 	return TB_EXIT_OK;
 }
 
-static int cmd_mode(int fd, int argc, char **argv)
+static int cmd_mode(int fd)
 {
 	uint32_t mode;
 
-	if (argc == 0) {
+	if (!cl.nargs) {
 		xioctl(fd, TRACEBUF_IOC_GET_MODE, &mode, "get mode");
 		printf("%s\n", mode == TRACEBUF_MODE_FILL_ONCE ? "fill" : "wrap");
 		return TB_EXIT_OK;
 	}
-	if (argc > 1)
-		tb_die(TB_EXIT_USAGE, "mode takes one argument");
-	if (!strcmp(argv[0], "wrap"))
-		mode = TRACEBUF_MODE_WRAP;
-	else if (!strcmp(argv[0], "fill") || !strcmp(argv[0], "fill-once"))
-		mode = TRACEBUF_MODE_FILL_ONCE;
-	else
-		tb_die(TB_EXIT_USAGE, "unknown mode '%s' (wrap or fill)", argv[0]);
-	xioctl(fd, TRACEBUF_IOC_SET_MODE, &mode, "set mode");
+	xioctl(fd, TRACEBUF_IOC_SET_MODE, &cl.mode, "set mode");
 	return TB_EXIT_OK;
 }
 
-static int cmd_chkpt(int fd, int argc, char **argv)
+static int cmd_chkpt(int fd)
 {
 	struct tracebuf_chkpt ck;
 
-	if (argc == 0) {
+	if (!cl.nargs) {
 		xioctl(fd, TRACEBUF_IOC_GET_CHKPT, &ck, "get checkpoints");
 		printf("CHKPT0 0x%08x\nCHKPT1 0x%08x\n", ck.chkpt0, ck.chkpt1);
 		return TB_EXIT_OK;
 	}
-	if (argc != 2)
-		tb_die(TB_EXIT_USAGE, "chkpt takes no argument or CHKPT0 CHKPT1");
-	if (tb_parse_u32(argv[0], 0, UINT32_MAX, &ck.chkpt0) ||
-	    tb_parse_u32(argv[1], 0, UINT32_MAX, &ck.chkpt1))
-		tb_die(TB_EXIT_USAGE, "checkpoints must be 32-bit numbers");
-	xioctl(fd, TRACEBUF_IOC_SET_CHKPT, &ck, "set checkpoints");
+	xioctl(fd, TRACEBUF_IOC_SET_CHKPT, &cl.ck, "set checkpoints");
 	return TB_EXIT_OK;
 }
 
@@ -208,19 +271,19 @@ static uint32_t parse_sources(const char *list)
 		if (!strcmp(tok, "ret"))	/* short for ret-user */
 			i = 3;
 		if (i == NSRC)
-			tb_die(TB_EXIT_USAGE, "unknown source '%s'", tok);
+			cli_opt_usage("sources: unknown source '%s' (none, all, %s)",
+				      tok, "syscall, irq, fault, ret-user, switch");
 		mask |= 1U << i;
 	}
 	free(copy);
 	return mask;
 }
 
-static int cmd_sources(int fd, int argc, char **argv)
+static int cmd_sources(int fd)
 {
 	struct tracebuf_sources src = { .cpu = TRACEBUF_CPU_ALL };
-	int i;
 
-	if (argc == 0) {
+	if (!cl.nargs) {
 		xioctl(fd, TRACEBUF_IOC_GET_SOURCES, &src, "get sources");
 		print_sources(stdout, src.mask);
 		if (src.mask && src.cpu != TRACEBUF_CPU_ALL)
@@ -228,16 +291,7 @@ static int cmd_sources(int fd, int argc, char **argv)
 		putchar('\n');
 		return TB_EXIT_OK;
 	}
-	src.mask = parse_sources(argv[0]);
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--cpu") || i + 1 >= argc)
-			tb_die(TB_EXIT_USAGE, "sources LIST [--cpu N|all]");
-		i++;
-		if (!strcmp(argv[i], "all"))
-			src.cpu = TRACEBUF_CPU_ALL;
-		else if (tb_parse_u32(argv[i], 0, UINT32_MAX - 1, &src.cpu))
-			tb_die(TB_EXIT_USAGE, "bad CPU '%s'", argv[i]);
-	}
+	src = cl.src;
 	if (ioctl(fd, TRACEBUF_IOC_SET_SOURCES, &src)) {
 		if (errno == EOPNOTSUPP)
 			tb_die(TB_EXIT_FAIL,
@@ -249,23 +303,14 @@ static int cmd_sources(int fd, int argc, char **argv)
 	return TB_EXIT_OK;
 }
 
-static int cmd_snapshot(int fd, int argc, char **argv)
+static int cmd_snapshot(int fd)
 {
-	struct tracebuf_snapshot_req req = { 0 };
+	struct tracebuf_snapshot_req req = { .flags = cl.snap_flags };
 	struct tracebuf_status st;
-	const char *path = "-";
+	const char *path = cl.file;
 	uint8_t *buf;
 	FILE *out;
-	int i;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "--clear"))
-			req.flags |= TRACEBUF_SNAP_CLEAR;
-		else if (!strcmp(path, "-") && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
-			path = argv[i];
-		else
-			tb_die(TB_EXIT_USAGE, "snapshot [-c] [FILE]");
-	}
 	get_status(fd, &st);
 	req.len = sizeof(struct tracebuf_record) + st.buf_size;
 	buf = calloc(1, req.len);
@@ -282,16 +327,14 @@ static int cmd_snapshot(int fd, int argc, char **argv)
 	return TB_EXIT_OK;
 }
 
-static int cmd_read(int fd, int argc, char **argv)
+static int cmd_read(int fd)
 {
 	struct tracebuf_status st;
-	const char *path = argc ? argv[0] : "-";
+	const char *path = cl.file;
 	uint8_t *buf;
 	ssize_t n;
 	FILE *out;
 
-	if (argc > 1)
-		tb_die(TB_EXIT_USAGE, "read [FILE]");
 	get_status(fd, &st);
 	if (st.flags & TRACEBUF_STATUS_CHAINED)
 		tb_die(TB_EXIT_FAIL, "chained capture is armed: use 'chain' to read records");
@@ -311,28 +354,17 @@ static int cmd_read(int fd, int argc, char **argv)
 
 /* ---------------------------------------------------------------- inject */
 
-static int cmd_inject(int fd, int argc, char **argv)
+static int cmd_inject(int fd)
 {
-	enum tb_xs_inject_form form = TB_XS_INJECT_GUESS;
-	const char *path = "-";
+	const char *path = cl.file;
 	struct tb_xs_events b = { 0 };
 	struct tb_error err;
 	size_t off, chunk;
 	FILE *in;
-	int i, ret;
+	int ret;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-t"))
-			form = TB_XS_INJECT_TEXT;
-		else if (!strcmp(argv[i], "-b"))
-			form = TB_XS_INJECT_BINARY;
-		else if (!strcmp(path, "-") && (argv[i][0] != '-' || !strcmp(argv[i], "-")))
-			path = argv[i];
-		else
-			tb_die(TB_EXIT_USAGE, "inject [-t|-b] [FILE]");
-	}
 	in = tb_open_input(path);
-	ret = tb_xs_inject_read(in, path, form, &b, &err);
+	ret = tb_xs_inject_read(in, path, cl.form, &b, &err);
 	if (in != stdin)
 		fclose(in);
 	if (ret == -ENOMEM)
@@ -371,33 +403,19 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int cmd_chain(int fd, int argc, char **argv)
+static int cmd_chain(int fd)
 {
-	struct tracebuf_chain ch = { .depth = 64 };
+	struct tracebuf_chain ch = { .depth = cl.depth };
 	struct tracebuf_status st;
 	struct sigaction sa;
-	const char *path = "-";
-	uint64_t want = 0, saved = 0, lost = 0;
+	const char *path = cl.file;
+	uint64_t want = cl.count, saved = 0, lost = 0;
 	uint32_t mode = TRACEBUF_MODE_FILL_ONCE;
 	size_t rec_size;
 	uint8_t *rec;
 	FILE *out;
-	int i, ret = TB_EXIT_OK;
+	int ret = TB_EXIT_OK;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-			if (tb_parse_u64(argv[++i], 1, UINT64_MAX, &want))
-				tb_die(TB_EXIT_USAGE, "-n takes a positive count");
-		} else if (!strcmp(argv[i], "-q") && i + 1 < argc) {
-			if (tb_parse_u32(argv[++i], 1, TRACEBUF_CHAIN_MAX, &ch.depth))
-				tb_die(TB_EXIT_USAGE, "-q takes a depth from 1 to %u",
-				       TRACEBUF_CHAIN_MAX);
-		} else if (!strcmp(path, "-") && (argv[i][0] != '-' || !strcmp(argv[i], "-"))) {
-			path = argv[i];
-		} else {
-			tb_die(TB_EXIT_USAGE, "chain [-n N] [-q DEPTH] [FILE]");
-		}
-	}
 	get_status(fd, &st);
 	rec_size = sizeof(struct tracebuf_record) + st.buf_size;
 	rec = malloc(rec_size);
@@ -448,65 +466,153 @@ static int cmd_chain(int fd, int argc, char **argv)
 	return ret;
 }
 
+static int cmd_enable(int fd)
+{
+	return cmd_simple(fd, TRACEBUF_IOC_ENABLE, "enable");
+}
+
+static int cmd_disable(int fd)
+{
+	return cmd_simple(fd, TRACEBUF_IOC_DISABLE, "disable");
+}
+
+static int cmd_clear(int fd)
+{
+	return cmd_simple(fd, TRACEBUF_IOC_CLEAR, "clear");
+}
+
+/* What each command takes: operands at most, and its function. */
+static const struct {
+	const char *name;
+	int min, max;
+	int (*fn)(int fd);
+} commands[] = {
+	{ "status", 0, 0, cmd_status },
+	{ "mode", 0, 1, cmd_mode },
+	{ "enable", 0, 0, cmd_enable },
+	{ "disable", 0, 0, cmd_disable },
+	{ "chkpt", 0, 2, cmd_chkpt },
+	{ "clear", 0, 0, cmd_clear },
+	{ "sources", 0, 1, cmd_sources },
+	{ "snapshot", 0, 1, cmd_snapshot },
+	{ "read", 0, 1, cmd_read },
+	{ "inject", 0, 1, cmd_inject },
+	{ "chain", 0, 1, cmd_chain },
+};
+
+/* The operands' meaning, for messages. */
+static const char *const operand_usage[] = {
+	"status", "mode [wrap|fill]", "enable", "disable",
+	"chkpt [CHKPT0 CHKPT1]", "clear", "sources [LIST] [-C N|all]",
+	"snapshot [--clear] [FILE]", "read [FILE]",
+	"inject [--text|--binary] [FILE]",
+	"chain [--count N] [--depth DEPTH] [FILE]",
+};
+
+/* Options and operands of command @argv[0], all checked: exits 2. */
+static unsigned int parse_command(int argc, char **argv)
+{
+	struct tb_opt_parser p;
+	bool cpu_given = false;
+	char msg[256];
+	unsigned int i;
+	uint64_t v;
+	int id;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[0], commands[i].name))
+			break;
+	if (i == ARRAY_SIZE(commands))
+		cli_opt_usage("unknown command '%s'", argv[0]);
+	cl.src.cpu = TRACEBUF_CPU_ALL;
+	cl.depth = 64;
+	cl.form = TB_XS_INJECT_GUESS;
+	tb_opt_init(&p, &cmd_ctl_spec, argv[0], argc, argv, 1);
+	while ((id = cli_opt_next(&p, usage))) {
+		switch (id) {
+		case 'C':
+			cpu_given = true;
+			if (!strcmp(p.arg, "all"))
+				cl.src.cpu = TRACEBUF_CPU_ALL;
+			else if (tb_optval_number("--cpu", p.arg, 0, UINT32_MAX - 1,
+						  &v, msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
+			else
+				cl.src.cpu = v;
+			break;
+		case OPT_CLEAR:
+			cl.snap_flags |= TRACEBUF_SNAP_CLEAR;
+			break;
+		case OPT_TEXT:
+			cl.form = TB_XS_INJECT_TEXT;
+			break;
+		case OPT_BINARY:
+			cl.form = TB_XS_INJECT_BINARY;
+			break;
+		case OPT_COUNT:
+			if (tb_optval_number("--count", p.arg, 1, UINT64_MAX,
+					     &cl.count, msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
+			break;
+		case OPT_DEPTH:
+			if (tb_optval_number("--depth", p.arg, 1,
+					     TRACEBUF_CHAIN_MAX, &v, msg,
+					     sizeof(msg)))
+				cli_opt_bad_value(msg);
+			cl.depth = v;
+			break;
+		}
+	}
+	cl.args = p.operands;
+	cl.nargs = p.nr_operands;
+	cl.file = cl.nargs ? cl.args[0] : "-";
+	if (cl.nargs < commands[i].min || cl.nargs > commands[i].max ||
+	    (i == 4 && cl.nargs == 1))
+		cli_opt_usage("%s: wrong number of arguments (%s)", argv[0],
+			      operand_usage[i]);
+	if (!strcmp(argv[0], "mode") && cl.nargs) {
+		if (!strcmp(cl.args[0], "wrap"))
+			cl.mode = TRACEBUF_MODE_WRAP;
+		else if (!strcmp(cl.args[0], "fill") ||
+			 !strcmp(cl.args[0], "fill-once"))
+			cl.mode = TRACEBUF_MODE_FILL_ONCE;
+		else
+			cli_opt_usage("mode: unknown mode '%s' (wrap or fill)",
+				      cl.args[0]);
+	}
+	if (!strcmp(argv[0], "chkpt") && cl.nargs &&
+	    (tb_parse_u32(cl.args[0], 0, UINT32_MAX, &cl.ck.chkpt0) ||
+	     tb_parse_u32(cl.args[1], 0, UINT32_MAX, &cl.ck.chkpt1)))
+		cli_opt_bad_value("chkpt: CHKPT0 and CHKPT1 are numbers from 0 to 0xffffffff");
+	if (!strcmp(argv[0], "sources") && cl.nargs)
+		cl.src.mask = parse_sources(cl.args[0]);
+	if (!strcmp(argv[0], "sources") && cpu_given && !cl.nargs)
+		cli_opt_usage("sources: --cpu goes with a LIST of sources");
+	return i;
+}
+
 int cmd_ctl(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cmd;
+	struct tb_opt_parser p;
+	unsigned int i;
 	int c, fd, ret;
 
 	tb_cli_init(argv[0]);
-	/* '+': options after the command belong to the command. */
-	while ((c = getopt_long(argc, argv, "+d:hV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			dev_path = optarg;
-			break;
-		default:
-			tb_cli_std_option(c, usage);
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
-		return TB_EXIT_USAGE;
-	}
-	cmd = argv[optind++];
-	argc -= optind;
-	argv += optind;
-
-	if (!strcmp(cmd, "help")) {
+	/* In order: options after the command belong to the command. */
+	tb_opt_init(&p, &cmd_ctl_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, usage)))
+		if (c == 'D')
+			dev_path = p.arg;
+	if (!p.nr_operands)
+		cli_opt_usage("no command given (status, mode, enable, disable, chkpt, clear, sources, snapshot, read, inject, chain)");
+	if (!strcmp(p.operands[0], "help")) {
 		usage(stdout);
 		return TB_EXIT_OK;
 	}
+	/* The whole command line is checked before the device is opened. */
+	i = parse_command(p.nr_operands, p.operands);
 	fd = tb_dev_open(dev_path, O_RDWR);
-	if (!strcmp(cmd, "status") && !argc)
-		ret = cmd_status(fd);
-	else if (!strcmp(cmd, "mode"))
-		ret = cmd_mode(fd, argc, argv);
-	else if (!strcmp(cmd, "enable") && !argc)
-		ret = cmd_simple(fd, TRACEBUF_IOC_ENABLE, "enable");
-	else if (!strcmp(cmd, "disable") && !argc)
-		ret = cmd_simple(fd, TRACEBUF_IOC_DISABLE, "disable");
-	else if (!strcmp(cmd, "chkpt"))
-		ret = cmd_chkpt(fd, argc, argv);
-	else if (!strcmp(cmd, "clear") && !argc)
-		ret = cmd_simple(fd, TRACEBUF_IOC_CLEAR, "clear");
-	else if (!strcmp(cmd, "sources"))
-		ret = cmd_sources(fd, argc, argv);
-	else if (!strcmp(cmd, "snapshot"))
-		ret = cmd_snapshot(fd, argc, argv);
-	else if (!strcmp(cmd, "read"))
-		ret = cmd_read(fd, argc, argv);
-	else if (!strcmp(cmd, "inject"))
-		ret = cmd_inject(fd, argc, argv);
-	else if (!strcmp(cmd, "chain"))
-		ret = cmd_chain(fd, argc, argv);
-	else
-		tb_die(TB_EXIT_USAGE, "unknown command or arguments: '%s' (see --help)", cmd);
+	ret = commands[i].fn(fd);
 	close(fd);
 	return ret;
 }

@@ -6,12 +6,13 @@
  * works.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "tb_cli.h"
 #include "tb_input.h"
+#include "tb_optval.h"
 #include "xscale_decode.h"
 #include "xscale_print.h"
 
@@ -23,8 +24,12 @@ static void usage(FILE *f)
 		"chain file (detected by the \"TBUR\" record magic).\n\n"
 		"  -s, --size=BYTES  size of a raw dump (power of two, default 256,\n"
 		"                    K/M suffixes)\n"
+		"  -o, --output=FILE write the text there instead of stdout\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
+		"Examples:\n"
+		"  tracebuf ctl snapshot | tracebuf decode\n"
+		"  tracebuf decode -o chain.txt chain.rec\n\n"
 		"Exit status: 0 ok (suspect traces are reported in the output),\n"
 		"1 I/O error, 2 usage, 3 malformed input.\n", tb_prog());
 }
@@ -33,50 +38,58 @@ static int print_buffer(void *ctx, const struct tb_in *in,
 			const struct tb_buf *b, const struct tb_xs_msg *msgs,
 			const struct tb_xs_result *res)
 {
-	tb_xs_print_buffer(stdout, in->nr ? in->nr - 1 : 0, b, msgs, res);
+	tb_xs_print_buffer(ctx, in->nr ? in->nr - 1 : 0, b, msgs, res);
 	return 0;
 }
 
+static const struct tb_opt decode_opts[] = {
+	{ TB_OPT_SIZE },
+	{ TB_OPT_OUTPUT },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_decode_spec = {
+	.name = "decode", .opts = decode_opts, .operands = TB_VAL_FILE,
+};
+
 int cmd_decode(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "size", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
 	uint32_t size = TB_XS_MIN_SIZE;
+	const char *path = "-", *output = "-";
+	struct tb_opt_parser p;
+	char msg[256];
 	uint64_t size64;
-	const char *path = "-";
 	struct tb_in in;
-	FILE *f;
+	FILE *f, *out;
 	int c, ret;
 
 	tb_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "s:hV", opts, NULL)) != -1) {
+	tb_opt_init(&p, &cmd_decode_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, usage))) {
 		switch (c) {
 		case 's':
-			if (tb_parse_size(optarg, TB_XS_MIN_SIZE,
-					  TB_XS_MAX_SIZE, &size64) ||
-			    !tb_xs_size_ok(size64))
-				tb_die(TB_EXIT_USAGE,
-				       "--size: a power of two from 256 to %u expected",
-				       TB_XS_MAX_SIZE);
+			if (tb_optval_size("--size", p.arg, TB_XS_MIN_SIZE,
+					   TB_XS_MAX_SIZE, true, &size64, msg,
+					   sizeof(msg)))
+				cli_opt_bad_value(msg);
 			size = (uint32_t)size64;
 			break;
-		default:
-			tb_cli_std_option(c, usage);
+		case 'o':
+			output = p.arg;
+			break;
 		}
 	}
-	if (optind < argc)
-		path = argv[optind++];
-	if (optind < argc) {
-		usage(stderr);
-		return TB_EXIT_USAGE;
-	}
+	if (p.nr_operands > 1)
+		cli_opt_usage("one FILE at a time ('%s' is extra)", p.operands[1]);
+	if (p.nr_operands)
+		path = p.operands[0];
 	f = tb_open_input(path);
+	tb_refuse_input_as_output(f, path, output);
+	out = tb_open_output(output);
 	tb_in_init(&in, f, size);
-	ret = tb_in_decode_each(&in, print_buffer, NULL);
+	ret = tb_in_decode_each(&in, print_buffer, out);
 	tb_in_release(&in);
 	if (ret == -ENOMEM)
 		tb_die(TB_EXIT_FAIL, "out of memory");
@@ -84,6 +97,6 @@ int cmd_decode(int argc, char **argv)
 		tb_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
 	if (ferror(f))
 		tb_die_errno(TB_EXIT_FAIL, "%s: read error", path);
-	tb_close_output(stdout, "-");
+	tb_close_output(out, output);
 	return TB_EXIT_OK;
 }

@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -16,6 +16,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "fdr_classes.h"
 #include "fdr_dev.h"
@@ -35,7 +36,7 @@ static void print_usage(FILE *f)
 "                        data); the options are tracebuf record's:\n"
 "    -e, --events LIST   syscall, irq, softirq, workqueue, fault, sched,\n"
 "                        marker, all (comma separated)\n"
-"    -m, --mode MODE     stream or flight\n"
+"        --mode MODE     stream or flight\n"
 "    -s, --size SIZE     per-CPU buffer, power of two, 64K..64M\n"
 "    -a, --args N        syscall arguments to record, 0..6\n"
 "    -w, --wakeup BYTES  stream mode: bytes committed on a CPU before\n"
@@ -44,11 +45,90 @@ static void print_usage(FILE *f)
 "  stop                  stop recording\n"
 "  snapshot [FILE]       flight mode: write a snapshot of every CPU's\n"
 "                        buffer (an FDR file) to FILE or stdout\n"
-"  stats [-j|--json]     counters, per CPU and in total\n"
+"  stats [-J|--json]     counters, per CPU and in total\n"
 "  names                 the kernel's function ids: \"ID SPACE NAME\"\n"
 "\n"
 "Options: -D, --device PATH;  -h, --help;  -V, --version\n"
-"Exit status: 0 ok, 1 failure, 2 usage.\n", tb_prog());
+"\n"
+"Examples:\n"
+"  tracebuf fdr config --mode flight -s 4M && tracebuf fdr start\n"
+"  tracebuf fdr snapshot flight.fdr && tracebuf report flight.fdr\n"
+"\n"
+"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_prog());
+}
+
+static const struct tb_opt fdr_opts[] = {
+	{ TB_OPT_DEVICE },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ TB_OPT_EVENTS, .scope = "config" },
+	{ TB_FDR_OPT_MODE, .scope = "config" },
+	{ TB_FDR_OPT_MODE_OLD, .scope = "config" },
+	{ TB_OPT_SIZE, .scope = "config" },
+	{ TB_FDR_OPT_ARGS, .scope = "config" },
+	{ TB_FDR_OPT_WAKEUP, .scope = "config" },
+	{ TB_OPT_JSON, .scope = "stats" },
+	{ .id = 'J', .letter = 'j', .scope = "stats", .instead = "-J" },
+	{ 0 }
+};
+
+static const struct tb_opt_word fdr_words[] = {
+	{ .name = "config" }, { .name = "start" }, { .name = "stop" },
+	{ .name = "snapshot", .val = TB_VAL_FILE }, { .name = "stats" },
+	{ .name = "names" },
+	{ NULL }
+};
+
+const struct tb_opt_spec cmd_fdr_spec = {
+	.name = "fdr", .opts = fdr_opts, .words = fdr_words, .in_order = true,
+};
+
+/* The command line of a command, read before the device is opened. */
+static struct {
+	struct tracebuf_fdr_config set;	/* config: the values given */
+	unsigned int given;		/* config: which, by 1 << index */
+	bool json;			/* stats -J */
+	const char *file;		/* snapshot FILE */
+} cl;
+
+static unsigned int config_bit(int id)
+{
+	switch (id) {
+	case 'e':
+		return 1;
+	case TB_FDR_ID_MODE:
+		return 2;
+	case 's':
+		return 4;
+	case 'a':
+		return 8;
+	}
+	return 16;	/* 'w' */
+}
+
+/* Options and operands of command @argv[0]; exits 2 when they are wrong. */
+static void parse_command(int argc, char **argv)
+{
+	struct tb_opt_parser p;
+	char msg[256];
+	int id, ret;
+
+	tb_opt_init(&p, &cmd_fdr_spec, argv[0], argc, argv, 1);
+	while ((id = cli_opt_next(&p, print_usage))) {
+		if (id == 'J') {
+			cl.json = true;
+			continue;
+		}
+		ret = tb_fdr_config_opt(&cl.set, id, p.arg, msg, sizeof(msg));
+		if (ret < 0)
+			cli_opt_bad_value(msg);
+		cl.given |= config_bit(id);
+	}
+	if (!strcmp(argv[0], "snapshot") && p.nr_operands == 1)
+		cl.file = p.operands[0];
+	else if (p.nr_operands)
+		cli_opt_usage("%s: unexpected argument '%s'", argv[0],
+			      p.operands[0]);
 }
 
 static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
@@ -61,31 +141,14 @@ static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
 }
 
 /* Only what the user named changes: the rest keeps the device's values. */
-static int fdr_config(int fd, int argc, char **argv)
+static int fdr_config(int fd)
 {
-	static const struct option none[] = { { NULL, 0, NULL, 0 } };
-	const struct option *opts = tb_fdr_config_longopts(none);
-	struct tracebuf_fdr_config cfg, set = { 0 };
-	unsigned char given[128] = { 0 };
+	struct tracebuf_fdr_config cfg;
 	char list[128];
-	int c, any = 0;
 
-	while ((c = getopt_long(argc, argv, "+" TB_FDR_CONFIG_SHORTOPTS, opts,
-				NULL)) != -1) {
-		if (!tb_fdr_config_opt(&set, c, optarg)) {
-			print_usage(stderr);
-			exit(TB_EXIT_USAGE);
-		}
-		given[c & 127] = 1;
-		any = 1;
-	}
-	if (optind < argc)
-		tb_die(TB_EXIT_USAGE, "config: unexpected argument '%s'", argv[optind]);
-	if (fd < 0)
-		return 0;
 	memset(&cfg, 0, sizeof(cfg));
 	xioctl(fd, TRACEBUF_FDR_IOC_GET_CONFIG, &cfg, "get config");
-	if (!any) {
+	if (!cl.given) {
 		tb_fdr_format_classes(cfg.classes, list, sizeof(list));
 		printf("events:  %s\nmode:    %s\nsize:    %u\nargs:    %u\n",
 		       list, tb_fdr_mode_name(cfg.mode), cfg.buf_size,
@@ -96,34 +159,30 @@ static int fdr_config(int fd, int argc, char **argv)
 			printf("wakeup:  0 (a quarter of the buffer)\n");
 		return TB_EXIT_OK;
 	}
-	if (given['e'])
-		cfg.classes = set.classes;
-	if (given['m'])
-		cfg.mode = set.mode;
-	if (given['s'])
-		cfg.buf_size = set.buf_size;
-	if (given['a'])
-		cfg.nr_args = set.nr_args;
-	if (given['w'])
-		cfg.wakeup = set.wakeup;
+	if (cl.given & config_bit('e'))
+		cfg.classes = cl.set.classes;
+	if (cl.given & config_bit(TB_FDR_ID_MODE))
+		cfg.mode = cl.set.mode;
+	if (cl.given & config_bit('s'))
+		cfg.buf_size = cl.set.buf_size;
+	if (cl.given & config_bit('a'))
+		cfg.nr_args = cl.set.nr_args;
+	if (cl.given & config_bit('w'))
+		cfg.wakeup = cl.set.wakeup;
 	xioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg, "configure");
 	return TB_EXIT_OK;
 }
 
-static int fdr_snapshot(int fd, int argc, char **argv)
+static int fdr_snapshot(int fd)
 {
-	const char *path = argc > 1 ? argv[1] : "-";
+	const char *path = cl.file ? cl.file : "-";
 	static char buf[256 << 10];
 	FILE *out;
 	ssize_t n;
 
-	if (argc > 2)
-		tb_die(TB_EXIT_USAGE, "snapshot: one FILE at most");
-	if (fd < 0)
-		return 0;
 	if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
 		if (errno == EINVAL)
-			tb_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only)");
+			tb_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
 		tb_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
 	out = tb_open_output(path);
@@ -164,22 +223,15 @@ static void stats_json(const struct tracebuf_fdr_stats *st,
 	printf("]}\n");
 }
 
-static int fdr_stats(int fd, int argc, char **argv)
+static int fdr_stats(int fd)
 {
 	struct tracebuf_fdr_cpu_stats *cpus;
 	struct tracebuf_fdr_stats st;
-	int json = 0;
 	unsigned int i;
 
-	if (argc == 2 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json")))
-		json = 1;
-	else if (argc > 1)
-		tb_die(TB_EXIT_USAGE, "stats: unexpected argument '%s'", argv[1]);
-	if (fd < 0)
-		return 0;
 	if (tb_fdr_stats(fd, &st, &cpus))
 		tb_die_errno(TB_EXIT_FAIL, "stats");
-	if (json) {
+	if (cl.json) {
 		stats_json(&st, cpus);
 	} else {
 		printf("running: %s\n%-6s %14s %14s %14s %16s\n",
@@ -201,14 +253,10 @@ static int fdr_stats(int fd, int argc, char **argv)
 	return TB_EXIT_OK;
 }
 
-static int fdr_names(int fd, int argc, char **argv)
+static int fdr_names(int fd)
 {
 	char *text;
 
-	if (argc > 1)
-		tb_die(TB_EXIT_USAGE, "names: unexpected argument '%s'", argv[1]);
-	if (fd < 0)
-		return 0;
 	text = tb_fdr_names_text(fd);
 	if (!text)
 		tb_die_errno(TB_EXIT_FAIL, "names");
@@ -217,27 +265,25 @@ static int fdr_names(int fd, int argc, char **argv)
 	return TB_EXIT_OK;
 }
 
-static int fdr_simple(int fd, int argc, char **argv)
+static int fdr_start(int fd)
 {
-	if (argc > 1)
-		tb_die(TB_EXIT_USAGE, "%s: unexpected argument '%s'", argv[0],
-		       argv[1]);
-	if (fd < 0)
-		return 0;
-	if (!strcmp(argv[0], "start"))
-		xioctl(fd, TRACEBUF_FDR_IOC_START, NULL, "start");
-	else
-		xioctl(fd, TRACEBUF_FDR_IOC_STOP, NULL, "stop");
+	xioctl(fd, TRACEBUF_FDR_IOC_START, NULL, "start");
+	return TB_EXIT_OK;
+}
+
+static int fdr_stop(int fd)
+{
+	xioctl(fd, TRACEBUF_FDR_IOC_STOP, NULL, "stop");
 	return TB_EXIT_OK;
 }
 
 static const struct {
 	const char *name;
-	int (*fn)(int fd, int argc, char **argv);
+	int (*fn)(int fd);
 } commands[] = {
 	{ "config", fdr_config },
-	{ "start", fdr_simple },
-	{ "stop", fdr_simple },
+	{ "start", fdr_start },
+	{ "stop", fdr_stop },
 	{ "snapshot", fdr_snapshot },
 	{ "stats", fdr_stats },
 	{ "names", fdr_names },
@@ -245,44 +291,28 @@ static const struct {
 
 int cmd_fdr(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dev = TB_FDR_DEV_PATH;
+	struct tb_opt_parser p;
 	unsigned int i;
 	int c, fd, ret;
 
 	tb_cli_init(argv[0]);
-	/* '+': options after the command belong to the command. */
-	while ((c = getopt_long(argc, argv, "+D:hV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'D':
-			dev = optarg;
-			break;
-		default:
-			tb_cli_std_option(c, print_usage);
-		}
-	}
-	if (optind >= argc) {
-		print_usage(stderr);
-		return TB_EXIT_USAGE;
-	}
-	argc -= optind;
-	argv += optind;
+	/* In order: options after the command belong to the command. */
+	tb_opt_init(&p, &cmd_fdr_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, print_usage)))
+		if (c == 'D')
+			dev = p.arg;
+	if (!p.nr_operands)
+		cli_opt_usage("no command given (config, start, stop, snapshot, stats, names)");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[0], commands[i].name))
+		if (!strcmp(p.operands[0], commands[i].name))
 			break;
 	if (i == ARRAY_SIZE(commands))
-		tb_die(TB_EXIT_USAGE, "unknown command '%s' (see --help)", argv[0]);
-	/* Check the command line first (fd -1), then open the device. */
-	optind = 0;
-	commands[i].fn(-1, argc, argv);
+		cli_opt_usage("unknown command '%s'", p.operands[0]);
+	/* Check the command line first, then open the device. */
+	parse_command(p.nr_operands, p.operands);
 	fd = tb_dev_open(dev, O_RDWR);
-	optind = 0;
-	ret = commands[i].fn(fd, argc, argv);
+	ret = commands[i].fn(fd);
 	close(fd);
 	return ret;
 }

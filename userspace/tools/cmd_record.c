@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -36,9 +35,12 @@
 #include "fdr_post.h"
 #include "fdr_trigger.h"
 #include "name_map.h"
+#include "cli_opt.h"
 #include "cmds.h"
 #include "record_trigger.h"
 #include "tb_cli.h"
+#include "tb_dev.h"
+#include "tb_optval.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
 #define DEFAULT_OUT	"trace.fdr"
@@ -69,7 +71,7 @@ static void print_help(FILE *f)
 "  -e, --events LIST     classes, comma separated: syscall, irq, softirq,\n"
 "                        workqueue, fault, sched, marker, all\n"
 "                        (default syscall,irq,softirq,sched)\n"
-"  -m, --mode MODE       stream (default: drain while recording, drop\n"
+"      --mode MODE       stream (default: drain while recording, drop\n"
 "                        when full) or flight (keep the newest data,\n"
 "                        snapshot at the end)\n"
 "  -s, --size SIZE       per-CPU buffer, power of two, 64K..64M (default 1M)\n"
@@ -81,7 +83,7 @@ static void print_help(FILE *f)
 "                        set_ftrace_filter takes them (vfs_read,ext4_*);\n"
 "                        the list is written to FILE.kfuncs\n"
 "  -v, --verbose         print the chosen kernel functions\n"
-"  -d, --duration SECS   stop after SECS seconds\n"
+"  -d, --duration SECS   stop after SECS seconds (1 to a year)\n"
 "  -D, --device PATH     device (default " TB_FDR_DEV_PATH ")\n"
 "      --no-mmap         stream mode: read the device with read() instead\n"
 "                        of writing its pages out from a read-only\n"
@@ -354,36 +356,53 @@ static void report(struct tb_collect_stats *s, uint32_t wakeup,
 		tb_collect_write_json(stats_json, s);
 }
 
-/* Long options without a short one. */
-enum { OPT_NO_DIRECT = 0x100 };
+/* Options without a letter. */
+enum {
+	OPT_NO_DIRECT = TB_OPT_ID_FIRST_FREE, OPT_NO_MMAP, OPT_START, OPT_STOP,
+	OPT_TRIGGER, OPT_KEEP, OPT_POST_EVENTS, OPT_POST_TIME,
+};
+
+static const struct tb_opt record_opts[] = {
+	{ TB_OPT_OUTPUT },
+	{ TB_OPT_NAMES },
+	{ TB_OPT_EVENTS },
+	{ TB_FDR_OPT_MODE },
+	{ TB_FDR_OPT_MODE_OLD },
+	{ TB_OPT_SIZE },
+	{ TB_FDR_OPT_ARGS },
+	{ TB_FDR_OPT_WAKEUP },
+	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED },
+	{ TB_OPT_VERBOSE },
+	{ TB_OPT_DURATION },
+	{ TB_OPT_DEVICE },
+	{ .id = OPT_NO_MMAP, .name = "no-mmap" },
+	{ .id = OPT_NO_DIRECT, .name = "no-direct" },
+	{ TB_COLLECT_OPT_RAW },
+	{ TB_COLLECT_OPT_NO_TFILE },
+	{ TB_OPT_JSON },
+	{ TB_OPT_QUIET },
+	{ TB_COLLECT_OPT_STATS_JSON },
+	{ .id = OPT_START, .name = "start" },
+	{ .id = OPT_STOP, .name = "stop" },
+	{ .id = OPT_TRIGGER, .name = "trigger", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_TRIGGER, .values = RECORD_TRIGGER_WORDS },
+	{ .id = OPT_KEEP, .name = "keep", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_POST_EVENTS, .name = "post-events", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_POST_TIME, .name = "post-time", .arg = TB_OPT_REQUIRED },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_record_spec = {
+	.name = "record", .opts = record_opts, .operands = TB_VAL_COMMAND,
+	.in_order = true,
+};
 
 int cmd_record(int argc, char **argv)
 {
-	static const struct option record_opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "names", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "functions", required_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "device", required_argument, NULL, 'D' },
-		{ "raw", no_argument, NULL, 'r' },
-		{ "no-tfile", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "stats-json", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "start", no_argument, NULL, 'S' },
-		{ "stop", no_argument, NULL, 'T' },
-		{ "trigger", required_argument, NULL, 'G' },
-		{ "keep", required_argument, NULL, 'K' },
-		{ "post-events", required_argument, NULL, 'P' },
-		{ "post-time", required_argument, NULL, 'M' },
-		{ "no-mmap", no_argument, NULL, 'R' },
-		{ "no-direct", no_argument, NULL, OPT_NO_DIRECT },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct option *opts = tb_fdr_config_longopts(record_opts);
 	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
 	const char *out = DEFAULT_OUT, *dev = TB_FDR_DEV_PATH;
 	const char *kfunc_pats = NULL;
@@ -411,7 +430,9 @@ int cmd_record(int argc, char **argv)
 	int control = 0, mode_given = 0;
 	uint64_t v;
 	double duration = 0, t0;
-	int opt, fd;
+	struct tb_opt_parser op;
+	char msg[256];
+	int opt, fd, ret;
 	pid_t child = 0;
 	struct record_trigger rt = {
 		.keep = 10, .trig.post_events = 1000,
@@ -420,19 +441,24 @@ int cmd_record(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	while ((opt = getopt_long(argc, argv, "+o:n:d:f:vD:j:rNJqhV" TB_FDR_CONFIG_SHORTOPTS,
-				  opts, NULL)) != -1) {
-		mode_given |= opt == 'm';
-		if (tb_fdr_config_opt(&cfg, opt, optarg) ||
-		    tb_collect_out_option(&oo, opt, optarg))
+	tb_opt_init(&op, &cmd_record_spec, NULL, argc, argv, 1);
+	while ((opt = cli_opt_next(&op, print_help))) {
+		const char *optarg = op.arg;
+
+		mode_given |= opt == TB_FDR_ID_MODE;
+		ret = tb_fdr_config_opt(&cfg, opt, optarg, msg, sizeof(msg));
+		if (ret < 0)
+			cli_opt_bad_value(msg);
+		if (ret || tb_collect_out_option(&oo, opt, optarg))
 			continue;
 		switch (opt) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'd':
-			if (tb_parse_u64(optarg, 1, 86400 * 365, &v))
-				tb_die(TB_EXIT_USAGE, "bad duration '%s'", optarg);
+			if (tb_optval_seconds("--duration", optarg, &v, msg,
+					      sizeof(msg)))
+				cli_opt_bad_value(msg);
 			duration = v;
 			break;
 		case 'f':
@@ -447,16 +473,16 @@ int cmd_record(int argc, char **argv)
 		case OPT_NO_DIRECT:
 			direct = false;
 			break;
-		case 'R':
+		case OPT_NO_MMAP:
 			use_mmap = false;
 			break;
-		case 'S':
-			control = 'S';
+		case OPT_START:
+			control = OPT_START;
 			break;
-		case 'T':
-			control = 'T';
+		case OPT_STOP:
+			control = OPT_STOP;
 			break;
-		case 'G':
+		case OPT_TRIGGER:
 			if (rt.trig.nr_conds == TRACEBUF_FDR_TRIG_MAX)
 				tb_die(TB_EXIT_USAGE, "at most %d --trigger",
 				       TRACEBUF_FDR_TRIG_MAX);
@@ -465,25 +491,23 @@ int cmd_record(int argc, char **argv)
 				tb_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
 				       err.msg);
 			break;
-		case 'K':
+		case OPT_KEEP:
 			if (tb_parse_u32(optarg, 1, 1000000, &rt.keep))
 				tb_die(TB_EXIT_USAGE, "bad --keep '%s' (1..1000000)", optarg);
 			break;
-		case 'P':
+		case OPT_POST_EVENTS:
 			if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
 					 &rt.trig.post_events))
 				tb_die(TB_EXIT_USAGE, "bad --post-events '%s' (0..%u)",
 				       optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
 			break;
-		case 'M':
+		case OPT_POST_TIME:
 			if (tb_fdr_trig_parse_us(optarg, &v) ||
 			    v > TRACEBUF_FDR_TRIG_USECS_MAX)
 				tb_die(TB_EXIT_USAGE, "bad --post-time '%s' (0us..60s)",
 				       optarg);
 			rt.trig.post_usecs = v;
 			break;
-		default:
-			tb_cli_std_option(opt, print_help);
 		}
 	}
 	if (tb_collect_paths_init(&paths, out))
@@ -494,21 +518,19 @@ int cmd_record(int argc, char **argv)
 	if (rt.trig.nr_conds) {
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
 			tb_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
-		if (optind < argc || control)
+		if (op.nr_operands || control)
 			tb_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
 		cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
 	}
-	fd = open(dev, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		tb_die_errno(TB_EXIT_FAIL, "%s", dev);
+	fd = tb_dev_open(dev, O_RDWR | O_NONBLOCK);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
 		tb_die_errno(TB_EXIT_FAIL, "stop");
-	if (control == 'T')
+	if (control == OPT_STOP)
 		return print_stats(fd);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg))
 		tb_die_errno(TB_EXIT_FAIL, "configure");
 	set_kfuncs(fd, kfunc_pats, verbose, &kfuncs);
-	if (control == 'S') {
+	if (control == OPT_START) {
 		if (ioctl(fd, TRACEBUF_FDR_IOC_START))
 			tb_die_errno(TB_EXIT_FAIL, "start");
 		return TB_EXIT_OK;
@@ -526,8 +548,8 @@ int cmd_record(int argc, char **argv)
 	use_mmap &= cfg.mode == TRACEBUF_FDR_MODE_STREAM;
 	if (use_mmap)
 		use_mmap = spool_open(&sp, fd, out, &cfg, direct);
-	if (optind < argc) {
-		errno = -tb_collect_cmd_fork(&cmd, argv + optind,
+	if (op.nr_operands) {
+		errno = -tb_collect_cmd_fork(&cmd, op.operands,
 					     !strcmp(out, "-"));
 		if (errno)
 			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
@@ -556,7 +578,7 @@ int cmd_record(int argc, char **argv)
 	 */
 	getrusage(RUSAGE_SELF, &stats.ru0);
 	t0 = now_s();
-	if (optind < argc) {
+	if (op.nr_operands) {
 		errno = -tb_collect_cmd_start(&cmd);
 		if (errno) {
 			int e = errno;
@@ -564,7 +586,7 @@ int cmd_record(int argc, char **argv)
 			/* Nothing to record: leave the device stopped. */
 			tb_fdr_stop_owned(fd);
 			errno = e;
-			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", argv[optind]);
+			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", op.operands[0]);
 		}
 		child = cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
@@ -580,7 +602,7 @@ int cmd_record(int argc, char **argv)
 			child = 0;
 			break;
 		}
-		if (!child && optind < argc)
+		if (!child && op.nr_operands)
 			break;
 		if (duration && now_s() - t0 >= duration)
 			break;

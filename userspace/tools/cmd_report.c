@@ -7,12 +7,12 @@
  * command line.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "companion.h"
 #include "fdr_report.h"
@@ -22,8 +22,46 @@
 #define DEFAULT_IN	"trace.fdr"
 
 enum {
-	OPT_NO_NAMES = 0x100, OPT_TASKS, OPT_TID, OPT_CLASS, OPT_NAME,
-	OPT_TIME, OPT_BEFORE, OPT_TOP, OPT_HIST, OPT_FOLDED,
+	OPT_TASKS = TB_OPT_ID_FIRST_FREE, OPT_TID, OPT_NAME, OPT_TIME,
+	OPT_BEFORE, OPT_TOP, OPT_HIST, OPT_FOLDED,
+};
+
+#define REPORT_CLASS_WORDS \
+	"syscall irq softirq workqueue fault sched marker kfunc function"
+
+static const struct tb_opt report_opts[] = {
+	{ TB_OPT_MAP },
+	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_FILE },
+	{ TB_OPT_NO_NAMES },
+	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ TB_OPT_CPU },
+	{ TB_OPT_EVENTS },
+	{ .id = 'e', .name = "class", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_CLASSES, .values = REPORT_CLASS_WORDS,
+	  .instead = "--events" },
+	{ .id = OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED },
+	{ .id = OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED },
+	{ .id = OPT_BEFORE, .name = "before", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_TOP, .name = "top", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_HIST, .name = "hist", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ TB_OPT_JSON },
+	{ .id = OPT_FOLDED, .name = "folded", .arg = TB_OPT_OPTIONAL,
+	  .val = TB_VAL_WORD, .values = "count" },
+	{ TB_OPT_OUTPUT },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_report_spec = {
+	.name = "report", .opts = report_opts, .operands = TB_VAL_FILE,
 };
 
 static void usage(FILE *f)
@@ -41,7 +79,7 @@ static void usage(FILE *f)
 		"  -p, --pid=PID      only the events of process PID\n"
 		"      --tid=TID      only the events of thread TID\n"
 		"  -C, --cpu=CPU      only the events begun on CPU\n"
-		"      --class=LIST   only these classes, comma separated: syscall,\n"
+		"  -e, --events=LIST  only these classes, comma separated: syscall,\n"
 		"                     irq, softirq, workqueue, fault, sched, marker,\n"
 		"                     kfunc, function\n"
 		"      --name=GLOB    only the event names GLOB matches (sys_*)\n"
@@ -59,8 +97,9 @@ static void usage(FILE *f)
 		"  -o, --output=FILE  write there instead of stdout\n"
 		"  -h, --help         this help\n"
 		"  -V, --version      print the version\n\n"
-		"Example:\n"
-		"  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n\n"
+		"Examples:\n"
+		"  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n"
+		"  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n\n"
 		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
 		tb_prog());
 }
@@ -133,13 +172,13 @@ static uint32_t parse_class_list(const char *arg)
 		rc = tb_fdr_report_class(tok);
 		if (rc < 0)
 			tb_die(TB_EXIT_USAGE,
-			       "--class: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
+			       "--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
 			       tok);
 		mask |= 1U << rc;
 	}
 	free(copy);
 	if (!mask)
-		tb_die(TB_EXIT_USAGE, "--class: empty list");
+		tb_die(TB_EXIT_USAGE, "--events: empty list");
 	return mask;
 }
 
@@ -200,26 +239,6 @@ static char *companion(const char *input, const char *given,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "map", required_argument, NULL, 'm' },
-		{ "tasks", required_argument, NULL, OPT_TASKS },
-		{ "no-names", no_argument, NULL, OPT_NO_NAMES },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, OPT_TID },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "class", required_argument, NULL, OPT_CLASS },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "before", required_argument, NULL, OPT_BEFORE },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "hist", required_argument, NULL, OPT_HIST },
-		{ "json", no_argument, NULL, 'J' },
-		{ "folded", optional_argument, NULL, OPT_FOLDED },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
 	struct tb_fdr_report_opts o = {
 		.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
 		.cpu = TB_REPORT_NO_FILTER, .top = 10,
@@ -232,12 +251,16 @@ int cmd_report(int argc, char **argv)
 	struct tb_fdr_report r;
 	struct tb_error err = { 0 };
 	char *names_file, *tasks_file;
+	struct tb_opt_parser p;
+	const char *optarg;
 	uint32_t v;
 	FILE *in, *out, *f;
 	int c, ret;
 
 	tb_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "m:p:C:Jo:hV", opts, NULL)) != -1) {
+	tb_opt_init(&p, &cmd_report_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, usage))) {
+		optarg = p.arg;
 		switch (c) {
 		case 'm':
 			map = optarg;
@@ -245,7 +268,7 @@ int cmd_report(int argc, char **argv)
 		case OPT_TASKS:
 			tasks_path = optarg;
 			break;
-		case OPT_NO_NAMES:
+		case TB_OPT_ID_NO_NAMES:
 			no_names = true;
 			break;
 		case 'p':
@@ -257,7 +280,7 @@ int cmd_report(int argc, char **argv)
 		case 'C':
 			o.cpu = parse_id("--cpu", optarg, UINT16_MAX);
 			break;
-		case OPT_CLASS:
+		case 'e':
 			o.classes = parse_class_list(optarg);
 			break;
 		case OPT_NAME:
@@ -298,20 +321,18 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		default:
-			tb_cli_std_option(c, usage);
 		}
 	}
-	if (argc - optind > 1)
-		tb_die(TB_EXIT_USAGE, "one trace at a time ('%s' is extra)",
-		       argv[optind + 1]);
+	if (p.nr_operands > 1)
+		cli_opt_usage("one trace at a time ('%s' is extra)",
+			      p.operands[1]);
 	if (json && folded)
 		tb_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
 	if (o.before_ns && (o.from_ns || o.to_ns))
 		tb_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (no_names && (map || tasks_path))
 		tb_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
-	pr.input = optind < argc ? argv[optind] : DEFAULT_IN;
+	pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
 	names_file = companion(pr.input, map, TB_COMPANION_NAMES, no_names);
 	tasks_file = companion(pr.input, tasks_path, TB_COMPANION_TASKS,

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <linux/rtc.h>
 #include <sched.h>
 #include <signal.h>
@@ -26,8 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "tb_cli.h"
+#include "tb_optval.h"
 
 static void usage(FILE *f)
 {
@@ -49,11 +50,18 @@ static void usage(FILE *f)
 "             has a PCI UART on /dev/ttyS4 wired to a null sink for this\n"
 "\n"
 "Options:\n"
-"  -c, --cpu N       pin the workload (both processes) to CPU N\n"
-"  -f, --freq HZ     RTC periodic rate, a power of two (default 1024)\n"
+"  -C, --cpu N       pin the workload (both processes) to CPU N\n"
+"      --freq HZ     RTC periodic rate, a power of two from 2 to 8192\n"
+"                    (default 1024)\n"
 "  -t, --tty PATH    serial port for 'serial' (default /dev/ttyS4)\n"
 "  -h, --help        this text\n"
-"  -V, --version     print the version\n", tb_prog());
+"  -V, --version     print the version\n"
+"\n"
+"Examples:\n"
+"  tracebuf workload -C 1 getppid 100000\n"
+"  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
+"\n"
+"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_prog());
 }
 
 static uint64_t now_ns(void)
@@ -214,55 +222,78 @@ static void run_serial(uint64_t kib, const char *tty)
 	close(fd);
 }
 
+enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE };
+
+static const struct tb_opt workload_opts[] = {
+	{ TB_OPT_CPU },
+	{ .id = 'C', .letter = 'c', .arg = TB_OPT_REQUIRED, .val = TB_VAL_CPU,
+	  .instead = "-C" },
+	{ .id = OPT_FREQ, .name = "freq", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_FREQ, .letter = 'f', .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER, .instead = "--freq" },
+	{ .id = 't', .letter = 't', .name = "tty", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_DEVICE },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+static const struct tb_opt_word workload_words[] = {
+	{ .name = "getppid", .val = TB_VAL_NUMBER },
+	{ .name = "pingpong", .val = TB_VAL_NUMBER },
+	{ .name = "rtc", .val = TB_VAL_NUMBER },
+	{ .name = "faults", .val = TB_VAL_NUMBER },
+	{ .name = "serial", .val = TB_VAL_NUMBER },
+	{ NULL }
+};
+
+const struct tb_opt_spec cmd_workload_spec = {
+	.name = "workload", .opts = workload_opts, .words = workload_words,
+	.operands = TB_VAL_NUMBER,
+};
+
 int cmd_workload(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'f' },
-		{ "tty", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ }
-	};
 	struct rusage ru0, ru1;
 	uint32_t cpu = UINT32_MAX, freq = 1024;
 	const char *what, *tty = "/dev/ttyS4";
-	uint64_t n, t0, t1;
+	struct tb_opt_parser p;
+	char msg[256];
+	uint64_t n, t0, t1, v;
 	int c;
 
 	tb_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "c:f:t:hV", opts, NULL)) != -1) {
+	tb_opt_init(&p, &cmd_workload_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, usage))) {
 		switch (c) {
-		case 'c':
-			if (tb_parse_u32(optarg, 0, CPU_SETSIZE - 1, &cpu))
-				tb_die(TB_EXIT_USAGE, "bad CPU number '%s'", optarg);
+		case 'C':
+			if (tb_optval_number("--cpu", p.arg, 0, CPU_SETSIZE - 1,
+					     &v, msg, sizeof(msg)))
+				cli_opt_bad_value(msg);
+			cpu = v;
 			break;
-		case 'f':
-			if (tb_parse_u32(optarg, 2, 8192, &freq) || (freq & (freq - 1)))
+		case OPT_FREQ:
+			if (tb_parse_u32(p.arg, 2, 8192, &freq) || (freq & (freq - 1)))
 				tb_die(TB_EXIT_USAGE,
-				       "--freq takes a power of two from 2 to 8192, not '%s'",
-				       optarg);
+				       "--freq '%s': a power of two from 2 to 8192 expected",
+				       p.arg);
 			break;
 		case 't':
-			tty = optarg;
+			tty = p.arg;
 			break;
-		default:
-			tb_cli_std_option(c, usage);
 		}
 	}
-	if (argc - optind != 2) {
-		usage(stderr);
-		return TB_EXIT_USAGE;
-	}
-	what = argv[optind];
-	if (tb_parse_u64(argv[optind + 1], 1, UINT64_MAX, &n))
+	if (p.nr_operands != 2)
+		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, serial)");
+	what = p.operands[0];
+	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
 		tb_die(TB_EXIT_USAGE, "COUNT must be a positive number, not '%s'",
-		       argv[optind + 1]);
+		       p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
 	    strcmp(what, "serial"))
-		tb_die(TB_EXIT_USAGE, "unknown workload '%s' (see --help)", what);
-
+		cli_opt_usage("unknown workload '%s'", what);
 	pin(cpu == UINT32_MAX ? -1 : (int)cpu);
 	getrusage(RUSAGE_SELF, &ru0);
 	insn_mark_start();

@@ -13,6 +13,8 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
+struct tb_opt_spec;
+
 int cmd_record(int argc, char **argv);
 int cmd_bpf(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
@@ -22,5 +24,16 @@ int cmd_decode(int argc, char **argv);
 int cmd_workload(int argc, char **argv);
 int cmd_crash(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+
+/* Each one's command line (tb_opt.h): options, commands, operands. */
+extern const struct tb_opt_spec cmd_record_spec;
+extern const struct tb_opt_spec cmd_bpf_spec;
+extern const struct tb_opt_spec cmd_ctl_spec;
+extern const struct tb_opt_spec cmd_fdr_spec;
+extern const struct tb_opt_spec cmd_convert_spec;
+extern const struct tb_opt_spec cmd_decode_spec;
+extern const struct tb_opt_spec cmd_workload_spec;
+extern const struct tb_opt_spec cmd_crash_spec;
+extern const struct tb_opt_spec cmd_report_spec;
 
 #endif /* TB_CMDS_H */

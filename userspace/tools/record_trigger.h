@@ -25,6 +25,10 @@ struct record_trigger {
 	struct tb_fdr_syscalls syscalls;
 };
 
+/* The forms of COND, for completion. */
+#define RECORD_TRIGGER_WORDS \
+	"syscall> irq> softirq> work> syscall= marker: oops warn snapshot"
+
 /* The options cmd_record adds for this mode, and its help text. */
 #define RECORD_TRIGGER_HELP \
 "      --trigger COND    daemon mode (flight): each time COND holds, write\n" \

@@ -8,32 +8,35 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_opt.h"
 #include "cmds.h"
 #include "tb_cli.h"
+#include "tb_opt.h"
 
 static const struct subcmd {
 	const char *name;
 	const char *old_name;	/* alias kept for one release, or NULL */
 	int (*fn)(int argc, char **argv);
+	const struct tb_opt_spec *spec;
 	const char *summary;
 } subcmds[] = {
-	{ "record", "tracebuf-record", cmd_record,
+	{ "record", "tracebuf-record", cmd_record, &cmd_record_spec,
 	  "record kernel events with /dev/tracebuf_fdr into an FDR file" },
-	{ "bpf", "tracebuf-bpf", cmd_bpf,
+	{ "bpf", "tracebuf-bpf", cmd_bpf, &cmd_bpf_spec,
 	  "record the same events with BPF programs (no module needed)" },
-	{ "report", NULL, cmd_report,
+	{ "report", NULL, cmd_report, &cmd_report_spec,
 	  "summarize an FDR trace: latencies, histograms, tasks, CPUs" },
-	{ "crash", NULL, cmd_crash,
+	{ "crash", NULL, cmd_crash, &cmd_crash_spec,
 	  "recover the recorder's trace from a crashed kernel's memory image" },
-	{ "fdr", NULL, cmd_fdr,
+	{ "fdr", NULL, cmd_fdr, &cmd_fdr_spec,
 	  "control /dev/tracebuf_fdr: config, start, stop, snapshot, stats, names" },
-	{ "ctl", "tracebufctl", cmd_ctl,
+	{ "ctl", "tracebufctl", cmd_ctl, &cmd_ctl_spec,
 	  "control /dev/tracebuf, the XScale trace buffer" },
-	{ "convert", "tbconv", cmd_convert,
+	{ "convert", "tbconv", cmd_convert, &cmd_convert_spec,
 	  "convert between XScale buffers, FDR traces and GDB trace files" },
-	{ "decode", "tbdecode", cmd_decode,
+	{ "decode", "tbdecode", cmd_decode, &cmd_decode_spec,
 	  "print XScale trace buffer messages" },
-	{ "workload", "tb-workload", cmd_workload,
+	{ "workload", "tb-workload", cmd_workload, &cmd_workload_spec,
 	  "run a known kernel workload and time it" },
 };
 
@@ -50,7 +53,32 @@ static void print_usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
 		if (subcmds[i].old_name)
 			fprintf(f, " %s", subcmds[i].old_name);
-	fprintf(f, ".\n\nExit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n");
+	fprintf(f, ".\n\nExamples:\n"
+		"  tracebuf record -- ls && tracebuf report\n"
+		"  tracebuf help record\n"
+		"\nExit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n");
+}
+
+static const char *const arg_names[] = { "none", "required", "optional" };
+
+/*
+ * `tracebuf __options`: every subcommand's option table, one option a
+ * line, for the vocabulary test (tests/options_test.c):
+ * SUB SCOPE LETTER NAME ARG INSTEAD, tab separated, "-" for none.
+ */
+static int dump_options(void)
+{
+	const struct tb_opt *o;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
+		for (o = subcmds[i].spec->opts; o->id; o++)
+			printf("%s\t%s\t%c\t%s\t%s\t%s\n", subcmds[i].name,
+			       o->scope ? o->scope : "-",
+			       o->letter ? o->letter : '-',
+			       o->name ? o->name : "-", arg_names[o->arg],
+			       o->instead ? o->instead : "-");
+	return TB_EXIT_OK;
 }
 
 static const struct subcmd *find(const char *name, int old)
@@ -99,25 +127,30 @@ int main(int argc, char **argv)
 		tb_print_version();
 		return TB_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "__options"))
+		return dump_options();
 	if (!strcmp(argv[1], "help")) {
 		char help[] = "--help";
 		char *help_argv[3] = { NULL, help, NULL };
 
-		if (argc == 2) {
+		if (argc == 2 || !strcmp(argv[2], "help")) {
 			print_usage(stdout);
 			return TB_EXIT_OK;
 		}
 		if (argc > 3)
-			tb_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most");
+			tb_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most (not '%s')",
+			       argv[3]);
 		c = find(argv[2], 0);
 		if (!c)
-			tb_die(TB_EXIT_USAGE, "no subcommand '%s' (see tracebuf --help)",
+			tb_die(TB_EXIT_USAGE, "no subcommand '%s' (tracebuf --help lists them)",
 			       argv[2]);
 		return run(c, 2, help_argv);
 	}
+	if (argv[1][0] == '-')
+		cli_opt_usage("unknown option '%s'", argv[1]);
 	c = find(argv[1], 0);
 	if (!c)
-		tb_die(TB_EXIT_USAGE, "unknown subcommand '%s' (see tracebuf --help)",
+		tb_die(TB_EXIT_USAGE, "unknown subcommand '%s' (tracebuf --help lists them)",
 		       argv[1]);
 	return run(c, argc - 1, argv + 1);
 }

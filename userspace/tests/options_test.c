@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One option vocabulary (issue 27): every subcommand's option table, as
+ * `tracebuf __options` prints it, and every --help are read, and the
+ * test fails when
+ *
+ *  - one letter means two things (two long names, in any subcommands);
+ *  - one long name has two letters or two kinds of argument;
+ *  - an option of the common vocabulary (tb_opt_vocab[]) is spelled
+ *    differently somewhere;
+ *  - an old spelling points to no option;
+ *  - a --help lists other options than its table.
+ *
+ * The checker is first run on a made-up table with each kind of conflict,
+ * so that a checker that cannot fail fails.  Then the old spellings are
+ * run: they work, and say so on stderr.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "tb_cli.h"
+#include "tb_opt.h"
+#include "tb_test_util.h"
+
+#define MAX_ROWS	512
+
+struct row {
+	char sub[16], scope[64], letter, name[32], arg[12], instead[32];
+};
+
+/* Rows of `tracebuf __options` text; the count. */
+static int parse_rows(const char *text, struct row *r, int max)
+{
+	const char *line = text;
+	int n = 0;
+
+	while (line && *line && n < max) {
+		char letter[4];
+
+		if (sscanf(line, "%15[^\t]\t%63[^\t]\t%3[^\t]\t%31[^\t]\t%11[^\t]\t%31[^\n]",
+			   r[n].sub, r[n].scope, letter, r[n].name, r[n].arg,
+			   r[n].instead) == 6) {
+			r[n].letter = letter[0];
+			n++;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return n;
+}
+
+static bool old(const struct row *r)
+{
+	return strcmp(r->instead, "-");
+}
+
+static const char *const arg_names[] = { "none", "required", "optional" };
+
+/* The conflicts in @r, each said with TH_LOG; their count. */
+static int conflicts(struct __test_metadata *_metadata, const struct row *r,
+		     int n)
+{
+	unsigned int v;
+	int i, j, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (old(&r[i]) || old(&r[j]))
+				continue;
+			if (r[i].letter != '-' && r[i].letter == r[j].letter &&
+			    strcmp(r[i].name, r[j].name)) {
+				TH_LOG("-%c is --%s in %s and --%s in %s", r[i].letter,
+				       r[i].name, r[i].sub, r[j].name, r[j].sub);
+				bad++;
+			}
+			if (strcmp(r[i].name, "-") && !strcmp(r[i].name, r[j].name) &&
+			    (r[i].letter != r[j].letter || strcmp(r[i].arg, r[j].arg))) {
+				TH_LOG("--%s is -%c (%s) in %s and -%c (%s) in %s",
+				       r[i].name, r[i].letter, r[i].arg, r[i].sub,
+				       r[j].letter, r[j].arg, r[j].sub);
+				bad++;
+			}
+		}
+		for (v = 0; v < tb_opt_vocab_size && !old(&r[i]); v++) {
+			const struct tb_opt *o = &tb_opt_vocab[v].opt;
+			char letter = o->letter ? o->letter : '-';
+
+			if ((letter == '-' || r[i].letter != letter) &&
+			    strcmp(r[i].name, o->name))
+				continue;
+			if (r[i].letter != letter || strcmp(r[i].name, o->name) ||
+			    strcmp(r[i].arg, arg_names[o->arg])) {
+				TH_LOG("%s: -%c --%s is not the vocabulary's -%c --%s (%s)",
+				       r[i].sub, r[i].letter, r[i].name, letter,
+				       o->name, tb_opt_vocab[v].meaning);
+				bad++;
+			}
+		}
+		if (!old(&r[i]))
+			continue;
+		for (j = 0; j < n; j++) {
+			char spelled[40];
+
+			if (old(&r[j]) || strcmp(r[i].sub, r[j].sub) ||
+			    strcmp(r[i].scope, r[j].scope))
+				continue;
+			if (r[i].instead[1] == '-')
+				snprintf(spelled, sizeof(spelled), "--%s", r[j].name);
+			else
+				snprintf(spelled, sizeof(spelled), "-%c", r[j].letter);
+			if (!strcmp(spelled, r[i].instead))
+				break;
+		}
+		if (j == n) {
+			TH_LOG("%s: old spelling -%c --%s points to %s, which %s has not",
+			       r[i].sub, r[i].letter, r[i].name, r[i].instead,
+			       r[i].sub);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+TEST(the_checker_finds_each_kind_of_conflict)
+{
+	static const char *const cases[] = {
+		/* one letter, two meanings */
+		"record\t-\td\tduration\trequired\t-\n"
+		"ctl\t-\td\tdevice\trequired\t-\n",
+		/* one name, two kinds of argument */
+		"convert\t-\t-\tfrob\tnone\t-\n"
+		"record\t-\t-\tfrob\trequired\t-\n",
+		/* the vocabulary's --cpu under another letter */
+		"workload\t-\tc\tcpu\trequired\t-\n",
+		/* the vocabulary's -q taking a value */
+		"ctl\tchain\tq\tquiet\trequired\t-\n",
+		/* an old spelling of nothing */
+		"ctl\t-\td\t-\trequired\t--dev\n",
+	};
+	struct row *r = calloc(MAX_ROWS, sizeof(*r));
+	unsigned int i;
+
+	ASSERT_NE(NULL, r);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int n = parse_rows(cases[i], r, MAX_ROWS);
+
+		ASSERT_LT(0, n);
+		EXPECT_LT(0, conflicts(_metadata, r, n)) {
+			TH_LOG("case %u was not found: %s", i, cases[i]);
+		}
+	}
+	/* An old spelling that conflicts is allowed for its release. */
+	EXPECT_EQ(0, conflicts(_metadata, r, parse_rows(
+		"ctl\t-\tD\tdevice\trequired\t-\n"
+		"ctl\t-\td\t-\trequired\t-D\n"
+		"record\t-\td\tduration\trequired\t-\n", r, MAX_ROWS)));
+	free(r);
+}
+
+TEST(one_letter_one_meaning_in_every_subcommand)
+{
+	struct row *r = calloc(MAX_ROWS, sizeof(*r));
+	char *out;
+	int st, n;
+
+	ASSERT_NE(NULL, r);
+	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
+	ASSERT_EQ(0, st);
+	n = parse_rows(out, r, MAX_ROWS);
+	EXPECT_LT(50, n);
+	EXPECT_EQ(0, conflicts(_metadata, r, n));
+	free(out);
+	free(r);
+}
+
+/* Add @w to the space-separated set @set (of @size bytes) once. */
+static void add_word(char *set, size_t size, const char *w, size_t len)
+{
+	char word[48];
+
+	snprintf(word, sizeof(word), " %.*s ", (int)len, w);
+	/* Stored as " a  b  c ": each word with a space either side. */
+	if (!strstr(set, word) && strlen(set) + strlen(word) < size)
+		strcat(set, word);
+}
+
+/*
+ * The options a --help text names: "-x" or "--name" at the start of a
+ * line or after "[", "|", "(", ",", ";" or ":" (and spaces), as the
+ * man page test reads them.
+ */
+static void help_options(const char *help, char *set, size_t size)
+{
+	const char *p;
+
+	for (p = help; *p; p++) {
+		const char *q = p, *b = p;
+
+		if (p != help && !strchr("\n[|(,;:", p[-1]))
+			continue;
+		while (*q == ' ')
+			q++;
+		if (q[0] != '-' || !(isalpha((unsigned char)q[1]) ||
+				     (q[1] == '-' && isalpha((unsigned char)q[2]))))
+			continue;
+		b = q;
+		q += q[1] == '-' ? 2 : 1;
+		while (isalnum((unsigned char)*q) || (*q == '-' && b[1] == '-'))
+			q++;
+		add_word(set, size, b, q - b);
+	}
+}
+
+TEST(every_help_lists_its_table)
+{
+	static const char *const subs[] = {
+		"record", "bpf", "report", "crash", "fdr", "ctl", "convert",
+		"decode", "workload",
+	};
+	struct row *r = calloc(MAX_ROWS, sizeof(*r));
+	unsigned int s;
+	char *out;
+	int st, n, i;
+
+	ASSERT_NE(NULL, r);
+	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
+	ASSERT_EQ(0, st);
+	n = parse_rows(out, r, MAX_ROWS);
+	free(out);
+	for (s = 0; s < ARRAY_SIZE(subs); s++) {
+		char table[2048] = "", help[2048] = "", w[40];
+
+		for (i = 0; i < n; i++) {
+			if (strcmp(r[i].sub, subs[s]) || old(&r[i]))
+				continue;
+			if (r[i].letter != '-') {
+				snprintf(w, sizeof(w), "-%c", r[i].letter);
+				add_word(table, sizeof(table), w, strlen(w));
+			}
+			if (strcmp(r[i].name, "-")) {
+				snprintf(w, sizeof(w), "--%s", r[i].name);
+				add_word(table, sizeof(table), w, strlen(w));
+			}
+		}
+		out = tu_run(&st, "%s %s --help", tu_tool("tracebuf"), subs[s]);
+		EXPECT_EQ(0, st);
+		help_options(out, help, sizeof(help));
+		free(out);
+		/* Both ways: each set holds the other's words. */
+		for (i = 0; i < 2; i++) {
+			const char *a = i ? help : table, *b = i ? table : help;
+			const char *p = a;
+
+			while ((p = strchr(p, ' '))) {
+				size_t len = strcspn(p + 1, " ");
+				char word[48];
+
+				if (!len) {
+					p++;
+					continue;
+				}
+				snprintf(word, sizeof(word), " %.*s ", (int)len, p + 1);
+				EXPECT_NE(NULL, strstr(b, word)) {
+					TH_LOG("%s: %s is in its %s, not in its %s",
+					       subs[s], word, i ? "--help" : "table",
+					       i ? "table" : "--help");
+				}
+				p += len + 1;
+			}
+		}
+	}
+	free(r);
+}
+
+/* Each old spelling still works, and says what to write instead. */
+TEST(old_spellings_work_and_say_so)
+{
+	static const struct {
+		const char *args, *note, *then;
+		int status;
+	} c[] = {
+		{ "ctl -d /nonexistent/tb status", "use '-D'",
+		  "cannot open /nonexistent/tb", TB_EXIT_FAIL },
+		{ "ctl -D /nonexistent/tb chain -n 0", "use '--count'",
+		  "--count '0'", TB_EXIT_USAGE },
+		{ "ctl -D /nonexistent/tb chain -q 2000", "use '--depth'",
+		  "--depth '2000'", TB_EXIT_USAGE },
+		{ "ctl -D /nonexistent/tb snapshot -c", "use '--clear'",
+		  "cannot open", TB_EXIT_FAIL },
+		{ "ctl -D /nonexistent/tb inject -t", "use '--text'",
+		  "cannot open", TB_EXIT_FAIL },
+		{ "ctl -D /nonexistent/tb inject -b", "use '--binary'",
+		  "cannot open", TB_EXIT_FAIL },
+		{ "fdr -D /nonexistent/tb stats -j", "use '-J'",
+		  "cannot open", TB_EXIT_FAIL },
+		{ "fdr -D /nonexistent/tb config -m sometimes", "use '--mode'",
+		  "--mode 'sometimes'", TB_EXIT_USAGE },
+		{ "record -D /nonexistent/tb -m flight --start", "use '--mode'",
+		  "cannot open", TB_EXIT_FAIL },
+		{ "bpf -b 3K", "use '-s'", "--size '3K'", TB_EXIT_USAGE },
+		{ "bpf --buffer-size 3K", "use '--size'", "--size '3K'",
+		  TB_EXIT_USAGE },
+		{ "workload -c 100000 getppid 1", "use '-C'", "--cpu '100000'",
+		  TB_EXIT_USAGE },
+		{ "workload -f 3 rtc 1", "use '--freq'", "--freq '3'",
+		  TB_EXIT_USAGE },
+		{ "convert --names fdr-text /nonexistent/x", "use '--with-names'",
+		  "cannot open", TB_EXIT_FAIL },
+		{ "report --class bogus /nonexistent/x", "use '--events'",
+		  "unknown class 'bogus'", TB_EXIT_USAGE },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		int st;
+		char *out = tu_run(&st, "%s %s", tu_tool("tracebuf"), c[i].args);
+
+		EXPECT_EQ(c[i].status, st) TH_LOG("%s: %s", c[i].args, out);
+		EXPECT_NE(NULL, strstr(out, "old spelling")) TH_LOG("%s: %s", c[i].args, out);
+		EXPECT_NE(NULL, strstr(out, c[i].note)) TH_LOG("%s: %s", c[i].args, out);
+		EXPECT_NE(NULL, strstr(out, c[i].then)) TH_LOG("%s: %s", c[i].args, out);
+		free(out);
+	}
+}
+
+TEST_HARNESS_MAIN
