@@ -364,16 +364,18 @@ async function checkJson(trace, json, shots) {
 		const t = tasks && tasks.get(pid);
 		return t ? t.comm : `pid ${pid}`;
 	};
-	const threadName = (tid) => {
+	// A thread the tasks file does not know: its process's command.
+	const threadName = (tid, pid) => {
 		const t = tasks && tasks.get(tid);
 		if (t)
 			return t.comm;
 		if (tid >= IDLE_TID && tid < IDLE_TID + 4096)
 			return `swapper/${tid - IDLE_TID}`;
-		return `tid ${tid}`;
+		const p = pid ? procName(pid) : `pid ${pid}`;
+		return p.startsWith('pid ') ? `tid ${tid}` : p;
 	};
 	for (const m of models) {
-		const label = `${procName(m.pid)} (pid ${m.pid}), ${threadName(m.tid)} (tid ${m.tid})`;
+		const label = `${procName(m.pid)} (pid ${m.pid}), ${threadName(m.tid, m.pid)} (tid ${m.tid})`;
 		const p = byName.get(label);
 		if (!m.slices.length) {
 			ok(!p, `${label}: only point events, no profile`);
@@ -424,7 +426,7 @@ async function checkJson(trace, json, shots) {
 		}
 	}
 	// A track per CPU: who ran there, one level, within the capture.
-	const taskNames = new Set(models.map(m => threadName(m.tid)));
+	const taskNames = new Set(models.map(m => threadName(m.tid, m.pid)));
 	for (const cpu of [...cpus].sort((a, b) => a - b)) {
 		const label = `CPUs (pid ${CPUS_PID}), CPU ${cpu} (tid ${CPUS_PID + 1 + cpu})`;
 		const p = byName.get(label);

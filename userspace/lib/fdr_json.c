@@ -61,6 +61,7 @@ struct fj_cutmark {
 
 struct fj_thread {
 	int32_t pid, tid;
+	const char *comm;	/* fj_meta_tasks(): its name, NULL if none */
 	uint64_t first, last;	/* times of its first and last record */
 	bool seen;		/* first and last are set */
 	bool disordered;
@@ -634,15 +635,13 @@ static void fj_meta(struct fj_ctx *c, const char *what, int32_t pid,
 	}
 }
 
-/* What to call thread @tid: its command, else "tid N". */
-static const char *fj_thread_name(const struct fj_ctx *c, int32_t tid,
-				  char *buf, size_t size)
+/* What to call thread @t: its name (fj_meta_tasks()), else "tid N". */
+static const char *fj_thread_name(const struct fj_thread *t, char *buf,
+				  size_t size)
 {
-	const char *comm = tb_task_map_comm(c->tasks, tid);
-
-	if (comm)
-		return comm;
-	snprintf(buf, size, "tid %" PRId32, tid);
+	if (t && t->comm)
+		return t->comm;
+	snprintf(buf, size, "tid %" PRId32, t ? t->tid : -1);
 	return buf;
 }
 
@@ -658,8 +657,8 @@ static int fj_cmp_pid(const void *a, const void *b)
 
 static int fj_meta_tasks(struct fj_ctx *c)
 {
+	const char *comm, *pcomm = NULL;
 	struct fj_thread **v;
-	const char *comm;
 	char buf[32];
 	size_t i, j;
 
@@ -686,9 +685,18 @@ static int fj_meta_tasks(struct fj_ctx *c)
 				comm = buf;
 			}
 			fj_meta(c, "process_name", v[i]->pid, 0, comm, 0);
+			/*
+			 * A thread the tasks file does not know (it began
+			 * and ended between the collector's looks at /proc)
+			 * goes by its process's command, as in the report.
+			 */
+			pcomm = v[i]->pid && comm != buf ? comm : NULL;
 		}
+		v[i]->comm = tb_task_map_comm(c->tasks, v[i]->tid);
+		if (!v[i]->comm)
+			v[i]->comm = pcomm;
 		fj_meta(c, "thread_name", v[i]->pid, v[i]->tid,
-			fj_thread_name(c, v[i]->tid, buf, sizeof(buf)), 0);
+			fj_thread_name(v[i], buf, sizeof(buf)), 0);
 	}
 	free(v);
 	return 0;
@@ -713,7 +721,8 @@ static int fj_cmp_stint(const void *a, const void *b)
  */
 static void fj_cpu_write(struct fj_ctx *c, const struct fj_stint *s)
 {
-	const char *comm = tb_task_map_comm(c->tasks, s->tid);
+	const struct fj_thread *t = fj_thread(c, s->pid, s->tid);
+	const char *comm = t ? t->comm : NULL;
 	char name[48];
 	char ph;
 
