@@ -112,7 +112,7 @@ static void usage(FILE *f)
 	      "  tracebuf bpf -e syscall,sched -- make -j2\n"
 	      "  tracebuf bpf -d 10 -J -o idle.fdr && tracebuf report idle.fdr\n"
 	      "\n"
-	      "Exit status: 0 when the trace was written, 1 failure, 2 usage, 3 malformed\n"
+	      "Exit status: 0 ok (the trace was written), 1 failure, 2 usage, 3 malformed\n"
 	      "input; the command's own status is in the summary.\n", f);
 }
 

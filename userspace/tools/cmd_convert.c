@@ -25,6 +25,7 @@
 #include "task_map.h"
 #include "tb_input.h"
 #include "tb_optval.h"
+#include "tb_sniff.h"
 #include "tb_output.h"
 #include "tfile_reader.h"
 #include "tfile_writer.h"
@@ -46,6 +47,7 @@ static struct {
 	const char *in;
 	const char *out;
 	FILE *in_f;
+	enum tb_sniff_kind kind;	/* what the conversion reads */
 } opt = {
 	.size = TB_XS_MIN_SIZE,
 	.clock = TB_XSF_DEFAULT_CLOCK,
@@ -92,16 +94,21 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
 		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n\n"
-		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
+		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
 		tb_prog(), (unsigned long long)TB_XSF_DEFAULT_CLOCK);
 }
 
 static void data_error(const struct tb_error *err)
 {
+	char msg[512];
+
 	tb_progress_done();
 	/* A read that failed is not a short file. */
 	if (opt.in_f && ferror(opt.in_f))
 		tb_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
+	/* Another kind of file: which, and what reads it. */
+	if (tb_sniff_mismatch(opt.in, opt.kind, msg, sizeof(msg)))
+		tb_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
 	tb_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
 }
 
@@ -550,18 +557,19 @@ static const struct {
 	const char *name;
 	void (*fn)(FILE *in, FILE *out);
 	unsigned int uses;
+	enum tb_sniff_kind kind;	/* of its input */
 } convs[] = {
-	{ "xscale-text", xscale_text, USE_SIZE },
-	{ "xscale-tfile", xscale_tfile, USE_SIZE },
-	{ "xscale-fdr", xscale_fdr, USE_SIZE | USE_CLOCK },
-	{ "fdr-xscale", fdr_xscale, 0 },
-	{ "xscale-names", xscale_names, 0 },
-	{ "fdr-text", fdr_text, USE_MAP | USE_NAMES },
-	{ "fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES },
-	{ "fdr-json", fdr_json, USE_MAP | USE_NO_NAMES },
-	{ "fdr-tidy", fdr_tidy, 0 },
-	{ "tfile-text", tfile_text, 0 },
-	{ "map-elf", map_elf, 0 },
+	{ "xscale-text", xscale_text, USE_SIZE, TB_SNIFF_XSCALE },
+	{ "xscale-tfile", xscale_tfile, USE_SIZE, TB_SNIFF_XSCALE },
+	{ "xscale-fdr", xscale_fdr, USE_SIZE | USE_CLOCK, TB_SNIFF_XSCALE },
+	{ "fdr-xscale", fdr_xscale, 0, TB_SNIFF_FDR },
+	{ "xscale-names", xscale_names, 0, TB_SNIFF_UNKNOWN },
+	{ "fdr-text", fdr_text, USE_MAP | USE_NAMES, TB_SNIFF_FDR },
+	{ "fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR },
+	{ "fdr-json", fdr_json, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR },
+	{ "fdr-tidy", fdr_tidy, 0, TB_SNIFF_FDR },
+	{ "tfile-text", tfile_text, 0, TB_SNIFF_TFILE },
+	{ "map-elf", map_elf, 0, TB_SNIFF_NAMES },
 };
 
 /* Refuse an option @conv does not use: it would do nothing. */
@@ -678,6 +686,7 @@ int cmd_convert(int argc, char **argv)
 	if (i == ARRAY_SIZE(convs))
 		cli_opt_usage("unknown conversion '%s'", p.operands[0]);
 	refuse_unused(i, given);
+	opt.kind = convs[i].kind;
 	opt.in = p.nr_operands > 1 ? p.operands[1] : "-";
 	opt.out = out_opt ? out_opt : p.nr_operands > 2 ? p.operands[2] : "-";
 	in = tb_open_input(opt.in);

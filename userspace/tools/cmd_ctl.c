@@ -566,9 +566,11 @@ static unsigned int parse_command(int argc, char **argv)
 	cl.args = p.operands;
 	cl.nargs = p.nr_operands;
 	cl.file = cl.nargs ? cl.args[0] : "-";
-	if (cl.nargs < commands[i].min || cl.nargs > commands[i].max ||
-	    (i == 4 && cl.nargs == 1))
-		cli_opt_usage("%s: wrong number of arguments (%s)", argv[0],
+	if (cl.nargs > commands[i].max)
+		cli_opt_usage("%s: unexpected argument '%s' (%s)", argv[0],
+			      cl.args[commands[i].max], operand_usage[i]);
+	if (cl.nargs < commands[i].min || (!strcmp(argv[0], "chkpt") && cl.nargs == 1))
+		cli_opt_usage("%s: an argument is missing (%s)", argv[0],
 			      operand_usage[i]);
 	if (!strcmp(argv[0], "mode") && cl.nargs) {
 		if (!strcmp(cl.args[0], "wrap"))

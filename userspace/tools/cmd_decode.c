@@ -13,6 +13,7 @@
 #include "tb_cli.h"
 #include "tb_input.h"
 #include "tb_optval.h"
+#include "tb_sniff.h"
 #include "xscale_decode.h"
 #include "xscale_print.h"
 
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 		"  tracebuf ctl snapshot | tracebuf decode\n"
 		"  tracebuf decode -o chain.txt chain.rec\n\n"
 		"Exit status: 0 ok (suspect traces are reported in the output),\n"
-		"1 I/O error, 2 usage, 3 malformed input.\n", tb_prog());
+		"1 failure (I/O), 2 usage, 3 malformed input.\n", tb_prog());
 }
 
 static int print_buffer(void *ctx, const struct tb_in *in,
@@ -59,7 +60,7 @@ int cmd_decode(int argc, char **argv)
 	uint32_t size = TB_XS_MIN_SIZE;
 	const char *path = "-", *output = "-";
 	struct tb_opt_parser p;
-	char msg[256];
+	char msg[512];
 	uint64_t size64;
 	struct tb_in in;
 	FILE *f, *out;
@@ -93,6 +94,8 @@ int cmd_decode(int argc, char **argv)
 	tb_in_release(&in);
 	if (ret == -ENOMEM)
 		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (ret < 0 && tb_sniff_mismatch(path, TB_SNIFF_XSCALE, msg, sizeof(msg)))
+		tb_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
 	if (ret < 0)
 		tb_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
 	if (ferror(f))

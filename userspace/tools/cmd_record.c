@@ -111,8 +111,12 @@ RECORD_TRIGGER_HELP
 "  -h, --help            this text\n"
 "  -V, --version         version\n"
 "\n"
-"Exit status: 0 recorded, 1 failure (also a COMMAND that cannot run),\n"
-"2 bad usage, 3 malformed data.\n",
+"Examples:\n"
+"  tracebuf record -e syscall,sched -- make -j2 && tracebuf report\n"
+"  tracebuf record --trigger 'syscall>5ms' --keep 5 -o slow.fdr\n"
+"\n"
+"Exit status: 0 ok (recorded), 1 failure (also a COMMAND that cannot run),\n"
+"2 usage, 3 malformed input.\n",
 		tb_prog());
 }
 
@@ -493,18 +497,19 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_KEEP:
 			if (tb_parse_u32(optarg, 1, 1000000, &rt.keep))
-				tb_die(TB_EXIT_USAGE, "bad --keep '%s' (1..1000000)", optarg);
+				tb_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
+				       optarg);
 			break;
 		case OPT_POST_EVENTS:
 			if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
 					 &rt.trig.post_events))
-				tb_die(TB_EXIT_USAGE, "bad --post-events '%s' (0..%u)",
+				tb_die(TB_EXIT_USAGE, "--post-events '%s': a number from 0 to %u expected",
 				       optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
 			break;
 		case OPT_POST_TIME:
 			if (tb_fdr_trig_parse_us(optarg, &v) ||
 			    v > TRACEBUF_FDR_TRIG_USECS_MAX)
-				tb_die(TB_EXIT_USAGE, "bad --post-time '%s' (0us..60s)",
+				tb_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
 				       optarg);
 			rt.trig.post_usecs = v;
 			break;

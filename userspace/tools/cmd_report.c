@@ -18,6 +18,7 @@
 #include "fdr_report.h"
 #include "fdr_report_print.h"
 #include "tb_cli.h"
+#include "tb_sniff.h"
 
 #define DEFAULT_IN	"trace.fdr"
 
@@ -100,7 +101,7 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n"
 		"  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n\n"
-		"Exit status: 0 ok, 1 I/O error, 2 usage, 3 malformed input.\n",
+		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
 		tb_prog());
 }
 
@@ -253,6 +254,7 @@ int cmd_report(int argc, char **argv)
 	char *names_file, *tasks_file;
 	struct tb_opt_parser p;
 	const char *optarg;
+	char msg[512];
 	uint32_t v;
 	FILE *in, *out, *f;
 	int c, ret;
@@ -303,7 +305,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_HIST:
 			if (tb_parse_u32(optarg, 0, 100000, &v))
-				tb_die(TB_EXIT_USAGE, "--hist '%s': expected a number",
+				tb_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
 				       optarg);
 			pr.hists = v;
 			break;
@@ -339,8 +341,13 @@ int cmd_report(int argc, char **argv)
 			       no_names);
 	if (names_file) {
 		f = tb_open_input(names_file);
-		if (tb_name_map_load(&names, f, &err))
+		if (tb_name_map_load(&names, f, &err)) {
+			if (tb_sniff_mismatch(names_file, TB_SNIFF_NAMES, msg,
+					      sizeof(msg)))
+				tb_die(TB_EXIT_DATA, "--map: %s (%s)", msg,
+				       err.msg);
 			tb_die(TB_EXIT_DATA, "%s: %s", names_file, err.msg);
+		}
 		fclose(f);
 	}
 	tb_task_map_init(&tasks);
@@ -361,6 +368,8 @@ int cmd_report(int argc, char **argv)
 	ret = tb_fdr_report_run(&r, in, &names, &tasks, &o, folded, &err);
 	if (ret == -ENOMEM)
 		tb_die(TB_EXIT_FAIL, "out of memory");
+	if (ret && tb_sniff_mismatch(pr.input, TB_SNIFF_FDR, msg, sizeof(msg)))
+		tb_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
 	if (ret)
 		tb_die(TB_EXIT_DATA, "%s: %s", pr.input, err.msg);
 	fclose(in);

@@ -288,7 +288,7 @@ int cmd_workload(int argc, char **argv)
 		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, serial)");
 	what = p.operands[0];
 	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
-		tb_die(TB_EXIT_USAGE, "COUNT must be a positive number, not '%s'",
+		tb_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
 		       p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
