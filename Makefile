@@ -35,6 +35,8 @@ UNITDIR ?= /etc/systemd/system
 MAN_SRCS := $(sort $(wildcard Documentation/man/*.rst))
 MAN_PAGES := $(MAN_SRCS:Documentation/man/%.rst=$(BUILD)/man/%)
 MAN_ALIASES := tracebufctl=ctl tbconv=convert tbdecode=decode tb-workload=workload
+# The tools' old names (userspace/Makefile's ALIASES), for their completion.
+TOOL_ALIASES := $(shell sed -n 's/^ALIASES := //p' userspace/Makefile)
 # Units of daemons that ship with the tools (none enabled by default).
 UNITS := $(wildcard scripts/*.service)
 
@@ -244,6 +246,9 @@ install-tools: tools man
 		echo ".so man1/tracebuf-$${a#*=}.1" >$(DESTDIR)$(MANDIR)/man1/$${a%=*}.1 || exit 1; \
 	done
 	install -D -m 0644 scripts/tracebuf-completion.bash $(DESTDIR)$(COMPLETIONDIR)/tracebuf
+	@for a in $(TOOL_ALIASES); do \
+		ln -sf tracebuf $(DESTDIR)$(COMPLETIONDIR)/$$a || exit 1; \
+	done
 	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
 	@for u in $(UNITS); do \
@@ -253,7 +258,8 @@ install-tools: tools man
 uninstall:
 	rm -f /lib/modules/$(KVER)/updates/tracebuf.ko /lib/modules/$(KVER)/extra/tracebuf.ko
 	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h
-	rm -f $(COMPLETIONDIR)/tracebuf $(UNITS:scripts/%=$(UNITDIR)/%)
+	rm -f $(COMPLETIONDIR)/tracebuf $(TOOL_ALIASES:%=$(COMPLETIONDIR)/%)
+	rm -f $(UNITS:scripts/%=$(UNITDIR)/%)
 	rm -f $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man1/%) $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man4/%)
 	rm -f $(foreach a,$(MAN_ALIASES),$(MANDIR)/man1/$(firstword $(subst =, ,$(a))).1)
 	$(MAKE) -C userspace O=$(BUILD)/userspace uninstall-bin BINDIR=$(PREFIX)/bin

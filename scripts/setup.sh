@@ -23,6 +23,7 @@ PACKAGES="
 	python3 perl time
 	gcc-arm-linux-gnueabi
 	debhelper dh-dkms dkms lintian python3-docutils fakeroot debootstrap
+	bash-completion
 	chromium
 "
 # node and npm: Debian's, unless a node with its npm is installed already

@@ -116,9 +116,12 @@ enum {
 			.values = "64K 256K 1M 4M 16M"
 #define TB_OPT_DURATION	.id = 'd', .letter = 'd', .name = "duration",	\
 			.arg = TB_OPT_REQUIRED, .val = TB_VAL_SECONDS
-#define TB_OPT_EVENTS	.id = 'e', .letter = 'e', .name = "events",	\
+/* The classes a subcommand takes, if not TB_OPT_CLASS_WORDS. */
+#define TB_OPT_EVENTS_OF(classes)					\
+			.id = 'e', .letter = 'e', .name = "events",	\
 			.arg = TB_OPT_REQUIRED, .val = TB_VAL_CLASSES,	\
-			.values = TB_OPT_CLASS_WORDS
+			.values = classes
+#define TB_OPT_EVENTS	TB_OPT_EVENTS_OF(TB_OPT_CLASS_WORDS)
 #define TB_OPT_CPU	.id = 'C', .letter = 'C', .name = "cpu",	\
 			.arg = TB_OPT_REQUIRED, .val = TB_VAL_CPU
 

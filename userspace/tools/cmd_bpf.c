@@ -138,7 +138,7 @@ static __u32 parse_classes(const char *list)
 }
 
 static const struct tb_opt bpf_opts[] = {
-	{ TB_OPT_EVENTS },
+	{ TB_OPT_EVENTS_OF("syscall irq softirq workqueue fault sched all") },
 	{ TB_FDR_OPT_ARGS },
 	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED },
 	{ TB_OPT_OUTPUT },

@@ -73,7 +73,6 @@ static const struct tb_opt_word ctl_words[] = {
 	{ .name = "read", .val = TB_VAL_FILE },
 	{ .name = "inject", .val = TB_VAL_FILE },
 	{ .name = "chain", .val = TB_VAL_FILE },
-	{ .name = "help" },
 	{ NULL }
 };
 

@@ -40,7 +40,7 @@ static const struct tb_opt report_opts[] = {
 	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_NUMBER },
 	{ TB_OPT_CPU },
-	{ TB_OPT_EVENTS },
+	{ TB_OPT_EVENTS_OF(REPORT_CLASS_WORDS) },
 	{ .id = 'e', .name = "class", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_CLASSES, .values = REPORT_CLASS_WORDS,
 	  .instead = "--events" },

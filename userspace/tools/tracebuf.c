@@ -5,6 +5,7 @@
  * names (tbconv, tracebuf-record, ...) are links to this binary and run
  * their subcommand by the name they were called by (argv[0]).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "cmds.h"
 #include "tb_cli.h"
 #include "tb_opt.h"
+#include "tb_opt_complete.h"
 
 static const struct subcmd {
 	const char *name;
@@ -60,6 +62,33 @@ static void print_usage(FILE *f)
 }
 
 static const char *const arg_names[] = { "none", "required", "optional" };
+
+static void print_word(void *ctx, const char *word)
+{
+	puts(word);
+}
+
+/*
+ * `tracebuf __complete CWORD WORD...`: what the bash completion offers
+ * for word CWORD of the command line WORD... (tb_opt_complete.h).
+ */
+static int complete(int argc, char **argv)
+{
+	struct tb_opt_cmd cmds[ARRAY_SIZE(subcmds)];
+	unsigned int i;
+	uint32_t cword;
+
+	if (argc < 3 || tb_parse_u32(argv[2], 0, argc - 4, &cword))
+		return TB_EXIT_USAGE;
+	for (i = 0; i < ARRAY_SIZE(subcmds); i++) {
+		cmds[i].name = subcmds[i].name;
+		cmds[i].old_name = subcmds[i].old_name;
+		cmds[i].spec = subcmds[i].spec;
+	}
+	tb_opt_complete(cmds, ARRAY_SIZE(cmds), argv + 3, argc - 3, cword,
+			print_word, NULL);
+	return TB_EXIT_OK;
+}
 
 /*
  * `tracebuf __options`: every subcommand's option table, one option a
@@ -110,6 +139,9 @@ int main(int argc, char **argv)
 	const struct subcmd *c;
 
 	base = base ? base + 1 : argv[0] ? argv[0] : "tracebuf";
+	/* Completion asks every name, the old ones too. */
+	if (argc > 1 && !strcmp(argv[1], "__complete"))
+		return complete(argc, argv);
 	c = find(base, 1);
 	if (c)
 		return c->fn(argc, argv);
