@@ -45,6 +45,8 @@ CMD ?=
 VMFLAGS ?=
 
 MAKEFLAGS += --no-print-directory
+# One line a file, as kbuild prints; V=1 prints the commands.
+include scripts/quiet.mk
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
@@ -106,13 +108,13 @@ ksrc: setup
 	@scripts/kernel-src-extract.sh $(KSRC)
 
 module: setup
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
 userspace: ksrc
-	$(MAKE) -C userspace O=$(BUILD)/userspace KSFT=$(KSFT)
+	$(Q)$(MAKE) -C userspace O=$(BUILD)/userspace KSFT=$(KSFT)
 
 selftests: ksrc
-	$(MAKE) -C selftests O=$(BUILD)/selftests KSFT=$(KSFT)
+	$(Q)$(MAKE) -C selftests O=$(BUILD)/selftests KSFT=$(KSFT)
 
 # $(call build-test-module,DIR,KDIR): selftests/kmod built in DIR (Kbuild of
 # 6.1 builds an external module next to its sources).
@@ -121,7 +123,7 @@ define build-test-module
 	@for f in selftests/kmod/*; do \
 		cmp -s $$f $(1)/$$(basename $$f) || cp $$f $(1)/ || exit 1; \
 	done
-	$(MAKE) -C $(2) M=$(1) W=1 modules
+	$(Q)$(MAKE) -C $(2) M=$(1) W=1 modules
 endef
 
 test-module: setup
@@ -220,13 +222,13 @@ xscale-check: setup
 
 # The tools alone, without the kselftest harness (the package builds this).
 tools:
-	$(MAKE) -C userspace O=$(BUILD)/userspace tools
+	$(Q)$(MAKE) -C userspace O=$(BUILD)/userspace tools
 
 man: $(MAN_PAGES)
 
 $(BUILD)/man/%: Documentation/man/%.rst
 	@mkdir -p $(dir $@)
-	rst2man --strict $< >$@.tmp && mv $@.tmp $@
+	$(call quiet,RST2MAN,$(@F))rst2man --strict $< >$@.tmp && mv $@.tmp $@
 
 install: install-module install-tools
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi

@@ -4,6 +4,11 @@
 # The main job: boot Debian's kernel in qemu with tracebuf loaded, capture
 # traces from both devices, and bring the converted files back to
 # build/demo/ on the host.  Grows with the features.
+#
+# The guest's whole output (its narrative, and the serial port the FDR
+# workload writes to for its IRQs) goes to build/demo/guest.log; the
+# screen shows the results, ending with what llvm-xray and tracebuf
+# report make of the trace.
 
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,7 +61,8 @@ hexdump -C /out/tracebuf-injected.rec | tail -n 3
 echo "== /dev/tracebuf: chained fill-once capture of 5 buffers"
 tracebuf ctl sources syscall,ret-user --cpu all
 ( i=0; while [ $i -lt 300 ]; do cat /proc/self/stat >/dev/null; i=$((i + 1)); done ) &
-tracebuf ctl chain --count 5 --depth 16 /out/tracebuf-chain.rec
+tracebuf ctl chain --count 5 --depth 16 /out/tracebuf-chain.rec 2>/out/tracebuf-chain.log
+cat /out/tracebuf-chain.log
 wait
 tracebuf ctl sources none
 tracebuf ctl mode wrap
@@ -81,15 +87,38 @@ cat >>"$top/build/demo-guest.sh" <<'GUEST'
 echo "== fdr: tracebuf record of a syscall/IRQ/context-switch workload"
 mkdir -p /out/fdr
 tracebuf record -J -o /out/fdr/trace.fdr -e syscall,irq,softirq,sched,fault -- \
-	/selftests/fdr_workload 1000
+	/selftests/fdr_workload 1000 2>/out/fdr/record.log
+cat /out/fdr/record.log
 GUEST
 # ---- end of FDR section
 
-scripts/vm-run -o "$out" -s "$top/build/demo-guest.sh"
+log="$top/build/demo-guest.log"
+echo "demo: capturing in the VM (its whole output: build/demo/guest.log)"
+rc=0
+scripts/vm-run -o "$out" -s "$top/build/demo-guest.sh" >"$log" 2>&1 || rc=$?
+mv "$log" "$out/guest.log"
+if [ $rc != 0 ]; then
+	tail -n 30 "$out/guest.log"
+	echo "demo: the VM failed (exit $rc); build/demo/guest.log has all of it" >&2
+	exit $rc
+fi
+
+# ---- XScale section (host): what the guest decoded.
+if [ -s "$out/tracebuf-injected.txt" ]; then
+	echo "== /dev/tracebuf: XScale trace buffer captures (build/demo/tracebuf-*)"
+	echo "   kernel events: $(head -n 1 "$out/tracebuf-kernel.txt" | sed 's/^# //')"
+	echo "                  $(tail -n 1 "$out/tracebuf-kernel.txt" | sed 's/^# //')"
+	echo "   chained capture: $(sed 's/^tracebuf ctl: //' "$out/tracebuf-chain.log")"
+	echo "   injected events (tracebuf-events.txt), as tracebuf decode reads them back:"
+	sed 's/^/   /' "$out/tracebuf-injected.txt"
+fi
+# ---- end of XScale section (host)
 
 # ---- FDR section (host): the real readers, then our own summary.
 if [ -s "$out/fdr/trace.fdr" ]; then
 	tb="$top/build/userspace/tracebuf"
+	echo "== /dev/tracebuf_fdr: tracebuf record of a syscall/IRQ/context-switch workload"
+	sed 's/^/   /' "$out/fdr/record.log"
 	echo "== fdr: files: $(cd "$out/fdr" && echo *)"
 	echo "== fdr: trace.fdr.json is trace_event JSON for Perfetto / chrome://tracing / speedscope;"
 	echo "   gdb -batch -ex 'target tfile $out/fdr/trace.fdr.tfile' -ex tstatus"
