@@ -9,6 +9,7 @@
 set -u
 dir=${1:?usage: $0 DIR}
 xray=${LLVM_XRAY:-llvm-xray}
+top=$(cd "$(dirname "$0")/.." && pwd)
 trace=$dir/trace.fdr
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -20,10 +21,11 @@ fails=0
 echo "TAP version 13"
 # One more with the O_DIRECT trace, which a guest without /disk (the debug
 # kernel's) does not record; the Debian guest without one fails to boot.
-echo "1..$((16 + $([ -f "$dir/direct.rc" ] && echo 1 || echo 0)))"
+echo "1..$((17 + $([ -f "$dir/direct.rc" ] && echo 1 || echo 0)))"
 [ "$(cat "$dir/record.rc" 2>/dev/null)" = 0 ] && [ -s "$trace" ]
 tap $((! $?)) "tracebuf-record produced a trace"
 run "llvm-xray fdr-dump -verify" "$xray" fdr-dump -verify "$trace"
+"$xray" fdr-dump "$trace" >"$tmp/dump.txt" 2>/dev/null
 run "llvm-xray convert -f yaml" "$xray" convert -f yaml "$trace" -o "$tmp/t.yaml"
 run "llvm-xray convert -f trace_event" "$xray" convert -f trace_event "$trace" -o "$tmp/t.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["traceEvents"] else 1)' \
@@ -76,6 +78,15 @@ unnamed=$(grep -c '#[0-9]*$' "$tmp/acct.txt")
 refused=$(grep -c '^Error processing record' "$tmp/acct.txt.err")
 [ $rc = 0 ] && [ "$named" -gt 0 ] && [ "$unnamed" = 0 ] && [ "$refused" = 0 ]
 tap $((! $?)) "llvm-xray account -m prints syscall names ($named named, $unnamed unnamed, $refused records refused)"
+
+# Every task that exited wrote its command name after its exit event
+# (TRACEBUF_FDR_COMM_PREFIX), which names it in the report when the
+# tasks file does not (report-check.py checks the names).
+exits=$("$top/build/userspace/tracebuf" report --json "$trace" 2>/dev/null |
+	python3 -c 'import json,sys; print(sum(n["points"] for n in json.load(sys.stdin)["names"] if n["name"] == "task_exit"))' 2>/dev/null)
+comms=$(grep -c "data = 'tracebuf: comm " "$tmp/dump.txt" 2>/dev/null)
+[ "${exits:-0}" -gt 0 ] && [ "$comms" = "$exits" ]
+tap $((! $?)) "each task exit ($exits) wrote a command name ($comms)"
 
 # The GDB trace file has one frame per record.
 frames=$(gdb -nx -batch -ex "target tfile $trace.tfile" -ex tstatus 2>&1 |

@@ -32,6 +32,8 @@ LOST = "tracebuf: lost "
 TRIGGERS = ("tracebuf trigger: ", "tracebuf: panic: ")
 # The post-processing opens each task with this event (fdr_post.h).
 START = "tracebuf: capture start"
+# A task's command name, written as it exits (uapi/linux/tracebuf.h).
+COMM = "tracebuf: comm "
 
 LINE = re.compile(r"<(Function Enter|Function Exit|Function Tail Exit|"
                   r"Function Enter With Arg): #(\d+) delta = \+(\d+)>")
@@ -55,6 +57,19 @@ def load_names(path):
             last = int(ident, 0)
             names[last] = (name.strip(), 0)
     return names
+
+
+def load_tasks(path):
+    """The tids a tasks file ("TID PID COMM") lists."""
+    tids = set()
+    if not os.path.exists(path):
+        return tids
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            parts = line.split(None, 2)
+            if len(parts) == 3 and parts[0].lstrip("-").isdigit():
+                tids.add(int(parts[0]))
+    return tids
 
 
 def class_of(names, fid):
@@ -92,7 +107,7 @@ def compute(trace, text, names):
         freq = struct.unpack_from("<Q", f.read(32), 8)[0]
     to_ns = (lambda t: int(t * 1000000000 // freq)) if freq else (lambda t: t)
     funcs, tasks, cpus = {}, {}, {}
-    stacks = {}
+    stacks, comms = {}, {}
     lost = 0
     tid = pid = cpu = None
     tsc = 0
@@ -142,6 +157,8 @@ def compute(trace, text, names):
                 n = int(data[len(LOST):].split()[0])
                 lost += n
                 cpus.setdefault(cpu, {"events": {}, "lost": 0})["lost"] += n
+            elif data.startswith(COMM):
+                comms[tid] = data[len(COMM):]
             elif not data.startswith(TRIGGERS) and data != START:
                 count("marker")
         else:
@@ -172,7 +189,7 @@ def compute(trace, text, names):
     for st in stacks.values():
         for fid, _ in st:
             funcs[fid]["no_exit"] += 1
-    return funcs, tasks, cpus, lost, to_ns
+    return funcs, tasks, cpus, lost, to_ns, comms
 
 
 def account(trace, got):
@@ -215,7 +232,7 @@ def check(trace, tracebuf):
                        capture_output=True, check=True)
     try:
         text, source = dump(src, tracebuf)
-        funcs, tasks, cpus, lost, to_ns = compute(src, text, names)
+        funcs, tasks, cpus, lost, to_ns, comms = compute(src, text, names)
     finally:
         if src != trace:
             os.unlink(src)
@@ -265,6 +282,14 @@ def check(trace, tracebuf):
             bad.append("cpu %d: %s lost %d, computed %s lost %d" %
                        (c["cpu"], c["events"], c["lost"], w["events"],
                         w["lost"]))
+    # A task that exited during the capture is named by the name it wrote,
+    # where the tasks file does not know it.
+    listed = load_tasks(trace + ".tasks")
+    for t in got["tasks"]:
+        want_comm = comms.get(t["tid"])
+        if want_comm and t["tid"] not in listed and t["comm"] != want_comm:
+            bad.append("task %d: comm %r, its exit says %r" %
+                       (t["tid"], t["comm"], want_comm))
     if got["lost"] != lost:
         bad.append("lost %d, computed %d" % (got["lost"], lost))
     # What the collectors wrote (a map beside it, no ordering needed):

@@ -143,8 +143,11 @@ function model(th, names, us, t0) {
 	const nameOf = id => (names.get(id) || {name: `function ${id}`}).name;
 	// Our post-processing starts every task with this event, no event of
 	// the task's (userspace/lib/fdr_post.h).
+	// A task's command name, written as it exits (uapi), names the
+	// thread: no event either.
 	const recs = th.recs.filter(r => !(r.kind === 'event' &&
-		r.data.includes("data = 'tracebuf: capture start'")));
+		(r.data.includes("data = 'tracebuf: capture start'") ||
+		 r.data.includes("data = 'tracebuf: comm "))));
 	if (!recs.length)
 		return {pid: th.pid, tid: th.tid, slices: [], points: new Map()};
 	const first = us(t0);
@@ -358,17 +361,37 @@ async function checkJson(trace, json, shots) {
 	ok(!bad.length, 'no slice left open or unmatched in the importer', bad.join('\n'));
 
 	const byName = new Map(profiles.map(p => [p.name, p]));
+	// Command names a task wrote as it exited ("tracebuf: comm NAME").
+	const exitComm = new Map();
+	const threadsOf = new Map();	// pid -> tids
+	for (const th of threads.values()) {
+		if (!threadsOf.has(th.pid))
+			threadsOf.set(th.pid, []);
+		threadsOf.get(th.pid).push(th.tid);
+		for (const r of th.recs) {
+			const m = r.kind === 'event' &&
+				/data = 'tracebuf: comm ([\x20-\x7e]{1,15})'>?$/.exec(r.data);
+			if (m)
+				exitComm.set(th.tid, m[1]);
+		}
+	}
+	const known = tid => tasks && tasks.get(tid) ? tasks.get(tid).comm : undefined;
+	// The tasks file's main thread, the main thread's exit, any thread
+	// the file knows, any thread's exit (as conversions.rst says).
 	const procName = (pid) => {
 		if (pid === 0)
 			return 'swapper';
-		const t = tasks && tasks.get(pid);
-		return t ? t.comm : `pid ${pid}`;
+		const tids = (threadsOf.get(pid) || []).slice().sort((a, b) => a - b);
+		return known(pid) || exitComm.get(pid) ||
+			tids.map(known).find(c => c) ||
+			tids.map(t => exitComm.get(t)).find(c => c) || `pid ${pid}`;
 	};
-	// A thread the tasks file does not know: its process's command.
+	// A thread the tasks file does not know: its exit's name, else its
+	// process's command.
 	const threadName = (tid, pid) => {
-		const t = tasks && tasks.get(tid);
+		const t = known(tid) || exitComm.get(tid);
 		if (t)
-			return t.comm;
+			return t;
 		if (tid >= IDLE_TID && tid < IDLE_TID + 4096)
 			return `swapper/${tid - IDLE_TID}`;
 		const p = pid ? procName(pid) : `pid ${pid}`;

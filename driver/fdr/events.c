@@ -13,7 +13,8 @@
  *   page faults        SPACE_FAULT key 0 (user) / 1 (kernel): entry with
  *                      the address as argument and exit at the same time
  *   fork / exit        SPACE_TASK key 0 / 1, same shape, argument = the
- *                      child's / the exiting task's pid
+ *                      child's / the exiting task's pid; after an exit,
+ *                      its command name (TRACEBUF_FDR_COMM_PREFIX)
  *   sched_switch       always delivered: closes the block; with the SCHED
  *                      class it also opens the next task's block at once
  *
@@ -142,6 +143,26 @@ static notrace void fdr_probe_sys_nop(void *data, struct pt_regs *regs,
 {
 }
 
+/*
+ * The command name of @tsk, the exiting task (current, so the record
+ * lands in its block), for readers to name a task that no look at /proc
+ * saw.  No task_lock() in a probe: a rename at the same moment (prctl,
+ * /proc/PID/comm) can only give a mixed name, never an overrun, as the
+ * NUL is forced.
+ */
+static void fdr_write_comm(const struct task_struct *tsk)
+{
+	char buf[sizeof(TRACEBUF_FDR_COMM_PREFIX) - 1 + TASK_COMM_LEN];
+	const size_t pre = sizeof(TRACEBUF_FDR_COMM_PREFIX) - 1;
+	char comm[TASK_COMM_LEN];
+
+	memcpy(comm, tsk->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	memcpy(buf, TRACEBUF_FDR_COMM_PREFIX, pre);
+	memcpy(buf + pre, comm, strlen(comm));
+	fdr_write_marker(buf, pre + strlen(comm));
+}
+
 static void fdr_on_event(const struct tbcore_event *ev)
 {
 	if (READ_ONCE(fdr_probe_nop))
@@ -184,6 +205,7 @@ static void fdr_on_event(const struct tbcore_event *ev)
 		break;
 	case TBCORE_EV_EXIT:
 		fdr_write_instant(ID(TASK, 1), ev->exit.task->pid);
+		fdr_write_comm(ev->exit.task);
 		break;
 	default:
 		break;

@@ -324,6 +324,16 @@ struct tracebuf_event {
 #define TRACEBUF_FDR_LOST_FMT		TRACEBUF_FDR_LOST_PREFIX "%llu events"
 
 /*
+ * Command name: with the task class (TRACEBUF_FDR_SCHED), a task that
+ * exits writes, after its exit event and in its own block, a
+ * CustomEventMarker whose data is this prefix and its command name (up
+ * to 15 bytes, no NUL), for example "tracebuf: comm make".  Readers name
+ * the block's thread with it: a task that began and ended while the
+ * capture ran is named, which no look at /proc before or after can do.
+ */
+#define TRACEBUF_FDR_COMM_PREFIX	"tracebuf: comm "
+
+/*
  * Tid of the idle task of CPU n in NewBuffer records: idle tasks all have
  * pid 0, but each runs on one CPU only, so each gets its own thread.
  */

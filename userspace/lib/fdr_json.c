@@ -62,6 +62,7 @@ struct fj_cutmark {
 struct fj_thread {
 	int32_t pid, tid;
 	const char *comm;	/* fj_meta_tasks(): its name, NULL if none */
+	char exit_comm[16];	/* TRACEBUF_FDR_COMM_PREFIX's, or "" */
 	uint64_t first, last;	/* times of its first and last record */
 	bool seen;		/* first and last are set */
 	bool disordered;
@@ -529,6 +530,31 @@ static bool fj_is_start(const struct tb_fdr_record *r)
 	       !memcmp(r->data, TB_FDR_POST_START, strlen(TB_FDR_POST_START));
 }
 
+/*
+ * A task's command name, written as it exits (uapi): it names the thread,
+ * no event of its own.  With @t, keep it there.
+ */
+static bool fj_is_comm(const struct tb_fdr_record *r, struct fj_thread *t)
+{
+	const size_t pre = strlen(TRACEBUF_FDR_COMM_PREFIX);
+	size_t n, i;
+
+	if (r->kind != TB_FDR_CUSTOM || r->size <= (int32_t)pre ||
+	    memcmp(r->data, TRACEBUF_FDR_COMM_PREFIX, pre))
+		return false;
+	if (!t)
+		return true;
+	n = (size_t)r->size - pre;
+	n = n < sizeof(t->exit_comm) - 1 ? n : sizeof(t->exit_comm) - 1;
+	for (i = 0; i < n; i++) {
+		uint8_t ch = r->data[pre + i];
+
+		t->exit_comm[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '.';
+	}
+	t->exit_comm[n] = '\0';
+	return true;
+}
+
 static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
@@ -536,6 +562,14 @@ static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 
 	if (r->ignored)
 		return 0;
+	if (fj_is_comm(r, NULL)) {
+		struct fj_thread *t = fj_thread(c, r->pid, r->tid);
+
+		if (!t)
+			return -ENOMEM;
+		fj_is_comm(r, t);
+		return 0;
+	}
 	if ((r->kind == TB_FDR_FUNCTION || r->kind == TB_FDR_CUSTOM ||
 	     r->kind == TB_FDR_TYPED) && (!c->has_t0 || r->tsc < c->t0)) {
 		c->t0 = r->tsc;
@@ -655,6 +689,11 @@ static int fj_cmp_pid(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+static const char *fj_exit_comm(const struct fj_thread *t)
+{
+	return t->exit_comm[0] ? t->exit_comm : NULL;
+}
+
 static int fj_meta_tasks(struct fj_ctx *c)
 {
 	const char *comm, *pcomm = NULL;
@@ -672,13 +711,21 @@ static int fj_meta_tasks(struct fj_ctx *c)
 		if (!i || v[i]->pid != v[i - 1]->pid) {
 			/*
 			 * A process is named after its main thread, else
-			 * after a thread of it the tasks file knows.
+			 * after a thread of it the tasks file knows, else
+			 * after one that exited during the capture.
 			 */
 			comm = v[i]->pid ? tb_task_map_comm(c->tasks, v[i]->pid)
 					 : "swapper";
 			for (j = i; !comm && j < c->nth &&
 			     v[j]->pid == v[i]->pid; j++)
+				if (v[j]->tid == v[i]->pid)
+					comm = fj_exit_comm(v[j]);
+			for (j = i; !comm && j < c->nth &&
+			     v[j]->pid == v[i]->pid; j++)
 				comm = tb_task_map_comm(c->tasks, v[j]->tid);
+			for (j = i; !comm && j < c->nth &&
+			     v[j]->pid == v[i]->pid; j++)
+				comm = fj_exit_comm(v[j]);
 			if (!comm) {
 				snprintf(buf, sizeof(buf), "pid %" PRId32,
 					 v[i]->pid);
@@ -693,6 +740,8 @@ static int fj_meta_tasks(struct fj_ctx *c)
 			pcomm = v[i]->pid && comm != buf ? comm : NULL;
 		}
 		v[i]->comm = tb_task_map_comm(c->tasks, v[i]->tid);
+		if (!v[i]->comm)
+			v[i]->comm = fj_exit_comm(v[i]);
 		if (!v[i]->comm)
 			v[i]->comm = pcomm;
 		fj_meta(c, "thread_name", v[i]->pid, v[i]->tid,
@@ -900,7 +949,7 @@ static int fj_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
 
-	if (r->ignored || fj_is_start(r))
+	if (r->ignored || fj_is_start(r) || fj_is_comm(r, NULL))
 		return 0;
 	if (!tb_fdr_call_feed(&c->call, r, fj_call, c)) {
 		fj_release_held(c);

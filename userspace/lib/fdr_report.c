@@ -114,11 +114,36 @@ static uint64_t rp_ticks(const struct tb_fdr_report *r, uint64_t ns)
 			  (long double)r->hdr.cycle_frequency / 1e9L);
 }
 
+/* The trace's command name of @tid, or NULL. */
+static const char *rp_trace_comm(const struct tb_fdr_report *r, int32_t tid)
+{
+	size_t lo = 0, hi = r->ntasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->tasks[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->ntasks && r->tasks[lo].tid == tid && r->tasks[lo].comm[0])
+		return r->tasks[lo].comm;
+	return NULL;
+}
+
 const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
 			       int32_t pid)
 {
-	return r->tasks_map ? tb_task_map_comm_pid(r->tasks_map, tid, pid) :
-			      NULL;
+	const char *c = r->tasks_map ? tb_task_map_comm(r->tasks_map, tid) :
+			NULL;
+
+	if (!c)
+		c = rp_trace_comm(r, tid);
+	if (c || !pid || pid == tid)
+		return c;
+	c = r->tasks_map ? tb_task_map_comm(r->tasks_map, pid) : NULL;
+	return c ? c : rp_trace_comm(r, pid);
 }
 
 /* Grow @*v (@*cap elements of @size) to hold @n + 1. */
@@ -504,6 +529,7 @@ static void rp_custom(struct rp_ctx *c, const struct tb_fdr_record *rec)
 	static const char lost[] = TRACEBUF_FDR_LOST_PREFIX;
 	static const char trig[] = TRACEBUF_FDR_TRIG_PREFIX;
 	static const char panic[] = TRACEBUF_CRASH_PANIC_PREFIX;
+	static const char comm[] = TRACEBUF_FDR_COMM_PREFIX;
 	struct tb_fdr_report *r = c->r;
 	const char *d = (const char *)rec->data;
 	size_t len = rec->size > 0 ? (size_t)rec->size : 0;
@@ -543,6 +569,23 @@ static void rp_custom(struct rp_ctx *c, const struct tb_fdr_record *rec)
 		for (i = 0; i < n; i++)
 			tr->text[i] = d[i] >= 0x20 && d[i] < 0x7f ? d[i] : '.';
 		tr->text[n] = '\0';
+		return;
+	}
+	/* A task's command name (uapi): names its thread, no event. */
+	if (len > sizeof(comm) - 1 && !memcmp(d, comm, sizeof(comm) - 1)) {
+		t = rp_task(c, rec);
+		if (!t) {
+			c->oom = 1;
+			return;
+		}
+		n = len - (sizeof(comm) - 1);
+		n = n < sizeof(t->comm) - 1 ? n : sizeof(t->comm) - 1;
+		for (i = 0; i < n; i++) {
+			char ch = d[sizeof(comm) - 1 + i];
+
+			t->comm[i] = ch >= 0x20 && ch < 0x7f ? ch : '.';
+		}
+		t->comm[n] = '\0';
 		return;
 	}
 	/* The post-processing's start of a task (fdr_post.h): no event. */

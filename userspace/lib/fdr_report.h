@@ -69,6 +69,8 @@ struct tb_fdr_report_func {
 
 struct tb_fdr_report_task {
 	int32_t tid, pid;
+	/* its command name from the trace (TRACEBUF_FDR_COMM_PREFIX), or "" */
+	char comm[16];
 	uint64_t first, last;	/* ticks of its first and last record */
 	uint64_t count[TB_RC_NR];	/* events by class */
 	uint64_t time[TB_RC_NR];	/* ticks in completed calls, outermost */
@@ -160,7 +162,11 @@ int tb_fdr_report_run(struct tb_fdr_report *r, FILE *in,
 /* Ticks to nanoseconds with the header's frequency. */
 uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks);
 
-/* Command name of @tid (of process @pid): the task map's, else NULL. */
+/*
+ * Command name of @tid (of process @pid): the task map's, else the one
+ * the trace holds (a task that exited during the capture), else its
+ * process's, else NULL.
+ */
 const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
 			       int32_t pid);
 

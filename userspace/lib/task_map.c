@@ -95,16 +95,6 @@ const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid)
 	return idle;
 }
 
-const char *tb_task_map_comm_pid(const struct tb_task_map *m, int32_t tid,
-				 int32_t pid)
-{
-	const char *c = tb_task_map_comm(m, tid);
-
-	if (c || !pid)
-		return c;
-	return tb_task_map_comm(m, pid);
-}
-
 /* The contents of a small file at @dirfd/@name, without its newline. */
 static int tm_read_small(int dirfd, const char *name, char *buf, size_t size)
 {

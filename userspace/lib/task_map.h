@@ -58,14 +58,6 @@ const struct tb_task *tb_task_map_find(const struct tb_task_map *m,
 const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid);
 
 /*
- * The same for thread @tid of process @pid: a thread the map does not
- * know (it began and ended while recording) is called by its process's
- * name, which it shares unless it renamed itself.
- */
-const char *tb_task_map_comm_pid(const struct tb_task_map *m, int32_t tid,
-				 int32_t pid);
-
-/*
  * Add every task under @proc (normally "/proc": PROC/PID/task/TID/comm).
  * Tasks that exit during the scan are skipped.  Returns the number of
  * tasks added, or -errno when @proc cannot be read.

@@ -252,7 +252,11 @@ TEST(kernel_trace_renders_as_recorded)
 	free(dir);
 }
 
-/* A task exit ends the calls it left open: marked so, not as the end. */
+/*
+ * A task exit ends the calls it left open: marked so, not as the end.
+ * The command name the task wrote as it exited names its process and
+ * thread (no tasks file) and is no event of its own.
+ */
 TEST(calls_of_an_exited_task)
 {
 	static const uint64_t pid = 7;
@@ -280,6 +284,7 @@ TEST(calls_of_an_exited_task)
 	tb_fdr_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
 	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 2, 2000, &pid, 1);
 	tb_fdr_function(&w, TB_FDR_EXIT, 2, 2000, NULL, 0);
+	tb_fdr_custom(&w, 2000, "tracebuf: comm short-lived", 26);
 	tb_fdr_writer_finish(&w);
 	rewind(f);
 	o = fopen(nm, "r");
@@ -294,6 +299,9 @@ TEST(calls_of_an_exited_task)
 		"B sys_exit_group 7 7 1.0 {\"cut\": \"task exited\", \"nr\": 231}\n"
 		"i task_exit 7 7 2.0 {\"pid\": 7}\n"
 		"E sys_exit_group 7 7 2.0 {\"cut\": \"task exited\", \"nr\": 231}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "M process_name 7 0 - {\"name\": \"short-lived\"}\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "M thread_name 7 7 - {\"name\": \"short-lived\"}\n")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "tracebuf: comm")) TH_LOG("%s", out);
 	free(out);
 	tb_name_map_free(&names);
 	tu_rmdir(dir);

@@ -287,6 +287,47 @@ TEST(kept_events_name_their_function_whatever_its_id)
 	gb_free(&g);
 }
 
+/*
+ * Task 30 (pid 30) exits and writes its command name; its thread 31 and
+ * task 40 do not: the report names 30 by its name, 31 by its process's,
+ * leaves 40 unnamed, and counts no marker for the name.
+ */
+TEST(exit_comm_names_tasks_the_tasks_file_missed)
+{
+	static const char comm[] = "tracebuf: comm cc1\x01";
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 31, 30, 1, 500);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 5);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 30, 30, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 10);
+	gf_custom(&g, 5, comm, sizeof(comm) - 1, 1, 0);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 40, 40, 1, 2000);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 10);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_EQ(0, r.nmarkers);
+	EXPECT_EQ(3, r.events);
+	EXPECT_EQ(3, func(&r, SYS(39))->lat.count);
+	/* Unprintable bytes as dots, as markers' texts. */
+	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 30, 30));
+	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 31, 30));
+	EXPECT_EQ(NULL, tb_fdr_report_comm(&r, 40, 40));
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 TEST(records_going_back_in_time_are_ordered_first)
 {
 	struct gb g = { 0 };
