@@ -24,6 +24,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR ?= $(PREFIX)/share/doc/tracebuf-tools
 # Local installs go to /etc; the Debian package passes /lib/... (debian/rules).
 UDEVDIR ?= /etc/udev/rules.d
 UNITDIR ?= /etc/systemd/system
@@ -37,6 +38,10 @@ MAN_PAGES := $(MAN_SRCS:Documentation/man/%.rst=$(BUILD)/man/%)
 MAN_ALIASES := tracebufctl=ctl tbconv=convert tbdecode=decode tb-workload=workload
 # The tools' old names (userspace/Makefile's ALIASES), for their completion.
 TOOL_ALIASES := $(shell sed -n 's/^ALIASES := //p' userspace/Makefile)
+# The documentation as HTML (scripts/rst2html.py, Debian's docutils),
+# installed in DOCDIR, where the man pages cite it.
+DOC_SRCS := $(sort $(wildcard Documentation/*.rst))
+DOC_HTML := $(DOC_SRCS:Documentation/%.rst=$(BUILD)/html/%.html)
 # Units of daemons that ship with the tools (none enabled by default).
 UNITS := $(wildcard scripts/*.service)
 
@@ -53,7 +58,7 @@ include scripts/quiet.mk
 	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
 	kfunc-random \
 	test-module debug-test-module \
-	tools man install-module install-tools deb deb-check
+	tools man html install-module install-tools deb deb-check
 
 all: module userspace selftests test-module
 
@@ -90,6 +95,7 @@ help:
 	@echo "                 install-tools do one half"
 	@echo "  tools          only the tracebuf command (no tests, no module)"
 	@echo "  man            man pages from Documentation/man (rst2man)"
+	@echo "  html           Documentation/*.rst as HTML in build/html (rst2html)"
 	@echo "  deb            tracebuf-dkms, tracebuf-tools, tracebuf-dev .debs"
 	@echo "                 in build/deb, checked by lintian"
 	@echo "  deb-check      deb, then installed with dpkg in a throwaway"
@@ -238,7 +244,13 @@ install: install-module install-tools
 install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) CONFIG_MODULE_SIG_ALL= modules_install
 
-install-tools: tools man
+html: $(DOC_HTML)
+
+$(BUILD)/html/%.html: Documentation/%.rst scripts/rst2html.py
+	@mkdir -p $(dir $@)
+	$(call quiet,RST2HTML,$(@F))scripts/rst2html.py $< $@.tmp && mv $@.tmp $@
+
+install-tools: tools man html
 	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4
 	@for p in $(MAN_PAGES); do \
@@ -251,6 +263,8 @@ install-tools: tools man
 	@for a in $(TOOL_ALIASES); do \
 		ln -sf tracebuf $(DESTDIR)$(COMPLETIONDIR)/$$a || exit 1; \
 	done
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 0644 $(DOC_HTML) README.md $(DESTDIR)$(DOCDIR)/
 	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
 	@for u in $(UNITS); do \
@@ -262,6 +276,7 @@ uninstall:
 	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h
 	rm -f $(COMPLETIONDIR)/tracebuf $(TOOL_ALIASES:%=$(COMPLETIONDIR)/%)
 	rm -f $(UNITS:scripts/%=$(UNITDIR)/%)
+	rm -f $(DOC_HTML:$(BUILD)/html/%=$(DOCDIR)/%) $(DOCDIR)/README.md
 	rm -f $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man1/%) $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man4/%)
 	rm -f $(foreach a,$(MAN_ALIASES),$(MANDIR)/man1/$(firstword $(subst =, ,$(a))).1)
 	$(MAKE) -C userspace O=$(BUILD)/userspace uninstall-bin BINDIR=$(PREFIX)/bin

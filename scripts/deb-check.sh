@@ -64,13 +64,16 @@ if [ "$want" != "$got" ]; then diff <(echo "$want") <(echo "$got") | sed 's/^/# 
 tools=$(dpkg-deb -c "$out/tracebuf-tools_${ver}_$arch.deb" | awk '{print $6}')
 miss=""
 for f in ./usr/bin/tracebuf ./usr/share/bash-completion/completions/tracebuf \
+	 $(sed -n 's/^ALIASES := //p' userspace/Makefile | tr ' ' '\n' |
+	   sed 's|^|./usr/share/bash-completion/completions/|') \
+	 $(ls Documentation/*.rst | sed 's|Documentation/\(.*\)\.rst|./usr/share/doc/tracebuf-tools/\1.html|') \
 	 ./lib/udev/rules.d/60-tracebuf.rules \
 	 $(ls Documentation/man/*.rst | sed 's|Documentation/man/\(.*\)\.\([0-9]\)\.rst|./usr/share/man/man\2/\1.\2.gz|') \
 	 $(ls scripts/*.service 2>/dev/null | sed 's|scripts/|./lib/systemd/system/|'); do
 	echo "$tools" | grep -qx -- "$f" || miss="$miss $f"
 done
 [ -z "$miss" ]
-ok $? "tracebuf-tools holds the tool, every man page, the completion, the udev rule and units${miss:+ (missing:$miss)}"
+ok $? "tracebuf-tools holds the tool, every man page, the documentation as HTML, the completion (also of the old names), the udev rule and units${miss:+ (missing:$miss)}"
 dpkg-deb -c "$out/tracebuf-dev_${ver}_all.deb" | grep ' \./usr/include/linux/tracebuf\.h$' >/dev/null
 ok $? "tracebuf-dev holds <linux/tracebuf.h>"
 
@@ -139,18 +142,26 @@ in_root man -w 4 tracebuf >/dev/null 2>&1 || miss="$miss tracebuf(4)"
 ok $? "man -w finds every page and the old names${miss:+ (not:$miss)}"
 in_root sh -c 'MANWIDTH=80 man tracebuf-record 2>&1' | grep -q -- '--stats-json'
 ok $? "man tracebuf-record renders"
+miss=""
+for f in $(cat Documentation/man/*.rst | grep -o '[a-z-]*\.html' | sort -u); do
+	[ -s "$root/usr/share/doc/tracebuf-tools/$f" ] || miss="$miss $f"
+done
+[ -z "$miss" ]
+ok $? "the HTML the man pages cite is in /usr/share/doc/tracebuf-tools${miss:+ (not:$miss)}"
 
 # _completion_loader returns 124 ("retry") when it loaded something.
 # The second line completes the traced command through bash-completion's
-# _command_offset: tracebuf again.
+# _command_offset: tracebuf again; the third an old name, whose
+# completion loads by its own name.  Words sorted, as bash shows them.
 comp=$(in_root bash -c '. /usr/share/bash-completion/bash_completion &&
 	{ _completion_loader tracebuf; complete -p tracebuf; } &&
-	for w in "tracebuf record --sta" "tracebuf record -- tracebuf rec"; do
+	for w in "tracebuf record --sta" "tracebuf record -- tracebuf rec" "tbconv fdr-j"; do
 		read -ra COMP_WORDS <<<"$w"
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMP_LINE=$w COMP_POINT=${#w}
-		_tracebuf 2>/dev/null && echo "${COMPREPLY[*]}"
+		_completion_loader "${COMP_WORDS[0]}"
+		_tracebuf 2>/dev/null && printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" "
 	done' 2>&1)
-[ "$comp" = "$(printf 'complete -F _tracebuf tracebuf\n--start --stats-json\nrecord')" ]
+[ "$comp" = "$(printf 'complete -F _tracebuf tracebuf\n--start --stats-json\nrecord\nfdr-json')" ]
 ok $? "bash-completion loads the completion on demand and completes (${comp//$'\n'/; })"
 
 # A kernel upgrade: installing a new kernel's headers runs dkms's hook

@@ -18,30 +18,6 @@
 #define COMPLETION	"../../scripts/tracebuf-completion.bash"
 #define BASH_COMPLETION	"/usr/share/bash-completion/bash_completion"
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The words of @s sorted, one space apart (@s is changed). */
-static char *sorted(char *s)
-{
-	char *w[512], *save = NULL, *t, *out;
-	size_t n = 0, i, len = strlen(s) + 2;
-
-	for (t = strtok_r(s, " \n", &save); t && n < 512;
-	     t = strtok_r(NULL, " \n", &save))
-		w[n++] = t;
-	qsort(w, n, sizeof(w[0]), cmp_str);
-	out = calloc(1, len);
-	for (i = 0; out && i < n; i++) {
-		if (*out)
-			strcat(out, " ");
-		strcat(out, w[i]);
-	}
-	return out;
-}
-
 /* What bash offers for @words (bash syntax; the last is the word typed). */
 static char *complete(const char *words)
 {
@@ -59,7 +35,7 @@ static char *complete(const char *words)
 		     "_tracebuf && printf \"%%s\\n\" \"${COMPREPLY[@]}\"'",
 		     dir, script ? script : COMPLETION, words);
 	free(script);
-	s = sorted(out);
+	s = tu_sorted_words(out);
 	free(out);
 	return s;
 }
@@ -131,7 +107,7 @@ TEST_F(bash, values_from_the_tables)
 	if (!self->have)
 		SKIP(return, "no bash-completion (scripts/setup.sh installs it)");
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		char *want = strdup(c[i].want), *w = sorted(want);
+		char *want = strdup(c[i].want), *w = tu_sorted_words(want);
 		char *got = complete(c[i].words);
 
 		EXPECT_STREQ(w, got) TH_LOG("completing: %s", c[i].words);
@@ -211,7 +187,7 @@ TEST_F(bash, every_subcommand_offers_its_table)
 		if (sscanf(line, "%31s %63s %39s", s, sc, name) != 3)
 			continue;
 		if (*sub && (strcmp(s, sub) || strcmp(sc, scope))) {
-			char *w = sorted(want), *got;
+			char *w = tu_sorted_words(want), *got;
 			const char *first = strtok(scope, " ");
 
 			/* A scope of several words: the first one stands for all. */

@@ -25,15 +25,6 @@ static const char *const subs[] = {
 	"workload",
 };
 
-static unsigned int lines(const char *s)
-{
-	unsigned int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
 TEST(wrong_invocations)
 {
 	static const struct {
@@ -173,7 +164,7 @@ TEST(mistyped_option_is_two_lines)
 		char *out = tu_run(&st, "%s -x", tu_tool("tbconv"));
 
 		EXPECT_EQ(TB_EXIT_USAGE, st);
-		EXPECT_EQ(2, lines(out));
+		EXPECT_EQ(2, tu_count(out, "\n"));
 		EXPECT_NE(NULL, strstr(out, "Try 'tbconv --help'")) TH_LOG("%s", out);
 		free(out);
 	}

@@ -9,6 +9,7 @@
  *    names (and options_test holds --help to the option tables the
  *    completion offers, so the completion offers what the page says);
  *  - the bash completion completes subcommands, options and commands;
+ *  - the HTML pages the man pages cite are made from the Documentation;
  *  - the version is the same in the tools, dkms.conf and debian/changelog.
  *
  * Tests run in userspace/tests; the tree's top is two levels up.
@@ -25,26 +26,6 @@
 #define MANDIR		TOP "/Documentation/man"
 #define COMPLETION	TOP "/scripts/tracebuf-completion.bash"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *s = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
-	    !fseek(f, 0, SEEK_SET)) {
-		s = calloc(1, n + 1);
-		if (s && fread(s, 1, n, f) != (size_t)n) {
-			free(s);
-			s = NULL;
-		}
-	}
-	fclose(f);
-	return s;
-}
-
 /* Is @w already one of the space-separated words of @set? */
 static int has_word(const char *set, const char *w)
 {
@@ -57,31 +38,6 @@ static int has_word(const char *set, const char *w)
 		p += n;
 	}
 	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The words of @s sorted, one space apart (in place). */
-static char *sorted_words(char *s)
-{
-	char *w[512], *save = NULL, *t, *out;
-	size_t n = 0, i, len = strlen(s) + 2;
-
-	for (t = strtok_r(s, " \n", &save); t && n < 512;
-	     t = strtok_r(NULL, " \n", &save))
-		w[n++] = t;
-	qsort(w, n, sizeof(w[0]), cmp_str);
-	out = calloc(1, len);
-	for (i = 0; out && i < n; i++) {
-		if (i && !strcmp(w[i], w[i - 1]))
-			continue;
-		strcat(out, *out ? " " : "");
-		strcat(out, w[i]);
-	}
-	return out;
 }
 
 /*
@@ -116,7 +72,7 @@ static char *man_options(const char *rst)
 		}
 		line = end ? end + 1 : NULL;
 	}
-	all = set ? sorted_words(set) : NULL;
+	all = set ? tu_sorted_words(set) : NULL;
 	free(set);
 	return all;
 }
@@ -138,7 +94,7 @@ static char *help_options(const char *sub)
 		free(out);
 		return NULL;
 	}
-	all = sorted_words(out);
+	all = tu_sorted_words(out);
 	free(out);
 	return all;
 }
@@ -153,7 +109,7 @@ static char *subcommands(void)
 		     "$0 == \"Subcommands:\" { on = 1; next } "
 		     "on && /^$/ { on = 0 } on && /^  [a-z]/ { print $1 }'",
 		     tu_tool("tracebuf"));
-	all = st ? NULL : sorted_words(out);
+	all = st ? NULL : tu_sorted_words(out);
 	free(out);
 	return all;
 }
@@ -190,7 +146,7 @@ static int same_options(struct __test_metadata *_metadata, const char *page,
 	int ok;
 
 	snprintf(path, sizeof(path), "%s/%s", MANDIR, page);
-	rst = slurp(path);
+	rst = tu_slurp(path);
 	if (!rst) {
 		TH_LOG("cannot read %s", path);
 		return 0;
@@ -259,7 +215,7 @@ TEST(completion_offers_subcommands_options_and_commands)
 	/* The same words, in any order: bash sorts what it shows. */
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		char *out = complete(c[i].words), *want = strdup(c[i].want);
-		char *got = sorted_words(out), *w = sorted_words(want);
+		char *got = tu_sorted_words(out), *w = tu_sorted_words(want);
 
 		EXPECT_STREQ(w, got) TH_LOG("completing: %s", c[i].words);
 		free(out);
@@ -277,9 +233,9 @@ TEST(completion_offers_every_subcommand)
 
 	ASSERT_NE(NULL, subs);
 	snprintf(want, sizeof(want), "help %s", subs);
-	got = sorted_words(out);
+	got = tu_sorted_words(out);
 	free(out);
-	out = sorted_words(want);
+	out = tu_sorted_words(want);
 	EXPECT_STREQ(out, got);
 	free(out);
 	free(got);
@@ -294,9 +250,37 @@ TEST(completion_offers_files_after_a_file_option)
 	free(out);
 }
 
+/*
+ * The man pages cite the documentation where the tools package installs
+ * it as HTML (make html, DOCDIR): each NAME.html they name is made from
+ * a Documentation/NAME.rst, and some are cited.
+ */
+TEST(man_pages_cite_installed_html)
+{
+	char *out, *line, *save = NULL, path[256];
+	int st, n = 0;
+
+	out = tu_run(&st, "cat %s/*.rst | grep -o '[a-z-]*\\.html' | sort -u",
+		     MANDIR);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		snprintf(path, sizeof(path), TOP "/Documentation/%.*s.rst",
+			 (int)(strlen(line) - 5), line);
+		EXPECT_EQ(0, access(path, R_OK)) TH_LOG("%s: no %s", line, path);
+		n++;
+	}
+	/* fdr, tools, tracebuf, formats, conversions, ioctl, ioctl-fdr */
+	EXPECT_LE(7, n);
+	free(out);
+	out = tu_run(&st, "grep -l /usr/share/doc/tracebuf-tools/ %s/*.rst | wc -l",
+		     MANDIR);
+	EXPECT_LE(4, atoi(out)) TH_LOG("pages citing the HTML: %s", out);
+	free(out);
+}
+
 TEST(version_is_one_fact)
 {
-	char *dkms = slurp(TOP "/dkms.conf"), *chlog = slurp(TOP "/debian/changelog");
+	char *dkms = tu_slurp(TOP "/dkms.conf"), *chlog = tu_slurp(TOP "/debian/changelog");
 	char want[64];
 
 	ASSERT_NE(NULL, dkms);

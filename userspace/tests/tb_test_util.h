@@ -79,6 +79,55 @@ static inline int tu_have(const char *prog)
 	return system(cmd) == 0;
 }
 
+/* The whole file at @path, NUL-terminated, to free(); NULL if unreadable. */
+static inline char *tu_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		s = calloc(1, n + 1);
+		if (s && fread(s, 1, n, f) != (size_t)n) {
+			free(s);
+			s = NULL;
+		}
+	}
+	fclose(f);
+	return s;
+}
+
+static inline int tu_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The words of @s (separated by spaces and newlines) sorted, each once,
+ * one space apart, to free(); @s is changed.
+ */
+static inline char *tu_sorted_words(char *s)
+{
+	char *w[512], *save = NULL, *t, *out;
+	size_t n = 0, i, len = strlen(s) + 2;
+
+	for (t = strtok_r(s, " \n", &save); t && n < 512;
+	     t = strtok_r(NULL, " \n", &save))
+		w[n++] = t;
+	qsort(w, n, sizeof(w[0]), tu_cmp_str);
+	out = calloc(1, len);
+	for (i = 0; out && i < n; i++) {
+		if (i && !strcmp(w[i], w[i - 1]))
+			continue;
+		strcat(out, *out ? " " : "");
+		strcat(out, w[i]);
+	}
+	return out;
+}
+
 /* Count lines of @s that contain @needle. */
 static inline int tu_count(const char *s, const char *needle)
 {
