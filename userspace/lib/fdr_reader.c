@@ -441,6 +441,26 @@ static int verify(struct tb_fdr_reader *rd, const struct tb_fdr_record *r)
 	return 0;
 }
 
+/* Count @r, hand it to the visitor, step over its @reclen bytes. */
+static inline int deliver(struct tb_fdr_reader *rd,
+			  const struct tb_fdr_record *r, size_t reclen,
+			  tb_fdr_visit_fn visit, void *ctx,
+			  struct tb_fdr_stats *st)
+{
+	int ret;
+
+	if (r->kind == TB_FDR_FUNCTION)
+		st->functions++;
+	st->records++;
+	if (visit) {
+		ret = visit(ctx, r);
+		if (ret)
+			return ret;
+	}
+	consume(rd, reclen);
+	return 0;
+}
+
 static int run(struct tb_fdr_reader *rd,
 	       int (*on_header)(void *ctx, const struct tb_fdr_header *h),
 	       tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *st)
@@ -484,14 +504,9 @@ static int run(struct tb_fdr_reader *rd,
 				return -1;
 			if (rd->hdr.version >= 3)
 				rd->remaining -= reclen;
-			st->functions++;
-			st->records++;
-			if (visit) {
-				ret = visit(ctx, r);
-				if (ret)
-					return ret;
-			}
-			consume(rd, reclen);
+			ret = deliver(rd, r, reclen, visit, ctx, st);
+			if (ret)
+				return ret;
 			continue;
 		}
 		if (rd->hdr.version >= 3 && !rd->remaining) {
@@ -553,15 +568,9 @@ static int run(struct tb_fdr_reader *rd,
 			rd->remaining -= reclen ? reclen :
 				TB_FDR_META_SIZE + (size_t)r->size;
 		}
-		if (r->kind == TB_FDR_FUNCTION)
-			st->functions++;
-		st->records++;
-		if (visit) {
-			ret = visit(ctx, r);
-			if (ret)
-				return ret;
-		}
-		consume(rd, reclen);
+		ret = deliver(rd, r, reclen, visit, ctx, st);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

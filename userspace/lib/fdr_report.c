@@ -114,8 +114,8 @@ static uint64_t rp_ticks(const struct tb_fdr_report *r, uint64_t ns)
 			  (long double)r->hdr.cycle_frequency / 1e9L);
 }
 
-/* The trace's command name of @tid, or NULL. */
-static const char *rp_trace_comm(const struct tb_fdr_report *r, int32_t tid)
+/* Where task @tid is in tasks[] (sorted by tid), or would go. */
+static size_t rp_task_at(const struct tb_fdr_report *r, int32_t tid)
 {
 	size_t lo = 0, hi = r->ntasks;
 
@@ -127,8 +127,16 @@ static const char *rp_trace_comm(const struct tb_fdr_report *r, int32_t tid)
 		else
 			hi = mid;
 	}
-	if (lo < r->ntasks && r->tasks[lo].tid == tid && r->tasks[lo].comm[0])
-		return r->tasks[lo].comm;
+	return lo;
+}
+
+/* The trace's command name of @tid, or NULL. */
+static const char *rp_trace_comm(const struct tb_fdr_report *r, int32_t tid)
+{
+	size_t i = rp_task_at(r, tid);
+
+	if (i < r->ntasks && r->tasks[i].tid == tid && r->tasks[i].comm[0])
+		return r->tasks[i].comm;
 	return NULL;
 }
 
@@ -231,16 +239,8 @@ static struct tb_fdr_report_task *rp_task_find(struct rp_ctx *c,
 {
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_task *t;
-	size_t lo = 0, hi = r->ntasks;
+	size_t lo = rp_task_at(r, rec->tid);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->tasks[mid].tid < rec->tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < r->ntasks && r->tasks[lo].tid == rec->tid)
 		return c->last = &r->tasks[lo];
 	if (rp_grow((void **)&r->tasks, &r->cap_tasks, r->ntasks,
