@@ -141,11 +141,16 @@ void tb_opt_init(struct tb_opt_parser *p, const struct tb_opt_spec *spec,
 	p->start = start;
 }
 
-/* The rest of argv from @i are operands: the parse is over. */
+/*
+ * The rest of argv from @i are operands: the parse is over.  They move
+ * to the front and end with a NULL, as execvp() wants a COMMAND (argv
+ * has its NULL at argc, so there is room).
+ */
 static int finish(struct tb_opt_parser *p, int i)
 {
 	while (i < p->argc)
 		p->argv[p->out++] = p->argv[i++];
+	p->argv[p->out] = NULL;
 	p->ind = p->argc;
 	p->operands = p->argv + p->start;
 	p->nr_operands = p->out - p->start;

@@ -326,4 +326,48 @@ TEST(old_spellings_work_and_say_so)
 	}
 }
 
+/*
+ * The operands that follow the options (record's and bpf's COMMAND) are
+ * what execvp() runs: moved to the front of argv, they must end with a
+ * NULL, or the command gets the options' words after its own.
+ */
+TEST(operands_end_with_null)
+{
+	static const struct tb_opt opts[] = {
+		{ .id = 'o', .letter = 'o', .name = "output",
+		  .arg = TB_OPT_REQUIRED, .val = TB_VAL_FILE },
+		{ .id = 'q', .letter = 'q', .name = "quiet" },
+		{ 0 },
+	};
+	static const struct tb_opt_spec spec = {
+		.name = "t", .opts = opts, .operands = TB_VAL_COMMAND,
+		.in_order = true,
+	};
+	static const char *const cases[][8] = {
+		{ "t", "-o", "f", "-q", "--", "cmd", "a", NULL },
+		{ "t", "-o", "f", "-q", "cmd", "a", NULL },
+		{ "t", "-qof", "--", "cmd", "a", NULL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *argv[8];
+		struct tb_opt_parser p;
+		int argc = 0;
+
+		while (cases[i][argc]) {
+			argv[argc] = (char *)cases[i][argc];
+			argc++;
+		}
+		argv[argc] = NULL;
+		tb_opt_init(&p, &spec, NULL, argc, argv, 1);
+		while (tb_opt_next(&p) > 0)
+			;
+		ASSERT_EQ(2, p.nr_operands) TH_LOG("case %u", i);
+		EXPECT_STREQ("cmd", p.operands[0]);
+		EXPECT_STREQ("a", p.operands[1]);
+		EXPECT_EQ(NULL, p.operands[2]) TH_LOG("case %u: %s", i, p.operands[2]);
+	}
+}
+
 TEST_HARNESS_MAIN
