@@ -15,6 +15,7 @@
 #include "tb_optval.h"
 #include "tb_sniff.h"
 #include "xscale_decode.h"
+#include "xscale_json.h"
 #include "xscale_print.h"
 
 static void usage(FILE *f)
@@ -26,6 +27,7 @@ static void usage(FILE *f)
 		"  -s, --size=BYTES  size of a raw dump (power of two, default 256,\n"
 		"                    K/M suffixes)\n"
 		"  -o, --output=FILE write the text there instead of stdout\n"
+		"  -J, --json        one JSON object a buffer, one a line\n"
 		"  -h, --help        this help\n"
 		"  -V, --version     print the version\n\n"
 		"Examples:\n"
@@ -43,9 +45,18 @@ static int print_buffer(void *ctx, const struct tb_in *in,
 	return 0;
 }
 
+static int json_buffer(void *ctx, const struct tb_in *in,
+		       const struct tb_buf *b, const struct tb_xs_msg *msgs,
+		       const struct tb_xs_result *res)
+{
+	tb_xs_json_buffer(ctx, in->nr ? in->nr - 1 : 0, b, msgs, res);
+	return 0;
+}
+
 static const struct tb_opt decode_opts[] = {
 	{ TB_OPT_SIZE },
 	{ TB_OPT_OUTPUT },
+	{ TB_OPT_JSON },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -62,6 +73,7 @@ int cmd_decode(int argc, char **argv)
 	struct tb_opt_parser p;
 	char msg[512];
 	uint64_t size64;
+	tb_in_decoded_fn each = print_buffer;
 	struct tb_in in;
 	FILE *f, *out;
 	int c, ret;
@@ -80,6 +92,9 @@ int cmd_decode(int argc, char **argv)
 		case 'o':
 			output = p.arg;
 			break;
+		case 'J':
+			each = json_buffer;
+			break;
 		}
 	}
 	if (p.nr_operands > 1)
@@ -90,7 +105,7 @@ int cmd_decode(int argc, char **argv)
 	tb_refuse_input_as_output(f, path, output);
 	out = tb_open_output(output);
 	tb_in_init(&in, f, size);
-	ret = tb_in_decode_each(&in, print_buffer, out);
+	ret = tb_in_decode_each(&in, each, out);
 	tb_in_release(&in);
 	if (ret == -ENOMEM)
 		tb_die(TB_EXIT_FAIL, "out of memory");
