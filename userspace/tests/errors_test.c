@@ -60,6 +60,9 @@ TEST(wrong_invocations)
 		{ "bpf -s 100", TB_EXIT_USAGE, "from 4K to 1G", NULL, NULL },
 		{ "bpf -d 99999999999", TB_EXIT_USAGE, "from 1 to", NULL, NULL },
 		{ "bpf -e marker", TB_EXIT_USAGE, "needs the module", NULL, NULL },
+		/* What bpf_collector_test expects in the guest, here too. */
+		{ "bpf -e syscall,nope", TB_EXIT_USAGE, "unknown event class 'nope'",
+		  "workqueue", NULL },
 		{ "decode -s 300 " SNAP, TB_EXIT_USAGE, "from 256 to", NULL, NULL },
 		{ "convert -s 1 xscale-text " SNAP, TB_EXIT_USAGE, "from 256 to", NULL, NULL },
 		{ "convert -c 0 xscale-fdr " SNAP, TB_EXIT_USAGE,

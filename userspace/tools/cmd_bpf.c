@@ -124,7 +124,7 @@ static __u32 parse_classes(const char *list)
 
 	ret = tb_fdr_parse_classes(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		tb_die(TB_EXIT_USAGE, "--events: unknown class '%s' (%s)", bad,
+		tb_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
 		       "syscall, irq, softirq, workqueue, fault, sched, all");
 	if (ret == -ENODATA)
 		tb_die(TB_EXIT_USAGE, "no event class given");
