@@ -26,9 +26,14 @@ bool tb_opt_word_in(const char *w, size_t len, const char *list)
 	return false;
 }
 
-/* Is @o an option of the parser's scope? */
+/*
+ * Is @o an option of the parser's scope?  --help and --version are
+ * everywhere: `tracebuf fdr stats --help` prints fdr's help.
+ */
 static bool visible(const struct tb_opt_parser *p, const struct tb_opt *o)
 {
+	if (!o->scope && (o->letter == 'h' || o->letter == 'V'))
+		return true;
 	if (!p->scope || !o->scope)
 		return !p->scope && !o->scope;
 	return tb_opt_word_in(p->scope, strlen(p->scope), o->scope);

@@ -120,6 +120,10 @@ TEST(wrong_invocations)
 		{ "--bogus", TB_EXIT_USAGE,
 		  "unknown option '--bogus'", "Try 'tracebuf --help'", "Usage:" },
 		{ "help help", TB_EXIT_OK, "Usage: tracebuf", NULL, NULL },
+		/* --help after a command word: the subcommand's help. */
+		{ "fdr stats --help", TB_EXIT_OK, "Usage: tracebuf fdr", NULL, NULL },
+		{ "ctl chain -h", TB_EXIT_OK, "Usage: tracebuf ctl", NULL, NULL },
+		{ "fdr config --version", TB_EXIT_OK, "tracebuf fdr (tracebuf)", NULL, NULL },
 		{ "help record extra", TB_EXIT_USAGE, "'extra'", NULL, NULL },
 	};
 	unsigned int i;

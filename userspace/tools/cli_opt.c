@@ -38,11 +38,11 @@ int cli_opt_next(struct tb_opt_parser *p, void (*usage)(FILE *f))
 		cli_opt_usage("%s", p->msg);
 	if (p->deprecated)
 		tb_warn("%s", p->msg);
-	if (id == 'h' && p->opt->letter == 'h' && !p->scope) {
+	if (id == 'h' && p->opt->letter == 'h' && !p->opt->scope) {
 		usage(stdout);
 		exit(TB_EXIT_OK);
 	}
-	if (id == 'V' && p->opt->letter == 'V' && !p->scope) {
+	if (id == 'V' && p->opt->letter == 'V' && !p->opt->scope) {
 		tb_print_version();
 		exit(TB_EXIT_OK);
 	}
