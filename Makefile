@@ -105,7 +105,8 @@ help:
 	@echo "  clean"
 	@echo "Variables: KVER=<release> to pick the kernel, CMD, VMFLAGS,"
 	@echo "  FUZZ_RUNS, FUZZ_SECS, SOAK_SECS; TB_DEBUG_KERNEL_REBUILD=1"
-	@echo "  rebuilds the debug kernel."
+	@echo "  rebuilds the debug kernel; V=1 prints the build's commands"
+	@echo "  (one line a file by default, nothing with make -s)."
 
 setup:
 	@scripts/setup.sh
