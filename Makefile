@@ -56,7 +56,8 @@ include scripts/quiet.mk
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
 	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
-	kfunc-random \
+	kfunc-random arm64-kernel arm64-module arm64-userspace stage-arm64 check-arm64 \
+	pxa-kernel pxa-module pxa-userspace stage-pxa \
 	test-module debug-test-module \
 	tools man html install-module install-tools deb deb-check
 
@@ -70,7 +71,10 @@ help:
 	@echo "  check          host unit tests + selftests in a qemu VM; ends"
 	@echo "                 with one 'N passed, N failed' line"
 	@echo "  check-host     host unit tests only"
-	@echo "  check-vm       VM selftests only"
+	@echo "  check-vm       VM selftests only (x86_64 and arm64 guests)"
+	@echo "  check-arm64    the selftests in Debian's arm64 kernel under"
+	@echo "                 qemu-system-aarch64 only (stage-arm64 builds"
+	@echo "                 the module, tools and selftests for it)"
 	@echo "  check-debug    every selftest in a debug kernel (KASAN, UBSAN,"
 	@echo "                 lockdep, kmemleak, lockup detectors); builds it"
 	@echo "                 the first time (6-9 min on 2 cores, then cached);"
@@ -171,6 +175,83 @@ debug-test-module: debug-kernel
 stage-debug: all debug-module debug-test-module
 	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko,$(DEBUG_TEST_MOD)/tb_provoke.ko)
 
+# arm64: Debian's own arm64 kernel (scripts/arm64-kernel.sh, cached outside
+# the tree), the module cross-built against its headers in a copy of the
+# sources (as the debug module), the tools and selftests linked statically
+# (the guest has busybox and nothing else), and the tree that
+# `scripts/vm-run --arch arm64` boots.
+ARM64_CROSS := aarch64-linux-gnu-
+ARM64_MOD := $(BUILD)/arm64-module
+ARM64_VMROOT := $(BUILD)/vmroot-arm64
+ARM64_MAKE = $(MAKE) CC=$(ARM64_CROSS)gcc AR=$(ARM64_CROSS)ar KSFT=$(KSFT)
+ARM64_USER = $(ARM64_MAKE) -C userspace O=$(BUILD)/userspace-arm64 LDFLAGS=-static \
+	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm64 \
+	BPF_VMLINUX=$$(scripts/arm64-kernel.sh --print-dir)/vmlinux.h
+ARM64_SELFTESTS = $(ARM64_MAKE) -C selftests O=$(BUILD)/selftests-arm64 LDLIBS="-static -pthread"
+
+arm64-kernel: setup
+	@scripts/arm64-kernel.sh >/dev/null
+
+arm64-module: arm64-kernel
+	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(ARM64_MOD)/$$(dirname $$f); \
+		cmp -s $$f $(ARM64_MOD)/$$f || cp $$f $(ARM64_MOD)/$$f || exit 1; \
+	done
+	@kdir=$$(scripts/arm64-kernel.sh --print-dir)/kdir && \
+		$(MAKE) -C "$$kdir" ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) M=$(ARM64_MOD) W=1 modules
+
+arm64-userspace: arm64-kernel ksrc
+	$(ARM64_USER) tools
+	$(ARM64_SELFTESTS)
+
+stage-arm64: arm64-module arm64-userspace
+	@rm -rf $(ARM64_VMROOT)
+	@mkdir -p $(ARM64_VMROOT)/lib/tracebuf $(ARM64_VMROOT)/usr/bin $(ARM64_VMROOT)/selftests
+	@cp $(ARM64_MOD)/tracebuf.ko $(ARM64_VMROOT)/lib/tracebuf/
+	@$(ARM64_USER) install-bin DESTDIR=$(ARM64_VMROOT) BINDIR=/usr/bin
+	@$(ARM64_SELFTESTS) install INSTALL_DIR=$(ARM64_VMROOT)/selftests
+
+# 32-bit ARM, XScale: the PXA270 kernel of scripts/pxa-kernel.sh (built
+# once, cached outside the tree), the module cross-built against it, the
+# tools, their host tests and the selftests static for armel, and the tree
+# `scripts/vm-run --arch pxa` boots.  The Mainstone has 64 MiB: only the
+# tests that apply there are staged (PXA_TESTS).
+PXA_CROSS := arm-linux-gnueabi-
+PXA_MOD := $(BUILD)/pxa-module
+PXA_VMROOT := $(BUILD)/vmroot-pxa
+PXA_TESTS := module_test fdr_test fdr_read_test fdr_review_test fdr_mmap_test \
+	tracebuf_test tracebuf_api_test tracebufctl_test
+PXA_SYSROOT = $$(scripts/pxa-kernel.sh --print-dir)/sysroot
+PXA_MAKE = $(MAKE) CC="$(PXA_CROSS)gcc -isystem $(PXA_SYSROOT)/usr/include \
+	-L$(PXA_SYSROOT)/usr/lib/arm-linux-gnueabi" AR=$(PXA_CROSS)ar KSFT=$(KSFT)
+PXA_USER = $(PXA_MAKE) -C userspace O=$(BUILD)/userspace-pxa LDFLAGS=-static \
+	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm \
+	BPF_VMLINUX=$$(scripts/arm64-kernel.sh --print-dir)/vmlinux.h
+PXA_SELFTESTS = $(PXA_MAKE) -C selftests O=$(BUILD)/selftests-pxa LDLIBS="-static -pthread"
+
+pxa-kernel: setup
+	@scripts/pxa-kernel.sh >/dev/null
+
+pxa-module: pxa-kernel
+	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(PXA_MOD)/$$(dirname $$f); \
+		cmp -s $$f $(PXA_MOD)/$$f || cp $$f $(PXA_MOD)/$$f || exit 1; \
+	done
+	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
+		$(MAKE) -C "$$kdir" ARCH=arm CROSS_COMPILE=$(PXA_CROSS) M=$(PXA_MOD) W=1 modules
+
+pxa-userspace: pxa-kernel arm64-kernel ksrc
+	$(PXA_USER) tools tests
+	$(PXA_SELFTESTS) $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload
+
+stage-pxa: pxa-module pxa-userspace
+	@rm -rf $(PXA_VMROOT)
+	@mkdir -p $(PXA_VMROOT)/lib/tracebuf $(PXA_VMROOT)/usr/bin $(PXA_VMROOT)/selftests
+	@cp $(PXA_MOD)/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
+	@$(PXA_USER) install-bin DESTDIR=$(PXA_VMROOT) BINDIR=/usr/bin
+	@cp $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload \
+		selftests/run.sh $(PXA_VMROOT)/selftests/
+
 vm: stage
 	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
 
@@ -185,12 +266,12 @@ endef
 # `make check check-debug` (the CI command) runs both in one
 # scripts/check.sh, so that one summary line covers everything.
 ifneq ($(filter check,$(MAKECMDGOALS)),)
-check: stage ksrc
+check: stage stage-arm64 ksrc
 	$(if $(filter check-debug,$(MAKECMDGOALS)),$(stage-debug-or-fail))
 	@scripts/check.sh $(if $(filter check-debug,$(MAKECMDGOALS)),--debug)
 check-debug: check
 else
-check: stage ksrc
+check: stage stage-arm64 ksrc
 	@scripts/check.sh
 
 check-debug: all ksrc
@@ -201,8 +282,12 @@ endif
 check-host: all ksrc
 	@scripts/check.sh --host-only
 
-check-vm: stage
+check-vm: stage stage-arm64
 	@scripts/check.sh --vm-only
+
+# The arm64 guest alone (it is part of check and check-vm).
+check-arm64: stage-arm64 ksrc
+	@scripts/check.sh --arm64-only
 
 demo: stage
 	@scripts/demo.sh

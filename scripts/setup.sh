@@ -21,7 +21,9 @@ PACKAGES="
 	llvm clang lld gdb gdbserver gdb-multiarch
 	libbpf-dev bpftool pkg-config
 	python3 perl time
-	gcc-arm-linux-gnueabi
+	gcc-arm-linux-gnueabi libc6-dev-armel-cross
+	qemu-system-arm gcc-aarch64-linux-gnu
+	libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64
 	debhelper dh-dkms dkms lintian python3-docutils fakeroot debootstrap
 	bash-completion
 	chromium
@@ -65,18 +67,30 @@ for p in $PACKAGES; do
 	fi
 done
 
-if [ -z "$missing" ] && ! viewer_missing; then
+# The arm64 guest's kernel, headers and busybox, fetched (apt-get download,
+# unpacked outside the tree) by scripts/arm64-kernel.sh.
+arm64_missing() {
+	! "$(dirname "$0")/arm64-kernel.sh" --print-dir >/dev/null 2>&1
+}
+install_arm64() {
+	arm64_missing || return 0
+	"$(dirname "$0")/arm64-kernel.sh" >/dev/null
+}
+
+if [ -z "$missing" ] && ! viewer_missing && ! arm64_missing; then
 	exit 0
 fi
 
 if [ "${1:-}" = "--check" ]; then
 	[ -z "$missing" ] || echo "setup: missing packages:$missing" >&2
 	viewer_missing && echo "setup: missing the viewer in $viewer" >&2
+	arm64_missing && echo "setup: missing the arm64 guest kernel (scripts/arm64-kernel.sh)" >&2
 	exit 1
 fi
 
 if [ -z "$missing" ]; then
 	install_viewer
+	install_arm64
 	exit 0
 fi
 
@@ -88,9 +102,15 @@ fi
 
 echo "setup: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# The arm64 libraries the cross-built tools link (multiarch); armel's
+# are only downloaded (scripts/pxa-kernel.sh).
+for a in arm64 armel; do
+	dpkg --print-foreign-architectures | grep -qx $a || dpkg --add-architecture $a
+done
 # The package lists may be missing or stale on a fresh machine.
 apt-get update -q >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2
 install_viewer
+install_arm64
 echo "setup: done" >&2

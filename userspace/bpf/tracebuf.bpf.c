@@ -27,6 +27,18 @@
 #define KEY_OTHER	TB_BPF_KEY_OTHER
 #define KEY_COMPAT	TB_BPF_KEY_COMPAT
 #define X86_TS_COMPAT	0x0002		/* thread_info.status, x86 */
+#define ARM64_TIF_32BIT	22		/* thread_info.flags, arm64 */
+
+#if defined(__TARGET_ARCH_arm)
+/*
+ * 32-bit ARM, built against another architecture's vmlinux.h: a CO-RE
+ * flavour of its pt_regs, matched by name on the running kernel.  The
+ * arguments are r0..r5 and, with the EABI, the number is in r7.
+ */
+struct pt_regs___arm {
+	unsigned long uregs[18];
+} __attribute__((preserve_access_index));
+#endif
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -179,13 +191,16 @@ static __always_inline int emit_arg(__u32 space, __u32 key, __u8 kind,
 /* The module's syscall keys: compat calls marked, odd numbers apart. */
 static __always_inline __u32 syscall_key(long nr)
 {
-	struct task_struct *t;
-
 	if (nr < 0 || nr >= KEY_COMPAT)
 		return KEY_OTHER;
-	t = bpf_get_current_task_btf();
-	if (t->thread_info.status & X86_TS_COMPAT)
+#if defined(__TARGET_ARCH_arm64)
+	if (bpf_get_current_task_btf()->thread_info.flags & (1UL << ARM64_TIF_32BIT))
 		return (__u32)nr | KEY_COMPAT;
+#elif !defined(__TARGET_ARCH_arm)
+	/* 32-bit ARM has no other syscall ABI to tell apart. */
+	if (bpf_get_current_task_btf()->thread_info.status & X86_TS_COMPAT)
+		return (__u32)nr | KEY_COMPAT;
+#endif
 	return nr;
 }
 
@@ -214,16 +229,37 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 		n = TB_BPF_MAX_ARGS;
 	fill(e, pid_tgid, ID(SPACE_SYSCALL, syscall_key(id)), TB_BPF_ENTER, n);
 	/*
-	 * x86-64 syscall ABI (the 4th argument travels in r10, not rcx).
 	 * All six are read: a constant-size copy is cheaper for the
 	 * verifier than a loop, and the collector writes only @nargs.
 	 */
+#if defined(__TARGET_ARCH_arm64)
+	/* x0 to x5; x0 is kept in orig_x0, as syscall_get_arguments() reads it. */
+	e->args[0] = BPF_CORE_READ(regs, orig_x0);
+	e->args[1] = BPF_CORE_READ(regs, regs[1]);
+	e->args[2] = BPF_CORE_READ(regs, regs[2]);
+	e->args[3] = BPF_CORE_READ(regs, regs[3]);
+	e->args[4] = BPF_CORE_READ(regs, regs[4]);
+	e->args[5] = BPF_CORE_READ(regs, regs[5]);
+#elif defined(__TARGET_ARCH_arm)
+	{
+		struct pt_regs___arm *r = (void *)regs;
+
+		e->args[0] = BPF_CORE_READ(r, uregs[0]);
+		e->args[1] = BPF_CORE_READ(r, uregs[1]);
+		e->args[2] = BPF_CORE_READ(r, uregs[2]);
+		e->args[3] = BPF_CORE_READ(r, uregs[3]);
+		e->args[4] = BPF_CORE_READ(r, uregs[4]);
+		e->args[5] = BPF_CORE_READ(r, uregs[5]);
+	}
+#else
+	/* x86-64 syscall ABI: the 4th argument travels in r10, not rcx. */
 	e->args[0] = BPF_CORE_READ(regs, di);
 	e->args[1] = BPF_CORE_READ(regs, si);
 	e->args[2] = BPF_CORE_READ(regs, dx);
 	e->args[3] = BPF_CORE_READ(regs, r10);
 	e->args[4] = BPF_CORE_READ(regs, r8);
 	e->args[5] = BPF_CORE_READ(regs, r9);
+#endif
 	submit(e);
 	return 0;
 }
@@ -231,9 +267,18 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(tb_sys_exit, struct pt_regs *regs, long ret)
 {
-	/* sys_exit does not pass the number: it is in orig_ax (x86). */
+	/* sys_exit does not pass the number: it is in the saved registers. */
+#if defined(__TARGET_ARCH_arm64)
+	return emit(SPACE_SYSCALL, syscall_key(BPF_CORE_READ(regs, syscallno)),
+		    TB_BPF_EXIT);
+#elif defined(__TARGET_ARCH_arm)
+	return emit(SPACE_SYSCALL,
+		    syscall_key(BPF_CORE_READ((struct pt_regs___arm *)regs, uregs[7])),
+		    TB_BPF_EXIT);
+#else
 	return emit(SPACE_SYSCALL, syscall_key(BPF_CORE_READ(regs, orig_ax)),
 		    TB_BPF_EXIT);
+#endif
 }
 
 SEC("tp_btf/irq_handler_entry")
