@@ -12,6 +12,14 @@
  * header says tsc_khz * 1000.  Otherwise, and with fdr_clock=local, they
  * carry local_clock() nanoseconds and the header says 10^9.
  *
+ * On arm64 the counter is the architected timer's virtual count
+ * (CNTVCT_EL0), as LLVM's XRay runtime stamps AArch64 records, and the
+ * header says its frequency from CNTFRQ_EL0, as that runtime reads it.
+ * Every arm64 CPU has it, running at one constant rate on all CPUs and
+ * in every power state (the architecture requires it), so it is used
+ * unless firmware left CNTFRQ_EL0 at zero.  The kernel's own rate
+ * (arch_timer_get_rate()) is not exported to modules.
+ *
  * The choice holds for one capture.  If the kernel marks the TSC unstable
  * in the middle of it, that capture goes on with the TSC; the next one
  * uses local_clock().
@@ -23,6 +31,8 @@
 #include <linux/timekeeping.h>
 #ifdef CONFIG_X86
 #include <asm/tsc.h>
+#elif defined(CONFIG_ARM64)
+#include <asm/arch_timer.h>
 #endif
 
 #include "fdr.h"
@@ -56,13 +66,15 @@ static const struct kernel_param_ops fdr_clock_param_ops = {
 };
 module_param_cb(fdr_clock, &fdr_clock_param_ops, NULL, 0644);
 MODULE_PARM_DESC(fdr_clock,
-		 "FDR timestamps: auto (the TSC where the kernel trusts it) or local (local_clock() ns); read at each start");
+		 "FDR timestamps: auto (the TSC where the kernel trusts it; CNTVCT_EL0 on arm64) or local (local_clock() ns); read at each start");
 
 static bool fdr_tsc_usable(void)
 {
 #ifdef CONFIG_X86
 	return boot_cpu_has(X86_FEATURE_TSC) && tsc_khz &&
 	       !check_tsc_unstable();
+#elif defined(CONFIG_ARM64)
+	return arch_timer_get_cntfrq() != 0;
 #else
 	return false;
 #endif
@@ -73,6 +85,8 @@ void fdr_clock_select(void)
 	fdr_clock_is_tsc = !READ_ONCE(fdr_clock_local) && fdr_tsc_usable();
 #ifdef CONFIG_X86
 	fdr_clock_freq = fdr_clock_is_tsc ? (u64)tsc_khz * 1000 : NSEC_PER_SEC;
+#elif defined(CONFIG_ARM64)
+	fdr_clock_freq = fdr_clock_is_tsc ? arch_timer_get_cntfrq() : NSEC_PER_SEC;
 #endif
 	fdr_wall0 = ktime_get_real_ns();
 	fdr_clk0 = fdr_clock_read();
@@ -89,6 +103,7 @@ u64 fdr_clock_wall_ns(u64 t)
 	u64 d = t - fdr_clk0;
 
 	if (fdr_clock_freq != NSEC_PER_SEC)
-		d = mul_u64_u32_div(d, NSEC_PER_SEC / 1000, fdr_clock_freq / 1000);
+		d = mul_u64_u32_div(d, NSEC_PER_SEC / 1000,
+				    div_u64(fdr_clock_freq, 1000));
 	return fdr_wall0 + d;
 }

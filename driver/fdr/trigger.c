@@ -211,7 +211,7 @@ static __always_inline u64 fdr_trig_now(void)
 static u64 fdr_trig_ns(u64 units)
 {
 	return mul_u64_u32_div(units << fdr_trig_shift, NSEC_PER_SEC / 1000,
-			       fdr_clock_hz() / 1000);
+			       div_u64(fdr_clock_hz(), 1000));
 }
 
 /*
@@ -645,7 +645,7 @@ static int fdr_trig_setup(const struct tracebuf_fdr_trigger *t)
 		case TRACEBUF_FDR_TRIG_DURATION:
 			fdr_trig_dur_mask |= BIT(fdr_dur_index(t->conds[i].ev_class));
 			fdr_trig_thr[i] = mul_u64_u32_div(t->conds[i].threshold_us,
-							  fdr_clock_hz() / 1000,
+							  div_u64(fdr_clock_hz(), 1000),
 							  1000) >> fdr_trig_shift;
 			break;
 		case TRACEBUF_FDR_TRIG_ERRNO:
