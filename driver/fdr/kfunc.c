@@ -186,6 +186,23 @@ static int fdr_kfunc_traceable(unsigned long addr)
 	return ret ? ret : -EINVAL;
 }
 
+/*
+ * Without rethook (6.1's arm64, unlike x86), the kretprobe trampoline
+ * calls kprobe_busy_begin() before it marks the CPU busy, and kprobes does
+ * not blacklist it: a return probe there returns through the trampoline,
+ * which calls it again, until the stack overflows (seen on arm64 under
+ * qemu).  kprobe_busy_end() is its pair.
+ */
+static bool fdr_kfunc_trampoline_path(const char *name)
+{
+#ifndef CONFIG_KRETPROBE_ON_RETHOOK
+	return !strcmp(name, "kprobe_busy_begin") ||
+	       !strcmp(name, "kprobe_busy_end");
+#else
+	return false;
+#endif
+}
+
 static int fdr_kfunc_register(struct fdr_kfunc *f, u32 key, u32 maxactive)
 {
 	u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, key);
@@ -199,6 +216,8 @@ static int fdr_kfunc_register(struct fdr_kfunc *f, u32 key, u32 maxactive)
 	f->rp.handler = fdr_kfunc_return;
 	f->rp.data_size = sizeof(u64);
 	f->rp.maxactive = maxactive;
+	if (fdr_kfunc_trampoline_path(f->name))
+		return -EINVAL;
 	/* Registered disabled: nothing is armed before the checks below. */
 	ret = register_kretprobe(&f->rp);
 	if (ret)
