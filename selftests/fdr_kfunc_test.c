@@ -510,7 +510,7 @@ TEST_F_TIMEOUT(kfunc, near_the_recorder_refused_or_survive, 600)
 
 		snprintf(val, sizeof(val), "%s\n", clocks[c]);
 		ASSERT_EQ(0, tb_write_str(CLOCK_PARAM, val));
-		ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_ALL,
+		ASSERT_EQ(0, fdr_config(self->fd, fdr_all(),
 					TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
 		ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 		ASSERT_EQ(0, pthread_create(&th, NULL, drain_thread, &d));

@@ -44,6 +44,12 @@ static inline uint64_t tsc(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	/* The recorder's clock there; Linux lets EL0 read it. */
+	uint64_t t;
+
+	asm volatile("isb\n\tmrs %0, cntvct_el0" : "=r" (t) : : "memory");
+	return t;
 #else
 	return 0;
 #endif
@@ -129,13 +135,16 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
-/* The VM's PCI UART (ttyS4, to a null sink): device interrupts. */
+/* The VM's PCI UART (tb_irq_tty(), to a null sink): device interrupts. */
 static void *uart_noise(void *arg)
 {
 	const struct backlog_gate *g = arg;
-	char buf[512];
+	char buf[512], path[64];
 	struct termios tio;
-	int fd = open("/dev/ttyS4", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s", tb_irq_tty());
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
@@ -673,7 +682,7 @@ TEST_F_TIMEOUT(fs, heavy_tracing_counts_exact, 120)
 	struct load l;
 	int i;
 
-	ASSERT_EQ(0, fdr_cfg(self->fd, TRACEBUF_FDR_ALL,
+	ASSERT_EQ(0, fdr_cfg(self->fd, fdr_all(),
 			     TRACEBUF_FDR_MODE_STREAM, 128 * KiB, 6, 0));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, reader_start(&rd, &rt, 1 << 20, 0));
@@ -842,7 +851,7 @@ TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 		 * read-size tests); a wake-up amount a ring can reach.
 		 */
 		c->mode = rand_r(&rs) % 2;
-		ASSERT_EQ(0, fdr_cfg(self->fd, TRACEBUF_FDR_ALL, c->mode, size,
+		ASSERT_EQ(0, fdr_cfg(self->fd, fdr_all(), c->mode, size,
 				     rand_r(&rs) % 7,
 				     rand_r(&rs) % 2 ? 0 : 1 + rand_r(&rs) % (size / 4)));
 		c->t0 = tsc();
@@ -1083,14 +1092,14 @@ TEST_F_TIMEOUT(fs, rmmod_busy_while_open_clean_after_close, 120)
 		struct tracebuf_event ev = { TRACEBUF_EV_EXCEPTION, 2, 0, 0 };
 		int fdr = open(TB_FDR_DEV, O_RDWR | O_CLOEXEC);
 		int tb = open(TB_DEV, O_RDWR | O_CLOEXEC);
-		struct tracebuf_sources src = { TRACEBUF_SRC_ALL, TRACEBUF_CPU_ALL };
+		struct tracebuf_sources src = { tb_src_all(), TRACEBUF_CPU_ALL };
 		struct reader rd;
 		pthread_t rt;
 		int ret;
 
 		ASSERT_LE(0, fdr);
 		ASSERT_LE(0, tb);
-		ASSERT_EQ(0, fdr_cfg(fdr, TRACEBUF_FDR_ALL, round % 2, 128 * KiB,
+		ASSERT_EQ(0, fdr_cfg(fdr, fdr_all(), round % 2, 128 * KiB,
 				     round % 7, 0));
 		ASSERT_EQ(0, ioctl(fdr, TRACEBUF_FDR_IOC_START));
 		ASSERT_EQ(0, ioctl(tb, TRACEBUF_IOC_SET_SOURCES, &src));
@@ -1176,7 +1185,7 @@ TEST_F_TIMEOUT(fs, cpu_hotplug_while_streaming, 180)
 
 	if (!tb_cpu_hotpluggable(1) || tb_ncpus() < 2)
 		SKIP(return, "CPU 1 cannot be hot-unplugged");
-	ASSERT_EQ(0, fdr_cfg(self->fd, TRACEBUF_FDR_ALL,
+	ASSERT_EQ(0, fdr_cfg(self->fd, fdr_all(),
 			     TRACEBUF_FDR_MODE_STREAM, 256 * KiB, 2, 8192));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, reader_start(&rd[0], &rt[0], 4096, 0));
@@ -1240,7 +1249,7 @@ TEST_F_TIMEOUT(fs, cpu_hotplug_while_snapshotting, 180)
 
 	if (!tb_cpu_hotpluggable(1) || tb_ncpus() < 2)
 		SKIP(return, "CPU 1 cannot be hot-unplugged");
-	ASSERT_EQ(0, fdr_cfg(self->fd, TRACEBUF_FDR_ALL,
+	ASSERT_EQ(0, fdr_cfg(self->fd, fdr_all(),
 			     TRACEBUF_FDR_MODE_FLIGHT, 256 * KiB, 1, 0));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	load_start(&l, 0, 1, NULL);
@@ -1331,7 +1340,7 @@ TEST_F_TIMEOUT(fs, largest_buffer_works, 120)
 	uint8_t *buf;
 	int ret;
 
-	ret = fdr_cfg(self->fd, TRACEBUF_FDR_ALL, TRACEBUF_FDR_MODE_FLIGHT,
+	ret = fdr_cfg(self->fd, fdr_all(), TRACEBUF_FDR_MODE_FLIGHT,
 		      TRACEBUF_FDR_BUF_MAX, 6, 0);
 	ASSERT_TRUE(ret == 0 || ret == -ENOMEM) TH_LOG("%s", strerror(-ret));
 	if (ret)
@@ -1363,7 +1372,7 @@ TEST_F_TIMEOUT(fs, many_snapshots_of_largest_buffer_no_oom, 180)
 	int res[3] = { 0 }, pfd[2], status;
 	pid_t bystander, child;
 
-	if (fdr_cfg(self->fd, TRACEBUF_FDR_ALL, TRACEBUF_FDR_MODE_FLIGHT,
+	if (fdr_cfg(self->fd, fdr_all(), TRACEBUF_FDR_MODE_FLIGHT,
 		    TRACEBUF_FDR_BUF_MAX, 0, 0))
 		SKIP(return, "no room for 64 MiB per CPU here");
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
@@ -1428,7 +1437,7 @@ TEST_F_TIMEOUT(fs, config_under_memory_pressure_no_oom, 180)
 	ASSERT_LT(0, h) TH_LOG("could not set the memory aside");
 	oom0 = tb_vmstat("oom_kill");
 	avail = tb_meminfo_kb("MemAvailable");
-	ret = fdr_cfg(self->fd, TRACEBUF_FDR_ALL, TRACEBUF_FDR_MODE_FLIGHT,
+	ret = fdr_cfg(self->fd, fdr_all(), TRACEBUF_FDR_MODE_FLIGHT,
 		      TRACEBUF_FDR_BUF_MAX, 0, 0);
 	TH_LOG("CONFIG of 64 MiB per CPU with %lld KiB available: %s",
 	       avail, ret ? strerror(-ret) : "ok");

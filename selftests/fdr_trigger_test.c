@@ -479,15 +479,18 @@ TEST(syscall_error)
 	close(fd);
 }
 
-/* The VM's PCI UART (ttyS4, to a null sink) interrupts as it sends. */
+/* The VM's PCI UART (tb_irq_tty(), to a null sink) interrupts as it sends. */
 static atomic_int noise_stop;
 
 static void *uart_noise(void *arg)
 {
 	struct termios tio;
-	char buf[256];
+	char buf[256], path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/%s", tb_irq_tty());
 	/* Never blocks: a guest without its IRQ would never drain it. */
-	int fd = open("/dev/ttyS4", O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return NULL;

@@ -230,6 +230,43 @@ static inline uint8_t *fdr_read_all(int fd, size_t *lenp)
 	return buf;
 }
 
+/*
+ * The frequency of the counter the recorder stamps with, where userspace
+ * can read it: CNTFRQ_EL0 on arm64 (Linux lets EL0 read it); 0 elsewhere.
+ */
+static inline uint64_t fdr_counter_hz(void)
+{
+#ifdef __aarch64__
+	uint64_t hz;
+
+	asm volatile("mrs %0, cntfrq_el0" : "=r" (hz));
+	return hz;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * TRACEBUF_FDR_ALL less what this kernel lacks: 6.1 has the page-fault
+ * tracepoints (exceptions:page_fault_user/_kernel) on x86 only, and the
+ * module refuses a class it cannot record (EOPNOTSUPP).
+ */
+static inline uint32_t fdr_all(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return TRACEBUF_FDR_ALL;
+#else
+	return TRACEBUF_FDR_ALL & ~TRACEBUF_FDR_FAULT;
+#endif
+}
+
+/* TRACEBUF_SRC_ALL less the page faults where fdr_all() lacks them. */
+static inline uint32_t tb_src_all(void)
+{
+	return fdr_all() & TRACEBUF_FDR_FAULT ? TRACEBUF_SRC_ALL :
+		TRACEBUF_SRC_ALL & ~TRACEBUF_SRC_FAULT;
+}
+
 static inline int fdr_config(int fd, uint32_t classes, uint32_t mode,
 			     uint32_t size, uint32_t nargs)
 {

@@ -325,7 +325,7 @@ static void *fa_reader_fn(void *arg)
 static inline int after_fdr_valid(const char *save, char *err, size_t errlen)
 {
 	struct tracebuf_fdr_config c = {
-		.classes = TRACEBUF_FDR_ALL, .mode = TRACEBUF_FDR_MODE_FLIGHT,
+		.classes = fdr_all(), .mode = TRACEBUF_FDR_MODE_FLIGHT,
 		.buf_size = 1 << 20, .nr_args = 2,
 	};
 	struct tracebuf_fdr_stats st;

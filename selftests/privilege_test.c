@@ -428,9 +428,13 @@ static void scan_words(struct report *r, const char *what, const void *p,
 	const uint8_t *b = p;
 	size_t i;
 
+	char fmt[96];
+
+	snprintf(fmt, sizeof(fmt), "a kernel address in %s at byte %%zu: %%#llx", what);
 	for (i = 0; i + 8 <= len; i += 8)
-		if (is_kernel_word(fs_le64(b + i)))
-			leak(r, "a kernel address in a struct: %#llx", fs_le64(b + i));
+		if (is_kernel_word(fs_le64(b + i)) && !r->kernel_words++)
+			snprintf(r->first_leak, sizeof(r->first_leak), fmt, i,
+				 (unsigned long long)fs_le64(b + i));
 }
 
 /* Hex numbers of 12 digits or more in text: kernel pointers. */
@@ -451,7 +455,7 @@ static void scan_text(struct report *r, const char *s)
 static void unprivileged(int sock, struct report *r)
 {
 	struct tracebuf_fdr_config c = {
-		.classes = TRACEBUF_FDR_ALL, .mode = TRACEBUF_FDR_MODE_FLIGHT,
+		.classes = fdr_all(), .mode = TRACEBUF_FDR_MODE_FLIGHT,
 		.buf_size = 1 << 20, .nr_args = 6,
 	};
 	struct tracebuf_event ev = EXC(TRACEBUF_VEC_SWI, 3);
@@ -500,7 +504,7 @@ static void unprivileged(int sock, struct report *r)
 				scan_words(r, "STATUS", &ts, sizeof(ts));
 			note(s, sl, "GET_CHKPT", ioctl(fds[i], TRACEBUF_IOC_GET_CHKPT, &ck));
 			note(s, sl, "CLEAR", ioctl(fds[i], TRACEBUF_IOC_CLEAR));
-			src.mask = TRACEBUF_SRC_ALL;
+			src.mask = tb_src_all();
 			src.cpu = TRACEBUF_CPU_ALL;
 			note(s, sl, "SET_SOURCES", ioctl(fds[i], TRACEBUF_IOC_SET_SOURCES, &src));
 			ret = tb_snapshot(fds[i], rec, 0);
@@ -527,6 +531,8 @@ static void unprivileged(int sock, struct report *r)
 			syscall(SYS_getppid);
 		note(s, sl, "SNAPSHOT", ioctl(fds[i], TRACEBUF_FDR_IOC_SNAPSHOT));
 		memset(&st, 0, sizeof(st));
+		/* Only the possible CPUs' entries are filled (ioctl-fdr.rst). */
+		memset(cs, 0, sizeof(cs));
 		st.cpus = (uintptr_t)cs;
 		st.nr_cpus = FS_MAX_CPUS;
 		st.cpu_size = sizeof(cs[0]);

@@ -42,6 +42,21 @@ static __attribute__((noinline)) long marked_getppid(void)
 	return ret;
 }
 #define HAVE_MARKED 1
+#elif defined(__aarch64__)
+extern const char tb_marked_ret[];
+
+static __attribute__((noinline)) long marked_getppid(void)
+{
+	register long x8 asm("x8") = SYS_getppid;
+	register long x0 asm("x0");
+
+	asm volatile("svc #0\n\t"
+		     ".globl tb_marked_ret\n"
+		     "tb_marked_ret:"
+		     : "=r" (x0) : "r" (x8) : "memory");
+	return x0;
+}
+#define HAVE_MARKED 1
 #else
 #define HAVE_MARKED 0
 static long marked_getppid(void)
@@ -131,7 +146,7 @@ FIXTURE(fan)
 FIXTURE_SETUP(fan)
 {
 	if (!HAVE_MARKED)
-		SKIP(return, "the marked syscall is x86-64 only");
+		SKIP(return, "the marked syscall is x86-64 and arm64 only");
 	self->tb = tb_open_dev(O_RDWR);
 	ASSERT_LE(0, self->tb);
 	ASSERT_EQ(0, tb_reset(self->tb, TRACEBUF_MODE_WRAP, 0));

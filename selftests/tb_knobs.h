@@ -34,6 +34,18 @@ static inline long tb_scaled(long n, long min)
 	return v < min ? min : (long)v;
 }
 
+/*
+ * The guest's UART whose interrupts the tests make: TB_IRQ_TTY, or ttyS4
+ * (the x86 guest's PCI UART; arm64's kernel has four 8250 lines, and its
+ * guest passes ttyS3: scripts/vm-run).
+ */
+static inline const char *tb_irq_tty(void)
+{
+	const char *v = getenv("TB_IRQ_TTY");
+
+	return v && *v ? v : "ttyS4";
+}
+
 /* A time bound in seconds, stretched by TB_SLOW. */
 static inline double tb_bound(double secs)
 {

@@ -527,7 +527,7 @@ TEST_F_TIMEOUT(xs, chain_with_feed_at_max_rate, 180)
 		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, tb_reset(self->fd, TRACEBUF_MODE_FILL_ONCE, 0));
 	ASSERT_EQ(0, tb_set_chain(self->fd, 8));
-	ASSERT_EQ(0, tb_set_sources(self->fd, TRACEBUF_SRC_ALL, TRACEBUF_CPU_ALL));
+	ASSERT_EQ(0, tb_set_sources(self->fd, tb_src_all(), TRACEBUF_CPU_ALL));
 	cr.fd = tb_open_dev(O_RDONLY);
 	ASSERT_LE(0, cr.fd);
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
@@ -640,7 +640,7 @@ TEST_F_TIMEOUT(xs, concurrent_use_then_exact, 180)
 	char err[512] = "";
 	int i, k, rounds = (int)tb_scaled(40, 8);
 
-	ASSERT_EQ(0, tb_set_sources(self->fd, TRACEBUF_SRC_ALL, TRACEBUF_CPU_ALL));
+	ASSERT_EQ(0, tb_set_sources(self->fd, tb_src_all(), TRACEBUF_CPU_ALL));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
 	for (i = 0; i < 4; i++) {
 		ca[i] = (struct chaos_arg){ .id = i, .stop = &stop };
@@ -695,7 +695,7 @@ TEST_F_TIMEOUT(xs, cpu_hotplug_under_feed_then_exact, 180)
 		SKIP(return, "CPU 1 cannot be hot-unplugged");
 	ASSERT_EQ(0, tb_reset(self->fd, TRACEBUF_MODE_FILL_ONCE, 0));
 	ASSERT_EQ(0, tb_set_chain(self->fd, 4));
-	ASSERT_EQ(0, tb_set_sources(self->fd, TRACEBUF_SRC_ALL, TRACEBUF_CPU_ALL));
+	ASSERT_EQ(0, tb_set_sources(self->fd, tb_src_all(), TRACEBUF_CPU_ALL));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
 	for (i = 0; i < 2; i++) {
 		in[i] = (struct injector){ .fd = self->fd, .stop = &stop };

@@ -349,6 +349,16 @@ static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 
 /* The kernel's ENOTSUPP (not in the uapi), what a trampoline refuses with. */
 #define ENOTSUPP_ERRNO	524
+/*
+ * Why: on x86 a function with more register arguments than a trampoline
+ * passes; on arm64 every kernel function, as 6.1 cannot attach a
+ * trampoline through ftrace there (direct calls came in 6.4).
+ */
+#ifdef __aarch64__
+#define ENOTSUPP_WHY	" (arm64 kernels before 6.4 cannot attach BPF trampolines to kernel functions; tracebuf record -f can)"
+#else
+#define ENOTSUPP_WHY	" (BPF trampolines take at most 6 register arguments)"
+#endif
 
 /* The class a space is counted under, or -1 (switches). */
 static int space_class(__u32 space)
@@ -549,8 +559,7 @@ static void kfunc_attach(const struct tb_kfuncs *k, struct kfunc_progs *kp)
 				       "kernel function '%s': cannot attach %s: %s%s",
 				       k->names[i], j ? "fexit" : "fentry",
 				       strerror(errno),
-				       errno == ENOTSUPP_ERRNO ?
-				       " (BPF trampolines take at most 6 register arguments)" : "");
+				       errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
 			kp->link[i][j] = fd;
 		}
 }
@@ -647,6 +656,11 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		tb_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
 	}
 	set_autoload(skel, opt->classes);
+	/* Without it the load fails with ESRCH and no word of why. */
+	if ((opt->classes & TRACEBUF_FDR_FAULT) &&
+	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
+		tb_die(TB_EXIT_FAIL,
+		       "this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
 	kfunc_prepare(skel, &opt->kfuncs);
 
 	err = tracebuf_bpf__load(skel);
