@@ -175,6 +175,17 @@ debug-test-module: debug-kernel
 stage-debug: all debug-module debug-test-module
 	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko,$(DEBUG_TEST_MOD)/tb_provoke.ko)
 
+# $(call copy-module-sources,DIR): the module's sources into DIR, for a
+# build against another kernel (Kbuild of 6.1 builds an external module
+# next to its sources); only changed files, so that rebuilds stay
+# incremental.
+define copy-module-sources
+	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(1)/$$(dirname $$f); \
+		cmp -s $$f $(1)/$$f || cp $$f $(1)/$$f || exit 1; \
+	done
+endef
+
 # arm64: Debian's own arm64 kernel (scripts/arm64-kernel.sh, cached outside
 # the tree), the module cross-built against its headers in a copy of the
 # sources (as the debug module), the tools and selftests linked statically
@@ -193,10 +204,7 @@ arm64-kernel: setup
 	@scripts/arm64-kernel.sh >/dev/null
 
 arm64-module: arm64-kernel
-	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
-		mkdir -p $(ARM64_MOD)/$$(dirname $$f); \
-		cmp -s $$f $(ARM64_MOD)/$$f || cp $$f $(ARM64_MOD)/$$f || exit 1; \
-	done
+	$(call copy-module-sources,$(ARM64_MOD))
 	@kdir=$$(scripts/arm64-kernel.sh --print-dir)/kdir && \
 		$(MAKE) -C "$$kdir" ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) M=$(ARM64_MOD) W=1 modules
 
@@ -233,10 +241,7 @@ pxa-kernel: setup
 	@scripts/pxa-kernel.sh >/dev/null
 
 pxa-module: pxa-kernel
-	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
-		mkdir -p $(PXA_MOD)/$$(dirname $$f); \
-		cmp -s $$f $(PXA_MOD)/$$f || cp $$f $(PXA_MOD)/$$f || exit 1; \
-	done
+	$(call copy-module-sources,$(PXA_MOD))
 	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
 		$(MAKE) -C "$$kdir" ARCH=arm CROSS_COMPILE=$(PXA_CROSS) M=$(PXA_MOD) W=1 modules
 
