@@ -275,6 +275,46 @@ TEST(every_help_lists_its_table)
 	free(r);
 }
 
+/*
+ * The vocabulary in prose: tools.rst's table "Options common to every
+ * subcommand" has a row for each entry of tb_opt_vocab[], spelled as the
+ * code spells it.
+ */
+TEST(tools_rst_lists_the_vocabulary)
+{
+	char *rst = tu_slurp("../../Documentation/tools.rst"), *sec, *end;
+	unsigned int v;
+
+	ASSERT_NE(NULL, rst);
+	sec = strstr(rst, "\nOptions common to every subcommand\n");
+	ASSERT_NE(NULL, sec);
+	/* Up to the next title: a line of '=' only (a table's has spaces). */
+	end = strchr(sec + 1, '\n') + 1;
+	end = strchr(end, '\n');
+	while (end && (end = strstr(end + 1, "\n=")))
+		if (strspn(end + 1, "=") == strcspn(end + 1, "\n"))
+			break;
+	if (end) {
+		while (end > sec && end[-1] != '\n')
+			end--;
+		*end = 0;
+	}
+	for (v = 0; v < tb_opt_vocab_size; v++) {
+		const struct tb_opt *o = &tb_opt_vocab[v].opt;
+		char want[64];
+
+		if (o->letter)
+			snprintf(want, sizeof(want), "``-%c, --%s", o->letter, o->name);
+		else
+			snprintf(want, sizeof(want), "``--%s", o->name);
+		EXPECT_NE(NULL, strstr(sec, want)) {
+			TH_LOG("tools.rst does not list %s`` (%s)", want,
+			       tb_opt_vocab[v].meaning);
+		}
+	}
+	free(rst);
+}
+
 /* Each old spelling still works, and says what to write instead. */
 TEST(old_spellings_work_and_say_so)
 {
