@@ -33,6 +33,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
+#include <linux/personality.h>
 #include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -131,8 +132,17 @@ int fdr_mmap(struct fdr_mmap *m, struct vm_area_struct *vma)
 	u32 buf;
 	int ret;
 
-	/* Writers own the ring: no way to write it, now or by mprotect(). */
-	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+	/*
+	 * Writers own the ring: no way to write it, now or by mprotect(),
+	 * nor to execute it -- but where 32-bit ARM makes every readable
+	 * mapping executable: without an execute-never bit (ARMv5, XScale)
+	 * the kernel gives processes READ_IMPLIES_EXEC, and a PROT_READ
+	 * mmap() arrives with VM_EXEC that nobody asked for.
+	 */
+	if ((vma->vm_flags & VM_WRITE) ||
+	    ((vma->vm_flags & VM_EXEC) &&
+	     !(IS_ENABLED(CONFIG_ARM) &&
+	       (current->personality & READ_IMPLIES_EXEC))))
 		return -EPERM;
 	mutex_lock(&fdr_mmap_lock);
 	buf = fdr_ring_size();
