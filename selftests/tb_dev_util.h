@@ -134,7 +134,7 @@ static inline int tb_module_load_params(const char *params)
 
 	if (fd < 0)
 		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0);
+	ret = syscall(SYS_finit_module, fd, tb_module_params(params), 0);
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;

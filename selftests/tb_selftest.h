@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -14,6 +15,21 @@
 #define TB_DEV		"/dev/tracebuf"
 #define TB_FDR_DEV	"/dev/tracebuf_fdr"
 #define TB_MODULE	"/lib/tracebuf/tracebuf.ko"
+
+/*
+ * @params and what every load of this guest needs (TB_MODULE_PARAMS:
+ * tb_emulate=1 under qemu's PXA270, which has no CP14 trace buffer).
+ */
+static inline const char *tb_module_params(const char *params)
+{
+	static char buf[256];
+	const char *env = getenv("TB_MODULE_PARAMS");
+
+	if (!env || !*env)
+		return params;
+	snprintf(buf, sizeof(buf), "%s %s", params, env);
+	return buf;
+}
 
 /* Load or unload the module with the raw syscalls, for exact errnos. */
 static inline int tb_module_load(void)
@@ -23,7 +39,7 @@ static inline int tb_module_load(void)
 
 	if (fd < 0)
 		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0);
+	ret = syscall(SYS_finit_module, fd, tb_module_params(""), 0);
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;

@@ -166,7 +166,7 @@ static inline int tb_reload(const char *params)
 	fd = open(TB_MODULE, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	ret = syscall(SYS_finit_module, fd, tb_module_params(params), 0) ? -errno : 0;
 	close(fd);
 	if (ret)
 		return ret;
