@@ -27,7 +27,13 @@ PACKAGES="
 	debhelper dh-dkms dkms lintian python3-docutils fakeroot debootstrap
 	bash-completion
 	chromium
+	lttng-tools linux-perf gnuplot-nox
 "
+# lttng-tools and linux-perf run in make bench's guest (scripts/bench-root.sh),
+# gnuplot draws make bench-curves' plots.  lttng-modules is not installed
+# here: lttng-modules-dkms would build at install time for every installed
+# kernel; scripts/lttng-modules.sh builds its source for the VM's kernel
+# only, when make bench first needs it.
 # node and npm: Debian's, unless a node with its npm is installed already
 # (NodeSource's nodejs ships npm and conflicts with Debian's npm package).
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
