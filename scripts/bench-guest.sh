@@ -7,7 +7,8 @@
 # run goes to /out/bench.jsonl; scripts/bench-report.py adds them up.
 #
 # Environment: REPS (default 5), GETPPID_N, PINGPONG_N, SERIAL_KIB,
-# WORKLOADS (the workload sets, default "syscall irqsched kfunc").
+# WORKLOADS (the workload sets, default "syscall irqsched kfunc"), CONFIGS
+# (the configurations, default all of those below).
 
 REPS=${REPS:-5}
 GETPPID_N=${GETPPID_N:-200000}
@@ -196,12 +197,138 @@ cfg_xscale() {
 	emit xscale "$1" "$2" "$w" ""
 }
 
+# The peers of scripts/bench-root.sh, when the guest has them: LTTng
+# (lttng-modules, its session and consumer daemons pinned to the reader's
+# CPU, as the other readers are) and perf.  LTTng's events for the syscall
+# class are its syscall events (all system calls, entry and exit: what
+# raw_syscalls:sys_enter/sys_exit give the others); the other classes its
+# tracepoint events of the same names.
+lttng_events() {	# workload: "kind name" lines
+	case $1 in
+	syscall) echo "syscall all" ;;
+	irqsched) echo "syscall all"; for e in irq_handler_entry irq_handler_exit \
+		softirq_entry softirq_exit sched_switch; do echo "tracepoint $e"; done ;;
+	esac
+}
+
+lttng_daemon() {
+	command -v lttng-sessiond >/dev/null || return 1
+	pidof lttng-sessiond >/dev/null && return 0
+	export HOME=/root
+	# Its shared memory for user-space tracing, which it sets up anyway.
+	mkdir -p /dev/shm && mount -t tmpfs none /dev/shm
+	taskset -c $READER_CPU lttng-sessiond -d -q || return 1
+}
+
+# CPU time of LTTng's daemons (the consumer does the reading).
+lttng_cpu_ns() {
+	n=0
+	# By name (busybox pidof does not find the consumer daemon, started
+	# by its full path).
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in
+		lttng-*) n=$((n + $(cpu_ns "${p#/proc/}"))) ;;
+		esac
+	done
+	echo $n
+}
+
+# Bytes in the files under a directory (busybox du has no byte count).
+dir_bytes() {
+	find "$1" -type f -exec cat {} + 2>/dev/null | wc -c
+}
+
+# LTTng, a kernel session: MODE discard (the default, streamed by the
+# consumer daemon to $OUTDIR) or snapshot (lttng create --snapshot: the
+# rings overwrite, nothing is read while recording; one snapshot written
+# after the run, outside the measured time, for its size).  Default
+# channel geometry in both.
+measure_lttng() {	# config mode workload rep
+	cfg=$1 mode=$2 wl=$3 rep=$4
+	[ "$wl" = kfunc ] && return 0
+	lttng_daemon || return 0
+	rm -rf $OUTDIR/lttng
+	if [ "$mode" = snapshot ]; then
+		lttng create tbb --snapshot -o $OUTDIR/lttng >/dev/null || return 1
+	else
+		lttng create tbb -o $OUTDIR/lttng >/dev/null || return 1
+	fi
+	lttng_events "$wl" | while read -r kind name; do
+		if [ "$kind" = syscall ]; then
+			lttng enable-event -k --syscall -a >/dev/null
+		else
+			lttng enable-event -k "$name" >/dev/null
+		fi || echo "bench: lttng enable-event $kind $name failed" >&2
+	done
+	lttng start >/dev/null || { lttng destroy tbb >/dev/null; return 1; }
+	r0=$(lttng_cpu_ns)
+	w=$(run_workload "$wl")
+	rc=$?
+	r1=$(lttng_cpu_ns)
+	lttng stop >/dev/null
+	[ "$mode" = snapshot ] && lttng snapshot record >/dev/null
+	lost=$(lttng list tbb 2>/dev/null | awk '/Discarded events:/ { n += $3 } END { print n + 0 }')
+	bytes=$(dir_bytes $OUTDIR/lttng)
+	lttng destroy tbb >/dev/null
+	rm -rf $OUTDIR/lttng
+	[ $rc = 0 ] || return 1
+	# No trace reader in the guest: the events are the workload's own (2
+	# per getppid()), syscall workload only; the bytes are the trace's
+	# (for snapshot, of one snapshot of the rings).
+	x=""
+	ops=$(echo "$w" | sed -n 's/.*"ops": *\([0-9]*\).*/\1/p')
+	[ "$wl" = syscall ] && [ "$mode" != snapshot ] && [ -n "$ops" ] &&
+		x=", \"events\": $((2 * ops)), \"bytes\": $bytes"
+	[ "$mode" = snapshot ] && x=", \"snapshot_bytes\": $bytes"
+	emit "$cfg" "$wl" "$rep" "$w" ", \"tracer\": {\"lost\": $lost, \"reader_ns\": $((r1 - r0))$x}"
+}
+
+cfg_lttng() {
+	measure_lttng lttng discard "$1" "$2"
+}
+
+cfg_lttng_snap() {
+	measure_lttng lttng_snap snapshot "$1" "$2"
+}
+
+# perf record of the same tracepoints, every CPU, into its mmap rings
+# (default size), written by perf itself on the reader's CPU to $OUTDIR.
+cfg_perf() {	# workload rep
+	command -v perf >/dev/null && [ "$1" != kfunc ] || return 0
+	ev=$(ftrace_events "$1" | tr " /" ",:")
+	rm -f $OUTDIR/perf.data /tmp/perf.err /tmp/perf.ctl /tmp/perf.ack
+	# Started disabled (-D -1) and enabled through its control FIFO once it
+	# has set up: under TCG it takes seconds to synthesize the existing
+	# tasks' records, and its output file exists long before that.
+	mkfifo /tmp/perf.ctl /tmp/perf.ack
+	taskset -c $READER_CPU perf record -a -e "$ev" -D -1 \
+		--control fifo:/tmp/perf.ctl,/tmp/perf.ack -o $OUTDIR/perf.data 2>/tmp/perf.err &
+	pid=$!
+	echo enable >/tmp/perf.ctl
+	read -r ack </tmp/perf.ack
+	r0=$(cpu_ns $pid)
+	w=$(run_workload "$1")
+	rc=$?
+	r1=$(cpu_ns $pid)
+	kill -INT $pid
+	wait $pid
+	bytes=$(wc -c <$OUTDIR/perf.data)
+	# The records perf wrote (its own count), and the samples the kernel
+	# could not put into a full ring (PERF_RECORD_LOST{,_SAMPLES}).
+	samples=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/perf.err)
+	lost=$(perf report -i $OUTDIR/perf.data -D 2>/dev/null |
+		awk '/PERF_RECORD_LOST/ { for (i = 1; i < NF; i++) if ($i == "lost:" || $i == "lost") n += $(i + 1) } END { print n + 0 }')
+	rm -f $OUTDIR/perf.data /tmp/perf.ctl /tmp/perf.ack
+	[ $rc = 0 ] && [ -n "$samples" ] || { cat /tmp/perf.err >&2; return 1; }
+	emit perf "$1" "$2" "$w" ", \"tracer\": {\"events\": $samples, \"bytes\": $bytes, \"lost\": $lost, \"reader_ns\": $((r1 - r0))}"
+}
+
 echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions, output on $OUTDIR"
 # Warm up caches and page tables once, unmeasured.
 run_workload syscall >/dev/null
 for rep in $(seq 1 "$REPS"); do
 	for wl in $WORKLOADS; do
-		for cfg in none ftrace tb_floor tb_fdr tb_fdr_cache tb_fdr_read bpf xscale; do
+		for cfg in ${CONFIGS:-none ftrace tb_floor tb_fdr tb_fdr_cache tb_fdr_read bpf xscale lttng lttng_snap perf}; do
 			"cfg_$cfg" "$wl" "$rep" || echo "bench: $cfg/$wl rep $rep failed" >&2
 		done
 	done

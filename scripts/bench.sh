@@ -8,7 +8,7 @@
 # writes build/bench/results.json.  Timings are never asserted anywhere: this is
 # the only place they are taken.
 #
-# Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB, WORKLOADS (see
+# Environment: REPS, GETPPID_N, PINGPONG_N, SERIAL_KIB, WORKLOADS, CONFIGS (see
 # bench-guest.sh),
 # BENCH_TIMEOUT (seconds for the VM, default 1800), BENCH_DISK_MB (the
 # guest's ext4 disk for the collectors' output, default 1024),
@@ -23,16 +23,18 @@ mkdir -p "$out/vm"
 
 {
 	echo "#!/bin/sh"
-	for v in REPS GETPPID_N PINGPONG_N SERIAL_KIB WORKLOADS; do
+	for v in REPS GETPPID_N PINGPONG_N SERIAL_KIB WORKLOADS CONFIGS; do
 		eval "val=\${$v:-}"
 		[ -n "$val" ] && echo "export $v='$val'"
 	done
 	cat scripts/bench-guest.sh
 } >"$out/guest.sh"
 
+# The guest tree with the peers, LTTng and perf (built lazily: not in CI).
+root=$(scripts/bench-root.sh)
 # A disk for the collectors' output: tmpfs has no O_DIRECT.
 scripts/vm-run -t "${BENCH_TIMEOUT:-1800}" -D "${BENCH_DISK_MB:-1024}" \
-	-o "$out/vm" -s "$out/guest.sh"
+	-r "$root" -o "$out/vm" -s "$out/guest.sh"
 
 convert_json=""
 if [ -x scripts/bench-convert.sh ]; then
