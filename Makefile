@@ -300,6 +300,11 @@ demo: stage
 bench: stage
 	@scripts/bench.sh
 
+# Cost as the work grows (Documentation/perf-data/): one boot, minutes.
+.PHONY: bench-curves
+bench-curves: stage
+	@scripts/bench-curves.sh
+
 fuzz-long: setup
 	@scripts/fuzz-long.sh
 

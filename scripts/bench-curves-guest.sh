@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM (scripts/bench-curves.sh boots it with the peers'
+# tree of scripts/bench-root.sh): the measurements behind the cost curves
+# of Documentation/performance.rst, one JSON object a run to
+# /out/curves.jsonl; scripts/bench-curves.py adds them up and plots them.
+# The workload is pinned to CPU 0, every reader to CPU 1, as in
+# bench-guest.sh.  Curves, in this order:
+#
+#   rate    per-event cost, loss and reader CPU against the event rate
+#           (bench-rate: getppid() at RATES events per second, 0 = flat
+#           out), for none, tracebuf record (mmap and read()), tracebuf
+#           bpf and LTTng (discard mode), syscall class
+#   kfunc   cost per traced kernel function call with N of KF_COUNTS
+#           functions selected: the one a getppid() calls and N-1 ACPI
+#           interpreter functions that nothing calls while it runs, for
+#           tracebuf record -f (kretprobes) and tracebuf bpf -f
+#           (fentry/fexit on BPF trampolines)
+#   memory  memory taken while recording, against buffer size (SIZES,
+#           KiB), for tracebuf record (-s, per CPU), tracebuf bpf (-s,
+#           one ring) and LTTng (4 sub-buffers per CPU)
+#
+# Environment: CURVES (default "rate kfunc memory"), REPS (default 3),
+# RATES, RATE_SECS, KF_COUNTS, KF_OPS, SIZES.
+
+CURVES=${CURVES:-rate kfunc memory}
+REPS=${REPS:-3}
+RATES=${RATES:-20000 50000 100000 200000 400000 0}
+RATE_SECS=${RATE_SECS:-1}
+KF_COUNTS=${KF_COUNTS:-1 16 128 512}
+KF_OPS=${KF_OPS:-100000}
+SIZES=${SIZES:-256 1024 4096 16384}
+OUT=/out/curves.jsonl
+R=1	# the readers' CPU
+OUTDIR=/tmp
+grep -q " /disk " /proc/mounts && OUTDIR=/disk
+J=/tmp/collector.json
+W=/tmp/workload.json
+export HOME=/root
+: >"$OUT"
+
+cpu_ns() {
+	cut -d' ' -f1 "/proc/$1/schedstat" 2>/dev/null || echo 0
+}
+
+emit() {	# curve config x rep workload-json tracer-json
+	printf '{"curve": "%s", "config": "%s", "x": %s, "rep": %s, "run": %s, "tracer": %s}\n' \
+		"$1" "$2" "$3" "$4" "$5" "${6:-{\}}" >>"$OUT"
+}
+
+lttng_daemon() {
+	pidof lttng-sessiond >/dev/null && return 0
+	mkdir -p /dev/shm && mount -t tmpfs none /dev/shm
+	taskset -c $R lttng-sessiond -d -q
+}
+
+lttng_cpu_ns() {
+	n=0
+	# By name (busybox pidof does not find the consumer daemon, started
+	# by its full path).
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in
+		# Every thread's: the consumer reads in its threads, and
+		# /proc/PID/schedstat is the first thread's alone.
+		lttng-*) for t in "$p"/task/*/schedstat; do
+				n=$((n + $(cut -d' ' -f1 "$t" 2>/dev/null || echo 0)))
+			done ;;
+		esac
+	done
+	echo $n
+}
+
+dir_bytes() {
+	find "$1" -type f -exec cat {} + 2>/dev/null | wc -c
+}
+
+# A tracebuf collector running CMD: the workload's JSON to $W, its
+# statistics to $J.
+collect() {	# tool args... -- cmd
+	rm -f $W $J "$OUTDIR"/c.fdr*
+	taskset -c $R "$@" >$W
+	rc=$?
+	rm -f "$OUTDIR"/c.fdr*
+	return $rc
+}
+
+# LTTng around CMD: a kernel session (discard mode, streamed to $OUTDIR),
+# syscall events, CHANNEL_OPTS for its channel.  Prints the tracer JSON.
+lttng_run() {	# channel-opts cmd...
+	opts=$1
+	shift
+	lttng_daemon || return 1
+	rm -rf "$OUTDIR/lttng"
+	lttng create c -o "$OUTDIR/lttng" >/dev/null || return 1
+	# shellcheck disable=SC2086
+	lttng enable-channel -k $opts ch >/dev/null &&
+		lttng enable-event -k -c ch --syscall -a >/dev/null &&
+		lttng start >/dev/null || { lttng destroy c >/dev/null; return 1; }
+	r0=$(lttng_cpu_ns)
+	"$@" >$W
+	rc=$?
+	r1=$(lttng_cpu_ns)
+	lttng stop >/dev/null
+	lost=$(lttng list c 2>/dev/null | awk '/Discarded events:/ { n += $3 } END { print n + 0 }')
+	bytes=$(dir_bytes "$OUTDIR/lttng")
+	lttng destroy c >/dev/null
+	rm -rf "$OUTDIR/lttng"
+	printf '{"lost": %s, "bytes": %s, "reader_ns": %s}' "$lost" "$bytes" $((r1 - r0))
+	return $rc
+}
+
+curve_rate() {	# rep
+	for rate in $RATES; do
+		run="bench-rate 0 $rate $RATE_SECS"
+		$run >$W && emit rate none "$rate" "$1" "$(cat $W)"
+		for cfg in tb_fdr tb_fdr_read bpf; do
+			case $cfg in
+			tb_fdr) set -- "$1" tracebuf-record ;;
+			tb_fdr_read) set -- "$1" tracebuf-record --no-mmap ;;
+			bpf) set -- "$1" tracebuf-bpf ;;
+			esac
+			rep=$1
+			shift
+			collect "$@" -q -e syscall -r -N -o "$OUTDIR/c.fdr" --stats-json $J -- $run &&
+				emit rate $cfg "$rate" "$rep" "$(cat $W)" "$(cat $J)" ||
+				echo "curves: rate $cfg $rate failed" >&2
+			set -- "$rep"
+		done
+		t=$(lttng_run "" $run) && emit rate lttng "$rate" "$1" "$(cat $W)" "$t" ||
+			echo "curves: rate lttng $rate failed" >&2
+	done
+}
+
+# The kernel functions: __task_pid_nr_ns (once per getppid()) and the
+# first N-1 of the ACPI interpreter's traceable functions, which only ACPI
+# events (none here) call: the cost per call of a larger selection, not of
+# more calls.  Names that occur once, not on the kprobe blacklist, and not
+# the five that take more than six arguments (BTF), which a BPF trampoline
+# cannot attach to (error 524).
+kf_list() {	# n
+	avail=/sys/kernel/tracing/available_filter_functions
+	{
+		awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist
+		echo acpi_ns_check_package_elements; echo acpi_ns_lookup
+		echo acpi_ns_walk_namespace; echo acpi_ds_init_aml_walk
+		echo acpi_ns_search_and_enter
+	} >/tmp/black
+	grep -E '^acpi_(ut|ex|ps|ns|ds|tb|rs)_[a-z_0-9]+$' $avail | sort | uniq -u |
+		grep -vxF -f /tmp/black |
+		head -n $(($1 - 1)) | { echo __task_pid_nr_ns; cat; } | paste_commas
+}
+
+paste_commas() {
+	awk 'NR > 1 { printf "," } { printf "%s", $0 } END { print "" }'
+}
+
+curve_kfunc() {	# rep
+	run="tb-workload -C 0 getppid $KF_OPS"
+	$run >$W && emit kfunc none 0 "$1" "$(cat $W)"
+	for n in $KF_COUNTS; do
+		f=$(kf_list "$n")
+		got=$(echo "$f" | tr , '\n' | wc -l)
+		[ "$got" = "$n" ] || echo "curves: only $got functions for $n" >&2
+		for cfg in kfunc fentry; do
+			tool=tracebuf-record
+			[ $cfg = fentry ] && tool=tracebuf-bpf
+			collect $tool -q -e sched -f "$f" -r -N -o "$OUTDIR/c.fdr" --stats-json $J -- $run &&
+				emit kfunc $cfg "$got" "$1" "$(cat $W)" "$(cat $J)" ||
+				echo "curves: kfunc $cfg $n failed" >&2
+		done
+	done
+}
+
+mem_avail_kib() {
+	awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
+}
+
+# Memory taken while recording an idle second: MemAvailable before, less
+# during (the buffers, the reader's memory, everything the tracer holds).
+curve_memory() {	# rep
+	printf '#!/bin/sh\nsleep 1\nawk "/^MemAvailable:/ { print \\$2 }" /proc/meminfo\n' >/tmp/memprobe
+	chmod +x /tmp/memprobe
+	for kib in $SIZES; do
+		for cfg in tb_fdr bpf lttng; do
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			before=$(mem_avail_kib)
+			case $cfg in
+			tb_fdr) collect tracebuf-record -q -e syscall -s ${kib}K -r -N -o "$OUTDIR/c.fdr" -- /tmp/memprobe ;;
+			bpf) collect tracebuf-bpf -q -e syscall -s ${kib}K -r -N -o "$OUTDIR/c.fdr" -- /tmp/memprobe ;;
+			lttng) lttng_run "--subbuf-size=$((kib / 4))K --num-subbuf=4" /tmp/memprobe >/dev/null ;;
+			esac || { echo "curves: memory $cfg $kib failed" >&2; continue; }
+			during=$(tail -n 1 $W)
+			emit memory $cfg "$kib" "$1" "{\"taken_kib\": $((before - during))}"
+		done
+	done
+}
+
+echo "curves: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions, output on $OUTDIR"
+bench-rate 0 0 0.2 >/dev/null	# warm up, unmeasured
+for rep in $(seq 1 "$REPS"); do
+	for c in $CURVES; do
+		echo "$c rep $rep" >/run/vm-step
+		"curve_$c" "$rep"
+	done
+	echo "curves: repetition $rep of $REPS done"
+done

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench-curves: boot the VM once with the peers' tree
+# (scripts/bench-root.sh) and run scripts/bench-curves-guest.sh (cost and
+# loss against event rate, kernel-function cost against the number of
+# functions selected, memory against buffer size), then add the runs up
+# and plot them (scripts/bench-curves.py, gnuplot) into
+# Documentation/perf-data/: the data (.dat, and curves.jsonl, every run)
+# and the SVGs that Documentation/performance.rst shows.  Never part of a
+# test.
+#
+# Environment: CURVES, REPS, RATES, RATE_SECS, KF_COUNTS, KF_OPS, SIZES
+# (see bench-curves-guest.sh), BENCH_TIMEOUT (default 3600), BENCH_DISK_MB
+# (default 1024), CURVES_OUT (default Documentation/perf-data).
+
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out="$top/build/bench-curves"
+dest=${CURVES_OUT:-$top/Documentation/perf-data}
+rm -rf "$out"
+mkdir -p "$out/vm" "$dest"
+
+# A copy of the peers' tree with the rate workload: scripts/insn-profile and
+# make bench rebuild build/bench/root.
+cp -a "$(scripts/bench-root.sh)" "$out/root"
+gcc -O2 -Wall -static -o "$out/root/usr/bin/bench-rate" scripts/bench-rate.c
+
+{
+	echo "#!/bin/sh"
+	for v in CURVES REPS RATES RATE_SECS KF_COUNTS KF_OPS SIZES; do
+		eval "val=\${$v:-}"
+		[ -n "$val" ] && echo "export $v='$val'"
+	done
+	cat scripts/bench-curves-guest.sh
+} >"$out/guest.sh"
+
+scripts/vm-run -t "${BENCH_TIMEOUT:-3600}" -D "${BENCH_DISK_MB:-1024}" \
+	-r "$out/root" -w "$out/work" -o "$out/vm" -s "$out/guest.sh"
+
+cp "$out/vm/curves.jsonl" "$dest/curves.jsonl"
+python3 scripts/bench-curves.py "$dest/curves.jsonl" "$dest"
