@@ -227,7 +227,11 @@ lttng_cpu_ns() {
 	# by its full path).
 	for p in /proc/[0-9]*; do
 		case $(cat "$p/comm" 2>/dev/null) in
-		lttng-*) n=$((n + $(cpu_ns "${p#/proc/}"))) ;;
+		# Every thread's: the consumer reads in its threads, and
+		# /proc/PID/schedstat is the first thread's alone.
+		lttng-*) for t in "$p"/task/*/schedstat; do
+				n=$((n + $(cut -d' ' -f1 "$t" 2>/dev/null || echo 0)))
+			done ;;
 		esac
 	done
 	echo $n
