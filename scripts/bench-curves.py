@@ -8,8 +8,9 @@ Writes DIR/rate.dat, kfunc.dat, memory.dat (medians over the repetitions,
 one row per point, columns named in the first line) and an SVG per plot:
 rate-cost.svg (extra ns per event against the achieved event rate, lost
 events beside it in rate.dat), reader.svg (reader CPU per event against
-rate; LTTng's consumer daemon is in rate.dat only), kfunc.svg (ns per traced call against functions selected) and
-memory.svg (MiB taken against buffer size).  Prints the tables.
+rate; LTTng's consumer daemon is in rate.dat only), kfunc.svg (ns per
+traced call against functions selected) and memory.svg (MiB taken
+against buffer size).  Prints the tables.
 """
 import json
 import os
