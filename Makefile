@@ -57,7 +57,7 @@ include scripts/quiet.mk
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
 	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
 	kfunc-random arm64-kernel arm64-module arm64-userspace stage-arm64 check-arm64 \
-	pxa-kernel pxa-module pxa-userspace stage-pxa \
+	pxa-kernel pxa-module pxa-userspace pxa-cp14 stage-pxa check-pxa \
 	test-module debug-test-module \
 	tools man html install-module install-tools deb deb-check
 
@@ -75,6 +75,8 @@ help:
 	@echo "  check-arm64    the selftests in Debian's arm64 kernel under"
 	@echo "                 qemu-system-aarch64 only (stage-arm64 builds"
 	@echo "                 the module, tools and selftests for it)"
+	@echo "  check-pxa      the XScale hardware backend over the CP14 model"
+	@echo "                 in the PXA270 guest (builds its kernel once)"
 	@echo "  check-debug    every selftest in a debug kernel (KASAN, UBSAN,"
 	@echo "                 lockdep, kmemleak, lockup detectors); builds it"
 	@echo "                 the first time (6-9 min on 2 cores, then cached);"
@@ -249,13 +251,24 @@ pxa-userspace: pxa-kernel arm64-kernel ksrc
 	$(PXA_USER) tools tests
 	$(PXA_SELFTESTS) $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload
 
-stage-pxa: pxa-module pxa-userspace
+# Test only: the CP14 trace-buffer model and the hardware backend's test
+# (selftests/pxa), for `scripts/vm-run --arch pxa -n -- /selftests/run-hw.sh`.
+PXA_CP14 := $(BUILD)/pxa-cp14
+pxa-cp14: pxa-kernel ksrc
+	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
+		$(MAKE) -C selftests/pxa module KDIR="$$kdir" OUT=$(PXA_CP14) \
+		ARCH=arm CROSS_COMPILE=$(PXA_CROSS)
+	$(PXA_MAKE) -C selftests/pxa test OUT=$(PXA_CP14)
+
+stage-pxa: pxa-module pxa-userspace pxa-cp14
 	@rm -rf $(PXA_VMROOT)
 	@mkdir -p $(PXA_VMROOT)/lib/tracebuf $(PXA_VMROOT)/usr/bin $(PXA_VMROOT)/selftests
 	@cp $(PXA_MOD)/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
 	@$(PXA_USER) install-bin DESTDIR=$(PXA_VMROOT) BINDIR=/usr/bin
 	@cp $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload \
 		selftests/run.sh $(PXA_VMROOT)/selftests/
+	@cp $(PXA_CP14)/cp14_model.ko $(PXA_VMROOT)/lib/tracebuf/
+	@cp $(PXA_CP14)/xscale_hw_test selftests/pxa/run-hw.sh $(PXA_VMROOT)/selftests/
 
 vm: stage
 	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
@@ -293,6 +306,11 @@ check-vm: stage stage-arm64
 # The arm64 guest alone (it is part of check and check-vm).
 check-arm64: stage-arm64 ksrc
 	@scripts/check.sh --arm64-only
+
+# The XScale hardware backend over the CP14 model in the PXA270 guest
+# (not part of check: its kernel's first build, Documentation/testing.rst).
+check-pxa: stage-pxa ksrc
+	@scripts/check.sh --pxa-only
 
 demo: stage
 	@scripts/demo.sh

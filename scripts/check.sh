@@ -11,9 +11,11 @@
 #
 # With the VM run goes a second guest: the same selftests in Debian's arm64
 # kernel under qemu-system-aarch64 (make stage-arm64), and the same host
-# checks of what it recorded.
+# checks of what it recorded.  --pxa-only runs the XScale hardware backend
+# over the CP14 model in the PXA270 guest (make stage-pxa) instead; it is
+# not part of the default run (Documentation/testing.rst says why).
 #
-# Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only] [--debug]
+# Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug]
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,15 +24,17 @@ cd "$top" || exit 1
 do_host=1
 do_vm=1
 do_arm64=1
+do_pxa=0
 do_debug=0
 for arg in "$@"; do
 	case "$arg" in
-	--host-only) do_vm=0; do_arm64=0 ;;
+	--host-only) do_vm=0; do_arm64=0; do_pxa=0 ;;
 	--vm-only) do_host=0 ;;
-	--debug-only) do_host=0; do_vm=0; do_arm64=0; do_debug=1 ;;
-	--arm64-only) do_host=0; do_vm=0 ;;
+	--debug-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=0; do_debug=1 ;;
+	--arm64-only) do_host=0; do_vm=0; do_pxa=0 ;;
+	--pxa-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=1 ;;
 	--debug) do_debug=1 ;;
-	*) echo "usage: $0 [--host-only | --vm-only | --debug-only | --arm64-only] [--debug]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug]" >&2; exit 2 ;;
 	esac
 done
 
@@ -248,6 +252,23 @@ if [ $do_arm64 = 1 ]; then
 		-w "$top/build/vm-arm64" -o "$results/arm64-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite arm64
+fi
+
+if [ $do_pxa = 1 ]; then
+	# The PXA270 guest (XScale, qemu-system-arm): the hardware backend
+	# over the CP14 model, which loads first (selftests/pxa/run-hw.sh;
+	# Documentation/architectures.rst).
+	echo "# ---- VM: the XScale hardware backend over the CP14 model (PXA270, qemu-system-arm)"
+	scripts/vm-run --arch pxa -n -t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
+		-w "$top/build/vm-pxa" -o "$results/pxa-out" -- /selftests/run-hw.sh
+	rc=$?
+	mkdir -p "$results/pxa"
+	cp "$results/pxa-out/results"/* "$results/pxa/" 2>/dev/null
+	case $rc in
+	0) pseudo_result pxa kernel_log_clean 1 ;;
+	125) pseudo_result pxa kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
+	*) pseudo_result pxa guest_finished 0 "vm-run exit $rc" ;;
+	esac
 fi
 
 if [ $do_debug = 1 ]; then

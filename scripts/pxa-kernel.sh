@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # pxa-kernel.sh: build (once) the 32-bit ARM XScale guest's kernel:
-# pxa_defconfig of Debian's linux-source-6.1 with its modules turned off,
-# plus scripts/pxa-kernel.config (qemu's Mainstone board, initramfs,
-# devtmpfs, tracepoints, perf, kprobes), cross-built with
-# gcc-arm-linux-gnueabi; and fetch what the guest and the 32-bit tools
+# allnoconfig of Debian's linux-source-6.1 plus scripts/pxa-kernel.config
+# (qemu's Mainstone board, initramfs, the PXA serial console, modules,
+# tracepoints, perf, kprobes, debugfs: what the guest needs, so that it
+# builds in minutes) and selftests/pxa/export-undef-hook.patch (test
+# kernel only: the CP14 trace-buffer model, selftests/pxa/cp14_model.ko,
+# hooks undefined instructions), cross-built with gcc-arm-linux-gnueabi;
+# and fetch what the guest and the 32-bit tools
 # need from Debian's armel packages (busybox-static, zlib, libelf,
 # libbpf), unpacked, never installed.  The tree is kept outside the
 # checkout, keyed by a hash of the fragment and the source and compiler
@@ -16,6 +19,7 @@ set -u
 prog=pxa-kernel.sh
 top=$(cd "$(dirname "$0")/.." && pwd)
 fragment="$top/scripts/pxa-kernel.config"
+patch_file="$top/selftests/pxa/export-undef-hook.patch"
 tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cache=${TB_PXA_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/pxa-kernel}
 cross=arm-linux-gnueabi-
@@ -52,12 +56,13 @@ for arg in "$@"; do
 done
 
 [ -r "$fragment" ] || die "$fragment missing"
+[ -r "$patch_file" ] || die "$patch_file missing"
 [ -r "$tarball" ] || die "$tarball not found; run scripts/setup.sh"
 command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing; run scripts/setup.sh"
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 	srcver=$(stat -c '%s %Y' "$tarball")
 key=$( {
-	cat "$fragment"
+	cat "$fragment" "$patch_file"
 	echo "linux-source-6.1 $srcver"
 	"${cross}gcc" --version | head -n 1
 } | sha256sum | cut -c1-16)
@@ -89,16 +94,15 @@ if [ ! -f "$kdir/.extracted" ]; then
 	mkdir -p "$kdir"
 	tar -xJf "$tarball" -C "$kdir" --strip-components=1 ||
 		die "could not extract $tarball"
+	patch -d "$kdir" -p1 -s <"$patch_file" || die "$patch_file does not apply"
 	touch "$kdir/.extracted"
 fi
 
-# pxa_defconfig, every module off (only what the guest boots is built),
-# then the fragment; each of its lines must survive olddefconfig.
-echo "$prog: configuring (pxa_defconfig + $(basename "$fragment"))" >&2
+# allnoconfig with the fragment's lines as its fixed answers; each of
+# them must survive olddefconfig.
+echo "$prog: configuring (allnoconfig + $(basename "$fragment"))" >&2
 {
-	kmake -s pxa_defconfig &&
-	sed -i 's/^\(CONFIG_[A-Z0-9_]*\)=m$/# \1 is not set/' "$kdir/.config" &&
-	"$kdir/scripts/kconfig/merge_config.sh" -m -O "$kdir" "$kdir/.config" "$fragment" &&
+	kmake -s KCONFIG_ALLCONFIG="$fragment" allnoconfig &&
 	kmake -s olddefconfig
 } >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "configuration failed; see $log"; }
 while IFS= read -r line; do
