@@ -105,8 +105,18 @@ static long slurp(const char *path, uint8_t *buf, size_t len)
 	return n;
 }
 
+/*
+ * The 6.1 harness runs a test's body after its setup skipped: each test
+ * starts with this.
+ */
+#define HW_ONLY() do { \
+	if (self->skip) \
+		SKIP(return, "needs the XScale backend over cp14_model.ko"); \
+} while (0)
+
 FIXTURE(hw)
 {
+	bool skip;
 	int fd;
 	unsigned long long unpredictable, cut;
 	uint8_t buf[TB_SIZE];
@@ -124,8 +134,10 @@ FIXTURE_SETUP(hw)
 	self->fd = tb_open_dev(O_RDWR);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, tb_status(self->fd, &st));
-	if (st.backend != TRACEBUF_BACKEND_XSCALE || access(MODEL "exec", W_OK))
-		SKIP(return, "needs the XScale backend over cp14_model.ko");
+	self->skip = st.backend != TRACEBUF_BACKEND_XSCALE ||
+		     access(MODEL "exec", W_OK);
+	if (self->skip)
+		return;
 	/* Off, wrap-around, no checkpoints, empty: as tb_reset, no sources. */
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_DISABLE));
 	ASSERT_EQ(0, tb_set_chain(self->fd, 0));
@@ -143,7 +155,7 @@ FIXTURE_TEARDOWN(hw)
 	ioctl(self->fd, TRACEBUF_IOC_DISABLE);
 	close(self->fd);
 	/* The manual's rule, for every test: no access while tracing. */
-	if (self->unpredictable != ~0ULL) {
+	if (!self->skip) {
 		EXPECT_EQ(self->unpredictable, model_stat("unpredictable"));
 		EXPECT_EQ(self->cut, model_stat("cut_passes"));
 	}
@@ -160,6 +172,7 @@ TEST_F(hw, read_order_is_the_models)
 		0x62,				/* run 2; exc 6 (IRQ) */
 	};
 
+	HW_ONLY();
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
 	ASSERT_EQ(0, model_exec("run 3\nexc 2\nrun 20\nb 0x8000\n"
 				"bx 0x12345678\nrun 2\nexc 6\n"));
@@ -178,6 +191,7 @@ TEST_F(hw, read_clears)
 	unsigned long long passes;
 	int nb;
 
+	HW_ONLY();
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
 	ASSERT_EQ(0, model_exec("run 1\nexc 7\n"));
 	passes = model_stat("passes");
@@ -208,6 +222,7 @@ TEST_F(hw, snapshot_and_checkpoints_are_the_models)
 	};
 	struct tracebuf_record *r = (struct tracebuf_record *)self->rec;
 
+	HW_ONLY();
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
 	ASSERT_EQ(0, model_exec("b 0x1000 chk\nrun 5\nbx 0xc0ffee00 chk\n"
 				"run 40\nb 0x2000\n"));
@@ -236,6 +251,7 @@ TEST_F(hw, checkpoint_registers)
 {
 	struct tracebuf_chkpt ck = { 0xa0008000, 0xa0004000 }, got;
 
+	HW_ONLY();
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_SET_CHKPT, &ck));
 	ASSERT_EQ(0, model_rec("buffer", self->mrec));
 	EXPECT_EQ(0xa0008000, le32(self->mrec));
@@ -261,6 +277,7 @@ TEST_F(hw, modes_and_dcsr)
 	uint32_t mode = TRACEBUF_MODE_FILL_ONCE, got = 99;
 	unsigned long long dcsr;
 
+	HW_ONLY();
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_GET_MODE, &got));
 	EXPECT_EQ(TRACEBUF_MODE_WRAP, got);
 	/* Fill-once needs the buffer-full break, which 6.1 cannot route. */
@@ -282,6 +299,7 @@ TEST_F(hw, enable_and_status)
 {
 	struct tracebuf_status st;
 
+	HW_ONLY();
 	ASSERT_EQ(0, tb_status(self->fd, &st));
 	EXPECT_EQ(TRACEBUF_ABI_VERSION, st.abi_version);
 	EXPECT_EQ(TRACEBUF_BACKEND_XSCALE, st.backend);
@@ -310,6 +328,7 @@ TEST_F(hw, wrap_keeps_the_newest)
 	size_t len = 0;
 	int i;
 
+	HW_ONLY();
 	/* 60 indirect branches: 300 bytes, the oldest 44 overwritten. */
 	for (i = 0; i < 60; i++)
 		len += snprintf(prog + len, sizeof(prog) - len,
@@ -336,6 +355,7 @@ TEST_F(hw, poll_and_write)
 	struct tracebuf_event ev = { TRACEBUF_EV_EXCEPTION, TRACEBUF_VEC_SWI, 0, 0 };
 	uint8_t b;
 
+	HW_ONLY();
 	/* No chained records, no read session: nothing to read yet. */
 	EXPECT_EQ(0, poll(&p, 1, 0));
 	/* The core writes the buffer; software cannot. */
@@ -356,6 +376,7 @@ TEST_F(hw, chained_capture_refused)
 {
 	struct tracebuf_status st;
 
+	HW_ONLY();
 	/* Chaining re-arms fill-once at each full break: refused with it. */
 	EXPECT_EQ(-1, tb_set_chain(self->fd, 4));
 	EXPECT_EQ(EOPNOTSUPP, errno);
@@ -384,6 +405,7 @@ TEST_F(hw, decode_and_convert_the_capture)
 	unsigned int i;
 	FILE *f;
 
+	HW_ONLY();
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_IOC_ENABLE));
 	ASSERT_EQ(0, model_exec("b 0x8000 chk\nrun 3\nexc 2\nrun 20\n"
 				"bx 0x12345678\nexc 6\n"));
@@ -430,6 +452,7 @@ TEST_F(hw, user_mode_access_is_undefined)
 	volatile int trapped = 0;
 	uint32_t v = 0;
 
+	HW_ONLY();
 	ASSERT_EQ(0, sigaction(SIGILL, &sa, &old));
 	if (sigsetjmp(ill_jmp, 1))
 		trapped = 1;
