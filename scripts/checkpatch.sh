@@ -20,7 +20,7 @@ run() {	# run EXTRA_IGNORES FILES...
 {
 	run "" driver/*/*.c driver/*/*.h
 	# Userspace follows the kernel style too.
-	run "" userspace/lib/*.c userspace/lib/*.h userspace/tools/*.c
+	run "" userspace/lib/*/*.c userspace/lib/*/*.h userspace/lib/*.h userspace/tools/*.c
 	# BIT() does not exist for userspace: uapi headers spell out shifts.
 	run ",BIT_MACRO" uapi/linux/*.h
 } | tee build/checkpatch.log

@@ -17,10 +17,10 @@ out=${1:?usage: deb.sh OUT}
 cd "$top"
 
 ver=$(dpkg-parsechangelog -S Version)
-tbver=$(sed -n 's/^#define TB_VERSION "\(.*\)"$/\1/p' userspace/lib/tb_cli.h)
+tbver=$(sed -n 's/^#define TB_VERSION "\(.*\)"$/\1/p' userspace/lib/cli/cli.h)
 dkmsver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 if [ "$ver" != "$tbver" ] || [ "$ver" != "$dkmsver" ]; then
-	echo "deb: versions differ: debian/changelog $ver, tb_cli.h $tbver, dkms.conf $dkmsver" >&2
+	echo "deb: versions differ: debian/changelog $ver, cli/cli.h $tbver, dkms.conf $dkmsver" >&2
 	exit 1
 fi
 

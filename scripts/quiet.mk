@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kbuild-style build output, shared by the Makefiles: one line a file
-# ("  CC      lib/tb_opt.c"), the commands themselves with V=1, nothing
+# ("  CC      lib/cli/opt.c"), the commands themselves with V=1, nothing
 # with make -s, as the kernel's own build does (V passes on to kbuild).
 #
 #   $(call quiet,TAG,WHAT)COMMAND     in a recipe line, instead of COMMAND

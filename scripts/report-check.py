@@ -30,7 +30,7 @@ SPACES = {1: "syscall", 2: "irq", 3: "softirq", 4: "workqueue", 5: "fault",
 POINT = {"fault", "sched"}
 LOST = "tracebuf: lost "
 TRIGGERS = ("tracebuf trigger: ", "tracebuf: panic: ")
-# The post-processing opens each task with this event (fdr_post.h).
+# The post-processing opens each task with this event (convert/fdr_post.h).
 START = "tracebuf: capture start"
 # A task's command name, written as it exits (uapi/linux/tracebuf.h).
 COMM = "tracebuf: comm "

@@ -26,7 +26,7 @@ const modules = process.env.TB_VIEWER_MODULES;
 const puppeteer = require(path.join(modules, 'puppeteer-core'));
 const speedscopeDir = path.join(modules, 'speedscope', 'dist', 'release');
 
-// Pseudo-process of the CPU tracks (userspace/lib/fdr_json.h).
+// Pseudo-process of the CPU tracks (userspace/lib/convert/fdr_json.h).
 const CPUS_PID = 0x20000000;
 const IDLE_TID = 0x40000000;
 // Kernel id spaces of point events (uapi/linux/tracebuf.h).
@@ -142,7 +142,7 @@ function model(th, names, us, t0) {
 	const space = id => ((names.get(id) || {}).kid >>> 24) & 0xf;
 	const nameOf = id => (names.get(id) || {name: `function ${id}`}).name;
 	// Our post-processing starts every task with this event, no event of
-	// the task's (userspace/lib/fdr_post.h).
+	// the task's (userspace/lib/convert/fdr_post.h).
 	// A task's command name, written as it exits (uapi), names the
 	// thread: no event either.
 	const recs = th.recs.filter(r => !(r.kind === 'event' &&

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: `tracebuf crash`'s image parser and recovery
- * (crash_image.h) over arbitrary bytes taken as an ELF core.
+ * (format/crash_image.h) over arbitrary bytes taken as an ELF core.
  *
  * Most mutations of a descriptor or a frame table would only meet the
  * checksums, so every input is tried twice: as it is, and with the
@@ -20,10 +20,11 @@
 
 #include <linux/tracebuf_crash.h>
 
-#include "crash_image.h"
-#include "fdr_post.h"
-#include "name_map.h"
-#include "tb_bytes.h"
+#include "convert/crash_recover.h"
+#include "convert/fdr_post.h"
+#include "format/crash_image.h"
+#include "format/name_map.h"
+#include "util/bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,7 +39,7 @@ static void run(const uint8_t *data, size_t size)
 	struct tb_crash_src src;
 	struct tb_error err;
 
-	tb_crash_src_mem(&src, data, size);
+	tb_crash_image_src_mem(&src, data, size);
 	if (tb_crash_image_open(&im, &src, &err))
 		return;
 	if (!tb_crash_recover(&im, &res, note, NULL, &err) && res.names) {
@@ -48,7 +49,7 @@ static void run(const uint8_t *data, size_t size)
 			tb_name_map_finish(&m, &err);
 		tb_name_map_free(&m);
 	}
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 	tb_crash_image_free(&im);
 }
 
@@ -67,19 +68,19 @@ static void fix(uint8_t *buf, size_t size, size_t d)
 	if (ntables > (h.size - sizeof(h)) / 8)
 		return;
 	for (i = 0; i < ntables; i++) {
-		t = tb_get64(buf + d + h.size - (ntables - i) * 8);
+		t = tb_bytes_get64(buf + d + h.size - (ntables - i) * 8);
 		if (t > size - h.frame_size)
 			return;
-		crc = tb_crc32(crc, buf + t, h.frame_size);
+		crc = tb_crash_recover_crc32(crc, buf + t, h.frame_size);
 	}
-	tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, tables_checksum), crc);
+	tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, tables_checksum), crc);
 	if (h.version >= 2 && h.names_paddr <= size &&
 	    h.names_len <= size - h.names_paddr)
-		tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, names_checksum),
-			 tb_crc32(0, buf + h.names_paddr, h.names_len));
-	tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum), 0);
-	tb_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum),
-		 tb_crc32(0, buf + d, h.size));
+		tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, names_checksum),
+			 tb_crash_recover_crc32(0, buf + h.names_paddr, h.names_len));
+	tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum), 0);
+	tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum),
+		 tb_crash_recover_crc32(0, buf + d, h.size));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the collectors' post-processing (lib/fdr_post.h) over
+ * libFuzzer target: the collectors' post-processing (lib/convert/fdr_post.h) over
  * arbitrary bytes, merged (dense ids and kernel ids, as fdr-tidy) and raw.
  * Whatever it accepts, its output must read back with every function
  * record of the input, less the exits it says it left out.
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fdr_post.h"
-#include "fdr_reader.h"
+#include "convert/fdr_post.h"
+#include "format/fdr_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,8 +28,8 @@ static void one(const uint8_t *data, size_t size, bool raw, bool keep_ids)
 	ret = tb_fdr_post_run(&p, data, size, f, &err);
 	fclose(f);
 	if (!ret &&
-	    (tb_fdr_read_mem(data, size, NULL, NULL, NULL, &in, &err) ||
-	     tb_fdr_read_mem(buf, len, NULL, NULL, NULL, &out, &err)))
+	    (tb_fdr_reader_read_mem(data, size, NULL, NULL, NULL, &in, &err) ||
+	     tb_fdr_reader_read_mem(buf, len, NULL, NULL, NULL, &out, &err)))
 		abort();	/* we wrote what we cannot read */
 	if (!ret && in.functions != out.functions + p.removed)
 		abort();	/* records lost or made up */

@@ -5,9 +5,9 @@
  */
 #include <stdio.h>
 
-#include "fdr_print.h"
-#include "fdr_reader.h"
-#include "xscale_fdr.h"
+#include "convert/fdr_print.h"
+#include "convert/xs_fdr.h"
+#include "format/fdr_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -28,13 +28,13 @@ static int emit(void *ctx, const struct tracebuf_record *hdr, bool has_hdr,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tb_error err;
-	struct tb_xsf_reader x;
+	struct tb_xs_fdr_reader x;
 
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
-	tb_fdr_read_mem(data, size, NULL, print, NULL, NULL, &err);
-	tb_xsf_reader_init(&x, &err, emit, NULL);
-	tb_fdr_read_mem(data, size, NULL, tb_xsf_visit, &x, NULL, &err);
-	tb_xsf_reader_finish(&x);
+	tb_fdr_reader_read_mem(data, size, NULL, print, NULL, NULL, &err);
+	tb_xs_fdr_reader_init(&x, &err, emit, NULL);
+	tb_fdr_reader_read_mem(data, size, NULL, tb_xs_fdr_visit, &x, NULL, &err);
+	tb_xs_fdr_reader_finish(&x);
 	return 0;
 }

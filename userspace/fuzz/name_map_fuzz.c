@@ -2,8 +2,8 @@
 /* libFuzzer target: "ID NAME" map parsing and the ELF map writer. */
 #include <stdio.h>
 
-#include "name_map.h"
-#include "xray_map.h"
+#include "format/name_map.h"
+#include "format/xray_map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tfile_reader.h"
+#include "format/tfile_reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "rb");
 	if (!f)
 		return 0;
-	tb_tfile_read(f, &v, NULL, NULL, &err);
+	tb_tfile_reader_read(f, &v, NULL, NULL, &err);
 	fclose(f);
 	return 0;
 }

@@ -8,17 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tb_input.h"
-#include "xscale_decode.h"
-#include "xscale_print.h"
+#include "convert/xs_print.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
-	struct tb_in in;
-	struct tb_buf b;
+	struct tb_xs_input in;
+	struct tb_xs_buffer b;
 	FILE *f;
 
 	if (!size)
@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "rb");
 	if (!f)
 		return 0;
-	tb_in_init(&in, f, 256);
-	while (tb_in_next(&in, &b) > 0) {
+	tb_xs_record_init(&in, f, 256);
+	while (tb_xs_record_next(&in, &b) > 0) {
 		struct tb_xs_msg *m = malloc(b.hdr.buf_size * sizeof(*m));
 		struct tb_xs_chkpt_regs regs = { b.has_hdr, b.hdr.chkpt0,
 						 b.hdr.chkpt1 };
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tb_xs_print_buffer(devnull, 0, &b, m, &res);
 		free(m);
 	}
-	tb_in_release(&in);
+	tb_xs_record_release(&in);
 	fclose(f);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * XRay FDR records, as llvm-xray 14 reads them (versions 1 to 5).  Like
  * LLVM's lib/XRay, the library is split into the records (this header), a
- * producer that turns bytes into records (fdr_reader.c), a verifier for the
+ * producer that turns bytes into records (format/fdr_reader.c), a verifier for the
  * block grammar (inside the producer) and visitors that consume records
  * (text printer, converters).  Documentation/formats.rst describes the
  * format as we read and write it.
@@ -103,6 +103,6 @@ struct tb_fdr_record {
 	uint64_t tsc;
 };
 
-const char *tb_fdr_kind_name(unsigned int kind);
+const char *tb_fdr_reader_kind_name(unsigned int kind);
 
 #endif /* TB_FDR_RECORDS_H */

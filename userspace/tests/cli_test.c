@@ -4,7 +4,8 @@
 #include <stdint.h>
 
 #include "kselftest_harness.h"
-#include "tb_cli.h"
+#include "cli/cli.h"
+#include "util/parse.h"
 
 TEST(parse_u64_bases)
 {

@@ -14,8 +14,8 @@
 #include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
-#include "collect.h"
-#include "tb_cli.h"
+#include "cli/cli.h"
+#include "collect/collect.h"
 
 static char *in_memory(void (*fn)(FILE *f, const void *arg), const void *arg)
 {

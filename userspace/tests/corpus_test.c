@@ -12,16 +12,16 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fdr_print.h"
-#include "fdr_reader.h"
-#include "name_map.h"
-#include "tb_bytes.h"
+#include "convert/fdr_print.h"
+#include "convert/xs_fdr.h"
+#include "format/fdr_reader.h"
+#include "format/name_map.h"
+#include "format/tfile_reader.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
 #include "tb_gen.h"
-#include "tb_input.h"
 #include "tb_test_util.h"
-#include "tfile_reader.h"
-#include "xscale_decode.h"
-#include "xscale_fdr.h"
+#include "util/bytes.h"
 
 /* A valid file of @version: what compiler-rt wrote in that version. */
 static void fb_valid(struct gb *f, unsigned int version)
@@ -67,7 +67,7 @@ static int fdr_parse(const void *p, size_t n, struct tb_error *err)
 	unsigned long c = 0;
 
 	memset(err, 0, sizeof(*err));
-	return tb_fdr_read_mem(p, n, NULL, count_cb, &c, NULL, err);
+	return tb_fdr_reader_read_mem(p, n, NULL, count_cb, &c, NULL, err);
 }
 
 /*
@@ -106,7 +106,7 @@ TEST(fdr_versions_1_to_5_match_llvm)
 
 		fb_valid(&f, v);
 		out = open_memstream(&ours, &len);
-		ASSERT_EQ(0, tb_fdr_read_mem(f.p, f.n, NULL, print_cb, out,
+		ASSERT_EQ(0, tb_fdr_reader_read_mem(f.p, f.n, NULL, print_cb, out,
 					     NULL, &err)) {
 			TH_LOG("version %u: %s", v, err.msg);
 		}
@@ -137,13 +137,13 @@ static void case_edit(struct gb *f, unsigned int i)
 		f->n = 20;
 		break;
 	case 1:		/* versions */
-		tb_put16(f->p, 6);
+		tb_bytes_put16(f->p, 6);
 		break;
 	case 2:
-		tb_put16(f->p, 0);
+		tb_bytes_put16(f->p, 0);
 		break;
 	case 3:		/* type */
-		tb_put16(f->p + 2, 2);
+		tb_bytes_put16(f->p + 2, 2);
 		break;
 	case 4:		/* unknown kind */
 		f->p[32 + 16] = 11 << 1 | 1;
@@ -155,28 +155,28 @@ static void case_edit(struct gb *f, unsigned int i)
 		f->n -= 3;
 		break;
 	case 7:		/* extent longer than the file: EOF ends it, fine */
-		tb_put64(f->p + 33, 1000);
+		tb_bytes_put64(f->p + 33, 1000);
 		break;
 	case 8:		/* records cross the extent */
-		tb_put64(f->p + 33, 40);
+		tb_bytes_put64(f->p + 33, 40);
 		break;
 	case 9:		/* NewCPUId where WallClockTime belongs */
 		f->p[32 + 32] = 2 << 1 | 1;
 		break;
 	case 10:	/* function record type 7 */
-		tb_put32(f->p + 32 + 5 * 16, 7 << 1 | 0);
+		tb_bytes_put32(f->p + 32 + 5 * 16, 7 << 1 | 0);
 		break;
 	case 11:	/* CallArgument right after NewCPUId */
 		f->p[32 + 5 * 16] = 6 << 1 | 1;
 		break;
 	case 12:	/* payload size negative / oversized */
-		tb_put32(custom_size, 0xffffffff);
+		tb_bytes_put32(custom_size, 0xffffffff);
 		break;
 	case 13:
-		tb_put32(custom_size, 1 << 30);
+		tb_bytes_put32(custom_size, 1 << 30);
 		break;
 	case 14:	/* block ends right after WallClockTime */
-		tb_put64(f->p + 33, 32);
+		tb_bytes_put64(f->p + 33, 32);
 		f->n = 32 + 16 + 32;
 		break;
 	case 15:	/* trailing garbage after the last extent */
@@ -256,12 +256,12 @@ TEST(fdr_malformed_cases)
 static int xs_parse(const void *p, size_t n, struct tb_error *err)
 {
 	FILE *f = n ? fmemopen((void *)p, n, "rb") : tmpfile();
-	struct tb_in in;
-	struct tb_buf b;
+	struct tb_xs_input in;
+	struct tb_xs_buffer b;
 	int ret;
 
-	tb_in_init(&in, f, 256);
-	while ((ret = tb_in_next(&in, &b)) > 0) {
+	tb_xs_record_init(&in, f, 256);
+	while ((ret = tb_xs_record_next(&in, &b)) > 0) {
 		struct tb_xs_msg *m = malloc(b.hdr.buf_size * sizeof(*m));
 		struct tb_xs_result res;
 
@@ -270,7 +270,7 @@ static int xs_parse(const void *p, size_t n, struct tb_error *err)
 		free(m);
 	}
 	*err = in.err;
-	tb_in_release(&in);
+	tb_xs_record_release(&in);
 	fclose(f);
 	return ret;
 }
@@ -281,7 +281,7 @@ static int tf_parse(const void *p, size_t n, struct tb_error *err)
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	ret = tb_tfile_read(f, NULL, NULL, NULL, err);
+	ret = tb_tfile_reader_read(f, NULL, NULL, NULL, err);
 	fclose(f);
 	return ret;
 }
@@ -294,13 +294,13 @@ static int emit_cb(void *ctx, const struct tracebuf_record *h, bool has,
 
 static int xsf_parse(const void *p, size_t n, struct tb_error *err)
 {
-	struct tb_xsf_reader x;
+	struct tb_xs_fdr_reader x;
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	tb_xsf_reader_init(&x, err, emit_cb, NULL);
-	ret = tb_fdr_read_mem(p, n, NULL, tb_xsf_visit, &x, NULL, err);
-	if (tb_xsf_reader_finish(&x))
+	tb_xs_fdr_reader_init(&x, err, emit_cb, NULL);
+	ret = tb_fdr_reader_read_mem(p, n, NULL, tb_xs_fdr_visit, &x, NULL, err);
+	if (tb_xs_fdr_reader_finish(&x))
 		ret = -1;
 	return ret;
 }
@@ -383,7 +383,7 @@ static size_t seed_block(struct gb *g, uint64_t extra)
 	gf_cpu(g, 1, 100);
 	gf_func(g, TB_FDR_ENTER, 1, 5);
 	gf_func(g, TB_FDR_EXIT, 1, 5);
-	tb_put64(g->p + at + 1, extra + g->n - at - TB_FDR_META_SIZE);
+	tb_bytes_put64(g->p + at + 1, extra + g->n - at - TB_FDR_META_SIZE);
 	return at;
 }
 
@@ -406,7 +406,7 @@ static void seed_fdr(struct gb *g, unsigned int i)
 	case 3:		/* exactly 2^32: skipped up to the next 0x0f */
 		gf_header(g, 5, 1, 0);
 		seed_block(g, 0);
-		tb_put64(g->p + 33, 1ULL << 32);
+		tb_bytes_put64(g->p + 33, 1ULL << 32);
 		seed_block(g, 0);
 		break;
 	case 4:		/* a final BufferExtents of 9 bytes */
@@ -456,12 +456,12 @@ static void seed_tfile(struct gb *g, unsigned int i)
 		gt_v(g, 1, 1);
 		gt_m(g, 0x500000, mem, 8);
 		gt_frame_end(g, f);
-		tb_put32(g->p + f + 2, tb_get32(g->p + f + 2) - 6);
+		tb_bytes_put32(g->p + f + 2, tb_bytes_get32(g->p + f + 2) - 6);
 		g->n -= 6;
 		f = gt_frame(g, 1);
 		gt_r(g, 8, 0x11);
 		gt_frame_end(g, f);
-		tb_put32(g->p + f + 2, 4);
+		tb_bytes_put32(g->p + f + 2, 4);
 		g->n -= 5;
 		gt_std_frame(g, 2);
 		gt_end(g);
@@ -508,7 +508,7 @@ static void seed_xscale(struct gb *g, unsigned int i)
 	};
 	uint8_t *d;
 
-	tb_record_format(&r, gb_space(g, 40));
+	tb_xs_record_format(&r, gb_space(g, 40));
 	d = gb_space(g, 256);
 	memset(d, 0x83, 256);
 	d[20] = 0xc1;			/* lost its register */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Recovery from a memory image (lib/crash_image.c) on hand-built ELF cores:
+ * Recovery from a memory image (lib/format/crash_image.c) on hand-built ELF cores:
  * a crash descriptor as the module writes it (uapi/linux/tracebuf_crash.h),
  * frame tables, rings whose frames are scattered in physical memory, and
  * the damage a dying kernel or a partial dump can leave.
@@ -15,10 +15,11 @@
 #include <linux/tracebuf.h>
 #include <linux/tracebuf_crash.h>
 
-#include "crash_image.h"
-#include "fdr_reader.h"
-#include "fdr_writer.h"
-#include "tb_bytes.h"
+#include "convert/crash_recover.h"
+#include "format/crash_image.h"
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "util/bytes.h"
 
 #define FRAME		4096U
 #define NR_CPUS		2U
@@ -67,21 +68,21 @@ static void put_elf(struct image *im)
 	e[4] = 2;			/* 64-bit */
 	e[5] = 1;			/* little-endian */
 	e[6] = 1;
-	tb_put16(e + 16, 4);		/* ET_CORE */
-	tb_put16(e + 18, 62);		/* x86-64 */
-	tb_put32(e + 20, 1);
-	tb_put64(e + 32, 64);		/* e_phoff */
-	tb_put16(e + 52, 64);
-	tb_put16(e + 54, 56);
-	tb_put16(e + 56, 2);
-	tb_put32(ph, 4);		/* PT_NOTE, as qemu's first header */
+	tb_bytes_put16(e + 16, 4);		/* ET_CORE */
+	tb_bytes_put16(e + 18, 62);		/* x86-64 */
+	tb_bytes_put32(e + 20, 1);
+	tb_bytes_put64(e + 32, 64);		/* e_phoff */
+	tb_bytes_put16(e + 52, 64);
+	tb_bytes_put16(e + 54, 56);
+	tb_bytes_put16(e + 56, 2);
+	tb_bytes_put32(ph, 4);		/* PT_NOTE, as qemu's first header */
 	ph += 56;
-	tb_put32(ph, 1);		/* PT_LOAD */
-	tb_put64(ph + 8, ELF_DATA);
-	tb_put64(ph + 16, 0xffff888000000000ULL + PHYS_BASE);
-	tb_put64(ph + 24, PHYS_BASE);
-	tb_put64(ph + 32, (uint64_t)NR_PAGES * FRAME);
-	tb_put64(ph + 40, (uint64_t)NR_PAGES * FRAME);
+	tb_bytes_put32(ph, 1);		/* PT_LOAD */
+	tb_bytes_put64(ph + 8, ELF_DATA);
+	tb_bytes_put64(ph + 16, 0xffff888000000000ULL + PHYS_BASE);
+	tb_bytes_put64(ph + 24, PHYS_BASE);
+	tb_bytes_put64(ph + 32, (uint64_t)NR_PAGES * FRAME);
+	tb_bytes_put64(ph + 40, (uint64_t)NR_PAGES * FRAME);
 }
 
 /* A block of task @tid at @off of @cpu's ring: header, @n syscalls, a marker. */
@@ -93,31 +94,31 @@ static uint32_t put_block(struct image *im, unsigned int cpu, uint32_t off,
 	uint32_t len;
 	unsigned int i;
 
-	tb_fdr_put_meta(p, TB_FDR_BUFFER_EXTENTS);
-	tb_fdr_put_meta(p + 16, TB_FDR_NEW_BUFFER);
-	tb_put32(p + 17, tid);
-	tb_fdr_put_meta(p + 32, TB_FDR_WALLCLOCK);
-	tb_fdr_put_meta(p + 48, TB_FDR_PID);
-	tb_put32(p + 49, tid);
-	tb_fdr_put_meta(p + 64, TB_FDR_NEW_CPU);
-	tb_put16(p + 65, cpu);
-	tb_put64(p + 67, 1000 + off);
+	tb_fdr_writer_put_meta(p, TB_FDR_BUFFER_EXTENTS);
+	tb_fdr_writer_put_meta(p + 16, TB_FDR_NEW_BUFFER);
+	tb_bytes_put32(p + 17, tid);
+	tb_fdr_writer_put_meta(p + 32, TB_FDR_WALLCLOCK);
+	tb_fdr_writer_put_meta(p + 48, TB_FDR_PID);
+	tb_bytes_put32(p + 49, tid);
+	tb_fdr_writer_put_meta(p + 64, TB_FDR_NEW_CPU);
+	tb_bytes_put16(p + 65, cpu);
+	tb_bytes_put64(p + 67, 1000 + off);
 	p += 80;
 	for (i = 0; i < n; i++) {
-		tb_fdr_put_func(p, TB_FDR_ENTER, 0x1000000 + i, 10);
-		tb_fdr_put_func(p + 8, TB_FDR_EXIT, 0x1000000 + i, 10);
+		tb_fdr_writer_put_func(p, TB_FDR_ENTER, 0x1000000 + i, 10);
+		tb_fdr_writer_put_func(p + 8, TB_FDR_EXIT, 0x1000000 + i, 10);
 		p += 16;
 	}
 	if (marker) {
-		tb_fdr_put_meta(p, TB_FDR_CUSTOM);
-		tb_put32(p + 1, strlen(marker));
-		tb_put32(p + 5, 5);
+		tb_fdr_writer_put_meta(p, TB_FDR_CUSTOM);
+		tb_bytes_put32(p + 1, strlen(marker));
+		tb_bytes_put32(p + 5, 5);
 		memcpy(p + 16, marker, strlen(marker));
 		p += 16 + strlen(marker);
 	}
 	len = p - start;
 	/* An open block's extents are brought up to date only at its close. */
-	tb_put64(start + 1, stale_extents ? 64 : len - 16);
+	tb_bytes_put64(start + 1, stale_extents ? 64 : len - 16);
 	return len;
 }
 
@@ -179,12 +180,12 @@ static void seal(struct image *im)
 
 		tables[cpu] = PHYS_BASE + (uint64_t)(P_TABLE + cpu) * FRAME;
 		for (f = 0; f < FRAMES; f++) {
-			tb_put64(t + 8 * f, PHYS_BASE +
+			tb_bytes_put64(t + 8 * f, PHYS_BASE +
 				 (uint64_t)frame_page(cpu, f) * FRAME);
 			memcpy(phys_page(im, frame_page(cpu, f)),
 			       im->ring[cpu] + f * FRAME, FRAME);
 		}
-		crc = tb_crc32(crc, t, FRAME);
+		crc = tb_crash_recover_crc32(crc, t, FRAME);
 	}
 	memcpy(d->magic, TRACEBUF_CRASH_MAGIC, TRACEBUF_CRASH_MAGIC_SIZE);
 	d->version = TRACEBUF_CRASH_VERSION;
@@ -198,12 +199,12 @@ static void seal(struct image *im)
 	d->panic_cpu = 1;
 	d->tables_checksum = crc;
 	d->capture = 3;
-	tb_fdr_put_header(d->fdr_header, &h);
+	tb_fdr_writer_put_header(d->fdr_header, &h);
 	if (d->names_len <= FRAME)
-		d->names_checksum = tb_crc32(0, phys_page(im, P_NAMES),
+		d->names_checksum = tb_crash_recover_crc32(0, phys_page(im, P_NAMES),
 					     d->names_len);
 	d->checksum = 0;
-	d->checksum = tb_crc32(0, d, d->size);
+	d->checksum = tb_crash_recover_crc32(0, d, d->size);
 }
 
 /* Make the sealed descriptor a version-1 one: no names fields. */
@@ -216,7 +217,7 @@ static void to_version_1(struct image *im)
 	im->d->version = 1;
 	im->d->size = TRACEBUF_CRASH_DESC_SIZE_VER1 + rest;
 	im->d->checksum = 0;
-	im->d->checksum = tb_crc32(0, d, im->d->size);
+	im->d->checksum = tb_crash_recover_crc32(0, d, im->d->size);
 }
 
 struct notes {
@@ -240,7 +241,7 @@ static int recover(struct image *im, struct tb_crash_result *res,
 	int ret;
 
 	memset(ns, 0, sizeof(*ns));
-	tb_crash_src_mem(&src, im->b, im->len);
+	tb_crash_image_src_mem(&src, im->b, im->len);
 	if (tb_crash_image_open(&ci, &src, err))
 		return -2;
 	ret = tb_crash_recover(&ci, res, note, ns, err);
@@ -275,7 +276,7 @@ static int read_back(const struct tb_crash_result *res, struct seen *s)
 	struct tb_error err;
 
 	memset(s, 0, sizeof(*s));
-	return tb_fdr_read_mem(res->stream, res->len, NULL, visit, s, NULL,
+	return tb_fdr_reader_read_mem(res->stream, res->len, NULL, visit, s, NULL,
 			       &err);
 }
 
@@ -306,7 +307,7 @@ TEST(recovers_every_block_in_order)
 	ASSERT_NE(NULL, res.names);
 	EXPECT_EQ(strlen(NAMES), res.names_len);
 	EXPECT_STREQ(NAMES, res.names);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 /*
@@ -364,7 +365,7 @@ TEST(names_damage_falls_back_to_numeric_names)
 		EXPECT_EQ(6, res.blocks);
 		ASSERT_EQ(0, read_back(&res, &s));
 		EXPECT_STREQ("a|b|tracebuf: panic: test|", s.text);
-		tb_crash_result_free(&res);
+		tb_crash_recover_free(&res);
 	}
 }
 
@@ -382,7 +383,7 @@ TEST(names_truncated_kept_and_noted)
 	EXPECT_EQ(1, ns.n);
 	EXPECT_NE(NULL, strstr(ns.last, "did not all fit")) TH_LOG("%s", ns.last);
 	EXPECT_STREQ(NAMES, res.names);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 /* A version-1 descriptor (an older module) still recovers, without names. */
@@ -408,10 +409,10 @@ TEST(version_1_descriptor)
 	seal(&im);
 	im.d->version = 3;
 	im.d->checksum = 0;
-	im.d->checksum = tb_crc32(0, im.d, im.d->size);
-	tb_crash_result_free(&res);
+	im.d->checksum = tb_crash_recover_crc32(0, im.d, im.d->size);
+	tb_crash_recover_free(&res);
 	EXPECT_EQ(-1, recover(&im, &res, &ns, &err));
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 TEST(flight_ring_that_wrapped)
@@ -430,7 +431,7 @@ TEST(flight_ring_that_wrapped)
 	EXPECT_EQ(5, res.cpus[0].blocks);
 	ASSERT_EQ(0, read_back(&res, &s));
 	EXPECT_STREQ("a|b|tracebuf: panic: test|", s.text);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 TEST(damaged_block_dropped_rest_kept)
@@ -451,7 +452,7 @@ TEST(damaged_block_dropped_rest_kept)
 	EXPECT_EQ(1, res.cpus[0].dropped);
 	ASSERT_EQ(0, read_back(&res, &s));
 	EXPECT_STREQ("a|b|tracebuf: panic: test|", s.text);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 TEST(torn_last_record_dropped)
@@ -470,7 +471,7 @@ TEST(torn_last_record_dropped)
 	ASSERT_EQ(0, read_back(&res, &s));
 	/* "b" was the record being written when the CPU was stopped. */
 	EXPECT_STREQ("a|tracebuf: panic: test|", s.text);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 TEST(record_cut_by_the_freeze_is_dropped_with_its_block)
@@ -488,7 +489,7 @@ TEST(record_cut_by_the_freeze_is_dropped_with_its_block)
 	EXPECT_EQ(1, res.cpus[1].dropped);
 	ASSERT_EQ(0, read_back(&res, &s));
 	EXPECT_STREQ("a|b|", s.text);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 TEST(ring_page_missing_from_the_image)
@@ -506,7 +507,7 @@ TEST(ring_page_missing_from_the_image)
 	EXPECT_EQ(0, res.cpus[1].blocks);
 	EXPECT_EQ(1, res.cpus[1].dropped);
 	EXPECT_NE(NULL, strstr(ns.last, "not in the image")) TH_LOG("%s", ns.last);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 static void expect_refused(struct __test_metadata *_metadata, struct image *i,
@@ -520,7 +521,7 @@ static void expect_refused(struct __test_metadata *_metadata, struct image *i,
 	EXPECT_EQ(want, recover(i, &res, &ns, &err));
 	EXPECT_NE(NULL, strstr(err.msg, why)) TH_LOG("got '%s'", err.msg);
 	if (want == -1)
-		tb_crash_result_free(&res);
+		tb_crash_recover_free(&res);
 }
 
 TEST(recorder_states_that_hold_no_crash_trace)
@@ -541,7 +542,7 @@ TEST(recorder_states_that_hold_no_crash_trace)
 		seal(&im);
 		im.d->state = cases[i].state;
 		im.d->checksum = 0;
-		im.d->checksum = tb_crc32(0, im.d, im.d->size);
+		im.d->checksum = tb_crash_recover_crc32(0, im.d, im.d->size);
 		expect_refused(_metadata, &im, -1, cases[i].why);
 	}
 }
@@ -555,7 +556,7 @@ TEST(descriptor_damage)
 
 	build(&im);
 	seal(&im);
-	tb_put64(phys_page(&im, P_TABLE) + 8, 0);	/* a frame table changed */
+	tb_bytes_put64(phys_page(&im, P_TABLE) + 8, 0);	/* a frame table changed */
 	expect_refused(_metadata, &im, -1, "frame tables damaged");
 
 	build(&im);
@@ -597,8 +598,8 @@ TEST(not_an_image)
 TEST(crc32_is_zlibs)
 {
 	/* The check value of CRC-32/ISO-HDLC, zlib's crc32(). */
-	EXPECT_EQ(0xcbf43926U, tb_crc32(0, "123456789", 9));
-	EXPECT_EQ(0xcbf43926U, tb_crc32(tb_crc32(0, "1234", 4), "56789", 5));
+	EXPECT_EQ(0xcbf43926U, tb_crash_recover_crc32(0, "123456789", 9));
+	EXPECT_EQ(0xcbf43926U, tb_crash_recover_crc32(tb_crash_recover_crc32(0, "1234", 4), "56789", 5));
 }
 
 /*
@@ -625,15 +626,15 @@ static size_t small_image(uint8_t *b)
 	memcpy(b, "\177ELF", 4);
 	b[4] = 2;
 	b[5] = 1;
-	tb_put16(b + 16, 4);
-	tb_put64(b + 32, 64);
-	tb_put16(b + 54, 56);
-	tb_put16(b + 56, 1);
-	tb_put32(ph, 1);
-	tb_put64(ph + 32, SMALL_SIZE);
+	tb_bytes_put16(b + 16, 4);
+	tb_bytes_put64(b + 32, 64);
+	tb_bytes_put16(b + 54, 56);
+	tb_bytes_put16(b + 56, 1);
+	tb_bytes_put32(ph, 1);
+	tb_bytes_put64(ph + 32, SMALL_SIZE);
 	/* Every frame is the tail of the table page: any address will do. */
 	for (f = 0; f < FRAMES; f++)
-		tb_put64(table + 8 * f, 2 * FRAME + 256);
+		tb_bytes_put64(table + 8 * f, 2 * FRAME + 256);
 	memset(&im, 0, sizeof(im));
 	c->len = put_block(&im, 0, 0, 7, 2, "seed", true);
 	memcpy(table + 256, im.ring[0], c->len);
@@ -647,15 +648,15 @@ static size_t small_image(uint8_t *b)
 	d->page_size = PSIZE;
 	d->frame_size = FRAME;
 	d->tables_per_cpu = 1;
-	tb_put64((uint8_t *)(c + 1), 2 * FRAME);
+	tb_bytes_put64((uint8_t *)(c + 1), 2 * FRAME);
 	memcpy(table + 2048, NAMES, strlen(NAMES));
 	d->names_paddr = 2 * FRAME + 2048;
 	d->names_size = 2048;
 	d->names_len = strlen(NAMES);
-	d->names_checksum = tb_crc32(0, NAMES, strlen(NAMES));
-	d->tables_checksum = tb_crc32(0, table, FRAME);
-	tb_fdr_put_header(d->fdr_header, &h);
-	d->checksum = tb_crc32(0, d, d->size);
+	d->names_checksum = tb_crash_recover_crc32(0, NAMES, strlen(NAMES));
+	d->tables_checksum = tb_crash_recover_crc32(0, table, FRAME);
+	tb_fdr_writer_put_header(d->fdr_header, &h);
+	d->checksum = tb_crash_recover_crc32(0, d, d->size);
 	return SMALL_SIZE;
 }
 
@@ -680,7 +681,7 @@ TEST(smallest_image)
 	ASSERT_EQ(0, read_back(&res, &s));
 	EXPECT_STREQ("seed|", s.text);
 	EXPECT_STREQ(NAMES, res.names);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 }
 
 TEST_HARNESS_MAIN

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fdr_blocks.h"
-#include "fdr_post.h"
-#include "fdr_reader.h"
+#include "collect/fdr_blocks.h"
+#include "convert/fdr_post.h"
+#include "format/fdr_reader.h"
 
 #define ID(n)	(0x1000000U + (n))
 
@@ -74,7 +74,7 @@ static char *dump(const void *file, size_t len)
 	struct tb_error err;
 
 	d.f = open_memstream(&d.text, &d.len);
-	if (!d.f || tb_fdr_read_mem(file, len, NULL, dump_rec, &d, NULL, &err))
+	if (!d.f || tb_fdr_reader_read_mem(file, len, NULL, dump_rec, &d, NULL, &err))
 		return NULL;
 	fclose(d.f);
 	return d.text;

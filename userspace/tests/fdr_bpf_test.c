@@ -22,8 +22,9 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "fdr_bpf.h"
-#include "tb_cli.h"
+#include "cli.h"
+#include "cli/cli.h"
+#include "collect/fdr_bpf.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 #include <linux/tracebuf.h>
 
@@ -180,19 +181,19 @@ static int run_opts(struct ctx *self, const struct run *o)
 	memset(&lost, 0, sizeof(lost));
 	files.syscalls.names = syscall_names;
 	files.syscalls.n = sizeof(syscall_names) / sizeof(syscall_names[0]);
-	if (tb_fdr_parse_classes(o->classes, TB_FDR_BPF_CLASSES, &s.classes,
+	if (tb_fdr_classes_parse(o->classes, TB_FDR_BPF_CLASSES, &s.classes,
 				 bad, sizeof(bad)))
 		return 2;
 	if (tb_collect_paths_init(&paths, self->fdr))
 		return 1;
-	out = tb_open_output(self->fdr);
+	out = cli_open_output(self->fdr);
 	post.raw = o->raw;
 	if (tb_fdr_bpf_write(self->f, out, &post, &err)) {
 		fprintf(stderr, "# %s\n", err.msg);
 		ret = 1;
 		goto out;
 	}
-	tb_close_output(out, self->fdr);
+	cli_close_output(out, self->fdr);
 	tb_collect_post_files(&files, &paths, self->fdr,
 			      &(struct tb_collect_out){ .names = o->names,
 							.json = o->json });
@@ -224,7 +225,7 @@ static void classes(struct ctx *self, const char *list)
 	uint32_t mask = 0;
 	char bad[32];
 
-	if (!tb_fdr_parse_classes(list, TB_FDR_BPF_CLASSES, &mask, bad,
+	if (!tb_fdr_classes_parse(list, TB_FDR_BPF_CLASSES, &mask, bad,
 				  sizeof(bad)))
 		self->f->classes = mask;
 }
@@ -348,7 +349,7 @@ TEST(clamped)
 	EXPECT_EQ(2, stat_num(self, "events"));
 	out = xray(self, "convert -f yaml");
 	ASSERT_NE(NULL, out);
-	/* The task's start event (fdr_post.h) is at 1000 too. */
+	/* The task's start event (convert/fdr_post.h) is at 1000 too. */
 	EXPECT_EQ(1, count(out, "kind: function-enter, tsc: 1000,"));
 	EXPECT_EQ(1, count(out, "kind: function-exit, tsc: 1000,"));
 	free(out);

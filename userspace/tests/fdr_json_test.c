@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace_event JSON (lib/fdr_json.c) of an FDR file made with the FDR
+ * trace_event JSON (lib/convert/fdr_json.c) of an FDR file made with the FDR
  * writer: python's json module must load it, there must be one B or E
  * event per function record and one instant per custom event, ts in
  * microseconds, names from the map; llvm-xray convert -f trace_event, when
@@ -15,11 +15,11 @@
 
 #include "kselftest_harness.h"
 
-#include "fdr_json.h"
-#include "fdr_reader.h"
-#include "fdr_writer.h"
-#include "name_map.h"
-#include "task_map.h"
+#include "convert/fdr_json.h"
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "format/name_map.h"
+#include "format/task_map.h"
 #include "tb_test_util.h"
 
 /* Two threads, nested calls with arguments, a custom event. */
@@ -36,18 +36,18 @@ static void make_trace(const char *path, uint64_t *functions)
 	FILE *f = fopen(path, "w+b");
 
 	tb_fdr_writer_init(&w, f, &h, 0);
-	tb_fdr_begin(&w, 10, 11, 0, 2000, 0, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER, 1, 2000, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 2, 4000, args, 2);
-	tb_fdr_custom(&w, 5000, "say \"hi\"\n\x01", 10);
-	tb_fdr_function(&w, TB_FDR_EXIT, 2, 6000, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_EXIT, 1, 8000, NULL, 0);
-	tb_fdr_begin(&w, 10, 12, 1, 3000, 0, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER, 3, 3000, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_TAIL_EXIT, 3, 3500, NULL, 0);
+	tb_fdr_writer_begin(&w, 10, 11, 0, 2000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 2000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 2, 4000, args, 2);
+	tb_fdr_writer_custom(&w, 5000, "say \"hi\"\n\x01", 10);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, 6000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 8000, NULL, 0);
+	tb_fdr_writer_begin(&w, 10, 12, 1, 3000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 3, 3000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_TAIL_EXIT, 3, 3500, NULL, 0);
 	tb_fdr_writer_finish(&w);
 	rewind(f);
-	if (tb_fdr_read(f, NULL, NULL, NULL, &st, &err))
+	if (tb_fdr_reader_read(f, NULL, NULL, NULL, &st, &err))
 		st.functions = 0;
 	*functions = st.functions;
 	fclose(f);
@@ -142,20 +142,20 @@ static void make_kernel_trace(const char *path, const char *names)
 		"5 task_exit\n# kernel id 0x6000001\n");
 	fclose(n);
 	tb_fdr_writer_init(&w, f, &h, 0);
-	tb_fdr_begin(&w, 10, 11, 0, 1000, 0, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_EXIT, 1, 1500, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_EXIT, 3, 2000, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 4, 2500, &addr, 1);
-	tb_fdr_function(&w, TB_FDR_EXIT, 4, 2500, NULL, 0);
-	tb_fdr_custom(&w, 2600, "tracebuf: lost 5 events", 23);
-	tb_fdr_function(&w, TB_FDR_ENTER, 1, 3000, NULL, 0);
-	tb_fdr_custom(&w, 3500, "hi", 2);
-	tb_fdr_begin(&w, 10, 12, 1, 1200, 0, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER, 2, 1200, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_EXIT, 2, 1300, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 5, 1400, &pid, 1);
-	tb_fdr_function(&w, TB_FDR_EXIT, 5, 1400, NULL, 0);
+	tb_fdr_writer_begin(&w, 10, 11, 0, 1000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1500, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 3, 2000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 4, 2500, &addr, 1);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 4, 2500, NULL, 0);
+	tb_fdr_writer_custom(&w, 2600, "tracebuf: lost 5 events", 23);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 3000, NULL, 0);
+	tb_fdr_writer_custom(&w, 3500, "hi", 2);
+	tb_fdr_writer_begin(&w, 10, 12, 1, 1200, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 2, 1200, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, 1300, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 5, 1400, &pid, 1);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 5, 1400, NULL, 0);
 	tb_fdr_writer_finish(&w);
 	fclose(f);
 }
@@ -280,11 +280,11 @@ TEST(calls_of_an_exited_task)
 	fclose(f);
 	f = fopen(fdr, "w+b");
 	tb_fdr_writer_init(&w, f, &h, 0);
-	tb_fdr_begin(&w, 7, 7, 0, 1000, 0, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 2, 2000, &pid, 1);
-	tb_fdr_function(&w, TB_FDR_EXIT, 2, 2000, NULL, 0);
-	tb_fdr_custom(&w, 2000, "tracebuf: comm short-lived", 26);
+	tb_fdr_writer_begin(&w, 7, 7, 0, 1000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 2, 2000, &pid, 1);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, 2000, NULL, 0);
+	tb_fdr_writer_custom(&w, 2000, "tracebuf: comm short-lived", 26);
 	tb_fdr_writer_finish(&w);
 	rewind(f);
 	o = fopen(nm, "r");

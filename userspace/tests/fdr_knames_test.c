@@ -12,9 +12,9 @@
 #include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
-#include "fdr_knames.h"
-#include "fdr_post.h"
-#include "name_map.h"
+#include "convert/fdr_post.h"
+#include "device/fdr_knames.h"
+#include "format/name_map.h"
 
 struct text {
 	char *p;

@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fdr_print.h"
-#include "fdr_reader.h"
+#include "convert/fdr_print.h"
+#include "format/fdr_reader.h"
+#include "format/tfile_reader.h"
 #include "tb_gen.h"
 #include "tb_test_util.h"
-#include "tfile_reader.h"
 
 #define MUTATIONS	200
 
@@ -56,7 +56,7 @@ static void ours_read(const struct gb *g, struct ours *o)
 
 	memset(o, 0, sizeof(*o));
 	p.out = open_memstream(&o->text, &o->len);
-	o->ret = tb_fdr_read_mem(g->p, g->n, NULL, print_cb, &p, NULL,
+	o->ret = tb_fdr_reader_read_mem(g->p, g->n, NULL, print_cb, &p, NULL,
 				 &o->err);
 	fclose(p.out);
 	o->events = p.events;
@@ -219,7 +219,7 @@ TEST(v1_fixed_buffers)
 		snprintf(text, 600, "%s/f%u.tf", dir, i);
 		f = fopen(text, "rb");
 		ASSERT_NE(NULL, f);
-		EXPECT_EQ(0, tb_tfile_read(f, NULL, NULL, &info, &err));
+		EXPECT_EQ(0, tb_tfile_reader_read(f, NULL, NULL, &info, &err));
 		EXPECT_EQ(t[i].yaml_events, (int)info.frames);
 		fclose(f);
 		free(text);
@@ -252,7 +252,7 @@ static size_t ext_block(struct gb *g, unsigned int v, uint64_t extent)
 	gf_cpu(g, 1, 100);
 	gf_func(g, TB_FDR_ENTER, 1, 5);
 	gf_func(g, TB_FDR_EXIT, 1, 5);
-	tb_put64(g->p + at + 1, extent + (g->n - at - TB_FDR_META_SIZE));
+	tb_bytes_put64(g->p + at + 1, extent + (g->n - at - TB_FDR_META_SIZE));
 	return g->n - at - TB_FDR_META_SIZE;
 }
 
@@ -308,16 +308,16 @@ static void build_shape(struct gb *g, unsigned int i)
 		gf_header(g, 5, 1, 0);
 		body = ext_block(g, 5, ext[i]);
 		if (i == 0)
-			tb_put64(g->p + 33, 1ULL << 32);
+			tb_bytes_put64(g->p + 33, 1ULL << 32);
 		if (i == 1) {
 			/* The skip stops at the next 0x0f: a real extent. */
-			tb_put64(g->p + 33, 1ULL << 32);
+			tb_bytes_put64(g->p + 33, 1ULL << 32);
 			ext_block(g, 5, 0);
 		}
 		if (i == 3)
 			gf_func(g, TB_FDR_ENTER, 2, 1);
 		if (i == 5)
-			tb_put64(g->p + 33, UINT64_MAX);
+			tb_bytes_put64(g->p + 33, UINT64_MAX);
 		(void)body;
 		break;
 	}
@@ -514,13 +514,13 @@ static void mutate(struct gb *g, unsigned int *seed)
 		for (i = at; i < g->n; i++) {
 			if (g->p[i] == (TB_FDR_BUFFER_EXTENTS << 1 | 1) &&
 			    i + 9 <= g->n) {
-				uint64_t v = tb_get64(g->p + i + 1);
+				uint64_t v = tb_bytes_get64(g->p + i + 1);
 
 				if (gen_rand(seed, 2))
 					v += 1ULL << (32 + gen_rand(seed, 3));
 				else
 					v += (uint64_t)gen_rand(seed, 33) - 16;
-				tb_put64(g->p + i + 1, v);
+				tb_bytes_put64(g->p + i + 1, v);
 				break;
 			}
 		}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Collector post-processing (lib/fdr_post.c) on hand-built kernel blocks:
+ * Collector post-processing (lib/convert/fdr_post.c) on hand-built kernel blocks:
  * block order, dense ids, unmatched exits with folded deltas and TSCWrap,
  * raw mode, and the names file read back through name_map.
  */
@@ -15,11 +15,11 @@
 #include "kselftest_harness.h"
 #include "tb_test_util.h"
 
-#include "fdr_post.h"
-#include "fdr_reader.h"
-#include "fdr_writer.h"
-#include "name_map.h"
-#include "tb_bytes.h"
+#include "convert/fdr_post.h"
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "format/name_map.h"
+#include "util/bytes.h"
 
 struct stream {
 	uint8_t p[8192];
@@ -34,7 +34,7 @@ static void s_header(struct stream *s)
 		.cycle_frequency = 1000000000ULL, .buffer_size = 4096,
 	};
 
-	tb_fdr_put_header(s->p, &h);
+	tb_fdr_writer_put_header(s->p, &h);
 	s->len = TB_FDR_HEADER_SIZE;
 }
 
@@ -42,7 +42,7 @@ static uint8_t *s_meta(struct stream *s, unsigned int kind)
 {
 	uint8_t *m = s->p + s->len;
 
-	tb_fdr_put_meta(m, kind);
+	tb_fdr_writer_put_meta(m, kind);
 	s->len += TB_FDR_META_SIZE;
 	return m;
 }
@@ -52,10 +52,10 @@ static void s_block(struct stream *s, int32_t pid, int32_t tid, uint64_t t)
 {
 	s->blk = s->len;
 	s_meta(s, TB_FDR_BUFFER_EXTENTS);
-	tb_put32(s_meta(s, TB_FDR_NEW_BUFFER) + 1, tid);
+	tb_bytes_put32(s_meta(s, TB_FDR_NEW_BUFFER) + 1, tid);
 	s_meta(s, TB_FDR_WALLCLOCK);
-	tb_put32(s_meta(s, TB_FDR_PID) + 1, pid);
-	tb_put64(s_meta(s, TB_FDR_NEW_CPU) + 3, t);
+	tb_bytes_put32(s_meta(s, TB_FDR_PID) + 1, pid);
+	tb_bytes_put64(s_meta(s, TB_FDR_NEW_CPU) + 3, t);
 }
 
 /* The same on CPU @cpu. */
@@ -63,19 +63,19 @@ static void s_block_cpu(struct stream *s, int32_t pid, int32_t tid,
 			uint16_t cpu, uint64_t t)
 {
 	s_block(s, pid, tid, t);
-	tb_put16(s->p + s->len - TB_FDR_META_SIZE + 1, cpu);
+	tb_bytes_put16(s->p + s->len - TB_FDR_META_SIZE + 1, cpu);
 }
 
 static void s_func(struct stream *s, unsigned int type, uint32_t id,
 		   uint32_t delta)
 {
-	tb_fdr_put_func(s->p + s->len, type, id, delta);
+	tb_fdr_writer_put_func(s->p + s->len, type, id, delta);
 	s->len += TB_FDR_FUNC_SIZE;
 }
 
 static void s_end(struct stream *s)
 {
-	tb_put64(s->p + s->blk + 1, s->len - s->blk - TB_FDR_META_SIZE);
+	tb_bytes_put64(s->p + s->blk + 1, s->len - s->blk - TB_FDR_META_SIZE);
 }
 
 struct seen {
@@ -117,7 +117,7 @@ static int post(struct tb_fdr_post *p, const struct stream *s,
 	if (ret)
 		fprintf(stderr, "post: %s\n", err.msg);
 	memset(v, 0, sizeof(*v));
-	if (!ret && tb_fdr_read_mem(buf, len, NULL, see, v, NULL, &err)) {
+	if (!ret && tb_fdr_reader_read_mem(buf, len, NULL, see, v, NULL, &err)) {
 		fprintf(stderr, "output: %s\n", err.msg);
 		ret = -1;
 	}
@@ -342,7 +342,7 @@ TEST(a_task_s_blocks_become_one)
 	EXPECT_EQ(1, p.out_blocks);
 	EXPECT_EQ(0, p.removed);
 	memset(&v, 0, sizeof(v));
-	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, see, &v, NULL, &err));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, see, &v, NULL, &err));
 	for (k = 0; k < v.n; k++) {
 		blocks += v.kind[k] == TB_FDR_NEW_BUFFER;
 		cpus += v.kind[k] == TB_FDR_NEW_CPU;
@@ -574,9 +574,9 @@ TEST(every_truncation_is_read_within_bounds)
 		ret = tb_fdr_post_run(&p, g, cut, f, &err);
 		fclose(f);
 		if (!ret) {
-			ASSERT_EQ(0, tb_fdr_read_mem(g, cut, NULL, fcount_rec,
+			ASSERT_EQ(0, tb_fdr_reader_read_mem(g, cut, NULL, fcount_rec,
 						     &in, NULL, &err));
-			ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
+			ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec,
 						     &out, NULL, &err))
 				TH_LOG("cut %zu: output: %s", cut, err.msg);
 			EXPECT_EQ(in.n, out.n + p.removed)
@@ -616,17 +616,17 @@ TEST(huge_extents_are_read_as_the_reader_reads_them)
 		s_block(&s, 1, 1, 1000);
 		s_func(&s, TB_FDR_ENTER, 5, 1);
 		s_func(&s, TB_FDR_EXIT, 5, 1);
-		tb_put64(s.p + s.blk + 1, ext[i]);
+		tb_bytes_put64(s.p + s.blk + 1, ext[i]);
 		g = guarded(s.p, s.len, &map, &maplen);
 		ASSERT_NE(NULL, g);
 		f = open_memstream(&buf, &len);
 		ret = tb_fdr_post_run(&p, g, s.len, f, &err);
 		fclose(f);
-		rin = tb_fdr_read_mem(g, s.len, NULL, fcount_rec, &in, NULL,
+		rin = tb_fdr_reader_read_mem(g, s.len, NULL, fcount_rec, &in, NULL,
 				      &err);
 		if (!ret) {
 			EXPECT_EQ(0, rin);
-			ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
+			ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec,
 						     &out, NULL, &err));
 			EXPECT_EQ(in.n, out.n + p.removed)
 				TH_LOG("extent %#llx", (unsigned long long)ext[i]);
@@ -659,10 +659,10 @@ TEST(two_blocks_in_one_extent_are_not_mixed)
 	s_func(&s, TB_FDR_ENTER, 5, 1);
 	s_func(&s, TB_FDR_EXIT, 5, 1);
 	/* Thread 2's block, without an extent of its own. */
-	tb_put32(s_meta(&s, TB_FDR_NEW_BUFFER) + 1, 2);
+	tb_bytes_put32(s_meta(&s, TB_FDR_NEW_BUFFER) + 1, 2);
 	s_meta(&s, TB_FDR_WALLCLOCK);
-	tb_put32(s_meta(&s, TB_FDR_PID) + 1, 1);
-	tb_put64(s_meta(&s, TB_FDR_NEW_CPU) + 3, 2000);
+	tb_bytes_put32(s_meta(&s, TB_FDR_PID) + 1, 1);
+	tb_bytes_put64(s_meta(&s, TB_FDR_NEW_CPU) + 3, 2000);
 	s_func(&s, TB_FDR_ENTER, 6, 1);
 	s_func(&s, TB_FDR_EXIT, 6, 1);
 	s_end(&s);
@@ -671,13 +671,13 @@ TEST(two_blocks_in_one_extent_are_not_mixed)
 	s_func(&s, TB_FDR_ENTER, 7, 1);
 	s_func(&s, TB_FDR_EXIT, 7, 1);
 	s_end(&s);
-	ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, fcount_rec, &in, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, fcount_rec, &in, NULL,
 				     &err));
 	f = open_memstream(&buf, &len);
 	ret = tb_fdr_post_run(&p, s.p, s.len, f, &err);
 	fclose(f);
 	if (!ret) {
-		ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec, &out,
+		ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec, &out,
 					     NULL, &err));
 		EXPECT_EQ(in.by_tid[1], out.by_tid[1]);
 		EXPECT_EQ(in.by_tid[2], out.by_tid[2]);
@@ -713,7 +713,7 @@ TEST(deep_calls_keep_their_exits)
 	f = open_memstream(&buf, &len);
 	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
 	fclose(f);
-	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec, &out, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec, &out, NULL,
 				     &err));
 	EXPECT_EQ(0, p.removed);
 	EXPECT_EQ(602, out.n);
@@ -738,7 +738,7 @@ struct recs {
 	struct rec v[4096];
 	unsigned int n;
 	unsigned int blocks;
-	struct rec start[16];	/* TB_FDR_POST_START events, apart */
+	struct rec start[16];	/* TB_FDR_MARKS_START events, apart */
 	unsigned int nstart;
 	uint64_t first;		/* earliest function or event time */
 };
@@ -751,8 +751,8 @@ static int recs_visit(void *ctx, const struct tb_fdr_record *r)
 	if (r->kind == TB_FDR_NEW_BUFFER)
 		c->blocks++;
 	if (!r->ignored && r->kind == TB_FDR_CUSTOM &&
-	    r->size == (int32_t)strlen(TB_FDR_POST_START) &&
-	    !memcmp(r->data, TB_FDR_POST_START, r->size)) {
+	    r->size == (int32_t)strlen(TB_FDR_MARKS_START) &&
+	    !memcmp(r->data, TB_FDR_MARKS_START, r->size)) {
 		if (c->nstart == 16)
 			return -1;
 		x = &c->start[c->nstart++];
@@ -857,7 +857,7 @@ static int make_capture(char **buf, size_t *len, struct recs *expect)
 		struct tb_fdr_writer *wr = &w[cpu];
 
 		t += 1 + rnd() % 1000;
-		tb_fdr_begin(wr, task_pid[task], task_tid[task], (uint16_t)cpu,
+		tb_fdr_writer_begin(wr, task_pid[task], task_tid[task], (uint16_t)cpu,
 			     t, 100, 0);
 		for (k = 0; k < nrec; k++) {
 			struct rec *e = &expect->v[expect->n];
@@ -884,7 +884,7 @@ static int make_capture(char **buf, size_t *len, struct recs *expect)
 				e->type = na ? TB_FDR_ENTER_ARGS : TB_FDR_ENTER;
 				for (a = 0; a < na; a++)
 					args[a] = rnd();
-				tb_fdr_function(wr, e->type, id, t, args, na);
+				tb_fdr_writer_function(wr, e->type, id, t, args, na);
 				expect->n++;
 				for (a = 0; a < na; a++) {
 					e = &expect->v[expect->n++];
@@ -898,11 +898,11 @@ static int make_capture(char **buf, size_t *len, struct recs *expect)
 				e->kind = TB_FDR_FUNCTION;
 				e->type = rnd() & 1 ? TB_FDR_EXIT : TB_FDR_TAIL_EXIT;
 				e->id = stack[task][--depth[task]];
-				tb_fdr_function(wr, e->type, e->id, t, NULL, 0);
+				tb_fdr_writer_function(wr, e->type, e->id, t, NULL, 0);
 				expect->n++;
 			} else if (what < 7) {
 				/* Never entered: left out; a gap follows. */
-				tb_fdr_function(wr, TB_FDR_EXIT, 999, t, NULL, 0);
+				tb_fdr_writer_function(wr, TB_FDR_EXIT, 999, t, NULL, 0);
 				t += (1ULL << 33) + rnd() % 7;
 			} else if (what < 9) {
 				n = snprintf(text, sizeof(text), "ev %llu",
@@ -912,13 +912,13 @@ static int make_capture(char **buf, size_t *len, struct recs *expect)
 				e->size = n;
 				memcpy(e->data, text, n);
 				if (what == 7)
-					tb_fdr_custom(wr, t, text, n);
+					tb_fdr_writer_custom(wr, t, text, n);
 				else
-					tb_fdr_typed(wr, t, 7, text, n);
+					tb_fdr_writer_typed(wr, t, 7, text, n);
 				expect->n++;
 			}
 		}
-		tb_fdr_end(wr);
+		tb_fdr_writer_end(wr);
 	}
 	for (c = 0; c < 2; c++) {
 		if (tb_fdr_writer_finish(&w[c]))
@@ -1040,7 +1040,7 @@ static int dense_differs(const char *in, size_t inlen, const struct recs *got)
 	fclose(f);
 	f = NULL;
 	memset(&dense, 0, sizeof(dense));
-	if (tb_fdr_read_mem(buf, len, NULL, recs_visit, &dense, NULL, &err) ||
+	if (tb_fdr_reader_read_mem(buf, len, NULL, recs_visit, &dense, NULL, &err) ||
 	    dense.n != got->n)
 		goto out;
 	bad = 0;
@@ -1087,13 +1087,13 @@ TEST(records_in_are_records_out)
 	EXPECT_LT(0, p.removed);
 	EXPECT_LT(500, expect.n);
 	memset(&got, 0, sizeof(got));
-	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, recs_visit, &got, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, recs_visit, &got, NULL,
 				     &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(NTASKS, got.blocks);
 	EXPECT_EQ(expect.n, got.n);
 	/* One start per task, at the input's earliest time. */
 	memset(&input, 0, sizeof(input));
-	ASSERT_EQ(0, tb_fdr_read_mem(in, inlen, NULL, recs_visit, &input, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(in, inlen, NULL, recs_visit, &input, NULL,
 				     &err));
 	EXPECT_EQ(0, input.nstart);
 	ASSERT_EQ(NTASKS, got.nstart);
@@ -1230,14 +1230,14 @@ static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
 		if (last_cpu[task] >= 0 && now - off < end[task])
 			t->backwards++;
 		start[task] = now - off;
-		tb_fdr_begin(wr, 100 + task % 4, 1000 + task, (uint16_t)cpu,
+		tb_fdr_writer_begin(wr, 100 + task % 4, 1000 + task, (uint16_t)cpu,
 			     now - off, 1700000000, 0);
 		if (last_cpu[task] < 0 && task % 3 == 0) {
 			/* In a syscall, maybe in an interrupt, at the start. */
 			if (task % 2)
-				tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(8),
+				tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(8),
 						now - off, NULL, 0);
-			tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(task % 8),
+			tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(task % 8),
 					now - off, NULL, 0);
 			t->orphans += 1 + task % 2;
 		}
@@ -1261,7 +1261,7 @@ static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
 					id = 8 + (unsigned int)(rnd() % 3);
 				t->nested += d > 0;
 				stack[task][depth[task]++] = (uint8_t)id;
-				tb_fdr_function(wr, id >= 14 ? TB_FDR_ENTER_ARGS :
+				tb_fdr_writer_function(wr, id >= 14 ? TB_FDR_ENTER_ARGS :
 						TB_FDR_ENTER, kt_kid(id), now - off,
 						&arg, id >= 14);
 				/* A fault's exit at its entry's time. */
@@ -1272,20 +1272,20 @@ static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
 				for (id = 8; id < 14; id++)
 					if (!memchr(stack[task], (int)id, d))
 						break;
-				tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(id),
+				tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(id),
 						now - off, NULL, 0);
 				t->orphans++;
 				continue;
 			}
 			id = stack[task][--depth[task]];
-			tb_fdr_function(wr, TB_FDR_EXIT, kt_kid(id), now - off,
+			tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(id), now - off,
 					NULL, 0);
 			t->calls[id]++;
 		}
 		cpu_now[cpu] = now;
 		done[task] = now;
 		end[task] = now - off;
-		tb_fdr_end(wr);
+		tb_fdr_writer_end(wr);
 	}
 	for (k = 0; k < KT_TASKS; k++)
 		t->open += depth[k];
@@ -1441,7 +1441,7 @@ TEST(extent_without_new_buffer)
 		FILE *f = open_memstream(&buf, &len);
 		int ret;
 
-		ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, NULL, NULL,
+		ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, NULL, NULL,
 					     NULL, &err));
 		ret = tb_fdr_post_run(&p, s.p, s.len, f, &err);
 		fclose(f);
@@ -1451,7 +1451,7 @@ TEST(extent_without_new_buffer)
 				  TB_FDR_FUNC_SIZE, err.offset)
 				TH_LOG("%s", err.msg);
 		} else {
-			EXPECT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec,
+			EXPECT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec,
 						     &out, NULL, &err))
 				TH_LOG("mode %d: output: %s", mode, err.msg);
 		}
@@ -1504,7 +1504,7 @@ TEST(extent_inside_an_extent)
 	s_func(&s, TB_FDR_EXIT, 6, 1);
 	s_end(&s);
 	/* The first extent says it holds everything to the end. */
-	tb_put64(s.p + first + 1, s.len - first - TB_FDR_META_SIZE);
+	tb_bytes_put64(s.p + first + 1, s.len - first - TB_FDR_META_SIZE);
 	for (mode = 0; mode < 3; mode++) {
 		struct tb_fdr_post p = {
 			.keep_ids = mode == 1, .raw = mode == 2,
@@ -1515,12 +1515,12 @@ TEST(extent_inside_an_extent)
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
 
-		ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, fcount_rec, &in,
+		ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, fcount_rec, &in,
 					     NULL, &err));
 		ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err))
 			TH_LOG("mode %d: %s", mode, err.msg);
 		fclose(f);
-		ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, fcount_rec, &out,
+		ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec, &out,
 					     NULL, &err))
 			TH_LOG("mode %d: output: %s", mode, err.msg);
 		EXPECT_EQ(in.by_tid[1], out.by_tid[1]);
@@ -1565,13 +1565,13 @@ TEST(time_going_back_between_a_task_s_blocks)
 	s_func(&s, TB_FDR_ENTER, 8, 3);
 	s_end(&s);
 	memset(&in, 0, sizeof(in));
-	ASSERT_EQ(0, tb_fdr_read_mem(s.p, s.len, NULL, recs_visit, &in, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, recs_visit, &in, NULL,
 				     &err));
 	f = open_memstream(&buf, &len);
 	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
 	fclose(f);
 	memset(&out, 0, sizeof(out));
-	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, recs_visit, &out, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, recs_visit, &out, NULL,
 				     &err));
 	EXPECT_EQ(1, out.blocks);
 	ASSERT_EQ(in.n, out.n);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mapped reader's spool (lib/fdr_spool.h): whatever the layout it
+ * The mapped reader's spool (lib/device/fdr_spool.h): whatever the layout it
  * writes while recording (whole pages for O_DIRECT, or the stream as it
  * is), the finished file is exactly the stream, the header then every
  * page's bytes in order, and nothing a page held beyond its length.
@@ -16,7 +16,7 @@
 #include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
-#include "fdr_spool.h"
+#include "device/fdr_spool.h"
 #include "tb_test_util.h"
 
 #define PS	4096

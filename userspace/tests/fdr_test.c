@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fdr_print.h"
-#include "fdr_reader.h"
-#include "fdr_writer.h"
-#include "name_map.h"
+#include "convert/fdr_print.h"
+#include "convert/xs_fdr.h"
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "format/name_map.h"
+#include "format/xray_map.h"
 #include "tb_test_util.h"
-#include "xray_map.h"
-#include "xscale_fdr.h"
 
 #define LLVM_XRAY "llvm-xray"
 
@@ -66,31 +66,31 @@ static uint64_t write_sample(const char *path, unsigned long *nfunc)
 	for (tid = 1; tid <= 2; tid++) {
 		uint64_t tsc = 1000000ULL * tid;
 
-		tb_fdr_begin(&w, 4242, tid, 0, tsc, 1700000000, 5);
+		tb_fdr_writer_begin(&w, 4242, tid, 0, tsc, 1700000000, 5);
 		for (i = 0; i < 200; i++) {
 			uint64_t args[2] = { (uint64_t)i, 0xdeadbeefcafeULL };
 
-			tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 1, tsc += 10,
+			tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 1, tsc += 10,
 					args, 2);
 			sum += tsc;
-			tb_fdr_function(&w, TB_FDR_ENTER, 2, tsc += 7, NULL,
+			tb_fdr_writer_function(&w, TB_FDR_ENTER, 2, tsc += 7, NULL,
 					0);
 			sum += tsc;
 			if (i == 50)
 				tsc += 1ULL << 33;	/* needs a TSCWrap */
 			if (i == 120)
-				tb_fdr_new_cpu(&w, 1, tsc += 3);
-			tb_fdr_function(&w, TB_FDR_EXIT, 2, tsc += 5, NULL, 0);
+				tb_fdr_writer_new_cpu(&w, 1, tsc += 3);
+			tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, tsc += 5, NULL, 0);
 			sum += tsc;
 			if (i % 40 == 0) {
 				char msg[32];
 				int n = snprintf(msg, sizeof(msg),
 						 "event %d of %d", i, tid);
 
-				tb_fdr_custom(&w, tsc += 2, msg, n);
-				tb_fdr_typed(&w, tsc += 2, 7, msg, n);
+				tb_fdr_writer_custom(&w, tsc += 2, msg, n);
+				tb_fdr_writer_typed(&w, tsc += 2, 7, msg, n);
 			}
-			tb_fdr_function(&w, TB_FDR_EXIT, 1, tsc += 4, NULL, 0);
+			tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, tsc += 4, NULL, 0);
 			sum += tsc;
 			*nfunc += 4;
 		}
@@ -114,7 +114,7 @@ TEST(writer_reader_roundtrip)
 	sum = write_sample(path, &nfunc);
 	ASSERT_NE(0, sum);
 	f = fopen(path, "rb");
-	ASSERT_EQ(0, tb_fdr_read(f, NULL, count_visit, &c, &st, &err)) {
+	ASSERT_EQ(0, tb_fdr_reader_read(f, NULL, count_visit, &c, &st, &err)) {
 		TH_LOG("%s", err.msg);
 	}
 	fclose(f);
@@ -149,27 +149,27 @@ TEST(preformed_blocks_and_records)
 
 	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 0));
 	/* Thread 2's block, formed by hand: preamble, enter, exit. */
-	tb_fdr_put_meta(blk, TB_FDR_NEW_BUFFER);
+	tb_fdr_writer_put_meta(blk, TB_FDR_NEW_BUFFER);
 	blk[1] = 2;
-	tb_fdr_put_meta(blk + 16, TB_FDR_WALLCLOCK);
-	tb_fdr_put_meta(blk + 32, TB_FDR_PID);
+	tb_fdr_writer_put_meta(blk + 16, TB_FDR_WALLCLOCK);
+	tb_fdr_writer_put_meta(blk + 32, TB_FDR_PID);
 	blk[33] = 9;
-	tb_fdr_put_meta(blk + 48, TB_FDR_NEW_CPU);
+	tb_fdr_writer_put_meta(blk + 48, TB_FDR_NEW_CPU);
 	blk[51] = 100;				/* tsc 100 */
-	tb_fdr_put_meta(blk + 64, TB_FDR_TSC_WRAP);
+	tb_fdr_writer_put_meta(blk + 64, TB_FDR_TSC_WRAP);
 	blk[65] = 200;				/* tsc 200 */
-	tb_fdr_put_func(blk + 80, TB_FDR_ENTER, 3, 5);
-	tb_fdr_put_func(blk + 88, TB_FDR_EXIT, 3, 7);
-	ASSERT_EQ(0, tb_fdr_write_block(&w, blk, sizeof(blk)));
+	tb_fdr_writer_put_func(blk + 80, TB_FDR_ENTER, 3, 5);
+	tb_fdr_writer_put_func(blk + 88, TB_FDR_EXIT, 3, 7);
+	ASSERT_EQ(0, tb_fdr_writer_block(&w, blk, sizeof(blk)));
 	/* Thread 1: writer-made block with appended records. */
-	ASSERT_EQ(0, tb_fdr_begin(&w, 9, 1, 0, 1000, 0, 0));
-	tb_fdr_put_func(recs, TB_FDR_ENTER, 4, 10);
-	tb_fdr_put_func(recs + 8, TB_FDR_EXIT, 4, 10);
-	ASSERT_EQ(0, tb_fdr_append(&w, recs, sizeof(recs), 1020));
-	ASSERT_EQ(0, tb_fdr_function(&w, TB_FDR_ENTER, 5, 1030, NULL, 0));
+	ASSERT_EQ(0, tb_fdr_writer_begin(&w, 9, 1, 0, 1000, 0, 0));
+	tb_fdr_writer_put_func(recs, TB_FDR_ENTER, 4, 10);
+	tb_fdr_writer_put_func(recs + 8, TB_FDR_EXIT, 4, 10);
+	ASSERT_EQ(0, tb_fdr_writer_append(&w, recs, sizeof(recs), 1020));
+	ASSERT_EQ(0, tb_fdr_writer_function(&w, TB_FDR_ENTER, 5, 1030, NULL, 0));
 	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
 	fclose(f);
-	ASSERT_EQ(0, tb_fdr_read_mem(buf, len, NULL, count_visit, &c, NULL,
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, count_visit, &c, NULL,
 				     &err)) {
 		TH_LOG("%s", err.msg);
 	}
@@ -254,7 +254,7 @@ static void compare_dump(struct __test_metadata *_metadata, const char *path)
 	int st;
 
 	ASSERT_NE(NULL, in);
-	ASSERT_EQ(0, tb_fdr_read(in, NULL, print_visit, out, NULL, &err)) {
+	ASSERT_EQ(0, tb_fdr_reader_read(in, NULL, print_visit, out, NULL, &err)) {
 		TH_LOG("%s", err.msg);
 	}
 	fclose(in);
@@ -332,7 +332,7 @@ TEST(compiler_rt_trace)
 	ASSERT_NE(NULL, f) {
 		TH_LOG("no trace at %s", path);
 	}
-	ASSERT_EQ(0, tb_fdr_read(f, NULL, count_visit, &c, NULL, &err)) {
+	ASSERT_EQ(0, tb_fdr_reader_read(f, NULL, count_visit, &c, NULL, &err)) {
 		TH_LOG("%s", err.msg);
 	}
 	fclose(f);
@@ -400,7 +400,7 @@ static int collect(void *ctx, const struct tracebuf_record *hdr,
 	struct rebuilt *r = ctx;
 	uint8_t h[40];
 
-	tb_record_format(hdr, h);
+	tb_xs_record_format(hdr, h);
 	r->bytes = realloc(r->bytes, r->len + 40 + hdr->buf_size);
 	memcpy(r->bytes + r->len, h, 40);
 	memcpy(r->bytes + r->len + 40, data, hdr->buf_size);
@@ -426,7 +426,7 @@ static size_t make_chain(uint8_t *out)
 		uint8_t *d = out + len + 40;
 		size_t j;
 
-		tb_record_format(&r, out + len);
+		tb_xs_record_format(&r, out + len);
 		for (j = 0; j < sizes[i]; j++) {
 			unsigned int v = rand_r(&seed);
 
@@ -451,11 +451,11 @@ TEST(xscale_fdr_roundtrip_is_lossless)
 	char *dir = tu_tmpdir(), path[512];
 	struct tb_fdr_header h = { .cycle_frequency = 400000000 };
 	struct tb_fdr_writer w;
-	struct tb_xsf_reader x;
+	struct tb_xs_fdr_reader x;
 	struct rebuilt rb = { 0 };
 	struct tb_error err = { 0 };
-	struct tb_in in;
-	struct tb_buf b;
+	struct tb_xs_input in;
+	struct tb_xs_buffer b;
 	uint64_t tsc = 0;
 	FILE *f, *out;
 
@@ -463,29 +463,29 @@ TEST(xscale_fdr_roundtrip_is_lossless)
 	f = fmemopen(chain, len, "rb");
 	out = fopen(path, "wb");
 	ASSERT_EQ(0, tb_fdr_writer_init(&w, out, &h, 0));
-	tb_in_init(&in, f, 0);
-	while (tb_in_next(&in, &b) > 0) {
+	tb_xs_record_init(&in, f, 0);
+	while (tb_xs_record_next(&in, &b) > 0) {
 		struct tb_xs_msg *m = calloc(b.hdr.buf_size, sizeof(*m));
 		struct tb_xs_chkpt_regs regs = { true, b.hdr.chkpt0,
 						 b.hdr.chkpt1 };
 		struct tb_xs_result res;
 
 		tb_xs_decode(b.data, b.hdr.buf_size, &regs, m, &res);
-		ASSERT_EQ(0, tb_xsf_write_buffer(&w, &b, m, &res, &tsc));
+		ASSERT_EQ(0, tb_xs_fdr_write_buffer(&w, &b, m, &res, &tsc));
 		free(m);
 	}
 	EXPECT_EQ(len, in.off);
-	tb_in_release(&in);
+	tb_xs_record_release(&in);
 	fclose(f);
 	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
 	fclose(out);
 
 	f = fopen(path, "rb");
-	tb_xsf_reader_init(&x, &err, collect, &rb);
-	ASSERT_EQ(0, tb_fdr_read(f, NULL, tb_xsf_visit, &x, NULL, &err)) {
+	tb_xs_fdr_reader_init(&x, &err, collect, &rb);
+	ASSERT_EQ(0, tb_fdr_reader_read(f, NULL, tb_xs_fdr_visit, &x, NULL, &err)) {
 		TH_LOG("%s", err.msg);
 	}
-	ASSERT_EQ(0, tb_xsf_reader_finish(&x));
+	ASSERT_EQ(0, tb_xs_fdr_reader_finish(&x));
 	fclose(f);
 	ASSERT_EQ(len, rb.len);
 	EXPECT_EQ(0, memcmp(chain, rb.bytes, len));

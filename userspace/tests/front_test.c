@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "tb_cli.h"
+#include "cli/cli.h"
 #include "tb_test_util.h"
 
 #define SNAP "data/corpus/xscale/snapshot.bin"

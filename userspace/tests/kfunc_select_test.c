@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record -f's function selection (lib/fdr_kfunc.c) over a made-up
+ * record -f's function selection (lib/device/kfunc.c) over a made-up
  * available_filter_functions and kprobe blacklist: names and globs,
  * several patterns, module functions, blacklisted and ambiguous names,
  * patterns matching nothing, bad patterns, and the limit.
@@ -13,7 +13,7 @@
 #include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
-#include "fdr_kfunc.h"
+#include "device/kfunc.h"
 
 static const char avail[] =
 	"vfs_read\n"

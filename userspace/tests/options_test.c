@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "tb_cli.h"
-#include "tb_opt.h"
+#include "cli/cli.h"
+#include "cli/opt.h"
 #include "tb_test_util.h"
 
 #define MAX_ROWS	512

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Converters never lose data: an output is written whole or not at all
- * (lib/tb_output.h), never over its own input, and a directory given as
+ * (lib/util/output.h), never over its own input, and a directory given as
  * input is an I/O error, not malformed data.  The library helper first,
  * then the tools that use it.
  */
@@ -15,10 +15,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "tb_cli.h"
+#include "cli.h"
+#include "cli/cli.h"
 #include "tb_gen.h"
-#include "tb_output.h"
 #include "tb_test_util.h"
+#include "util/output.h"
 
 /* Files in @dir whose name starts with '.' (our temporary files). */
 static int hidden_files(const char *dir)
@@ -137,7 +138,7 @@ TEST(helper_cleanup_at_exit_and_on_signals)
 			fputs("partial", o.f);
 			fflush(o.f);
 			if (how == 0)
-				exit(1);		/* tb_die() does this */
+				exit(1);		/* cli_die() does this */
 			raise(how == 1 ? SIGTERM : SIGINT);
 			_exit(98);
 		}

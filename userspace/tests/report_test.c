@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf report (lib/fdr_report.c): numbers computed by hand for small
+ * tracebuf report (lib/convert/fdr_report.c): numbers computed by hand for small
  * generated traces -- nesting, calls the trace holds half of, point
  * events, loss reports, markers, a trigger -- the filters, a capture whose
  * tasks' records go back in time, the percentiles' bounds, folded stacks
@@ -15,9 +15,9 @@
 #include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
-#include "fdr_report.h"
-#include "fdr_report_print.h"
-#include "latency.h"
+#include "convert/fdr_report.h"
+#include "convert/fdr_report_print.h"
+#include "convert/latency.h"
 #include "tb_gen.h"
 #include "tb_test_util.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Task names (lib/task_map.h): the companion file round-trips every
+ * Task names (lib/format/task_map.h): the companion file round-trips every
  * command name a task can have, a malformed file is refused with its
  * line, the idle tasks have names of their own and /proc is read.
  */
@@ -14,9 +14,9 @@
 #include <linux/tracebuf.h>
 
 #include "kselftest_harness.h"
-#include "companion.h"
-#include "task_map.h"
+#include "format/task_map.h"
 #include "tb_test_util.h"
+#include "util/companion.h"
 
 static char *write_file(const char *dir, const char *text)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fdr_records.h"
-#include "tb_bytes.h"
+#include "util/bytes.h"
 
 /* ---- a growable byte buffer ---- */
 
@@ -83,11 +83,11 @@ static inline void gf_header(struct gb *g, unsigned int version,
 {
 	uint8_t *h = gb_space(g, TB_FDR_HEADER_SIZE);
 
-	tb_put16(h, (uint16_t)version);
-	tb_put16(h + 2, (uint16_t)type);
-	tb_put32(h + 4, TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC);
-	tb_put64(h + 8, 1000000000);
-	tb_put64(h + 16, buffer_size);
+	tb_bytes_put16(h, (uint16_t)version);
+	tb_bytes_put16(h + 2, (uint16_t)type);
+	tb_bytes_put32(h + 4, TB_FDR_FLAG_CONSTANT_TSC | TB_FDR_FLAG_NONSTOP_TSC);
+	tb_bytes_put64(h + 8, 1000000000);
+	tb_bytes_put64(h + 16, buffer_size);
 }
 
 /* A metadata record of @kind; returns its 15-byte body. */
@@ -104,44 +104,44 @@ static inline void gf_func(struct gb *g, unsigned int type, uint32_t id,
 {
 	uint8_t *p = gb_space(g, TB_FDR_FUNC_SIZE);
 
-	tb_put32(p, id << 4 | type << 1);
-	tb_put32(p + 4, delta);
+	tb_bytes_put32(p, id << 4 | type << 1);
+	tb_bytes_put32(p + 4, delta);
 }
 
 static inline void gf_new_buffer(struct gb *g, int32_t tid)
 {
-	tb_put32(gf_meta(g, TB_FDR_NEW_BUFFER), (uint32_t)tid);
+	tb_bytes_put32(gf_meta(g, TB_FDR_NEW_BUFFER), (uint32_t)tid);
 }
 
 static inline void gf_wallclock(struct gb *g, uint64_t s, uint32_t us)
 {
 	uint8_t *p = gf_meta(g, TB_FDR_WALLCLOCK);
 
-	tb_put64(p, s);
-	tb_put32(p + 8, us);
+	tb_bytes_put64(p, s);
+	tb_bytes_put32(p + 8, us);
 }
 
 static inline void gf_pid(struct gb *g, int32_t pid)
 {
-	tb_put32(gf_meta(g, TB_FDR_PID), (uint32_t)pid);
+	tb_bytes_put32(gf_meta(g, TB_FDR_PID), (uint32_t)pid);
 }
 
 static inline void gf_cpu(struct gb *g, uint16_t cpu, uint64_t tsc)
 {
 	uint8_t *p = gf_meta(g, TB_FDR_NEW_CPU);
 
-	tb_put16(p, cpu);
-	tb_put64(p + 2, tsc);
+	tb_bytes_put16(p, cpu);
+	tb_bytes_put64(p + 2, tsc);
 }
 
 static inline void gf_wrap(struct gb *g, uint64_t tsc)
 {
-	tb_put64(gf_meta(g, TB_FDR_TSC_WRAP), tsc);
+	tb_bytes_put64(gf_meta(g, TB_FDR_TSC_WRAP), tsc);
 }
 
 static inline void gf_arg(struct gb *g, uint64_t v)
 {
-	tb_put64(gf_meta(g, TB_FDR_CALL_ARG), v);
+	tb_bytes_put64(gf_meta(g, TB_FDR_CALL_ARG), v);
 }
 
 static inline void gf_eob(struct gb *g)
@@ -154,14 +154,14 @@ static inline size_t gf_extents(struct gb *g, uint64_t size)
 {
 	size_t at = g->n;
 
-	tb_put64(gf_meta(g, TB_FDR_BUFFER_EXTENTS), size);
+	tb_bytes_put64(gf_meta(g, TB_FDR_BUFFER_EXTENTS), size);
 	return at;
 }
 
 /* Make the extent at @at cover everything written after it. */
 static inline void gf_extents_end(struct gb *g, size_t at)
 {
-	tb_put64(g->p + at + 1, g->n - at - TB_FDR_META_SIZE);
+	tb_bytes_put64(g->p + at + 1, g->n - at - TB_FDR_META_SIZE);
 }
 
 /*
@@ -176,12 +176,12 @@ static inline void gf_custom(struct gb *g, unsigned int version,
 {
 	uint8_t *p = gf_meta(g, TB_FDR_CUSTOM);
 
-	tb_put32(p, (uint32_t)size);
+	tb_bytes_put32(p, (uint32_t)size);
 	if (version >= 5) {
-		tb_put32(p + 4, (uint32_t)tsc);
+		tb_bytes_put32(p + 4, (uint32_t)tsc);
 	} else {
-		tb_put64(p + 4, tsc);
-		tb_put16(p + 12, cpu);
+		tb_bytes_put64(p + 4, tsc);
+		tb_bytes_put16(p + 12, cpu);
 	}
 	if (size > 0)
 		gb_bytes(g, data, (size_t)size);
@@ -192,9 +192,9 @@ static inline void gf_typed(struct gb *g, const void *data, int32_t size,
 {
 	uint8_t *p = gf_meta(g, TB_FDR_TYPED);
 
-	tb_put32(p, (uint32_t)size);
-	tb_put32(p + 4, (uint32_t)delta);
-	tb_put16(p + 8, type);
+	tb_bytes_put32(p, (uint32_t)size);
+	tb_bytes_put32(p + 4, (uint32_t)delta);
+	tb_bytes_put16(p + 8, type);
 	if (size > 0)
 		gb_bytes(g, data, (size_t)size);
 }
@@ -386,14 +386,14 @@ static inline size_t gt_frame(struct gb *g, int16_t tp)
 	size_t at = g->n;
 	uint8_t *p = gb_space(g, 6);
 
-	tb_put16(p, (uint16_t)tp);
+	tb_bytes_put16(p, (uint16_t)tp);
 	return at;
 }
 
 /* Make the frame at @at as long as what was written after its header. */
 static inline void gt_frame_end(struct gb *g, size_t at)
 {
-	tb_put32(g->p + at + 2, (uint32_t)(g->n - at - 6));
+	tb_bytes_put32(g->p + at + 2, (uint32_t)(g->n - at - 6));
 }
 
 static inline void gt_v(struct gb *g, int32_t num, int64_t value)
@@ -401,8 +401,8 @@ static inline void gt_v(struct gb *g, int32_t num, int64_t value)
 	uint8_t *p = gb_space(g, 13);
 
 	p[0] = 'V';
-	tb_put32(p + 1, (uint32_t)num);
-	tb_put64(p + 5, (uint64_t)value);
+	tb_bytes_put32(p + 1, (uint32_t)num);
+	tb_bytes_put64(p + 5, (uint64_t)value);
 }
 
 static inline void gt_m(struct gb *g, uint64_t addr, const void *data,
@@ -411,8 +411,8 @@ static inline void gt_m(struct gb *g, uint64_t addr, const void *data,
 	uint8_t *p = gb_space(g, 11);
 
 	p[0] = 'M';
-	tb_put64(p + 1, addr);
-	tb_put16(p + 9, len);
+	tb_bytes_put64(p + 1, addr);
+	tb_bytes_put16(p + 9, len);
 	gb_bytes(g, data, len);
 }
 

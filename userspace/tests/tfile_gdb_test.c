@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "format/tfile.h"
+#include "format/tfile_reader.h"
 #include "tb_gen.h"
 #include "tb_test_util.h"
-#include "tfile_reader.h"
-#include "tfile_writer.h"
 
 #define MUTATIONS	60
 #define TFIND_STEPS	14	/* more than any file here has frames */
@@ -33,7 +33,7 @@ static void ours_read(const struct gb *g, struct ours *o)
 	FILE *f = fmemopen(g->p, g->n, "rb");
 
 	memset(o, 0, sizeof(*o));
-	o->ret = tb_tfile_read(f, NULL, NULL, &o->info, &o->err);
+	o->ret = tb_tfile_reader_read(f, NULL, NULL, &o->info, &o->err);
 	fclose(f);
 }
 
@@ -232,7 +232,7 @@ static void frame_with(struct gb *g, unsigned int i, int rblock, int kind)
 	case 'M':		/* M claims 8 bytes, the frame holds 2 */
 		gt_m(g, 0x500000, mem, 8);
 		gt_frame_end(g, f);
-		tb_put32(g->p + f + 2, tb_get32(g->p + f + 2) - 6);
+		tb_bytes_put32(g->p + f + 2, tb_bytes_get32(g->p + f + 2) - 6);
 		g->n -= 6;
 		break;
 	case 'H':		/* M header itself past the frame */
@@ -390,7 +390,7 @@ static void build_shape(struct gb *g, unsigned int i)
 		gb_free(g);
 		std_file(g, 1, 0);
 		f = gt_frame(g, 1);
-		tb_put32(g->p + f + 2, 100);
+		tb_bytes_put32(g->p + f + 2, 100);
 		break;
 	case 41:
 		gb_free(g);
@@ -528,12 +528,12 @@ static void mutate(struct gb *g, unsigned int *seed)
 		break;
 	case 3:		/* a frame size, if this is one */
 		for (i = defs_end; i + 6 <= g->n; i += 6 +
-		     tb_get32(g->p + i + 2)) {
-			if (!tb_get16(g->p + i))
+		     tb_bytes_get32(g->p + i + 2)) {
+			if (!tb_bytes_get16(g->p + i))
 				break;
 			if (gen_rand(seed, 3))
 				continue;
-			tb_put32(g->p + i + 2, tb_get32(g->p + i + 2) +
+			tb_bytes_put32(g->p + i + 2, tb_bytes_get32(g->p + i + 2) +
 				 gen_rand(seed, 31) - 15);
 			break;
 		}
@@ -542,7 +542,7 @@ static void mutate(struct gb *g, unsigned int *seed)
 		cr_line(g, gen_rand(seed, 2) ? "tsv" : "R ");
 		break;
 	case 5:		/* no end marker */
-		if (g->n >= 4 && !tb_get32(g->p + g->n - 4))
+		if (g->n >= 4 && !tb_bytes_get32(g->p + g->n - 4))
 			g->n -= 4;
 		break;
 	case 6:		/* a definition line */

@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fdr_writer.h"
-#include "tb_bytes.h"
-#include "tb_input.h"
+#include "format/fdr_writer.h"
+#include "format/tfile.h"
+#include "format/tfile_reader.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
 #include "tb_test_util.h"
-#include "tfile_reader.h"
-#include "tfile_writer.h"
-#include "xscale_decode.h"
+#include "util/bytes.h"
 
 /* Run gdb in batch mode over a script; returns its output. */
 static char *gdb_script(const char *gdb, const char *dir, const char *script)
@@ -126,7 +126,7 @@ TEST(writer_reader_roundtrip)
 	snprintf(path, sizeof(path), "%s/s.tf", dir);
 	ASSERT_EQ(0, write_sample(path));
 	f = fopen(path, "rb");
-	ASSERT_EQ(0, tb_tfile_read(f, &rd_visitor, &c, &info, &err)) {
+	ASSERT_EQ(0, tb_tfile_reader_read(f, &rd_visitor, &c, &info, &err)) {
 		TH_LOG("%s", err.msg);
 	}
 	fclose(f);
@@ -241,7 +241,7 @@ TEST(xscale_tfile_in_gdb)
 		};
 		uint8_t *d = file + k * 296 + 40;
 
-		tb_record_format(&r, file + k * 296);
+		tb_xs_record_format(&r, file + k * 296);
 		memset(d, 0, 256);
 		if (k)
 			memset(d, 0x84, 256 - sizeof(tail));
@@ -327,12 +327,12 @@ TEST(fdr_tfile_in_gdb)
 	ASSERT_EQ(0, tu_write(map, "1 main\n2 work\n", 14));
 	f = fopen(path, "wb");
 	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 0));
-	tb_fdr_begin(&w, 77, 78, 3, 1000, 0, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER, 1, 1010, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_ENTER_ARGS, 2, 1020, args, 2);
-	tb_fdr_custom(&w, 1025, "hello", 5);
-	tb_fdr_function(&w, TB_FDR_EXIT, 2, 1030, NULL, 0);
-	tb_fdr_function(&w, TB_FDR_EXIT, 1, 1040, NULL, 0);
+	tb_fdr_writer_begin(&w, 77, 78, 3, 1000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1010, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 2, 1020, args, 2);
+	tb_fdr_writer_custom(&w, 1025, "hello", 5);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, 1030, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1040, NULL, 0);
 	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
 	fclose(f);
 	out = tu_run(&st, "%s fdr-tfile -m %s %s %s", tu_tool("tbconv"), map,
@@ -342,7 +342,7 @@ TEST(fdr_tfile_in_gdb)
 	}
 	free(out);
 	f = fopen(tf, "rb");
-	ASSERT_EQ(0, tb_tfile_read(f, &rd_visitor, &c, &info, &err));
+	ASSERT_EQ(0, tb_tfile_reader_read(f, &rd_visitor, &c, &info, &err));
 	fclose(f);
 	EXPECT_EQ(5, info.frames);
 	EXPECT_EQ(3, info.tracepoints);
@@ -419,7 +419,7 @@ TEST(reads_gdb_tsave_output)
 	free(out);
 	f = fopen(tf, "rb");
 	ASSERT_NE(NULL, f);
-	ASSERT_EQ(0, tb_tfile_read(f, &rd_visitor, &c, &info, &err)) {
+	ASSERT_EQ(0, tb_tfile_reader_read(f, &rd_visitor, &c, &info, &err)) {
 		TH_LOG("%s", err.msg);
 	}
 	fclose(f);
@@ -431,9 +431,9 @@ TEST(reads_gdb_tsave_output)
 	EXPECT_EQ(info.reg_size, c.reg_len);
 	/* g at the three entries of f(0), f(1), f(2): 5, 5, 6. */
 	EXPECT_EQ(3, c.mem);
-	EXPECT_EQ(5, tb_get32(c.membytes));
-	EXPECT_EQ(5, tb_get32(c.membytes + 4));
-	EXPECT_EQ(6, tb_get32(c.membytes + 8));
+	EXPECT_EQ(5, tb_bytes_get32(c.membytes));
+	EXPECT_EQ(5, tb_bytes_get32(c.membytes + 4));
+	EXPECT_EQ(6, tb_bytes_get32(c.membytes + 8));
 	tu_rmdir(dir);
 	free(dir);
 }
@@ -498,7 +498,7 @@ TEST(malformed_files)
 			struct rd_ctx c = { 0 };
 			FILE *f = fmemopen((void *)cases[i].data, cases[i].len,
 					   "rb");
-			int ret = tb_tfile_read(f, with ? &all_visitor : NULL,
+			int ret = tb_tfile_reader_read(f, with ? &all_visitor : NULL,
 						&c, &info, &err);
 
 			EXPECT_EQ(cases[i].ok ? 0 : -1, ret) {

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Command-line habits of tbdecode and tbconv: --help, --version, "-" for
- * stdin/stdout in pipes, exit codes (tb_cli.h), no progress output when
+ * stdin/stdout in pipes, exit codes (cli/cli.h), no progress output when
  * stderr is not a terminal, and conversions chained through pipes.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "fdr_writer.h"
-#include "tb_cli.h"
+#include "cli/cli.h"
+#include "format/fdr_writer.h"
 #include "tb_test_util.h"
 
 #define SNAP "data/corpus/xscale/snapshot.bin"
@@ -156,13 +156,13 @@ TEST(fdr_tidy_makes_one_block_per_task)
 	f = fopen(path, "wb");
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 256));
-	ASSERT_EQ(0, tb_fdr_begin(&w, 7, 7, 0, t, 100, 0));
-	tb_fdr_function(&w, TB_FDR_ENTER, 1, ++t, NULL, 0);
+	ASSERT_EQ(0, tb_fdr_writer_begin(&w, 7, 7, 0, t, 100, 0));
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, ++t, NULL, 0);
 	for (i = 0; i < 200; i++) {
-		tb_fdr_function(&w, TB_FDR_ENTER, 2 + i, ++t, NULL, 0);
-		tb_fdr_function(&w, TB_FDR_EXIT, 2 + i, ++t, NULL, 0);
+		tb_fdr_writer_function(&w, TB_FDR_ENTER, 2 + i, ++t, NULL, 0);
+		tb_fdr_writer_function(&w, TB_FDR_EXIT, 2 + i, ++t, NULL, 0);
 	}
-	tb_fdr_function(&w, TB_FDR_EXIT, 1, ++t, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, ++t, NULL, 0);
 	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
 	fclose(f);
 
@@ -225,11 +225,11 @@ TEST(fdr_tidy_hostile_input)
 	ASSERT_NE(NULL, f);
 	ASSERT_EQ(0, tb_fdr_writer_init(&w, f, &h, 256));
 	for (i = 0; i < 6; i++) {
-		tb_fdr_begin(&w, 7, 7 + i % 2, i % 2, t, 100, 0);
-		tb_fdr_function(&w, TB_FDR_ENTER, 1, ++t, NULL, 0);
-		tb_fdr_custom(&w, t += 1ULL << 33, "mark", 4);
-		tb_fdr_function(&w, TB_FDR_EXIT, 1, ++t, NULL, 0);
-		tb_fdr_function(&w, TB_FDR_EXIT, 3, ++t, NULL, 0);
+		tb_fdr_writer_begin(&w, 7, 7 + i % 2, i % 2, t, 100, 0);
+		tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, ++t, NULL, 0);
+		tb_fdr_writer_custom(&w, t += 1ULL << 33, "mark", 4);
+		tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, ++t, NULL, 0);
+		tb_fdr_writer_function(&w, TB_FDR_EXIT, 3, ++t, NULL, 0);
 	}
 	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
 	len = (size_t)ftell(f);
@@ -247,7 +247,7 @@ TEST(fdr_tidy_hostile_input)
 		if (i & 1) {
 			uint8_t hdr[TB_FDR_HEADER_SIZE];
 
-			tb_fdr_put_header(hdr, &h);
+			tb_fdr_writer_put_header(hdr, &h);
 			fwrite(hdr, 1, sizeof(hdr), f);
 		}
 		for (n = 0; n < 64 + 37 * (size_t)i; n++) {

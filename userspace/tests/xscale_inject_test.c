@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "xscale_inject.h"
+#include "device/xs_inject.h"
 
 static int parse(const char *text, enum tb_xs_inject_form form,
 		 struct tb_xs_events *e, struct tb_error *err)
@@ -40,7 +40,7 @@ TEST(text_events)
 	EXPECT_EQ(16, e.ev[2].icount);
 	EXPECT_EQ(TRACEBUF_VEC_IRQ, e.ev[3].arg);	/* names in any case */
 	EXPECT_EQ(6, e.ev[4].arg);
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 	EXPECT_EQ(NULL, e.ev);
 }
 
@@ -51,7 +51,7 @@ TEST(empty_is_text)
 
 	ASSERT_EQ(0, parse("", TB_XS_INJECT_GUESS, &e, &err));
 	EXPECT_EQ(0, e.n);
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 }
 
 /* Every error names the line, counting empty lines. */
@@ -82,7 +82,7 @@ TEST(text_errors)
 			TH_LOG("%s", bad[i].text);
 		EXPECT_EQ(0, strncmp(err.msg, bad[i].msg, strlen(bad[i].msg)))
 			TH_LOG("'%s' gave '%s'", bad[i].text, err.msg);
-		tb_xs_events_free(&e);
+		tb_xs_inject_free(&e);
 	}
 }
 
@@ -95,7 +95,7 @@ TEST(nul_in_text)
 					      TB_XS_INJECT_TEXT, &e, &err));
 	EXPECT_STREQ("f.txt: NUL byte in a text event file", err.msg);
 	EXPECT_EQ(5, err.offset);
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 }
 
 /* Binary records are taken as they are; the device checks them. */
@@ -113,12 +113,12 @@ TEST(binary)
 					TB_XS_INJECT_GUESS, &e, &err));
 	ASSERT_EQ(2, e.n);
 	EXPECT_EQ(0, memcmp(in, e.ev, sizeof(in)));
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 	EXPECT_EQ(-EINVAL, tb_xs_inject_parse("f.bin", in, sizeof(in) - 1,
 					      TB_XS_INJECT_BINARY, &e, &err));
 	EXPECT_STREQ("f.bin: 31 bytes is not a whole number of 16-byte events",
 		     err.msg);
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 }
 
 /* From a stream, larger than the first read buffer; a read error is -EIO. */
@@ -137,14 +137,14 @@ TEST(read_stream)
 	ASSERT_EQ(1000, e.n);
 	EXPECT_EQ(999 * 4, e.ev[999].arg);
 	EXPECT_EQ(999, e.ev[999].icount);
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 	fclose(f);
 	/* A directory opens but does not read (EISDIR). */
 	f = fopen("/", "r");
 	ASSERT_NE(NULL, f);
 	EXPECT_EQ(-EIO, tb_xs_inject_read(f, "/", TB_XS_INJECT_GUESS, &e, &err));
 	EXPECT_EQ(0, strncmp(err.msg, "error reading '/': ", 19));
-	tb_xs_events_free(&e);
+	tb_xs_inject_free(&e);
 	fclose(f);
 }
 

@@ -18,7 +18,7 @@
 #include "../../driver/tracebuf/model.c"
 
 #include "kselftest_harness.h"
-#include "xscale_decode.h"
+#include "format/xs.h"
 
 #define BUFFERS		100000
 

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "tb_bytes.h"
-#include "tb_input.h"
-#include "xscale_decode.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
+#include "util/bytes.h"
 
 struct entry {
 	uint64_t pos;		/* stream position of the first byte */
@@ -443,7 +443,7 @@ static size_t make_record(uint8_t *out, uint32_t size, uint64_t seq)
 		.seq = seq,
 	};
 
-	tb_record_format(&r, out);
+	tb_xs_record_format(&r, out);
 	memset(out + 40, 0x80 | (seq & 15), size);
 	return 40 + size;
 }
@@ -451,38 +451,38 @@ static size_t make_record(uint8_t *out, uint32_t size, uint64_t seq)
 TEST(input_raw_dump)
 {
 	uint8_t buf[1024];
-	struct tb_in in;
-	struct tb_buf b;
+	struct tb_xs_input in;
+	struct tb_xs_buffer b;
 	FILE *f;
 
 	memset(buf, 0x81, sizeof(buf));
 	f = mem(buf, 256);
-	tb_in_init(&in, f, 0);
-	ASSERT_EQ(1, tb_in_next(&in, &b));
+	tb_xs_record_init(&in, f, 0);
+	ASSERT_EQ(1, tb_xs_record_next(&in, &b));
 	EXPECT_FALSE(b.has_hdr);
 	EXPECT_EQ(256, b.hdr.buf_size);
-	EXPECT_EQ(0, tb_in_next(&in, &b));
-	tb_in_release(&in);
+	EXPECT_EQ(0, tb_xs_record_next(&in, &b));
+	tb_xs_record_release(&in);
 	fclose(f);
 
 	f = mem(buf, 1024);
-	tb_in_init(&in, f, 1024);
-	ASSERT_EQ(1, tb_in_next(&in, &b));
-	tb_in_release(&in);
+	tb_xs_record_init(&in, f, 1024);
+	ASSERT_EQ(1, tb_xs_record_next(&in, &b));
+	tb_xs_record_release(&in);
 	fclose(f);
 
 	/* Short and long raw dumps are errors naming the size. */
 	f = mem(buf, 255);
-	tb_in_init(&in, f, 0);
-	ASSERT_EQ(-1, tb_in_next(&in, &b));
+	tb_xs_record_init(&in, f, 0);
+	ASSERT_EQ(-1, tb_xs_record_next(&in, &b));
 	EXPECT_NE(NULL, strstr(in.err.msg, "expected exactly 256"));
-	tb_in_release(&in);
+	tb_xs_record_release(&in);
 	fclose(f);
 	f = mem(buf, 257);
-	tb_in_init(&in, f, 0);
-	ASSERT_EQ(-1, tb_in_next(&in, &b));
+	tb_xs_record_init(&in, f, 0);
+	ASSERT_EQ(-1, tb_xs_record_next(&in, &b));
 	EXPECT_NE(NULL, strstr(in.err.msg, "longer than 256"));
-	tb_in_release(&in);
+	tb_xs_record_release(&in);
 	fclose(f);
 }
 
@@ -490,17 +490,17 @@ TEST(input_chain)
 {
 	uint8_t buf[3 * (40 + 512)];
 	size_t len = 0;
-	struct tb_in in;
-	struct tb_buf b;
+	struct tb_xs_input in;
+	struct tb_xs_buffer b;
 	FILE *f;
 	int i;
 
 	for (i = 0; i < 3; i++)
 		len += make_record(buf + len, 512, i);
 	f = mem(buf, len);
-	tb_in_init(&in, f, 0);
+	tb_xs_record_init(&in, f, 0);
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(1, tb_in_next(&in, &b));
+		ASSERT_EQ(1, tb_xs_record_next(&in, &b));
 		EXPECT_TRUE(b.has_hdr);
 		EXPECT_EQ((uint64_t)i, b.hdr.seq);
 		EXPECT_EQ(512, b.hdr.buf_size);
@@ -508,8 +508,8 @@ TEST(input_chain)
 		EXPECT_EQ((uint64_t)i * 552, b.offset);
 		EXPECT_EQ(0x80 | i, b.data[0]);
 	}
-	EXPECT_EQ(0, tb_in_next(&in, &b));
-	tb_in_release(&in);
+	EXPECT_EQ(0, tb_xs_record_next(&in, &b));
+	tb_xs_record_release(&in);
 	fclose(f);
 }
 
@@ -534,8 +534,8 @@ TEST(input_malformed_records)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint8_t buf[2 * 296];
 		size_t len = make_record(buf, 256, 0);
-		struct tb_in in;
-		struct tb_buf b;
+		struct tb_xs_input in;
+		struct tb_xs_buffer b;
 		FILE *f;
 
 		len += make_record(buf + len, 256, 1);
@@ -544,13 +544,13 @@ TEST(input_malformed_records)
 		else
 			buf[296 + cases[i].at] = cases[i].val;
 		f = mem(buf, len);
-		tb_in_init(&in, f, 0);
-		ASSERT_EQ(1, tb_in_next(&in, &b));
-		ASSERT_EQ(-1, tb_in_next(&in, &b));
+		tb_xs_record_init(&in, f, 0);
+		ASSERT_EQ(1, tb_xs_record_next(&in, &b));
+		ASSERT_EQ(-1, tb_xs_record_next(&in, &b));
 		EXPECT_NE(NULL, strstr(in.err.msg, cases[i].msg)) {
 			TH_LOG("case %u: got \"%s\"", i, in.err.msg);
 		}
-		tb_in_release(&in);
+		tb_xs_record_release(&in);
 		fclose(f);
 	}
 }

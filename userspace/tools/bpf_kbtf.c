@@ -79,7 +79,7 @@ static int kbtf_load_mods(struct tb_kbtf *kb)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-int tb_kbtf_find_func(struct tb_kbtf *kb, const char *name, int *obj_fd)
+int bpf_kbtf_find_func(struct tb_kbtf *kb, const char *name, int *obj_fd)
 {
 	unsigned int i;
 	int id, err;
@@ -109,7 +109,7 @@ int tb_kbtf_find_func(struct tb_kbtf *kb, const char *name, int *obj_fd)
 	return -ENOENT;
 }
 
-void tb_kbtf_free(struct tb_kbtf *kb)
+void bpf_kbtf_free(struct tb_kbtf *kb)
 {
 	unsigned int i;
 

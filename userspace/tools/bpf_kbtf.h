@@ -28,7 +28,7 @@ struct tb_kbtf {
 };
 
 /**
- * tb_kbtf_find_func() - the BTF type a program attaches to for a function
+ * bpf_kbtf_find_func() - the BTF type a program attaches to for a function
  * @kb: the cache, zeroed before the first call
  * @name: the kernel function
  * @obj_fd: set to the module's BTF object descriptor (owned by @kb), or to
@@ -37,9 +37,9 @@ struct tb_kbtf {
  * Return: the BTF type id of the function, or a negative errno: -ENOENT
  * if neither vmlinux nor a loaded module has BTF for it.
  */
-int tb_kbtf_find_func(struct tb_kbtf *kb, const char *name, int *obj_fd);
+int bpf_kbtf_find_func(struct tb_kbtf *kb, const char *name, int *obj_fd);
 
-/** tb_kbtf_free() - close what @kb loaded; @kb may be used again. */
-void tb_kbtf_free(struct tb_kbtf *kb);
+/** bpf_kbtf_free() - close what @kb loaded; @kb may be used again. */
+void bpf_kbtf_free(struct tb_kbtf *kb);
 
 #endif /* TB_BPF_KBTF_H */

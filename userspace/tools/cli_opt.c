@@ -3,12 +3,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "cli.h"
+#include "cli/cli.h"
 #include "cli_opt.h"
-#include "tb_cli.h"
 
 static void __attribute__((noreturn)) try_help(void)
 {
-	fprintf(stderr, "Try '%s --help' for more information.\n", tb_prog());
+	fprintf(stderr, "Try '%s --help' for more information.\n", tb_cli_prog());
 	exit(TB_EXIT_USAGE);
 }
 
@@ -17,7 +18,7 @@ void cli_opt_usage(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "%s: ", tb_prog());
+	fprintf(stderr, "%s: ", tb_cli_prog());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -27,7 +28,7 @@ void cli_opt_usage(const char *fmt, ...)
 
 void cli_opt_bad_value(const char *msg)
 {
-	tb_die(TB_EXIT_USAGE, "%s", msg);
+	cli_die(TB_EXIT_USAGE, "%s", msg);
 }
 
 int cli_opt_next(struct tb_opt_parser *p, void (*usage)(FILE *f))
@@ -37,13 +38,13 @@ int cli_opt_next(struct tb_opt_parser *p, void (*usage)(FILE *f))
 	if (id < 0)
 		cli_opt_usage("%s", p->msg);
 	if (p->deprecated)
-		tb_warn("%s", p->msg);
+		tb_cli_warn("%s", p->msg);
 	if (id == 'h' && p->opt->letter == 'h' && !p->opt->scope) {
 		usage(stdout);
 		exit(TB_EXIT_OK);
 	}
 	if (id == 'V' && p->opt->letter == 'V' && !p->opt->scope) {
-		tb_print_version();
+		tb_cli_version();
 		exit(TB_EXIT_OK);
 	}
 	return id;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The subcommands' option loop around lib/tb_opt.h's parser, where the
+ * The subcommands' option loop around lib/cli/opt.h's parser, where the
  * tools may exit: --help and --version, one line and a pointer to --help
  * for a mistyped option (as GNU tools do), and the note of an old
  * spelling on stderr.
@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "tb_opt.h"
+#include "cli/opt.h"
 
 /*
  * The next option's id, or 0 after the last one (p->operands).  -h

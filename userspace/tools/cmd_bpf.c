@@ -7,8 +7,8 @@
  *
  * This file is the libbpf side: options, the BPF object, the ring buffer
  * loop and the loss counters.  The records become the file in
- * lib/fdr_bpf.h; the command, the files and the statistics are the
- * collectors' lib/collect.h.  See Documentation/bpf-collector.rst.
+ * lib/collect/fdr_bpf.h; the command, the files and the statistics are the
+ * collectors' lib/collect/collect.h.  See Documentation/bpf-collector.rst.
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,19 +27,20 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "cli_opt.h"
-#include "collect.h"
-#include "fdr_bpf.h"
-#include "fdr_kfunc.h"
 #include "bpf_kbtf.h"
-#include "fdr_classes.h"
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/optval.h"
+#include "cli_opt.h"
 #include "cmds.h"
-#include "fdr_dev.h"
-#include "tb_cli.h"
-#include "tb_optval.h"
+#include "collect/collect.h"
+#include "collect/fdr_bpf.h"
+#include "device/fdr_dev.h"
+#include "device/kfunc.h"
+#include "format/fdr_classes.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
-#include "tracebuf_bpf.h"
 #include "tracebuf.skel.h"
+#include "tracebuf_bpf.h"
 
 struct options {
 	uint32_t classes;
@@ -61,7 +62,7 @@ struct options {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: %s [OPTIONS] [-- COMMAND [ARG...]]\n", tb_prog());
+	fprintf(f, "Usage: %s [OPTIONS] [-- COMMAND [ARG...]]\n", tb_cli_prog());
 	fputs("\n"
 	      "Record kernel events with BPF programs into an XRay FDR v5 file: the same\n"
 	      "function ids and per-task blocks as the tracebuf module's /dev/tracebuf_fdr,\n"
@@ -122,18 +123,18 @@ static __u32 parse_classes(const char *list)
 	__u32 mask;
 	int ret;
 
-	ret = tb_fdr_parse_classes(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
+	ret = tb_fdr_classes_parse(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		tb_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
-		       "syscall, irq, softirq, workqueue, fault, sched, all");
+		cli_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
+			"syscall, irq, softirq, workqueue, fault, sched, all");
 	if (ret == -ENODATA)
-		tb_die(TB_EXIT_USAGE, "no event class given");
+		cli_die(TB_EXIT_USAGE, "no event class given");
 	if (ret)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	/* "all" means TB_FDR_BPF_CLASSES, so the bit is set only when named. */
 	if (mask & TRACEBUF_FDR_MARKER)
-		tb_die(TB_EXIT_USAGE,
-		       "class 'marker' needs the module's /dev/tracebuf_fdr");
+		cli_die(TB_EXIT_USAGE,
+			"class 'marker' needs the module's /dev/tracebuf_fdr");
 	return mask;
 }
 
@@ -235,7 +236,7 @@ static void parse_args(int argc, char **argv, struct options *o)
  */
 static void kfunc_skip(struct tb_kfuncs *k, size_t i, const char *why)
 {
-	tb_warn("kernel function '%s' skipped: %s", k->names[i], why);
+	tb_cli_warn("kernel function '%s' skipped: %s", k->names[i], why);
 	free(k->names[i]);
 	memmove(&k->names[i], &k->names[i + 1],
 		(k->n - i - 1) * sizeof(*k->names));
@@ -248,10 +249,10 @@ static void kfunc_skipped(const struct tb_kfuncs *k, size_t chosen)
 	if (k->n == chosen)
 		return;
 	if (!k->n)
-		tb_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
-		       chosen);
-	tb_warn("%zu of %zu kernel functions skipped; tracing %zu", chosen - k->n,
-		chosen, k->n);
+		cli_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
+			chosen);
+	tb_cli_warn("%zu of %zu kernel functions skipped; tracing %zu", chosen - k->n,
+		    chosen, k->n);
 }
 
 /*
@@ -271,16 +272,16 @@ static void choose_kfuncs(struct options *o)
 		return;
 	if (tb_kfunc_select_kernel(o->kfunc_pats, &tb_fdr_bpf_kfunc_deny,
 				   TRACEBUF_FDR_KFUNC_MAX, &o->kfuncs, &err))
-		tb_die(TB_EXIT_USAGE, "%s", err.msg);
+		cli_die(TB_EXIT_USAGE, "%s", err.msg);
 	chosen = o->kfuncs.n;
 	for (i = 0; i < o->kfuncs.n;) {
-		if (tb_kbtf_find_func(&kbtf, o->kfuncs.names[i], &obj_fd) >= 0)
+		if (bpf_kbtf_find_func(&kbtf, o->kfuncs.names[i], &obj_fd) >= 0)
 			i++;
 		else
 			kfunc_skip(&o->kfuncs, i,
 				   "no BTF type for it in vmlinux or a loaded module (a compiler clone, or inlined): fentry cannot attach to it");
 	}
-	tb_kbtf_free(&kbtf);
+	bpf_kbtf_free(&kbtf);
 	kfunc_skipped(&o->kfuncs, chosen);
 	if (o->verbose)
 		tb_kfunc_print(&o->kfuncs);
@@ -397,11 +398,11 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	int cpu;
 
 	if (!vals)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	memset(l, 0, sizeof(*l));
 	for (k = 0; k < TB_BPF_NR_COUNTERS; k++) {
 		if (bpf_map_lookup_elem(fd, &k, vals)) {
-			tb_warn_errno("cannot read the drop counters");
+			tb_cli_warn_errno("cannot read the drop counters");
 			continue;
 		}
 		for (cpu = 0; cpu < nr_cpus; cpu++)
@@ -439,8 +440,8 @@ static const enum bpf_attach_type kfunc_types[2] = {
 
 static void kfunc_die_no_btf(const char *name, int err)
 {
-	tb_die(TB_EXIT_FAIL,
-	       "kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
+	cli_die(TB_EXIT_FAIL,
+		"kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
 	       name, strerror(-err));
 }
 
@@ -491,12 +492,12 @@ static void kfunc_load(struct tracebuf_bpf *skel, struct tb_kfuncs *k,
 	kp->prog = calloc(k->n ? k->n : 1, sizeof(*kp->prog));
 	kp->link = calloc(k->n ? k->n : 1, sizeof(*kp->link));
 	if (!kp->prog || !kp->link)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
 	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
 	chosen = k->n;
 	for (i = 0; i < k->n;) {
-		int obj_fd, id = tb_kbtf_find_func(&kbtf, k->names[i], &obj_fd);
+		int obj_fd, id = bpf_kbtf_find_func(&kbtf, k->names[i], &obj_fd);
 
 		if (id < 0)
 			kfunc_die_no_btf(k->names[i], id);
@@ -538,7 +539,7 @@ static void kfunc_load(struct tracebuf_bpf *skel, struct tb_kfuncs *k,
 	kp->n = k->n;
 	kfunc_skipped(k, chosen);
 	/* The programs hold the module BTF they attach to; ours can go. */
-	tb_kbtf_free(&kbtf);
+	bpf_kbtf_free(&kbtf);
 }
 
 /* Once the other programs run: each copy to its function, key as cookie. */
@@ -555,8 +556,8 @@ static void kfunc_attach(const struct tb_kfuncs *k, struct kfunc_progs *kp)
 						 kfunc_types[j], &lo);
 
 			if (fd < 0)
-				tb_die(TB_EXIT_FAIL,
-				       "kernel function '%s': cannot attach %s: %s%s",
+				cli_die(TB_EXIT_FAIL,
+					"kernel function '%s': cannot attach %s: %s%s",
 				       k->names[i], j ? "fexit" : "fentry",
 				       strerror(errno),
 				       errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
@@ -625,7 +626,7 @@ struct result {
 	struct rusage ru0;	/* the reader's usage after attach */
 	__u64 t0;		/* CLOCK_MONOTONIC when recording started */
 	int status;		/* the command's wait status, or -1 */
-	struct tb_task_map tasks;	/* command names (collect.h) */
+	struct tb_task_map tasks;	/* command names (collect/collect.h) */
 };
 
 /*
@@ -646,51 +647,51 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 
 	skel = tracebuf_bpf__open();
 	if (!skel)
-		tb_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
+		cli_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
 	skel->rodata->nr_args = opt->nr_args;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->wakeup_bytes = opt->wakeup;
 	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
 	if (err) {
 		errno = -err;
-		tb_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
+		cli_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
 	}
 	set_autoload(skel, opt->classes);
 	/* Without it the load fails with ESRCH and no word of why. */
 	if ((opt->classes & TRACEBUF_FDR_FAULT) &&
 	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
-		tb_die(TB_EXIT_FAIL,
-		       "this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
+		cli_die(TB_EXIT_FAIL,
+			"this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
 	kfunc_prepare(skel, &opt->kfuncs);
 
 	err = tracebuf_bpf__load(skel);
 	if (err) {
 		errno = -err;
 		if (errno == EPERM)
-			tb_die(TB_EXIT_FAIL,
-			       "cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
+			cli_die(TB_EXIT_FAIL,
+				"cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
 			       strerror(errno));
-		tb_die(TB_EXIT_FAIL,
-		       "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
+		cli_die(TB_EXIT_FAIL,
+			"cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
 		       strerror(errno));
 	}
 	kfunc_load(skel, &opt->kfuncs, &kp, opt->verbose);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,
 			      c, NULL);
 	if (!rb)
-		tb_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+		cli_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
 	if (opt->cmd) {
 		errno = -tb_collect_cmd_fork(&cmd, opt->cmd,
 					     !strcmp(opt->output, "-"));
 		if (errno)
-			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
+			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 
 	c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
 	err = tracebuf_bpf__attach(skel);
 	if (err) {
 		errno = -err;
-		tb_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
+		cli_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
 	kfunc_attach(&opt->kfuncs, &kp);
 	/* All programs start recording at once; see tracebuf.bpf.c. */
@@ -703,7 +704,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	if (opt->cmd) {
 		errno = -tb_collect_cmd_start(&cmd);
 		if (errno)
-			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
+			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
 		child = cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
 		tb_task_map_scan_pid(&r->tasks, "/proc", child);
@@ -726,7 +727,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 			err = ring_buffer__consume(rb);
 		if (err < 0 && err != -EINTR) {
 			errno = -err;
-			tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+			cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
 		}
 	}
 
@@ -740,7 +741,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	err = ring_buffer__consume(rb);
 	if (err < 0) {
 		errno = -err;
-		tb_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+		cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
 	}
 	if (child) {
 		kill(child, SIGTERM);
@@ -754,7 +755,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	tracebuf_bpf__destroy(skel);
 }
 
-/* The statistics (collect.h, lib/fdr_bpf.h) as summary and JSON. */
+/* The statistics (collect/collect.h, lib/collect/fdr_bpf.h) as summary and JSON. */
 static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 		   const struct result *r, const struct tb_fdr_post *post,
 		   const struct tb_fdr_post_files *files)
@@ -796,22 +797,24 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 	if (opt->verbose) {
 		fprintf(stderr, "  %llu records clamped\n",
 			(unsigned long long)c->blk.clamped);
-		for (i = 0; i < c->nr_workfns; i++)
+		for (i = 0; i < tb_buf_nr(&c->workfns, sizeof(uint64_t)); i++)
 			fprintf(stderr, "  work key %zu: function 0x%llx\n", i,
-				(unsigned long long)c->workfns[i]);
+				(unsigned long long)
+				((const uint64_t *)c->workfns.data)[i]);
 	}
 	if (opt->out.stats_json)
-		tb_collect_write_json(opt->out.stats_json, &s);
+		cli_check(tb_collect_write_json(opt->out.stats_json, &s),
+			  "error writing '%s'", opt->out.stats_json);
 }
 
-/* The names of the ids, from /proc read now, at the end (fdr_knames.h). */
+/* The names of the ids, from /proc read now, at the end (device/fdr_knames.h). */
 static void known_names(const struct tb_fdr_bpf *c, struct tb_name_map *known)
 {
 	FILE *irqs = fopen("/proc/interrupts", "r");
-	FILE *syms = c->nr_workfns ? fopen("/proc/kallsyms", "r") : NULL;
+	FILE *syms = c->workfns.len ? fopen("/proc/kallsyms", "r") : NULL;
 
 	if (tb_fdr_bpf_names(c, irqs, syms, known))
-		tb_die(TB_EXIT_FAIL, "cannot build the names");
+		cli_die(TB_EXIT_FAIL, "cannot build the names");
 	if (irqs)
 		fclose(irqs);
 	if (syms)
@@ -843,14 +846,14 @@ int cmd_bpf(int argc, char **argv)
 	nr_cpus = libbpf_num_possible_cpus();
 	if (nr_cpus <= 0) {
 		errno = -nr_cpus;
-		tb_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
+		cli_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
 	if (tb_fdr_bpf_init(&col, nr_cpus, opt.classes, opt.rb_size))
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	if (opt.kfunc_pats)
 		col.kfuncs = &opt.kfuncs;
 	if (tb_collect_paths_init(&paths, opt.output))
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
 	 * early) still ends with a valid, if empty, file.
@@ -862,7 +865,7 @@ int cmd_bpf(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	/* Fail on an unwritable output before tracing anything. */
-	out = tb_open_output(opt.output);
+	out = cli_open_output(opt.output);
 	/* Names of the tasks: read before tracing, not traced. */
 	tb_task_map_init(&r.tasks);
 	tb_collect_tasks_scan(&r.tasks);
@@ -871,26 +874,26 @@ int cmd_bpf(int argc, char **argv)
 
 	post.raw = opt.out.raw;
 	if (tb_fdr_bpf_write(&col, out, &post, &err))
-		tb_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
-	tb_close_output(out, opt.output);
+		cli_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
+	cli_close_output(out, opt.output);
 	tb_collect_post_files(&files, &paths, opt.output, &opt.out);
 	/* Before the JSON that shows them. */
 	if (paths.tasks) {
 		errno = -tb_collect_tasks_write(&r.tasks, paths.tasks);
 		if (errno)
-			tb_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	}
 	tb_task_map_free(&r.tasks);
 	if (files.names) {
 		known_names(&col, &known);
 		files.known = &known;
 		if (tb_fdr_post_files(&post, &files, &err))
-			tb_die(TB_EXIT_FAIL, "%s", err.msg);
+			cli_die(TB_EXIT_FAIL, "%s", err.msg);
 		tb_name_map_free(&known);
 	}
 	if (opt.kfunc_pats && strcmp(opt.output, "-") &&
 	    tb_kfunc_write_beside(&opt.kfuncs, opt.output, &err))
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	report(&col, &opt, &r, &post, files.names ? &files : NULL);
 
 	tb_collect_paths_free(&paths);

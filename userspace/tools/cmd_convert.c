@@ -11,29 +11,31 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fdr_print.h"
-#include "companion.h"
-#include "fdr_json.h"
-#include "fdr_post.h"
-#include "fdr_reader.h"
-#include "fdr_tfile.h"
-#include "fdr_writer.h"
-#include "name_map.h"
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/optval.h"
+#include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "tb_cli.h"
-#include "task_map.h"
-#include "tb_input.h"
-#include "tb_optval.h"
-#include "tb_sniff.h"
-#include "tb_output.h"
-#include "tfile_reader.h"
-#include "tfile_writer.h"
-#include "xray_map.h"
-#include "xscale_decode.h"
-#include "xscale_fdr.h"
-#include "xscale_print.h"
-#include "xscale_tfile.h"
+#include "convert/fdr_json.h"
+#include "convert/fdr_post.h"
+#include "convert/fdr_print.h"
+#include "convert/fdr_tfile.h"
+#include "convert/xs_fdr.h"
+#include "convert/xs_print.h"
+#include "convert/xs_tfile.h"
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "format/name_map.h"
+#include "format/task_map.h"
+#include "format/tfile.h"
+#include "format/tfile_reader.h"
+#include "format/xray_map.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
+#include "util/companion.h"
+#include "util/output.h"
+#include "util/sniff.h"
 
 enum { OPT_WITH_NAMES = TB_OPT_ID_FIRST_FREE };
 
@@ -50,7 +52,7 @@ static struct {
 	enum tb_sniff_kind kind;	/* what the conversion reads */
 } opt = {
 	.size = TB_XS_MIN_SIZE,
-	.clock = TB_XSF_DEFAULT_CLOCK,
+	.clock = TB_XS_FDR_DEFAULT_CLOCK,
 };
 
 static void usage(FILE *f)
@@ -95,46 +97,46 @@ static void usage(FILE *f)
 		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
 		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n\n"
 		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
-		tb_prog(), (unsigned long long)TB_XSF_DEFAULT_CLOCK);
+		tb_cli_prog(), (unsigned long long)TB_XS_FDR_DEFAULT_CLOCK);
 }
 
 static void data_error(const struct tb_error *err)
 {
 	char msg[512];
 
-	tb_progress_done();
+	tb_cli_progress_done();
 	/* A read that failed is not a short file. */
 	if (opt.in_f && ferror(opt.in_f))
-		tb_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
+		cli_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
 	/* Another kind of file: which, and what reads it. */
 	if (tb_sniff_mismatch(opt.in, opt.kind, msg, sizeof(msg)))
-		tb_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
-	tb_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
+		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
+	cli_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
 }
 
 /* A trace read only in part: said on stderr, the exit status stays 0. */
 static void warn_cut(const struct tb_error *err)
 {
 	if (err->warning[0] && !opt.quiet)
-		tb_warn("%s: %s", opt.in, err->warning);
+		tb_cli_warn("%s: %s", opt.in, err->warning);
 }
 
 static void progress(uint64_t bytes)
 {
 	if (!opt.quiet)
-		tb_progress(bytes);
+		tb_cli_progress(bytes);
 }
 
 static void write_error(int err)
 {
 	errno = err;
-	tb_die_errno(TB_EXIT_FAIL, "writing '%s'", opt.out);
+	cli_die_errno(TB_EXIT_FAIL, "writing '%s'", opt.out);
 }
 
 /* ---- trace buffer input, shared by the xscale-* conversions ---- */
 
 /* Called once per decoded buffer; non-zero stops the walk. */
-typedef int (*buffer_fn)(void *ctx, const struct tb_buf *b,
+typedef int (*buffer_fn)(void *ctx, const struct tb_xs_buffer *b,
 			 const struct tb_xs_msg *msgs,
 			 const struct tb_xs_result *res);
 
@@ -143,13 +145,13 @@ struct walk {
 	void *ctx;
 };
 
-static int walk_one(void *ctx, const struct tb_in *tin, const struct tb_buf *b,
+static int walk_one(void *ctx, const struct tb_xs_input *tin, const struct tb_xs_buffer *b,
 		    const struct tb_xs_msg *msgs, const struct tb_xs_result *res)
 {
 	const struct walk *w = ctx;
 
 	if (w->fn(w->ctx, b, msgs, res))
-		tb_die(TB_EXIT_FAIL, "conversion failed");
+		cli_die(TB_EXIT_FAIL, "conversion failed");
 	progress(tin->off);
 	return 0;
 }
@@ -157,18 +159,18 @@ static int walk_one(void *ctx, const struct tb_in *tin, const struct tb_buf *b,
 static void walk_buffers(FILE *in, buffer_fn fn, void *ctx)
 {
 	struct walk w = { fn, ctx };
-	struct tb_in tin;
+	struct tb_xs_input tin;
 	int ret;
 
-	tb_in_init(&tin, in, opt.size);
-	ret = tb_in_decode_each(&tin, walk_one, &w);
-	tb_in_release(&tin);
+	tb_xs_record_init(&tin, in, opt.size);
+	ret = tb_xs_record_decode_each(&tin, walk_one, &w);
+	tb_xs_record_release(&tin);
 	if (ret == -ENOMEM)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0)
 		data_error(&tin.err);
 	if (ferror(in))
-		tb_die_errno(TB_EXIT_FAIL, "reading '%s'", opt.in);
+		cli_die_errno(TB_EXIT_FAIL, "reading '%s'", opt.in);
 }
 
 struct text_ctx {
@@ -176,7 +178,7 @@ struct text_ctx {
 	unsigned long n;
 };
 
-static int xs_text_buf(void *ctx, const struct tb_buf *b,
+static int xs_text_buf(void *ctx, const struct tb_xs_buffer *b,
 		       const struct tb_xs_msg *msgs,
 		       const struct tb_xs_result *res)
 {
@@ -193,18 +195,18 @@ static void xscale_text(FILE *in, FILE *out)
 	walk_buffers(in, xs_text_buf, &t);
 }
 
-/* xscale-tfile: the library's mapping (xscale_tfile.h). */
-static int xt_buf(void *ctx, const struct tb_buf *b,
+/* xscale-tfile: the library's mapping (convert/xs_tfile.h). */
+static int xt_buf(void *ctx, const struct tb_xs_buffer *b,
 		  const struct tb_xs_msg *msgs,
 		  const struct tb_xs_result *res)
 {
 	int ret = tb_xs_tfile_buffer(ctx, msgs, res);
 
 	if (ret == -E2BIG)
-		tb_die(TB_EXIT_DATA, "more than %d distinct addresses",
-		       TB_TFILE_MAX_TP);
+		cli_die(TB_EXIT_DATA, "more than %d distinct addresses",
+			TB_TFILE_MAX_TP);
 	if (ret == -ENOMEM)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	return ret;
 }
 
@@ -214,7 +216,7 @@ static void xscale_tfile(FILE *in, FILE *out)
 	int ret;
 
 	if (!x)
-		tb_die(TB_EXIT_FAIL, "cannot create the trace file writer");
+		cli_die(TB_EXIT_FAIL, "cannot create the trace file writer");
 	walk_buffers(in, xt_buf, x);
 	ret = tb_xs_tfile_finish(x);
 	if (ret)
@@ -226,13 +228,13 @@ struct xf_ctx {
 	uint64_t tsc;
 };
 
-static int xf_buf(void *ctx, const struct tb_buf *b,
+static int xf_buf(void *ctx, const struct tb_xs_buffer *b,
 		  const struct tb_xs_msg *msgs,
 		  const struct tb_xs_result *res)
 {
 	struct xf_ctx *x = ctx;
 
-	if (tb_xsf_write_buffer(&x->w, b, msgs, res, &x->tsc))
+	if (tb_xs_fdr_write_buffer(&x->w, b, msgs, res, &x->tsc))
 		write_error(x->w.error ? x->w.error : EIO);
 	return 0;
 }
@@ -273,7 +275,7 @@ static int fx_emit(void *ctx, const struct tracebuf_record *hdr,
 	r.magic = TRACEBUF_RECORD_MAGIC;
 	r.version = TRACEBUF_RECORD_VERSION;
 	r.hdr_size = TB_RECORD_HDR_SIZE;
-	tb_record_format(&r, h);
+	tb_xs_record_format(&r, h);
 	if (fwrite(h, 1, sizeof(h), out) != sizeof(h) ||
 	    fwrite(data, 1, r.buf_size, out) != r.buf_size)
 		write_error(errno ? errno : EIO);
@@ -282,12 +284,12 @@ static int fx_emit(void *ctx, const struct tracebuf_record *hdr,
 
 static void fdr_xscale(FILE *in, FILE *out)
 {
-	struct tb_xsf_reader x;
+	struct tb_xs_fdr_reader x;
 	struct tb_error err = { 0 };
 
-	tb_xsf_reader_init(&x, &err, fx_emit, out);
-	if (tb_fdr_read(in, NULL, tb_xsf_visit, &x, NULL, &err) ||
-	    tb_xsf_reader_finish(&x))
+	tb_xs_fdr_reader_init(&x, &err, fx_emit, out);
+	if (tb_fdr_reader_read(in, NULL, tb_xs_fdr_visit, &x, NULL, &err) ||
+	    tb_xs_fdr_reader_finish(&x))
 		data_error(&err);
 }
 
@@ -329,9 +331,9 @@ static void load_names_from(struct tb_name_map *m, bool by_default)
 	}
 	if (!file)
 		return;
-	f = tb_open_input(file);
+	f = cli_open_input(file);
 	if (tb_name_map_load(m, f, &err))
-		tb_die(TB_EXIT_DATA, "%s: %s", file, err.msg);
+		cli_die(TB_EXIT_DATA, "%s: %s", file, err.msg);
 	if (f != stdin)
 		fclose(f);
 	free(path);
@@ -366,7 +368,7 @@ static void fdr_text(FILE *in, FILE *out)
 	if (opt.map || opt.names)
 		load_names_from(&names, true);
 	t.names = &names;
-	ret = tb_fdr_read(in, NULL, opt.map || opt.names ? ft_visit_named :
+	ret = tb_fdr_reader_read(in, NULL, opt.map || opt.names ? ft_visit_named :
 			  ft_visit, &t, NULL, &err);
 	tb_name_map_free(&names);
 	if (ret)
@@ -374,7 +376,7 @@ static void fdr_text(FILE *in, FILE *out)
 	warn_cut(&err);
 }
 
-/* fdr-tfile: the library's mapping (lib/fdr_tfile.h). */
+/* fdr-tfile: the library's mapping (lib/convert/fdr_tfile.h). */
 static void fdr_tfile(FILE *in, FILE *out)
 {
 	struct tb_name_map names;
@@ -392,7 +394,7 @@ static void fdr_tfile(FILE *in, FILE *out)
 }
 
 /*
- * fdr-json: trace_event JSON (lib/fdr_json.h), tasks named by INPUT.tasks
+ * fdr-json: trace_event JSON (lib/convert/fdr_json.h), tasks named by INPUT.tasks
  * when the collector left one.
  */
 static void fdr_json(FILE *in, FILE *out)
@@ -409,7 +411,7 @@ static void fdr_json(FILE *in, FILE *out)
 	path = opt.no_names ? NULL :
 	       tb_companion_path(opt.in, TB_COMPANION_TASKS);
 	if (path && tb_task_map_load(&tasks, path, &err) == -1)
-		tb_die(TB_EXIT_DATA, "%s", err.msg);
+		cli_die(TB_EXIT_DATA, "%s", err.msg);
 	free(path);
 	ret = tb_fdr_json_write(in, out, &names, &tasks, &st, &err);
 	tb_name_map_free(&names);
@@ -420,12 +422,12 @@ static void fdr_json(FILE *in, FILE *out)
 		write_error(-ret);
 	warn_cut(&err);
 	if (st.disordered && !opt.quiet)
-		tb_warn("%s: %llu threads have records out of time order: calls are matched in file order (tracebuf convert fdr-tidy orders a capture read from the device)",
-			opt.in, (unsigned long long)st.disordered);
+		tb_cli_warn("%s: %llu threads have records out of time order: calls are matched in file order (tracebuf convert fdr-tidy orders a capture read from the device)",
+			    opt.in, (unsigned long long)st.disordered);
 }
 
 /*
- * fdr-tidy: the collectors' post-processing (lib/fdr_post.h) for a capture
+ * fdr-tidy: the collectors' post-processing (lib/convert/fdr_post.h) for a capture
  * read straight from the device, keeping the kernel's function ids (the
  * names: tracebuf fdr names).  It holds the whole capture in memory.
  */
@@ -441,13 +443,13 @@ static void fdr_tidy(FILE *in, FILE *out)
 			cap = cap ? 2 * cap : 1 << 20;
 			buf = realloc(buf, cap);
 			if (!buf)
-				tb_die(TB_EXIT_FAIL, "out of memory");
+				cli_die(TB_EXIT_FAIL, "out of memory");
 		}
 		n = fread(buf + len, 1, cap - len, in);
 		len += n;
 	} while (n);
 	if (ferror(in))
-		tb_die_errno(TB_EXIT_FAIL, "error reading '%s'", opt.in);
+		cli_die_errno(TB_EXIT_FAIL, "error reading '%s'", opt.in);
 	errno = 0;
 	if (tb_fdr_post_run(&p, buf, len, out, &err)) {
 		if (errno && ferror(out))
@@ -455,8 +457,8 @@ static void fdr_tidy(FILE *in, FILE *out)
 		data_error(&err);
 	}
 	if (p.removed && !opt.quiet)
-		tb_warn("left out %llu exits whose entry precedes the capture or was lost",
-			(unsigned long long)p.removed);
+		tb_cli_warn("left out %llu exits whose entry precedes the capture or was lost",
+			    (unsigned long long)p.removed);
 	warn_cut(&err);
 	tb_fdr_post_free(&p);
 	free(buf);
@@ -515,7 +517,7 @@ static void tfile_text(FILE *in, FILE *out)
 	struct tb_error err = { 0 };
 
 	fputs("# definitions\n", out);
-	if (tb_tfile_read(in, &v, out, &info, &err))
+	if (tb_tfile_reader_read(in, &v, out, &info, &err))
 		data_error(&err);
 	fprintf(out, "# %" PRIu64 " frame(s), %u tracepoint(s), %u variable(s)\n",
 		info.frames, info.tracepoints, info.tsvs);
@@ -532,8 +534,8 @@ static void map_elf(FILE *in, FILE *out)
 	ret = tb_xray_map_write(out, &m);
 	tb_name_map_free(&m);
 	if (ret == -ERANGE)
-		tb_die(TB_EXIT_DATA, "%s: function ids must be 1..%u",
-		       opt.in, TB_XRAY_MAP_MAX_ID);
+		cli_die(TB_EXIT_DATA, "%s: function ids must be 1..%u",
+			opt.in, TB_XRAY_MAP_MAX_ID);
 	if (ret)
 		write_error(-ret);
 }
@@ -543,8 +545,8 @@ static void xscale_names(FILE *in, FILE *out)
 {
 	uint32_t id;
 
-	for (id = 1; id <= TB_XSF_NR_IDS; id++)
-		fprintf(out, "%u %s\n", id, tb_xsf_id_name(id));
+	for (id = 1; id <= TB_XS_FDR_NR_IDS; id++)
+		fprintf(out, "%u %s\n", id, tb_xs_fdr_id_name(id));
 }
 
 /* The options each conversion uses; any other is refused. */
@@ -553,41 +555,48 @@ enum {
 	USE_NAMES = 1 << 3, USE_NO_NAMES = 1 << 4,
 };
 
-static const struct {
-	const char *name;
+/* A conversion: the table's data (cli_cmd.h). */
+struct conv {
 	void (*fn)(FILE *in, FILE *out);
 	unsigned int uses;
 	enum tb_sniff_kind kind;	/* of its input */
-} convs[] = {
-	{ "xscale-text", xscale_text, USE_SIZE, TB_SNIFF_XSCALE },
-	{ "xscale-tfile", xscale_tfile, USE_SIZE, TB_SNIFF_XSCALE },
-	{ "xscale-fdr", xscale_fdr, USE_SIZE | USE_CLOCK, TB_SNIFF_XSCALE },
-	{ "fdr-xscale", fdr_xscale, 0, TB_SNIFF_FDR },
-	{ "xscale-names", xscale_names, 0, TB_SNIFF_UNKNOWN },
-	{ "fdr-text", fdr_text, USE_MAP | USE_NAMES, TB_SNIFF_FDR },
-	{ "fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR },
-	{ "fdr-json", fdr_json, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR },
-	{ "fdr-tidy", fdr_tidy, 0, TB_SNIFF_FDR },
-	{ "tfile-text", tfile_text, 0, TB_SNIFF_TFILE },
-	{ "map-elf", map_elf, 0, TB_SNIFF_NAMES },
+};
+
+#define CONV(name, fn, uses, kind) \
+	{ name, NULL, NULL, NULL, &(const struct conv){ fn, uses, kind } }
+
+static const struct cli_cmd convs[] = {
+	CONV("xscale-text", xscale_text, USE_SIZE, TB_SNIFF_XSCALE),
+	CONV("xscale-tfile", xscale_tfile, USE_SIZE, TB_SNIFF_XSCALE),
+	CONV("xscale-fdr", xscale_fdr, USE_SIZE | USE_CLOCK, TB_SNIFF_XSCALE),
+	CONV("fdr-xscale", fdr_xscale, 0, TB_SNIFF_FDR),
+	CONV("xscale-names", xscale_names, 0, TB_SNIFF_UNKNOWN),
+	CONV("fdr-text", fdr_text, USE_MAP | USE_NAMES, TB_SNIFF_FDR),
+	CONV("fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
+	CONV("fdr-json", fdr_json, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
+	CONV("fdr-tidy", fdr_tidy, 0, TB_SNIFF_FDR),
+	CONV("tfile-text", tfile_text, 0, TB_SNIFF_TFILE),
+	CONV("map-elf", map_elf, 0, TB_SNIFF_NAMES),
+	{ NULL }
 };
 
 /* Refuse an option @conv does not use: it would do nothing. */
-static void refuse_unused(unsigned int conv, unsigned int given)
+static void refuse_unused(const struct cli_cmd *c, unsigned int given)
 {
+	const struct conv *conv = c->data;
 	static const char *const flag[] = {
 		"--size", "--clock", "--map", "--with-names", "--no-names",
 	};
 	unsigned int b;
 
 	for (b = 0; b < ARRAY_SIZE(flag); b++)
-		if ((given & ~convs[conv].uses) & (1U << b))
-			tb_die(TB_EXIT_USAGE, "%s has no effect on %s",
-			       flag[b], convs[conv].name);
+		if ((given & ~conv->uses) & (1U << b))
+			cli_die(TB_EXIT_USAGE, "%s has no effect on %s",
+				flag[b], c->name);
 	if (opt.names && opt.map)
-		tb_die(TB_EXIT_USAGE, "--with-names reads INPUT.names, --map another file: choose one");
+		cli_die(TB_EXIT_USAGE, "--with-names reads INPUT.names, --map another file: choose one");
 	if (opt.no_names && opt.map)
-		tb_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
+		cli_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
 }
 
 static const struct tb_opt convert_opts[] = {
@@ -633,8 +642,9 @@ int cmd_convert(int argc, char **argv)
 	unsigned int given = 0;
 	char msg[256];
 	uint64_t size;
+	const struct cli_cmd *cmd;
+	const struct conv *conv;
 	FILE *in, *out;
-	unsigned int i;
 	int c;
 
 	tb_cli_init(argv[0]);
@@ -675,33 +685,28 @@ int cmd_convert(int argc, char **argv)
 			break;
 		}
 	}
-	if (!p.nr_operands)
-		cli_opt_usage("no conversion given (see the list in --help)");
+	cmd = cli_cmd_pick(convs, "conversion", p.nr_operands, p.operands);
+	conv = cmd->data;
 	if (p.nr_operands > (out_opt ? 2 : 3))
 		cli_opt_usage("unexpected argument '%s'",
 			      p.operands[out_opt ? 2 : 3]);
-	for (i = 0; i < ARRAY_SIZE(convs); i++)
-		if (!strcmp(p.operands[0], convs[i].name))
-			break;
-	if (i == ARRAY_SIZE(convs))
-		cli_opt_usage("unknown conversion '%s'", p.operands[0]);
-	refuse_unused(i, given);
-	opt.kind = convs[i].kind;
+	refuse_unused(cmd, given);
+	opt.kind = conv->kind;
 	opt.in = p.nr_operands > 1 ? p.operands[1] : "-";
 	opt.out = out_opt ? out_opt : p.nr_operands > 2 ? p.operands[2] : "-";
-	in = tb_open_input(opt.in);
+	in = cli_open_input(opt.in);
 	opt.in_f = in;
 	/* Never write over what we read (tracebuf convert fdr-tfile f f). */
-	tb_refuse_input_as_output(in, opt.in, opt.out);
-	if (opt.map && strcmp(opt.out, "-") && tb_same_path(opt.map, opt.out))
-		tb_die(TB_EXIT_FAIL,
-		       "'%s' is the name map '%s': refusing to overwrite it",
+	cli_refuse_input_as_output(in, opt.in, opt.out);
+	if (opt.map && strcmp(opt.out, "-") && tb_output_same_path(opt.map, opt.out))
+		cli_die(TB_EXIT_FAIL,
+			"'%s' is the name map '%s': refusing to overwrite it",
 		       opt.out, opt.map);
-	out = tb_open_output(opt.out);
+	out = cli_open_output(opt.out);
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
-	convs[i].fn(in, out);
-	tb_progress_done();
-	tb_close_output(out, opt.out);
+	conv->fn(in, out);
+	tb_cli_progress_done();
+	cli_close_output(out, opt.out);
 	if (in != stdin)
 		fclose(in);
 	return TB_EXIT_OK;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracebuf crash: the flight recorder's trace out of a memory image of a
- * crashed kernel (crash_image.h), written as `tracebuf record` writes its
- * files (fdr_post.h).  Documentation/fdr.rst, "Recovery after a crash".
+ * crashed kernel (format/crash_image.h), written as `tracebuf record` writes its
+ * files (convert/fdr_post.h).  Documentation/fdr.rst, "Recovery after a crash".
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -14,12 +14,14 @@
 
 #include <linux/tracebuf_crash.h>
 
+#include "cli.h"
+#include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "collect.h"
-#include "crash_image.h"
-#include "fdr_post.h"
-#include "tb_cli.h"
+#include "collect/collect.h"
+#include "convert/crash_recover.h"
+#include "convert/fdr_post.h"
+#include "format/crash_image.h"
 
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
@@ -54,12 +56,12 @@ static void print_help(FILE *f)
 		"Exit status: 0 ok, 1 failure (also when nothing could be recovered: not\n"
 		"an image, no recorder in it, recorder stopped or never started),\n"
 		"2 usage, 3 malformed input.\n",
-		tb_prog());
+		tb_cli_prog());
 }
 
 static void note(void *ctx, const char *msg)
 {
-	tb_warn("%s", msg);
+	tb_cli_warn("%s", msg);
 }
 
 static const struct tb_opt crash_opts[] = {
@@ -112,26 +114,26 @@ int cmd_crash(int argc, char **argv)
 	image = p.operands[0];
 	fd = open(image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		tb_die_errno(TB_EXIT_FAIL, "%s", image);
+		cli_die_errno(TB_EXIT_FAIL, "%s", image);
 	if (fstat(fd, &st))
-		tb_die_errno(TB_EXIT_FAIL, "%s", image);
+		cli_die_errno(TB_EXIT_FAIL, "%s", image);
 	if (S_ISDIR(st.st_mode))
-		tb_die(TB_EXIT_FAIL, "%s: is a directory", image);
-	tb_crash_src_fd(&src, fd, S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
+		cli_die(TB_EXIT_FAIL, "%s: is a directory", image);
+	tb_crash_image_src_fd(&src, fd, S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
 			UINT64_MAX);
 	if (tb_crash_image_open(&im, &src, &err))
-		tb_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	if (tb_crash_recover(&im, &res, note, NULL, &err))
-		tb_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	tb_crash_image_free(&im);
 	close(fd);
 	/* The names the panic saved; without them ids stay numeric (noted). */
 	if (res.names) {
 		if (tb_fdr_post_kernel_names(&known, res.names))
-			tb_die(TB_EXIT_FAIL, "out of memory");
+			cli_die(TB_EXIT_FAIL, "out of memory");
 		if (tb_name_map_finish(&known, &err)) {
-			tb_warn("%s: the saved names repeat an id: numeric names",
-				image);
+			tb_cli_warn("%s: the saved names repeat an id: numeric names",
+				    image);
 			tb_name_map_free(&known);
 			memset(&known, 0, sizeof(known));
 		} else {
@@ -140,15 +142,15 @@ int cmd_crash(int argc, char **argv)
 	}
 
 	post.raw = oo.raw;
-	f = tb_open_output(out);
+	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, res.stream, res.len, f, &err))
-		tb_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
-	tb_close_output(f, out);
+		cli_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
+	cli_close_output(f, out);
 	if (tb_collect_paths_init(&paths, out))
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&files, &paths, out, &oo);
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 
 	/* On stderr: the trace may be on stdout (-o -). */
 	if (!oo.quiet) {
@@ -185,7 +187,7 @@ int cmd_crash(int argc, char **argv)
 	}
 	tb_fdr_post_free(&post);
 	tb_name_map_free(&known);
-	tb_crash_result_free(&res);
+	tb_crash_recover_free(&res);
 	tb_collect_paths_free(&paths);
 	return TB_EXIT_OK;
 }

@@ -18,13 +18,17 @@
 
 #include <linux/tracebuf.h>
 
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/optval.h"
+#include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "tb_cli.h"
-#include "tb_dev.h"
-#include "tb_optval.h"
-#include "xscale_decode.h"
-#include "xscale_inject.h"
+#include "device/dev.h"
+#include "device/xs_inject.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
+#include "util/parse.h"
 
 static const char *dev_path = TB_DEV_PATH;
 
@@ -92,6 +96,7 @@ static struct {
 	enum tb_xs_inject_form form;	/* inject --text, --binary */
 	uint64_t count;			/* chain --count, 0: until a signal */
 	uint32_t depth;			/* chain --depth */
+	int fd;				/* the device, open once checked */
 } cl;
 
 static const char usage_text[] =
@@ -136,7 +141,7 @@ static const char usage_text[] =
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: %s [-D DEVICE] COMMAND [ARGS]\n", tb_prog());
+	fprintf(f, "Usage: %s [-D DEVICE] COMMAND [ARGS]\n", tb_cli_prog());
 	fprintf(f, usage_text, TRACEBUF_CHAIN_MAX);
 }
 
@@ -145,8 +150,8 @@ static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
 	if (ioctl(fd, cmd, arg) == 0)
 		return;
 	if (errno == EBUSY)
-		tb_die_errno(TB_EXIT_FAIL, "%s (disable capture first)", what);
-	tb_die_errno(TB_EXIT_FAIL, "%s", what);
+		cli_die_errno(TB_EXIT_FAIL, "%s (disable capture first)", what);
+	cli_die_errno(TB_EXIT_FAIL, "%s", what);
 }
 
 static void get_status(int fd, struct tracebuf_status *st)
@@ -184,8 +189,9 @@ static int cmd_simple(int fd, unsigned long cmd, const char *what)
 	return TB_EXIT_OK;
 }
 
-static int cmd_status(int fd)
+static int cmd_status(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_status st;
 	struct tracebuf_sources src = { 0 };
 
@@ -223,8 +229,9 @@ static int cmd_status(int fd)
 	return TB_EXIT_OK;
 }
 
-static int cmd_mode(int fd)
+static int cmd_mode(int argc, char **argv)
 {
+	int fd = cl.fd;
 	uint32_t mode;
 
 	if (!cl.nargs) {
@@ -236,8 +243,9 @@ static int cmd_mode(int fd)
 	return TB_EXIT_OK;
 }
 
-static int cmd_chkpt(int fd)
+static int cmd_chkpt(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_chkpt ck;
 
 	if (!cl.nargs) {
@@ -256,7 +264,7 @@ static uint32_t parse_sources(const char *list)
 	size_t i;
 
 	if (!copy)
-		tb_die_errno(TB_EXIT_FAIL, "out of memory");
+		cli_die_errno(TB_EXIT_FAIL, "out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "none"))
 			continue;
@@ -278,8 +286,9 @@ static uint32_t parse_sources(const char *list)
 	return mask;
 }
 
-static int cmd_sources(int fd)
+static int cmd_sources(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_sources src = { .cpu = TRACEBUF_CPU_ALL };
 
 	if (!cl.nargs) {
@@ -293,17 +302,18 @@ static int cmd_sources(int fd)
 	src = cl.src;
 	if (ioctl(fd, TRACEBUF_IOC_SET_SOURCES, &src)) {
 		if (errno == EOPNOTSUPP)
-			tb_die(TB_EXIT_FAIL,
-			       "a requested source is not available on this kernel or backend");
+			cli_die(TB_EXIT_FAIL,
+				"a requested source is not available on this kernel or backend");
 		if (errno == EINVAL)
-			tb_die(TB_EXIT_FAIL, "invalid sources or CPU %u", src.cpu);
-		tb_die_errno(TB_EXIT_FAIL, "set sources");
+			cli_die(TB_EXIT_FAIL, "invalid sources or CPU %u", src.cpu);
+		cli_die_errno(TB_EXIT_FAIL, "set sources");
 	}
 	return TB_EXIT_OK;
 }
 
-static int cmd_snapshot(int fd)
+static int cmd_snapshot(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_snapshot_req req = { .flags = cl.snap_flags };
 	struct tracebuf_status st;
 	const char *path = cl.file;
@@ -314,20 +324,21 @@ static int cmd_snapshot(int fd)
 	req.len = sizeof(struct tracebuf_record) + st.buf_size;
 	buf = calloc(1, req.len);
 	if (!buf)
-		tb_die_errno(TB_EXIT_FAIL, "out of memory");
+		cli_die_errno(TB_EXIT_FAIL, "out of memory");
 	req.buf = (uintptr_t)buf;
 	xioctl(fd, TRACEBUF_IOC_SNAPSHOT, &req, "snapshot");
-	out = tb_open_output(path);
-	if (tb_record_write(out, (struct tracebuf_record *)buf,
-			    buf + sizeof(struct tracebuf_record)))
-		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
-	tb_close_output(out, path);
+	out = cli_open_output(path);
+	if (tb_xs_record_write(out, (struct tracebuf_record *)buf,
+			       buf + sizeof(struct tracebuf_record)))
+		cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	cli_close_output(out, path);
 	free(buf);
 	return TB_EXIT_OK;
 }
 
-static int cmd_read(int fd)
+static int cmd_read(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_status st;
 	const char *path = cl.file;
 	uint8_t *buf;
@@ -336,25 +347,26 @@ static int cmd_read(int fd)
 
 	get_status(fd, &st);
 	if (st.flags & TRACEBUF_STATUS_CHAINED)
-		tb_die(TB_EXIT_FAIL, "chained capture is armed: use 'chain' to read records");
+		cli_die(TB_EXIT_FAIL, "chained capture is armed: use 'chain' to read records");
 	buf = malloc(st.buf_size);
 	if (!buf)
-		tb_die_errno(TB_EXIT_FAIL, "out of memory");
+		cli_die_errno(TB_EXIT_FAIL, "out of memory");
 	n = read(fd, buf, st.buf_size);
 	if (n < 0)
-		tb_die_errno(TB_EXIT_FAIL, "read %s", dev_path);
-	out = tb_open_output(path);
+		cli_die_errno(TB_EXIT_FAIL, "read %s", dev_path);
+	out = cli_open_output(path);
 	if (fwrite(buf, 1, n, out) != (size_t)n)
-		tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
-	tb_close_output(out, path);
+		cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	cli_close_output(out, path);
 	free(buf);
 	return TB_EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- inject */
 
-static int cmd_inject(int fd)
+static int cmd_inject(int argc, char **argv)
 {
+	int fd = cl.fd;
 	const char *path = cl.file;
 	struct tb_xs_events b = { 0 };
 	struct tb_error err;
@@ -362,16 +374,16 @@ static int cmd_inject(int fd)
 	FILE *in;
 	int ret;
 
-	in = tb_open_input(path);
+	in = cli_open_input(path);
 	ret = tb_xs_inject_read(in, path, cl.form, &b, &err);
 	if (in != stdin)
 		fclose(in);
 	if (ret == -ENOMEM)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	if (ret == -EIO)
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	if (ret)
-		tb_die(TB_EXIT_DATA, "%s", err.msg);
+		cli_die(TB_EXIT_DATA, "%s", err.msg);
 	/* The device takes up to 1 MiB per write, each validated whole. */
 	chunk = (1U << 20) / sizeof(struct tracebuf_event);
 	for (off = 0; off < b.n; off += chunk) {
@@ -379,17 +391,17 @@ static int cmd_inject(int fd)
 		ssize_t w = write(fd, b.ev + off, n * sizeof(struct tracebuf_event));
 
 		if (w < 0 && errno == EBUSY)
-			tb_die(TB_EXIT_FAIL, "capture is disabled (run '%s enable' first)",
-			       tb_prog());
+			cli_die(TB_EXIT_FAIL, "capture is disabled (run '%s enable' first)",
+				tb_cli_prog());
 		if (w < 0 && errno == EINVAL)
-			tb_die(TB_EXIT_DATA,
-			       "%s: the device rejected malformed events near event %zu",
+			cli_die(TB_EXIT_DATA,
+				"%s: the device rejected malformed events near event %zu",
 			       path, off);
 		if (w < 0)
-			tb_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
+			cli_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
 	}
-	fprintf(stderr, "%s: injected %zu events\n", tb_prog(), b.n);
-	tb_xs_events_free(&b);
+	fprintf(stderr, "%s: injected %zu events\n", tb_cli_prog(), b.n);
+	tb_xs_inject_free(&b);
 	return TB_EXIT_OK;
 }
 
@@ -402,8 +414,9 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int cmd_chain(int fd)
+static int cmd_chain(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_chain ch = { .depth = cl.depth };
 	struct tracebuf_status st;
 	struct sigaction sa;
@@ -419,8 +432,8 @@ static int cmd_chain(int fd)
 	rec_size = sizeof(struct tracebuf_record) + st.buf_size;
 	rec = malloc(rec_size);
 	if (!rec)
-		tb_die_errno(TB_EXIT_FAIL, "out of memory");
-	out = tb_open_output(path);
+		cli_die_errno(TB_EXIT_FAIL, "out of memory");
+	out = cli_open_output(path);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
@@ -438,15 +451,15 @@ static int cmd_chain(int fd)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			tb_warn_errno("read %s", dev_path);
+			tb_cli_warn_errno("read %s", dev_path);
 			ret = TB_EXIT_FAIL;
 			break;
 		}
 		if (n == 0)
 			break;	/* someone disarmed the chain */
 		lost += hdr->lost_before;
-		if (tb_record_write(out, hdr, rec + sizeof(*hdr))) {
-			tb_warn_errno("error writing '%s'", path);
+		if (tb_xs_record_write(out, hdr, rec + sizeof(*hdr))) {
+			tb_cli_warn_errno("error writing '%s'", path);
 			ret = TB_EXIT_FAIL;
 			break;
 		}
@@ -456,73 +469,71 @@ static int cmd_chain(int fd)
 	get_status(fd, &st);
 	ch.depth = 0;
 	ioctl(fd, TRACEBUF_IOC_SET_CHAIN, &ch);
-	tb_close_output(out, path);
+	cli_close_output(out, path);
 	/* Buffers still queued or lost after the last record we wrote. */
 	fprintf(stderr, "%s: %llu buffers saved, %llu lost, %llu more lost or queued at the end\n",
-		tb_prog(), (unsigned long long)saved, (unsigned long long)lost,
+		tb_cli_prog(), (unsigned long long)saved, (unsigned long long)lost,
 		(unsigned long long)(st.chain_lost - lost) + st.chain_queued);
 	free(rec);
 	return ret;
 }
 
-static int cmd_enable(int fd)
+static int cmd_enable(int argc, char **argv)
 {
+	int fd = cl.fd;
+
 	return cmd_simple(fd, TRACEBUF_IOC_ENABLE, "enable");
 }
 
-static int cmd_disable(int fd)
+static int cmd_disable(int argc, char **argv)
 {
+	int fd = cl.fd;
+
 	return cmd_simple(fd, TRACEBUF_IOC_DISABLE, "disable");
 }
 
-static int cmd_clear(int fd)
+static int cmd_clear(int argc, char **argv)
 {
+	int fd = cl.fd;
+
 	return cmd_simple(fd, TRACEBUF_IOC_CLEAR, "clear");
 }
 
-/* What each command takes: operands at most, and its function. */
-static const struct {
-	const char *name;
+/* What each command takes: operands at least and at most, and their use. */
+struct ctl_args {
 	int min, max;
-	int (*fn)(int fd);
-} commands[] = {
-	{ "status", 0, 0, cmd_status },
-	{ "mode", 0, 1, cmd_mode },
-	{ "enable", 0, 0, cmd_enable },
-	{ "disable", 0, 0, cmd_disable },
-	{ "chkpt", 0, 2, cmd_chkpt },
-	{ "clear", 0, 0, cmd_clear },
-	{ "sources", 0, 1, cmd_sources },
-	{ "snapshot", 0, 1, cmd_snapshot },
-	{ "read", 0, 1, cmd_read },
-	{ "inject", 0, 1, cmd_inject },
-	{ "chain", 0, 1, cmd_chain },
+	const char *usage;
 };
 
-/* The operands' meaning, for messages. */
-static const char *const operand_usage[] = {
-	"status", "mode [wrap|fill]", "enable", "disable",
-	"chkpt [CHKPT0 CHKPT1]", "clear", "sources [LIST] [-C N|all]",
-	"snapshot [--clear] [FILE]", "read [FILE]",
-	"inject [--text|--binary] [FILE]",
-	"chain [--count N] [--depth DEPTH] [FILE]",
+#define CTL_CMD(name, fn, min, max, use) \
+	{ name, NULL, fn, NULL, &(const struct ctl_args){ min, max, use } }
+
+static const struct cli_cmd commands[] = {
+	CTL_CMD("status", cmd_status, 0, 0, "status"),
+	CTL_CMD("mode", cmd_mode, 0, 1, "mode [wrap|fill]"),
+	CTL_CMD("enable", cmd_enable, 0, 0, "enable"),
+	CTL_CMD("disable", cmd_disable, 0, 0, "disable"),
+	CTL_CMD("chkpt", cmd_chkpt, 0, 2, "chkpt [CHKPT0 CHKPT1]"),
+	CTL_CMD("clear", cmd_clear, 0, 0, "clear"),
+	CTL_CMD("sources", cmd_sources, 0, 1, "sources [LIST] [-C N|all]"),
+	CTL_CMD("snapshot", cmd_snapshot, 0, 1, "snapshot [--clear] [FILE]"),
+	CTL_CMD("read", cmd_read, 0, 1, "read [FILE]"),
+	CTL_CMD("inject", cmd_inject, 0, 1, "inject [--text|--binary] [FILE]"),
+	CTL_CMD("chain", cmd_chain, 0, 1,
+		"chain [--count N] [--depth DEPTH] [FILE]"),
+	{ NULL }
 };
 
-/* Options and operands of command @argv[0], all checked: exits 2. */
-static unsigned int parse_command(int argc, char **argv)
+/* Options and operands of command @c, all checked: exits 2. */
+static void check(const struct cli_cmd *c, int argc, char **argv)
 {
+	const struct ctl_args *a = c->data;
 	struct tb_opt_parser p;
 	bool cpu_given = false;
 	char msg[256];
-	unsigned int i;
 	uint64_t v;
 	int id;
 
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[0], commands[i].name))
-			break;
-	if (i == ARRAY_SIZE(commands))
-		cli_opt_usage("unknown command '%s'", argv[0]);
 	cl.src.cpu = TRACEBUF_CPU_ALL;
 	cl.depth = 64;
 	cl.form = TB_XS_INJECT_GUESS;
@@ -565,12 +576,12 @@ static unsigned int parse_command(int argc, char **argv)
 	cl.args = p.operands;
 	cl.nargs = p.nr_operands;
 	cl.file = cl.nargs ? cl.args[0] : "-";
-	if (cl.nargs > commands[i].max)
+	if (cl.nargs > a->max)
 		cli_opt_usage("%s: unexpected argument '%s' (%s)", argv[0],
-			      cl.args[commands[i].max], operand_usage[i]);
-	if (cl.nargs < commands[i].min || (!strcmp(argv[0], "chkpt") && cl.nargs == 1))
+			      cl.args[a->max], a->usage);
+	if (cl.nargs < a->min || (!strcmp(argv[0], "chkpt") && cl.nargs == 1))
 		cli_opt_usage("%s: an argument is missing (%s)", argv[0],
-			      operand_usage[i]);
+			      a->usage);
 	if (!strcmp(argv[0], "mode") && cl.nargs) {
 		if (!strcmp(cl.args[0], "wrap"))
 			cl.mode = TRACEBUF_MODE_WRAP;
@@ -589,31 +600,14 @@ static unsigned int parse_command(int argc, char **argv)
 		cl.src.mask = parse_sources(cl.args[0]);
 	if (!strcmp(argv[0], "sources") && cpu_given && !cl.nargs)
 		cli_opt_usage("sources: --cpu goes with a LIST of sources");
-	return i;
 }
 
 int cmd_ctl(int argc, char **argv)
 {
-	struct tb_opt_parser p;
-	unsigned int i;
-	int c, fd, ret;
+	static const struct cli_cmd_device ctl = {
+		.spec = &cmd_ctl_spec, .cmds = commands, .usage = usage,
+		.check = check, .path = &dev_path, .fd = &cl.fd,
+	};
 
-	tb_cli_init(argv[0]);
-	/* In order: options after the command belong to the command. */
-	tb_opt_init(&p, &cmd_ctl_spec, NULL, argc, argv, 1);
-	while ((c = cli_opt_next(&p, usage)))
-		if (c == 'D')
-			dev_path = p.arg;
-	if (!p.nr_operands)
-		cli_opt_usage("no command given (status, mode, enable, disable, chkpt, clear, sources, snapshot, read, inject, chain)");
-	if (!strcmp(p.operands[0], "help")) {
-		usage(stdout);
-		return TB_EXIT_OK;
-	}
-	/* The whole command line is checked before the device is opened. */
-	i = parse_command(p.nr_operands, p.operands);
-	fd = tb_dev_open(dev_path, O_RDWR);
-	ret = commands[i].fn(fd);
-	close(fd);
-	return ret;
+	return cli_cmd_device(&ctl, argc, argv);
 }

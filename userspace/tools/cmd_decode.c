@@ -8,15 +8,16 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/optval.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "tb_cli.h"
-#include "tb_input.h"
-#include "tb_optval.h"
-#include "tb_sniff.h"
-#include "xscale_decode.h"
-#include "xscale_json.h"
-#include "xscale_print.h"
+#include "convert/xs_json.h"
+#include "convert/xs_print.h"
+#include "format/xs.h"
+#include "format/xs_record.h"
+#include "util/sniff.h"
 
 static void usage(FILE *f)
 {
@@ -34,19 +35,19 @@ static void usage(FILE *f)
 		"  tracebuf ctl snapshot | tracebuf decode\n"
 		"  tracebuf decode -o chain.txt chain.rec\n\n"
 		"Exit status: 0 ok (suspect traces are reported in the output),\n"
-		"1 failure (I/O), 2 usage, 3 malformed input.\n", tb_prog());
+		"1 failure (I/O), 2 usage, 3 malformed input.\n", tb_cli_prog());
 }
 
-static int print_buffer(void *ctx, const struct tb_in *in,
-			const struct tb_buf *b, const struct tb_xs_msg *msgs,
+static int print_buffer(void *ctx, const struct tb_xs_input *in,
+			const struct tb_xs_buffer *b, const struct tb_xs_msg *msgs,
 			const struct tb_xs_result *res)
 {
 	tb_xs_print_buffer(ctx, in->nr ? in->nr - 1 : 0, b, msgs, res);
 	return 0;
 }
 
-static int json_buffer(void *ctx, const struct tb_in *in,
-		       const struct tb_buf *b, const struct tb_xs_msg *msgs,
+static int json_buffer(void *ctx, const struct tb_xs_input *in,
+		       const struct tb_xs_buffer *b, const struct tb_xs_msg *msgs,
 		       const struct tb_xs_result *res)
 {
 	tb_xs_json_buffer(ctx, in->nr ? in->nr - 1 : 0, b, msgs, res);
@@ -73,8 +74,8 @@ int cmd_decode(int argc, char **argv)
 	struct tb_opt_parser p;
 	char msg[512];
 	uint64_t size64;
-	tb_in_decoded_fn each = print_buffer;
-	struct tb_in in;
+	tb_xs_record_decoded_fn each = print_buffer;
+	struct tb_xs_input in;
 	FILE *f, *out;
 	int c, ret;
 
@@ -101,20 +102,20 @@ int cmd_decode(int argc, char **argv)
 		cli_opt_usage("one FILE at a time ('%s' is extra)", p.operands[1]);
 	if (p.nr_operands)
 		path = p.operands[0];
-	f = tb_open_input(path);
-	tb_refuse_input_as_output(f, path, output);
-	out = tb_open_output(output);
-	tb_in_init(&in, f, size);
-	ret = tb_in_decode_each(&in, each, out);
-	tb_in_release(&in);
+	f = cli_open_input(path);
+	cli_refuse_input_as_output(f, path, output);
+	out = cli_open_output(output);
+	tb_xs_record_init(&in, f, size);
+	ret = tb_xs_record_decode_each(&in, each, out);
+	tb_xs_record_release(&in);
 	if (ret == -ENOMEM)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0 && tb_sniff_mismatch(path, TB_SNIFF_XSCALE, msg, sizeof(msg)))
-		tb_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
+		cli_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
 	if (ret < 0)
-		tb_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
+		cli_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
 	if (ferror(f))
-		tb_die_errno(TB_EXIT_FAIL, "%s: read error", path);
-	tb_close_output(out, output);
+		cli_die_errno(TB_EXIT_FAIL, "%s: read error", path);
+	cli_close_output(out, output);
 	return TB_EXIT_OK;
 }

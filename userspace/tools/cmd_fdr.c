@@ -16,12 +16,14 @@
 
 #include <linux/tracebuf.h>
 
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "fdr_classes.h"
-#include "fdr_dev.h"
-#include "tb_cli.h"
-#include "tb_dev.h"
+#include "device/dev.h"
+#include "device/fdr_dev.h"
+#include "format/fdr_classes.h"
 
 static void print_usage(FILE *f)
 {
@@ -54,7 +56,7 @@ static void print_usage(FILE *f)
 "  tracebuf fdr config --mode flight -s 4M && tracebuf fdr start\n"
 "  tracebuf fdr snapshot flight.fdr && tracebuf report flight.fdr\n"
 "\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_prog());
+"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_cli_prog());
 }
 
 static const struct tb_opt fdr_opts[] = {
@@ -89,6 +91,7 @@ static struct {
 	unsigned int given;		/* config: which, by 1 << index */
 	bool json;			/* stats -J */
 	const char *file;		/* snapshot FILE */
+	int fd;				/* the device, open once checked */
 } cl;
 
 static unsigned int config_bit(int id)
@@ -107,7 +110,7 @@ static unsigned int config_bit(int id)
 }
 
 /* Options and operands of command @argv[0]; exits 2 when they are wrong. */
-static void parse_command(int argc, char **argv)
+static void check(const struct cli_cmd *c, int argc, char **argv)
 {
 	struct tb_opt_parser p;
 	char msg[256];
@@ -119,7 +122,7 @@ static void parse_command(int argc, char **argv)
 			cl.json = true;
 			continue;
 		}
-		ret = tb_fdr_config_opt(&cl.set, id, p.arg, msg, sizeof(msg));
+		ret = tb_fdr_dev_config_opt(&cl.set, id, p.arg, msg, sizeof(msg));
 		if (ret < 0)
 			cli_opt_bad_value(msg);
 		cl.given |= config_bit(id);
@@ -136,22 +139,23 @@ static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
 	if (!ioctl(fd, cmd, arg))
 		return;
 	if (errno == EBUSY)
-		tb_die_errno(TB_EXIT_FAIL, "%s (stop recording first)", what);
-	tb_die_errno(TB_EXIT_FAIL, "%s", what);
+		cli_die_errno(TB_EXIT_FAIL, "%s (stop recording first)", what);
+	cli_die_errno(TB_EXIT_FAIL, "%s", what);
 }
 
 /* Only what the user named changes: the rest keeps the device's values. */
-static int fdr_config(int fd)
+static int fdr_config(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_fdr_config cfg;
 	char list[128];
 
 	memset(&cfg, 0, sizeof(cfg));
 	xioctl(fd, TRACEBUF_FDR_IOC_GET_CONFIG, &cfg, "get config");
 	if (!cl.given) {
-		tb_fdr_format_classes(cfg.classes, list, sizeof(list));
+		tb_fdr_classes_format(cfg.classes, list, sizeof(list));
 		printf("events:  %s\nmode:    %s\nsize:    %u\nargs:    %u\n",
-		       list, tb_fdr_mode_name(cfg.mode), cfg.buf_size,
+		       list, tb_fdr_dev_mode_name(cfg.mode), cfg.buf_size,
 		       cfg.nr_args);
 		if (cfg.wakeup)
 			printf("wakeup:  %u\n", cfg.wakeup);
@@ -173,8 +177,9 @@ static int fdr_config(int fd)
 	return TB_EXIT_OK;
 }
 
-static int fdr_snapshot(int fd)
+static int fdr_snapshot(int argc, char **argv)
 {
+	int fd = cl.fd;
 	const char *path = cl.file ? cl.file : "-";
 	static char buf[256 << 10];
 	FILE *out;
@@ -182,19 +187,19 @@ static int fdr_snapshot(int fd)
 
 	if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
 		if (errno == EINVAL)
-			tb_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
-		tb_die_errno(TB_EXIT_FAIL, "snapshot");
+			cli_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
+		cli_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
-	out = tb_open_output(path);
+	out = cli_open_output(path);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			tb_die_errno(TB_EXIT_FAIL, "read");
+			cli_die_errno(TB_EXIT_FAIL, "read");
 		if (fwrite(buf, 1, n, out) != (size_t)n)
-			tb_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+			cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	}
-	tb_close_output(out, path);
+	cli_close_output(out, path);
 	return TB_EXIT_OK;
 }
 
@@ -223,14 +228,15 @@ static void stats_json(const struct tracebuf_fdr_stats *st,
 	printf("]}\n");
 }
 
-static int fdr_stats(int fd)
+static int fdr_stats(int argc, char **argv)
 {
+	int fd = cl.fd;
 	struct tracebuf_fdr_cpu_stats *cpus;
 	struct tracebuf_fdr_stats st;
 	unsigned int i;
 
-	if (tb_fdr_stats(fd, &st, &cpus))
-		tb_die_errno(TB_EXIT_FAIL, "stats");
+	if (tb_fdr_dev_stats(fd, &st, &cpus))
+		cli_die_errno(TB_EXIT_FAIL, "stats");
 	if (cl.json) {
 		stats_json(&st, cpus);
 	} else {
@@ -253,66 +259,53 @@ static int fdr_stats(int fd)
 	return TB_EXIT_OK;
 }
 
-static int fdr_names(int fd)
+static int fdr_names(int argc, char **argv)
 {
+	int fd = cl.fd;
 	char *text;
 
-	text = tb_fdr_names_text(fd);
+	text = tb_fdr_dev_names_text(fd);
 	if (!text)
-		tb_die_errno(TB_EXIT_FAIL, "names");
+		cli_die_errno(TB_EXIT_FAIL, "names");
 	fputs(text, stdout);
 	free(text);
 	return TB_EXIT_OK;
 }
 
-static int fdr_start(int fd)
+static int fdr_start(int argc, char **argv)
 {
+	int fd = cl.fd;
+
 	xioctl(fd, TRACEBUF_FDR_IOC_START, NULL, "start");
 	return TB_EXIT_OK;
 }
 
-static int fdr_stop(int fd)
+static int fdr_stop(int argc, char **argv)
 {
+	int fd = cl.fd;
+
 	xioctl(fd, TRACEBUF_FDR_IOC_STOP, NULL, "stop");
 	return TB_EXIT_OK;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(int fd);
-} commands[] = {
-	{ "config", fdr_config },
-	{ "start", fdr_start },
-	{ "stop", fdr_stop },
-	{ "snapshot", fdr_snapshot },
-	{ "stats", fdr_stats },
-	{ "names", fdr_names },
+static const struct cli_cmd commands[] = {
+	{ .name = "config", .fn = fdr_config },
+	{ .name = "start", .fn = fdr_start },
+	{ .name = "stop", .fn = fdr_stop },
+	{ .name = "snapshot", .fn = fdr_snapshot },
+	{ .name = "stats", .fn = fdr_stats },
+	{ .name = "names", .fn = fdr_names },
+	{ NULL }
 };
+
+static const char *dev_path = TB_FDR_DEV_PATH;
 
 int cmd_fdr(int argc, char **argv)
 {
-	const char *dev = TB_FDR_DEV_PATH;
-	struct tb_opt_parser p;
-	unsigned int i;
-	int c, fd, ret;
+	static const struct cli_cmd_device fdr = {
+		.spec = &cmd_fdr_spec, .cmds = commands, .usage = print_usage,
+		.check = check, .path = &dev_path, .fd = &cl.fd,
+	};
 
-	tb_cli_init(argv[0]);
-	/* In order: options after the command belong to the command. */
-	tb_opt_init(&p, &cmd_fdr_spec, NULL, argc, argv, 1);
-	while ((c = cli_opt_next(&p, print_usage)))
-		if (c == 'D')
-			dev = p.arg;
-	if (!p.nr_operands)
-		cli_opt_usage("no command given (config, start, stop, snapshot, stats, names)");
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(p.operands[0], commands[i].name))
-			break;
-	if (i == ARRAY_SIZE(commands))
-		cli_opt_usage("unknown command '%s'", p.operands[0]);
-	/* Check the command line first, then open the device. */
-	parse_command(p.nr_operands, p.operands);
-	fd = tb_dev_open(dev, O_RDWR);
-	ret = commands[i].fn(fd);
-	close(fd);
-	return ret;
+	return cli_cmd_device(&fdr, argc, argv);
 }

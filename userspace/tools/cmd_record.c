@@ -4,7 +4,7 @@
  *
  * Configures and starts the recorder, runs a command (or waits for -d
  * seconds, or for SIGINT/SIGTERM/SIGHUP), drains the device, and hands the
- * stream to the library's collector post-processing (lib/fdr_post.h:
+ * stream to the library's collector post-processing (lib/convert/fdr_post.h:
  * block order, dense ids, unmatched exits, names file and ELF map), then
  * prints a summary.
  */
@@ -27,21 +27,23 @@
 
 #include <linux/tracebuf.h>
 
-#include "collect.h"
-#include "fdr_classes.h"
-#include "fdr_dev.h"
-#include "fdr_kfunc.h"
-#include "fdr_mmap.h"
-#include "fdr_post.h"
-#include "fdr_trigger.h"
-#include "name_map.h"
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/optval.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "collect/collect.h"
+#include "convert/fdr_post.h"
+#include "device/dev.h"
+#include "device/fdr_dev.h"
+#include "device/fdr_mmap.h"
+#include "device/fdr_trigger.h"
+#include "device/kfunc.h"
+#include "format/fdr_classes.h"
+#include "format/name_map.h"
 #include "record_trigger.h"
-#include "tb_cli.h"
-#include "tb_dev.h"
-#include "tb_optval.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "util/parse.h"
 
 #define DEFAULT_OUT	"trace.fdr"
 
@@ -117,7 +119,7 @@ RECORD_TRIGGER_HELP
 "\n"
 "Exit status: 0 ok (recorded), 1 failure (also a COMMAND that cannot run),\n"
 "2 usage, 3 malformed input.\n",
-		tb_prog());
+		tb_cli_prog());
 }
 
 /* ------------------------------------------------------------ buffer */
@@ -135,7 +137,7 @@ static void buf_reserve(struct buf *b, size_t more)
 		b->cap = b->cap ? b->cap * 2 : 1 << 20;
 	b->p = realloc(b->p, b->cap);
 	if (!b->p)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 }
 
 /* Read what the device has now; 0 at EOF, -1 if it would block. */
@@ -148,7 +150,7 @@ static int drain_once(int fd, struct buf *b)
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return -1;
-		tb_die_errno(TB_EXIT_FAIL, "read");
+		cli_die_errno(TB_EXIT_FAIL, "read");
 	}
 	b->len += n;
 	return n > 0;
@@ -157,7 +159,7 @@ static int drain_once(int fd, struct buf *b)
 /*
  * Zero-copy streaming: the rings' pages go from the mapping to an unlinked
  * spool file beside the output (in $TMPDIR for stdout), with O_DIRECT
- * where its file system has it (fdr_spool.h), which the post-processing
+ * where its file system has it (device/fdr_spool.h), which the post-processing
  * then reads as it reads the buffer of the read() path.
  */
 struct spool {
@@ -186,26 +188,26 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 	else
 		ret = asprintf(&path, ".tracebuf-XXXXXX");
 	if (ret < 0)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	/* Not for COMMAND: it would keep the spool, and its file system, busy. */
 	sp->fd = mkostemp(path, O_CLOEXEC);
 	if (sp->fd < 0)
-		tb_die_errno(TB_EXIT_FAIL, "%s", path);
+		cli_die_errno(TB_EXIT_FAIL, "%s", path);
 	unlink(path);
 	slash = strrchr(path, '/');
 	sp->dir = slash ? strndup(path, slash - path) : strdup(".");
 	free(path);
 	if (!sp->dir)
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	if (tb_fdr_stats(dev, &st, NULL))
-		tb_die_errno(TB_EXIT_FAIL, "stats");
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	if (tb_fdr_dev_stats(dev, &st, NULL))
+		cli_die_errno(TB_EXIT_FAIL, "stats");
 	errno = -tb_fdr_mmap_open(&sp->m, dev, cfg->buf_size, st.nr_cpus);
 	if (errno == ENODEV) {
 		close(sp->fd);
 		return false;
 	}
 	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
+		cli_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
 	tb_fdr_spool_init(&sp->out, sp->fd, sp->m.page_size, direct);
 	return true;
 }
@@ -230,9 +232,9 @@ static int spool_drain(struct spool *sp, long *write_waits)
 	if (ret < 0) {
 		errno = sp->out.write_errno ? sp->out.write_errno : -ret;
 		if (sp->out.write_errno)
-			tb_die_errno(TB_EXIT_FAIL, "cannot write the spool file in %s",
-				     sp->dir);
-		tb_die_errno(TB_EXIT_FAIL, "mapped read");
+			cli_die_errno(TB_EXIT_FAIL, "cannot write the spool file in %s",
+				      sp->dir);
+		cli_die_errno(TB_EXIT_FAIL, "mapped read");
 	}
 	return ret;
 }
@@ -245,12 +247,12 @@ static void spool_finish(struct spool *sp, struct buf *raw)
 	tb_fdr_mmap_close(&sp->m);
 	errno = -tb_fdr_spool_finish(&sp->out, &len);
 	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
-			     sp->dir);
+		cli_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
+			      sp->dir);
 	raw->len = len;
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
-		tb_die_errno(TB_EXIT_FAIL, "spool");
+		cli_die_errno(TB_EXIT_FAIL, "spool");
 	raw->p = sp->map;
 }
 
@@ -258,18 +260,18 @@ static void spool_finish(struct spool *sp, struct buf *raw)
 static void kernel_names(int fd, struct tb_name_map *m)
 {
 	struct tb_error err;
-	char *text = tb_fdr_names_text(fd);
+	char *text = tb_fdr_dev_names_text(fd);
 
 	if (!text || !*text) {
-		tb_warn_errno("names ioctl");
+		tb_cli_warn_errno("names ioctl");
 		free(text);
 		return;
 	}
 	if (tb_fdr_post_kernel_names(m, text))
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	free(text);
 	if (tb_name_map_finish(m, &err))
-		tb_die(TB_EXIT_FAIL, "kernel names: duplicate id");
+		cli_die(TB_EXIT_FAIL, "kernel names: duplicate id");
 }
 
 /* ------------------------------------------------------------ main */
@@ -289,20 +291,20 @@ static void set_kfuncs(int fd, const char *pats, int verbose,
 		return;
 	}
 	if (tb_kfunc_select_kernel(pats, NULL, tb_kfunc_limit(0), k, &err))
-		tb_die(TB_EXIT_USAGE, "%s", err.msg);
+		cli_die(TB_EXIT_USAGE, "%s", err.msg);
 	if (verbose)
 		tb_kfunc_print(k);
 	if (tb_kfunc_set(fd, k, 0, &err))
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 }
 
 static int print_stats(int fd)
 {
 	struct tracebuf_fdr_stats st;
 
-	if (tb_fdr_stats(fd, &st, NULL))
-		tb_die_errno(TB_EXIT_FAIL, "stats");
-	tb_fdr_print_totals(stdout, &st);
+	if (tb_fdr_dev_stats(fd, &st, NULL))
+		cli_die_errno(TB_EXIT_FAIL, "stats");
+	tb_fdr_dev_print_totals(stdout, &st);
 	return TB_EXIT_OK;
 }
 
@@ -315,7 +317,7 @@ static double now_s(void)
 }
 
 /*
- * The statistics (collect.h): the device's counters for what was
+ * The statistics (collect/collect.h): the device's counters for what was
  * recorded and lost, the post-processing's for the file.
  */
 static void report(struct tb_collect_stats *s, uint32_t wakeup,
@@ -357,7 +359,8 @@ static void report(struct tb_collect_stats *s, uint32_t wakeup,
 		tb_collect_summary(stderr, s, NULL, lost_tail);
 	}
 	if (stats_json)
-		tb_collect_write_json(stats_json, s);
+		cli_check(tb_collect_write_json(stats_json, s),
+			  "error writing '%s'", stats_json);
 }
 
 /* Options without a letter. */
@@ -450,7 +453,7 @@ int cmd_record(int argc, char **argv)
 		const char *optarg = op.arg;
 
 		mode_given |= opt == TB_FDR_ID_MODE;
-		ret = tb_fdr_config_opt(&cfg, opt, optarg, msg, sizeof(msg));
+		ret = tb_fdr_dev_config_opt(&cfg, opt, optarg, msg, sizeof(msg));
 		if (ret < 0)
 			cli_opt_bad_value(msg);
 		if (ret || tb_collect_out_option(&oo, opt, optarg))
@@ -488,56 +491,56 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_TRIGGER:
 			if (rt.trig.nr_conds == TRACEBUF_FDR_TRIG_MAX)
-				tb_die(TB_EXIT_USAGE, "at most %d --trigger",
-				       TRACEBUF_FDR_TRIG_MAX);
-			if (tb_fdr_trig_parse(optarg, &rt.syscalls,
-					      &rt.trig.conds[rt.trig.nr_conds++], &err))
-				tb_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
-				       err.msg);
+				cli_die(TB_EXIT_USAGE, "at most %d --trigger",
+					TRACEBUF_FDR_TRIG_MAX);
+			if (tb_fdr_trigger_parse(optarg, &rt.syscalls,
+						 &rt.trig.conds[rt.trig.nr_conds++], &err))
+				cli_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
+					err.msg);
 			break;
 		case OPT_KEEP:
 			if (tb_parse_u32(optarg, 1, 1000000, &rt.keep))
-				tb_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
-				       optarg);
+				cli_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
+					optarg);
 			break;
 		case OPT_POST_EVENTS:
 			if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
 					 &rt.trig.post_events))
-				tb_die(TB_EXIT_USAGE, "--post-events '%s': a number from 0 to %u expected",
-				       optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
+				cli_die(TB_EXIT_USAGE, "--post-events '%s': a number from 0 to %u expected",
+					optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
 			break;
 		case OPT_POST_TIME:
-			if (tb_fdr_trig_parse_us(optarg, &v) ||
+			if (tb_fdr_trigger_parse_us(optarg, &v) ||
 			    v > TRACEBUF_FDR_TRIG_USECS_MAX)
-				tb_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
-				       optarg);
+				cli_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
+					optarg);
 			rt.trig.post_usecs = v;
 			break;
 		}
 	}
 	if (tb_collect_paths_init(&paths, out))
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&files, &paths, out, &oo);
 	post.raw = oo.raw;
 
 	if (rt.trig.nr_conds) {
 		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
-			tb_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
+			cli_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
 		if (op.nr_operands || control)
-			tb_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
+			cli_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
 		cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
 	}
-	fd = tb_dev_open(dev, O_RDWR | O_NONBLOCK);
+	fd = cli_open_device(dev, O_RDWR | O_NONBLOCK);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
-		tb_die_errno(TB_EXIT_FAIL, "stop");
+		cli_die_errno(TB_EXIT_FAIL, "stop");
 	if (control == OPT_STOP)
 		return print_stats(fd);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg))
-		tb_die_errno(TB_EXIT_FAIL, "configure");
+		cli_die_errno(TB_EXIT_FAIL, "configure");
 	set_kfuncs(fd, kfunc_pats, verbose, &kfuncs);
 	if (control == OPT_START) {
 		if (ioctl(fd, TRACEBUF_FDR_IOC_START))
-			tb_die_errno(TB_EXIT_FAIL, "start");
+			cli_die_errno(TB_EXIT_FAIL, "start");
 		return TB_EXIT_OK;
 	}
 
@@ -546,7 +549,7 @@ int cmd_record(int argc, char **argv)
 		rt.out = out;
 		rt.duration = duration;
 		rt.opts = oo;
-		return record_triggered(fd, &cfg, &rt, &got_signal);
+		return record_trigger_run(fd, &cfg, &rt, &got_signal);
 	}
 	stats.output = out;
 	stats.classes = cfg.classes;
@@ -557,14 +560,14 @@ int cmd_record(int argc, char **argv)
 		errno = -tb_collect_cmd_fork(&cmd, op.operands,
 					     !strcmp(out, "-"));
 		if (errno)
-			tb_die_errno(TB_EXIT_FAIL, "cannot fork");
+			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 	/* Names of the tasks: read before tracing, not traced. */
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	/* The capture this file is of: no other one's records follow it. */
-	if (tb_fdr_start_owned(fd, &gen))
-		tb_die_errno(TB_EXIT_FAIL, "start");
+	if (tb_fdr_dev_start_owned(fd, &gen))
+		cli_die_errno(TB_EXIT_FAIL, "start");
 	sp.m.gen = gen;
 	/*
 	 * Its header at once: the file holds it even if another process
@@ -589,9 +592,9 @@ int cmd_record(int argc, char **argv)
 			int e = errno;
 
 			/* Nothing to record: leave the device stopped. */
-			tb_fdr_stop_owned(fd);
+			tb_fdr_dev_stop_owned(fd);
 			errno = e;
-			tb_die_errno(TB_EXIT_FAIL, "cannot run '%s'", op.operands[0]);
+			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'", op.operands[0]);
 		}
 		child = cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
@@ -624,27 +627,27 @@ int cmd_record(int argc, char **argv)
 		else
 			drained = 1;	/* a quiet moment */
 		if (drained) {
-			gone = tb_fdr_capture_gone(fd, gen, true, &st);
+			gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
 			if (gone)
 				break;
 		}
 	}
 	getrusage(RUSAGE_SELF, &stop0);
 	if (gone)
-		tb_fdr_disown();	/* what runs now is not ours to stop */
-	else if (tb_fdr_stop_owned(fd))
-		tb_die_errno(TB_EXIT_FAIL, "stop");
+		tb_fdr_dev_disown();	/* what runs now is not ours to stop */
+	else if (tb_fdr_dev_stop_owned(fd))
+		cli_die_errno(TB_EXIT_FAIL, "stop");
 	getrusage(RUSAGE_SELF, &stop1);
 	if (child) {
 		kill(child, SIGTERM);
 		waitpid(child, &stats.status, 0);
 	}
 	/* Restarted: nothing the device holds now is of this capture. */
-	restarted = tb_fdr_capture_gone(fd, gen, false, &st) != NULL;
+	restarted = tb_fdr_dev_capture_gone(fd, gen, false, &st) != NULL;
 	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !restarted) {
 		raw.len = 0;
 		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
-			tb_die_errno(TB_EXIT_FAIL, "snapshot");
+			cli_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
 	if (restarted) {
 		/* Only what was read before. */
@@ -661,33 +664,33 @@ int cmd_record(int argc, char **argv)
 	tb_collect_exclude(&stats, &stop0, &stop1);
 	stats.duration = now_s() - t0;
 	/* Its counters as last seen, if it was restarted while draining. */
-	if (!restarted && tb_fdr_capture_gone(fd, gen, false, &st))
+	if (!restarted && tb_fdr_dev_capture_gone(fd, gen, false, &st))
 		restarted = true;
 	if (restarted && !gone)
-		gone = tb_fdr_capture_gone(fd, gen, false, &st);
+		gone = tb_fdr_dev_capture_gone(fd, gen, false, &st);
 
 	if (use_mmap)
 		spool_finish(&sp, &raw);
-	f = tb_open_output(out);
+	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
-		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	tb_close_output(f, out);
+		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
+	cli_close_output(f, out);
 	/* The tasks' names as they end, before the JSON that shows them. */
 	tb_collect_tasks_scan(&tasks);
 	if (paths.tasks) {
 		errno = -tb_collect_tasks_write(&tasks, paths.tasks);
 		if (errno)
-			tb_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	}
 	tb_task_map_free(&tasks);
 	kernel_names(fd, &known);
 	files.known = &known;
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	close(fd);
 	if (kfunc_pats && tb_kfunc_write_beside(&kfuncs, out, &err))
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_kfunc_free(&kfuncs);
 
 	stats.files = files.names ? &files : NULL;
@@ -705,8 +708,8 @@ int cmd_record(int argc, char **argv)
 		free(raw.p);
 	}
 	if (gone) {
-		tb_warn("the capture ended under the recorder: %s; %s holds what was read of it before (the counters above are from then)",
-			gone, strcmp(out, "-") ? out : "the output");
+		tb_cli_warn("the capture ended under the recorder: %s; %s holds what was read of it before (the counters above are from then)",
+			    gone, strcmp(out, "-") ? out : "the output");
 		return TB_EXIT_FAIL;
 	}
 	return TB_EXIT_OK;

@@ -3,7 +3,7 @@
  * tracebuf report: the summary a kernel engineer reads first, of any XRay
  * FDR file the collectors write (record, bpf, trigger files, crash
  * recoveries) or a capture read from the device.  The analysis is
- * lib/fdr_report.c, the printing lib/fdr_report_print.c; this file is the
+ * lib/convert/fdr_report.c, the printing lib/convert/fdr_report_print.c; this file is the
  * command line.
  */
 #include <errno.h>
@@ -12,13 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "companion.h"
-#include "fdr_report.h"
-#include "fdr_report_print.h"
-#include "tb_cli.h"
-#include "tb_sniff.h"
+#include "convert/fdr_report.h"
+#include "convert/fdr_report_print.h"
+#include "util/companion.h"
+#include "util/parse.h"
+#include "util/sniff.h"
 
 #define DEFAULT_IN	"trace.fdr"
 
@@ -102,7 +104,7 @@ static void usage(FILE *f)
 		"  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n"
 		"  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n\n"
 		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
-		tb_prog());
+		tb_cli_prog());
 }
 
 /* "1.5", "200ms", "30us", "10ns" (default seconds) into nanoseconds. */
@@ -141,23 +143,23 @@ static void parse_window(const char *arg, struct tb_fdr_report_opts *o)
 	size_t n;
 
 	if (!comma)
-		tb_die(TB_EXIT_USAGE, "--time '%s': expected FROM,TO (either may be empty)",
-		       arg);
+		cli_die(TB_EXIT_USAGE, "--time '%s': expected FROM,TO (either may be empty)",
+			arg);
 	n = (size_t)(comma - arg);
 	if (n >= sizeof(from))
-		tb_die(TB_EXIT_USAGE, "--time '%s': FROM too long", arg);
+		cli_die(TB_EXIT_USAGE, "--time '%s': FROM too long", arg);
 	memcpy(from, arg, n);
 	from[n] = '\0';
 	if (n && parse_time(from, &o->from_ns))
-		tb_die(TB_EXIT_USAGE, "--time: bad FROM '%s' (seconds, or with ms, us, ns)",
-		       from);
+		cli_die(TB_EXIT_USAGE, "--time: bad FROM '%s' (seconds, or with ms, us, ns)",
+			from);
 	if (comma[1] && parse_time(comma + 1, &o->to_ns))
-		tb_die(TB_EXIT_USAGE, "--time: bad TO '%s' (seconds, or with ms, us, ns)",
-		       comma + 1);
+		cli_die(TB_EXIT_USAGE, "--time: bad TO '%s' (seconds, or with ms, us, ns)",
+			comma + 1);
 	if (comma[1] && !o->to_ns)
-		tb_die(TB_EXIT_USAGE, "--time: TO must be after the first record");
+		cli_die(TB_EXIT_USAGE, "--time: TO must be after the first record");
 	if (o->to_ns && o->to_ns < o->from_ns)
-		tb_die(TB_EXIT_USAGE, "--time '%s': TO is before FROM", arg);
+		cli_die(TB_EXIT_USAGE, "--time '%s': TO is before FROM", arg);
 }
 
 static uint32_t parse_class_list(const char *arg)
@@ -167,19 +169,19 @@ static uint32_t parse_class_list(const char *arg)
 	int rc;
 
 	if (!copy)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		rc = tb_fdr_report_class(tok);
 		if (rc < 0)
-			tb_die(TB_EXIT_USAGE,
-			       "--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
+			cli_die(TB_EXIT_USAGE,
+				"--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
 			       tok);
 		mask |= 1U << rc;
 	}
 	free(copy);
 	if (!mask)
-		tb_die(TB_EXIT_USAGE, "--events: empty list");
+		cli_die(TB_EXIT_USAGE, "--events: empty list");
 	return mask;
 }
 
@@ -188,8 +190,8 @@ static int64_t parse_id(const char *opt, const char *arg, uint32_t max)
 	uint32_t v;
 
 	if (tb_parse_u32(arg, 0, max, &v))
-		tb_die(TB_EXIT_USAGE, "%s '%s': expected a number from 0 to %u",
-		       opt, arg, max);
+		cli_die(TB_EXIT_USAGE, "%s '%s': expected a number from 0 to %u",
+			opt, arg, max);
 	return v;
 }
 
@@ -199,7 +201,7 @@ static int64_t parse_id(const char *opt, const char *arg, uint32_t max)
  */
 static FILE *open_seekable(const char *path)
 {
-	FILE *in = tb_open_input(path), *tmp;
+	FILE *in = cli_open_input(path), *tmp;
 	char buf[65536];
 	size_t n;
 
@@ -207,13 +209,13 @@ static FILE *open_seekable(const char *path)
 		return in;
 	tmp = tmpfile();
 	if (!tmp)
-		tb_die_errno(TB_EXIT_FAIL, "temporary file for %s", path);
+		cli_die_errno(TB_EXIT_FAIL, "temporary file for %s", path);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, tmp) != n)
-			tb_die_errno(TB_EXIT_FAIL, "temporary file for %s",
-				     path);
+			cli_die_errno(TB_EXIT_FAIL, "temporary file for %s",
+				      path);
 	if (ferror(in))
-		tb_die_errno(TB_EXIT_FAIL, "%s", path);
+		cli_die_errno(TB_EXIT_FAIL, "%s", path);
 	if (in != stdin)
 		fclose(in);
 	rewind(tmp);
@@ -293,8 +295,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_BEFORE:
 			if (parse_time(optarg, &o.before_ns) || !o.before_ns)
-				tb_die(TB_EXIT_USAGE,
-				       "--before '%s': expected milliseconds above 0",
+				cli_die(TB_EXIT_USAGE,
+					"--before '%s': expected milliseconds above 0",
 				       optarg);
 			/* A plain number is milliseconds here. */
 			if (strspn(optarg, "0123456789.") == strlen(optarg))
@@ -305,8 +307,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_HIST:
 			if (tb_parse_u32(optarg, 0, 100000, &v))
-				tb_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
-				       optarg);
+				cli_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
+					optarg);
 			pr.hists = v;
 			break;
 		case 'J':
@@ -315,8 +317,8 @@ int cmd_report(int argc, char **argv)
 		case OPT_FOLDED:
 			folded = true;
 			if (optarg && strcmp(optarg, "count"))
-				tb_die(TB_EXIT_USAGE,
-				       "--folded=%s: only --folded or --folded=count",
+				cli_die(TB_EXIT_USAGE,
+					"--folded=%s: only --folded or --folded=count",
 				       optarg);
 			pr.fold_counts = optarg != NULL;
 			break;
@@ -329,24 +331,24 @@ int cmd_report(int argc, char **argv)
 		cli_opt_usage("one trace at a time ('%s' is extra)",
 			      p.operands[1]);
 	if (json && folded)
-		tb_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
+		cli_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
 	if (o.before_ns && (o.from_ns || o.to_ns))
-		tb_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (no_names && (map || tasks_path))
-		tb_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
+		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
 	names_file = companion(pr.input, map, TB_COMPANION_NAMES, no_names);
 	tasks_file = companion(pr.input, tasks_path, TB_COMPANION_TASKS,
 			       no_names);
 	if (names_file) {
-		f = tb_open_input(names_file);
+		f = cli_open_input(names_file);
 		if (tb_name_map_load(&names, f, &err)) {
 			if (tb_sniff_mismatch(names_file, TB_SNIFF_NAMES, msg,
 					      sizeof(msg)))
-				tb_die(TB_EXIT_DATA, "--map: %s (%s)", msg,
-				       err.msg);
-			tb_die(TB_EXIT_DATA, "%s: %s", names_file, err.msg);
+				cli_die(TB_EXIT_DATA, "--map: %s (%s)", msg,
+					err.msg);
+			cli_die(TB_EXIT_DATA, "%s: %s", names_file, err.msg);
 		}
 		fclose(f);
 	}
@@ -354,34 +356,34 @@ int cmd_report(int argc, char **argv)
 	if (tasks_file) {
 		ret = tb_task_map_load(&tasks, tasks_file, &err);
 		if (ret == -ENOENT)
-			tb_die(TB_EXIT_FAIL, "%s: %s", tasks_file,
-			       strerror(ENOENT));
+			cli_die(TB_EXIT_FAIL, "%s: %s", tasks_file,
+				strerror(ENOENT));
 		if (ret)
-			tb_die(TB_EXIT_DATA, "%s", err.msg);
+			cli_die(TB_EXIT_DATA, "%s", err.msg);
 	}
 	pr.names = names_file;
 	pr.tasks = tasks_file;
 
 	in = open_seekable(pr.input);
-	out = tb_open_output(output);
-	tb_refuse_input_as_output(in, pr.input, output);
+	out = cli_open_output(output);
+	cli_refuse_input_as_output(in, pr.input, output);
 	ret = tb_fdr_report_run(&r, in, &names, &tasks, &o, folded, &err);
 	if (ret == -ENOMEM)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	if (ret && tb_sniff_mismatch(pr.input, TB_SNIFF_FDR, msg, sizeof(msg)))
-		tb_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
+		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
 	if (ret)
-		tb_die(TB_EXIT_DATA, "%s: %s", pr.input, err.msg);
+		cli_die(TB_EXIT_DATA, "%s: %s", pr.input, err.msg);
 	fclose(in);
 	if (err.warning[0])
-		tb_warn("%s: %s", pr.input, err.warning);
+		tb_cli_warn("%s: %s", pr.input, err.warning);
 	if (folded)
 		ret = tb_fdr_report_print_folded(&r, &pr, out);
 	else if (json)
 		ret = tb_fdr_report_print_json(&r, &pr, out);
 	else
 		ret = tb_fdr_report_print_text(&r, &pr, out);
-	tb_close_output(out, output);
+	cli_close_output(out, output);
 	tb_fdr_report_free(&r);
 	tb_task_map_free(&tasks);
 	tb_name_map_free(&names);

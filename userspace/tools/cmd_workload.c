@@ -25,10 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/optval.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "tb_cli.h"
-#include "tb_optval.h"
+#include "util/parse.h"
 
 static void usage(FILE *f)
 {
@@ -61,7 +63,7 @@ static void usage(FILE *f)
 "  tracebuf workload -C 1 getppid 100000\n"
 "  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
 "\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_prog());
+"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_cli_prog());
 }
 
 static uint64_t now_ns(void)
@@ -86,7 +88,7 @@ static void pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		tb_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
+		cli_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
 }
 
 /*
@@ -126,10 +128,10 @@ static void run_pingpong(uint64_t n)
 	int status;
 
 	if (pipe(to_child) || pipe(to_parent))
-		tb_die_errno(TB_EXIT_FAIL, "pipe");
+		cli_die_errno(TB_EXIT_FAIL, "pipe");
 	pid = fork();
 	if (pid < 0)
-		tb_die_errno(TB_EXIT_FAIL, "fork");
+		cli_die_errno(TB_EXIT_FAIL, "fork");
 	if (pid == 0) {
 		for (i = 0; i < n; i++) {
 			if (read(to_child[0], &c, 1) != 1 ||
@@ -141,12 +143,12 @@ static void run_pingpong(uint64_t n)
 	for (i = 0; i < n; i++) {
 		if (write(to_child[1], &c, 1) != 1 ||
 		    read(to_parent[0], &c, 1) != 1)
-			tb_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
-				     (unsigned long long)i);
+			cli_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
+				      (unsigned long long)i);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
-		tb_die(TB_EXIT_FAIL, "ping-pong partner failed");
+		cli_die(TB_EXIT_FAIL, "ping-pong partner failed");
 	close(to_child[0]);
 	close(to_child[1]);
 	close(to_parent[0]);
@@ -161,15 +163,15 @@ static void run_rtc(uint64_t n, unsigned long freq)
 
 	fd = open("/dev/rtc0", O_RDONLY);
 	if (fd < 0)
-		tb_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
+		cli_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
 	if (ioctl(fd, RTC_IRQP_SET, freq))
-		tb_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
+		cli_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
 	if (ioctl(fd, RTC_PIE_ON, 0))
-		tb_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
+		cli_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
 	/* Each read returns the number of interrupts since the last one. */
 	while (seen < n) {
 		if (read(fd, &data, sizeof(data)) != sizeof(data))
-			tb_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
+			cli_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
 		seen += data >> 8;
 	}
 	ioctl(fd, RTC_PIE_OFF, 0);
@@ -189,7 +191,7 @@ static void run_faults(uint64_t n)
 		uint64_t i;
 
 		if (p == MAP_FAILED)
-			tb_die_errno(TB_EXIT_FAIL, "mmap");
+			cli_die_errno(TB_EXIT_FAIL, "mmap");
 		for (i = 0; i < chunk; i++)
 			p[i * page] = 1;
 		munmap((void *)p, chunk * page);
@@ -206,19 +208,19 @@ static void run_serial(uint64_t kib, const char *tty)
 
 	fd = open(tty, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
-		tb_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
+		cli_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
 	/* Raw, so the line discipline neither expands nor echoes. */
 	if (tcgetattr(fd, &tio))
-		tb_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
+		cli_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
 	cfmakeraw(&tio);
 	cfsetospeed(&tio, B115200);
 	if (tcsetattr(fd, TCSANOW, &tio))
-		tb_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
+		cli_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
 	for (i = 0; i < kib; i++)
 		if (write(fd, block, sizeof(block)) != sizeof(block))
-			tb_die_errno(TB_EXIT_FAIL, "writing %s", tty);
+			cli_die_errno(TB_EXIT_FAIL, "writing %s", tty);
 	if (tcdrain(fd))
-		tb_die_errno(TB_EXIT_FAIL, "draining %s", tty);
+		cli_die_errno(TB_EXIT_FAIL, "draining %s", tty);
 	close(fd);
 }
 
@@ -275,8 +277,8 @@ int cmd_workload(int argc, char **argv)
 			break;
 		case OPT_FREQ:
 			if (tb_parse_u32(p.arg, 2, 8192, &freq) || (freq & (freq - 1)))
-				tb_die(TB_EXIT_USAGE,
-				       "--freq '%s': a power of two from 2 to 8192 expected",
+				cli_die(TB_EXIT_USAGE,
+					"--freq '%s': a power of two from 2 to 8192 expected",
 				       p.arg);
 			break;
 		case 't':
@@ -288,8 +290,8 @@ int cmd_workload(int argc, char **argv)
 		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, serial)");
 	what = p.operands[0];
 	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
-		tb_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
-		       p.operands[1]);
+		cli_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
+			p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
 	    strcmp(what, "serial"))

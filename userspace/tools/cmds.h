@@ -4,7 +4,7 @@
  * each.  An entry takes the arguments after the subcommand's name, with
  * argv[0] naming the command as the user typed it ("tracebuf record", or
  * an old name such as "tracebuf-record"), and returns the exit status
- * (tb_cli.h).
+ * (cli/cli.h).
  */
 #ifndef TB_CMDS_H
 #define TB_CMDS_H
@@ -25,7 +25,7 @@ int cmd_workload(int argc, char **argv);
 int cmd_crash(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* Each one's command line (tb_opt.h): options, commands, operands. */
+/* Each one's command line (cli/opt.h): options, commands, operands. */
 extern const struct tb_opt_spec cmd_record_spec;
 extern const struct tb_opt_spec cmd_bpf_spec;
 extern const struct tb_opt_spec cmd_ctl_spec;

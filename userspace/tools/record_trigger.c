@@ -3,7 +3,7 @@
  * tracebuf record --trigger: see record_trigger.h.  The loop waits in
  * poll() for EPOLLPRI (the kernel froze the rings after the trigger's
  * window), reads the frozen recording with SNAPSHOT, writes it out
- * through the collector's post-processing (lib/fdr_post.h), removes the
+ * through the collector's post-processing (lib/convert/fdr_post.h), removes the
  * oldest file set beyond --keep, and arms again, which resumes recording.
  */
 #include <errno.h>
@@ -16,11 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "cli/cli.h"
 #include "cmds.h"
-#include "fdr_dev.h"
-#include "name_map.h"
+#include "device/fdr_dev.h"
+#include "format/name_map.h"
 #include "record_trigger.h"
-#include "tb_cli.h"
 
 /* Trace number @n: OUT-NNNNNN.fdr (OUT without its .fdr). */
 static char *file_name(const struct record_trigger *rt, unsigned long n)
@@ -31,24 +32,24 @@ static char *file_name(const struct record_trigger *rt, unsigned long n)
 	if (base > 4 && !strcmp(rt->out + base - 4, ".fdr"))
 		base -= 4;
 	if (asprintf(&p, "%.*s-%06lu.fdr", (int)base, rt->out, n) < 0)
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	return p;
 }
 
 static void remove_one(const char *p)
 {
 	if (p && unlink(p) && errno != ENOENT)
-		tb_warn_errno("%s", p);
+		tb_cli_warn_errno("%s", p);
 }
 
-/* Trace @n and its companions (lib/collect.h names them). */
+/* Trace @n and its companions (lib/collect/collect.h names them). */
 static void remove_set(const struct record_trigger *rt, unsigned long n)
 {
 	struct tb_collect_paths paths;
 	char *trace = file_name(rt, n);
 
 	if (tb_collect_paths_init(&paths, trace))
-		tb_die(TB_EXIT_FAIL, "out of memory");
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	remove_one(trace);
 	remove_one(paths.names);
 	remove_one(paths.map);
@@ -68,19 +69,19 @@ static uint8_t *read_snapshot(int fd, size_t *len)
 
 	*len = 0;
 	if (!buf || ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
-		tb_die_errno(TB_EXIT_FAIL, "snapshot");
+		cli_die_errno(TB_EXIT_FAIL, "snapshot");
 	for (;;) {
 		if (cap - *len < 65536) {
 			cap *= 2;
 			buf = realloc(buf, cap);
 			if (!buf)
-				tb_die(TB_EXIT_FAIL, "out of memory");
+				cli_die(TB_EXIT_FAIL, "out of memory");
 		}
 		n = read(fd, buf + *len, cap - *len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			tb_die_errno(TB_EXIT_FAIL, "read");
+			cli_die_errno(TB_EXIT_FAIL, "read");
 		if (!n)
 			return buf;
 		*len += n;
@@ -101,22 +102,22 @@ static void write_set(int fd, const struct record_trigger *rt,
 	FILE *f;
 
 	if (tb_collect_paths_init(&paths, trace))
-		tb_die(TB_EXIT_FAIL, "out of memory");
-	f = tb_open_output(trace);
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	f = cli_open_output(trace);
 	if (tb_fdr_post_run(&post, raw, len, f, &err))
-		tb_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	tb_close_output(f, trace);
-	text = tb_fdr_names_text(fd);
+		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
+	cli_close_output(f, trace);
+	text = tb_fdr_dev_names_text(fd);
 	if (text && *text && (tb_fdr_post_kernel_names(&known, text) ||
 			      tb_name_map_finish(&known, &err)))
-		tb_die(TB_EXIT_FAIL, "kernel names");
+		cli_die(TB_EXIT_FAIL, "kernel names");
 	free(text);
 	/* The tasks as the trigger found them, before the JSON names them. */
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	errno = -tb_collect_tasks_write(&tasks, paths.tasks);
 	if (errno)
-		tb_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+		cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	tb_task_map_free(&tasks);
 	files = (struct tb_fdr_post_files){
 		.known = &known, .syscalls = rt->syscalls,
@@ -126,7 +127,7 @@ static void write_set(int fd, const struct record_trigger *rt,
 				.no_tfile = rt->opts.no_tfile,
 				.json = rt->opts.json });
 	if (tb_fdr_post_files(&post, &files, &err))
-		tb_die(TB_EXIT_FAIL, "%s", err.msg);
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	if (!rt->opts.quiet)
 		printf("%s: %llu blocks, %llu bytes\n", trace,
 		       (unsigned long long)post.blocks,
@@ -145,8 +146,8 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
-		     const struct record_trigger *rt,
+int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
+		       const struct record_trigger *rt,
 		     volatile sig_atomic_t *stop)
 {
 	struct tracebuf_fdr_trigger off = { 0 };
@@ -159,31 +160,31 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 	size_t len;
 
 	/* The capture the files are of (tracebuf_fdr_stats.gen). */
-	if (tb_fdr_start_owned(fd, &gen))
-		tb_die_errno(TB_EXIT_FAIL, "start");
+	if (tb_fdr_dev_start_owned(fd, &gen))
+		cli_die_errno(TB_EXIT_FAIL, "start");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig)) {
 		if (errno == EPERM)
-			tb_die(TB_EXIT_FAIL, "arming the trigger: %s",
-			       TB_FDR_KPROBES_EPERM);
-		tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
+			cli_die(TB_EXIT_FAIL, "arming the trigger: %s",
+				TB_FDR_KPROBES_EPERM);
+		cli_die_errno(TB_EXIT_FAIL, "arming the trigger");
 	}
 	if (!rt->opts.quiet)
 		printf("recording (%s), waiting for a trigger\n",
-		       tb_fdr_mode_name(cfg->mode));
+		       tb_fdr_dev_mode_name(cfg->mode));
 	fflush(stdout);
 	while (!*stop && (!rt->duration || now_s() - t0 < rt->duration)) {
 		struct pollfd p = { .fd = fd, .events = POLLPRI };
 
 		if (poll(&p, 1, 100) <= 0 || !(p.revents & POLLPRI)) {
 			/* Stopped or restarted by another: no trigger comes. */
-			gone = tb_fdr_capture_gone(fd, gen, true, &st);
+			gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
 			if (gone)
 				break;
 			continue;
 		}
 		raw = read_snapshot(fd, &len);
 		/* A snapshot of another capture is not this daemon's. */
-		gone = tb_fdr_capture_gone(fd, gen, true, &st);
+		gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
 		if (gone) {
 			free(raw);
 			break;
@@ -194,7 +195,7 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 			remove_set(rt, n - rt->keep);
 		/* Arming again resumes recording. */
 		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
-			tb_die_errno(TB_EXIT_FAIL, "arming the trigger");
+			cli_die_errno(TB_EXIT_FAIL, "arming the trigger");
 		/*
 		 * Said once armed again: whoever watches the log may make the
 		 * next trigger happen now, and it will be caught.
@@ -206,17 +207,17 @@ int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
 		fflush(stdout);
 	}
 	if (gone) {
-		tb_fdr_disown();	/* not ours to stop or disarm any more */
-		tb_warn("the capture ended under the trigger daemon: %s; %lu trigger file sets were written before",
-			gone, n);
+		tb_fdr_dev_disown();	/* not ours to stop or disarm any more */
+		tb_cli_warn("the capture ended under the trigger daemon: %s; %lu trigger file sets were written before",
+			    gone, n);
 		return TB_EXIT_FAIL;
 	}
 	/* Before STOP, which keeps the counters but disarms. */
-	if (tb_fdr_stats(fd, &st, NULL))
-		tb_die_errno(TB_EXIT_FAIL, "stats");
+	if (tb_fdr_dev_stats(fd, &st, NULL))
+		cli_die_errno(TB_EXIT_FAIL, "stats");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ||
-	    tb_fdr_stop_owned(fd))
-		tb_die_errno(TB_EXIT_FAIL, "stop");
+	    tb_fdr_dev_stop_owned(fd))
+		cli_die_errno(TB_EXIT_FAIL, "stop");
 	/* What the frozen rings turned away while each set was saved. */
 	if (!rt->opts.quiet)
 		printf("%lu triggers, newest %u kept; %llu events not recorded while frozen\n",

@@ -13,8 +13,8 @@
 
 #include <linux/tracebuf.h>
 
-#include "collect.h"
-#include "fdr_post.h"
+#include "collect/collect.h"
+#include "convert/fdr_post.h"
 
 struct record_trigger {
 	struct tracebuf_fdr_trigger trig;	/* conditions and window */
@@ -53,8 +53,8 @@ struct record_trigger {
 "                        (default: no time limit)\n"
 
 /* Runs until a signal sets *@stop or @rt->duration passes: exit status. */
-int record_triggered(int fd, const struct tracebuf_fdr_config *cfg,
-		     const struct record_trigger *rt,
+int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
+		       const struct record_trigger *rt,
 		     volatile sig_atomic_t *stop);
 
 #endif /* TB_RECORD_TRIGGER_H */

@@ -9,52 +9,60 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli/opt.h"
+#include "cli/opt_complete.h"
+#include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
-#include "tb_cli.h"
-#include "tb_opt.h"
-#include "tb_opt_complete.h"
+#include "util/parse.h"
 
-static const struct subcmd {
-	const char *name;
-	const char *old_name;	/* alias kept for one release, or NULL */
-	int (*fn)(int argc, char **argv);
-	const struct tb_opt_spec *spec;
-	const char *summary;
-} subcmds[] = {
-	{ "record", "tracebuf-record", cmd_record, &cmd_record_spec,
-	  "record kernel events with /dev/tracebuf_fdr into an FDR file" },
-	{ "bpf", "tracebuf-bpf", cmd_bpf, &cmd_bpf_spec,
-	  "record the same events with BPF programs (no module needed)" },
-	{ "report", NULL, cmd_report, &cmd_report_spec,
-	  "summarize an FDR trace: latencies, histograms, tasks, CPUs" },
-	{ "crash", NULL, cmd_crash, &cmd_crash_spec,
-	  "recover the recorder's trace from a crashed kernel's memory image" },
-	{ "fdr", NULL, cmd_fdr, &cmd_fdr_spec,
-	  "control /dev/tracebuf_fdr: config, start, stop, snapshot, stats, names" },
-	{ "ctl", "tracebufctl", cmd_ctl, &cmd_ctl_spec,
-	  "control /dev/tracebuf, the XScale trace buffer" },
-	{ "convert", "tbconv", cmd_convert, &cmd_convert_spec,
-	  "convert between XScale buffers, FDR traces and GDB trace files" },
-	{ "decode", "tbdecode", cmd_decode, &cmd_decode_spec,
-	  "print XScale trace buffer messages" },
-	{ "workload", "tb-workload", cmd_workload, &cmd_workload_spec,
-	  "run a known kernel workload and time it" },
+/* Each entry's data is its command line (cli/opt.h). */
+static const struct cli_cmd subcmds[] = {
+	{ "record", "tracebuf-record", cmd_record,
+	  "record kernel events with /dev/tracebuf_fdr into an FDR file",
+	  &cmd_record_spec },
+	{ "bpf", "tracebuf-bpf", cmd_bpf,
+	  "record the same events with BPF programs (no module needed)",
+	  &cmd_bpf_spec },
+	{ "report", NULL, cmd_report,
+	  "summarize an FDR trace: latencies, histograms, tasks, CPUs",
+	  &cmd_report_spec },
+	{ "crash", NULL, cmd_crash,
+	  "recover the recorder's trace from a crashed kernel's memory image",
+	  &cmd_crash_spec },
+	{ "fdr", NULL, cmd_fdr,
+	  "control /dev/tracebuf_fdr: config, start, stop, snapshot, stats, names",
+	  &cmd_fdr_spec },
+	{ "ctl", "tracebufctl", cmd_ctl,
+	  "control /dev/tracebuf, the XScale trace buffer",
+	  &cmd_ctl_spec },
+	{ "convert", "tbconv", cmd_convert,
+	  "convert between XScale buffers, FDR traces and GDB trace files",
+	  &cmd_convert_spec },
+	{ "decode", "tbdecode", cmd_decode,
+	  "print XScale trace buffer messages",
+	  &cmd_decode_spec },
+	{ "workload", "tb-workload", cmd_workload,
+	  "run a known kernel workload and time it",
+	  &cmd_workload_spec },
+	{ NULL }
 };
 
 static void print_usage(FILE *f)
 {
-	unsigned int i;
+	const struct cli_cmd *c;
 
 	fprintf(f, "Usage: tracebuf [--version] [--help] SUBCOMMAND [ARGS]\n"
 		"       tracebuf help [SUBCOMMAND]\n\nSubcommands:\n");
-	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
-		fprintf(f, "  %-10s %s\n", subcmds[i].name, subcmds[i].summary);
+	for (c = subcmds; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n`tracebuf SUBCOMMAND --help` describes one.  Old names, kept for one\n"
 		"release, run their subcommand:");
-	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
-		if (subcmds[i].old_name)
-			fprintf(f, " %s", subcmds[i].old_name);
+	for (c = subcmds; c->name; c++)
+		if (c->old_name)
+			fprintf(f, " %s", c->old_name);
 	fprintf(f, ".\n\nExamples:\n"
 		"  tracebuf record -- ls && tracebuf report\n"
 		"  tracebuf help record\n"
@@ -70,20 +78,20 @@ static void print_word(void *ctx, const char *word)
 
 /*
  * `tracebuf __complete CWORD WORD...`: what the bash completion offers
- * for word CWORD of the command line WORD... (tb_opt_complete.h).
+ * for word CWORD of the command line WORD... (cli/opt_complete.h).
  */
 static int complete(int argc, char **argv)
 {
-	struct tb_opt_cmd cmds[ARRAY_SIZE(subcmds)];
+	struct tb_opt_cmd cmds[ARRAY_SIZE(subcmds) - 1];
 	unsigned int i;
 	uint32_t cword;
 
 	if (argc < 3 || tb_parse_u32(argv[2], 0, argc - 4, &cword))
 		return TB_EXIT_USAGE;
-	for (i = 0; i < ARRAY_SIZE(subcmds); i++) {
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		cmds[i].name = subcmds[i].name;
 		cmds[i].old_name = subcmds[i].old_name;
-		cmds[i].spec = subcmds[i].spec;
+		cmds[i].spec = subcmds[i].data;
 	}
 	tb_opt_complete(cmds, ARRAY_SIZE(cmds), argv + 3, argc - 3, cword,
 			print_word, NULL);
@@ -97,12 +105,12 @@ static int complete(int argc, char **argv)
  */
 static int dump_options(void)
 {
+	const struct cli_cmd *c;
 	const struct tb_opt *o;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(subcmds); i++)
-		for (o = subcmds[i].spec->opts; o->id; o++)
-			printf("%s\t%s\t%c\t%s\t%s\t%s\n", subcmds[i].name,
+	for (c = subcmds; c->name; c++)
+		for (o = ((const struct tb_opt_spec *)c->data)->opts; o->id; o++)
+			printf("%s\t%s\t%c\t%s\t%s\t%s\n", c->name,
 			       o->scope ? o->scope : "-",
 			       o->letter ? o->letter : '-',
 			       o->name ? o->name : "-", arg_names[o->arg],
@@ -110,21 +118,8 @@ static int dump_options(void)
 	return TB_EXIT_OK;
 }
 
-static const struct subcmd *find(const char *name, int old)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(subcmds); i++) {
-		const char *n = old ? subcmds[i].old_name : subcmds[i].name;
-
-		if (n && !strcmp(n, name))
-			return &subcmds[i];
-	}
-	return NULL;
-}
-
 /* Run @c with argv[0] "tracebuf NAME", so messages name the subcommand. */
-static int run(const struct subcmd *c, int argc, char **argv)
+static int run(const struct cli_cmd *c, int argc, char **argv)
 {
 	static char prog[64];
 
@@ -136,13 +131,13 @@ static int run(const struct subcmd *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
-	const struct subcmd *c;
+	const struct cli_cmd *c;
 
 	base = base ? base + 1 : argv[0] ? argv[0] : "tracebuf";
 	/* Completion asks every name, the old ones too. */
 	if (argc > 1 && !strcmp(argv[1], "__complete"))
 		return complete(argc, argv);
-	c = find(base, 1);
+	c = cli_cmd_find(subcmds, base, true);
 	if (c)
 		return c->fn(argc, argv);
 	tb_cli_init("tracebuf");
@@ -156,7 +151,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version") ||
 	    !strcmp(argv[1], "version")) {
-		tb_print_version();
+		tb_cli_version();
 		return TB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "__options"))
@@ -170,19 +165,13 @@ int main(int argc, char **argv)
 			return TB_EXIT_OK;
 		}
 		if (argc > 3)
-			tb_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most (not '%s')",
-			       argv[3]);
-		c = find(argv[2], 0);
-		if (!c)
-			tb_die(TB_EXIT_USAGE, "no subcommand '%s' (tracebuf --help lists them)",
-			       argv[2]);
+			cli_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most (not '%s')",
+				argv[3]);
+		c = cli_cmd_pick(subcmds, "subcommand", argc - 2, argv + 2);
 		return run(c, 2, help_argv);
 	}
 	if (argv[1][0] == '-')
 		cli_opt_usage("unknown option '%s'", argv[1]);
-	c = find(argv[1], 0);
-	if (!c)
-		tb_die(TB_EXIT_USAGE, "unknown subcommand '%s' (tracebuf --help lists them)",
-		       argv[1]);
+	c = cli_cmd_pick(subcmds, "subcommand", argc - 1, argv + 1);
 	return run(c, argc - 1, argv + 1);
 }

@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Collector post-processing: see convert/fdr_post.h.  The stream is verified and
+ * split into blocks by the FDR reader; blocks are written through the FDR
+ * writer.  Only the rewrite of a block's records (renumbering, leaving out
+ * exits) works on the record bytes, whose layout the reader has checked.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/tracebuf.h>
+
+#include "cli/cli.h"
+#include "convert/fdr_json.h"
+#include "convert/fdr_post.h"
+#include "convert/fdr_tfile.h"
+#include "format/fdr_marks.h"
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "format/task_map.h"
+#include "format/xray_map.h"
+#include "util/bytes.h"
+#include "util/companion.h"
+#include "util/output.h"
+
+struct block {
+	size_t off, len;	/* in the stream, extents record included */
+	int32_t tid, pid;
+	uint64_t t;		/* first NewCPUId time */
+	size_t seq;		/* position in the stream, for a stable sort */
+	uint64_t task_first;	/* earliest time of the block's task */
+	bool has_t;
+	bool has_buffer;	/* its NewBuffer record was seen */
+};
+
+struct scan {
+	struct tb_fdr_post *p;
+	size_t len;		/* of the stream */
+	uint64_t t0;		/* earliest time of a record llvm-xray reads */
+	bool has_t0;
+	struct block *v;
+	size_t n, cap;
+	size_t nids, capids;
+	bool oom;
+	/* A block is one extent that starts with its NewBuffer record. */
+	const char *bad;	/* what breaks that, or NULL */
+	uint64_t bad_off;
+	unsigned int bad_kind;
+};
+
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+	size_t c;
+
+	if (n < *cap)
+		return true;
+	c = *cap ? *cap * 2 : 256;
+	q = realloc(*v, c * size);
+	if (!q)
+		return false;
+	*v = q;
+	*cap = c;
+	return true;
+}
+
+static int scan_record(void *ctx, const struct tb_fdr_record *r)
+{
+	struct scan *s = ctx;
+	struct tb_fdr_post *p = s->p;
+	struct block *b = s->n ? &s->v[s->n - 1] : NULL;
+
+	if (r->ignored || tb_fdr_marks_is_start(r))
+		return 0;
+	if ((r->kind == TB_FDR_FUNCTION || r->kind == TB_FDR_CUSTOM ||
+	     r->kind == TB_FDR_TYPED) && (!s->has_t0 || r->tsc < s->t0)) {
+		s->t0 = r->tsc;
+		s->has_t0 = true;
+	}
+	/*
+	 * Blocks are put in order one by one: one that carries on the
+	 * block before it, or a second thread's block inside one extent
+	 * (both of which fdr-dump -verify accepts) would be read without
+	 * its NewBuffer, or merged as the first thread's.  The kernel
+	 * writes neither.
+	 */
+	if (b && r->kind == TB_FDR_NEW_BUFFER && b->has_buffer)
+		s->bad = "a second block in one buffer extent";
+	else if (b && r->kind != TB_FDR_BUFFER_EXTENTS &&
+		 r->kind != TB_FDR_NEW_BUFFER && !b->has_buffer)
+		s->bad = "a buffer extent that does not start with NewBuffer";
+	if (s->bad) {
+		s->bad_off = r->offset;
+		s->bad_kind = r->kind;
+		return -1;
+	}
+	switch (r->kind) {
+	case TB_FDR_BUFFER_EXTENTS:
+		/*
+		 * The reader starts a block at every BufferExtents record,
+		 * one inside an extent too: the block before ends there.
+		 */
+		if (b && b->off + b->len > r->offset)
+			b->len = r->offset - b->off;
+		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
+			s->oom = true;
+			return -1;
+		}
+		b = &s->v[s->n];
+		memset(b, 0, sizeof(*b));
+		b->off = r->offset;
+		/*
+		 * What the reader takes of the extent: its low 32 bits (as
+		 * llvm-xray), up to the end of the stream, which may come
+		 * first at a record boundary (a capture cut short).
+		 */
+		b->len = TB_FDR_META_SIZE + (size_t)(uint32_t)r->value;
+		if (b->len > s->len - b->off)
+			b->len = s->len - b->off;
+		b->seq = s->n++;
+		break;
+	case TB_FDR_NEW_BUFFER:
+		if (b) {
+			b->tid = r->tid;
+			b->has_buffer = true;
+		}
+		break;
+	case TB_FDR_PID:
+		if (b)
+			b->pid = r->pid;
+		break;
+	case TB_FDR_NEW_CPU:
+		if (b && !b->has_t) {
+			b->t = r->tsc;
+			b->has_t = true;
+		}
+		break;
+	case TB_FDR_FUNCTION:
+		if (r->func_type != TB_FDR_EXIT)
+			p->enters[r->func_id >> 24 & (TB_FDR_POST_SPACES - 1)]++;
+		if (!grow((void **)&p->ids, &s->capids, s->nids,
+			  sizeof(*p->ids))) {
+			s->oom = true;
+			return -1;
+		}
+		p->ids[s->nids++] = r->func_id;
+		break;
+	case TB_FDR_CUSTOM:
+		if (r->size >= (int32_t)strlen(TRACEBUF_FDR_LOST_PREFIX) &&
+		    !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX,
+			    strlen(TRACEBUF_FDR_LOST_PREFIX)))
+			p->lost_reports++;
+		else
+			p->markers++;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int scan_header(void *ctx, const struct tb_fdr_header *h)
+{
+	struct scan *s = ctx;
+
+	s->p->hdr = *h;
+	return 0;
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct block *x = a, *y = b;
+
+	if (x->task_first != y->task_first)
+		return x->task_first < y->task_first ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct block *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Tasks by their first event, each task's blocks by time. */
+static void order_blocks(struct block *v, size_t n)
+{
+	size_t i, j;
+
+	if (!n)
+		return;
+	/* Sorted by task and time: each task's first block is its earliest. */
+	qsort(v, n, sizeof(*v), cmp_task);
+	for (i = 0; i < n; i = j)
+		for (j = i; j < n && v[j].pid == v[i].pid &&
+		     v[j].tid == v[i].tid; j++)
+			v[j].task_first = v[i].t;
+	qsort(v, n, sizeof(*v), cmp_block);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ids_finish(struct tb_fdr_post *p, size_t n)
+{
+	size_t i, j = 0;
+
+	p->nids = 0;
+	if (!n)
+		return;
+	qsort(p->ids, n, sizeof(*p->ids), cmp_u32);
+	for (i = 1; i < n; i++)
+		if (p->ids[i] != p->ids[j])
+			p->ids[++j] = p->ids[i];
+	p->nids = j + 1;
+}
+
+/* Does the written trace carry the kernel's ids (not dense ones)? */
+static bool kernel_ids(const struct tb_fdr_post *p)
+{
+	return p->raw || p->keep_ids;
+}
+
+/* Dense id (1..n) of a kernel id. */
+static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
+{
+	const uint32_t *r = bsearch(&kid, p->ids, p->nids, sizeof(*p->ids),
+				    cmp_u32);
+
+	return r ? (uint32_t)(r - p->ids) + 1 : kid;
+}
+
+uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
+{
+	if (kernel_ids(p) || !id || id > p->nids)
+		return id;
+	return p->ids[id - 1];
+}
+
+/* ------------------------------------------------------------ merge */
+
+/*
+ * The second pass: each task's blocks, in order, read again record by
+ * record (the reader), filtered (ids renumbered, exits without their
+ * entry left out) and written as one block of that task (the writer).
+ */
+struct task_stack {
+	uint32_t *id;		/* grows: a hostile capture nests deep */
+	size_t depth, cap;
+};
+
+struct merge {
+	struct tb_fdr_post *p;
+	struct tb_fdr_writer *w;
+	struct task_stack st;
+	bool open;		/* the task's block has begun */
+	bool keep_args;		/* the last function record was kept */
+	uint64_t t0;		/* the capture's earliest time (scan.t0) */
+	bool has_t0;		/* it has one: it holds a record */
+	uint64_t wall_sec;	/* of the task's first block */
+	uint32_t wall_usec;
+	uint8_t *scratch;	/* file header + one input block */
+	size_t scratch_cap;
+	bool oom;
+};
+
+/* The id written for kernel id @id. */
+static uint32_t merge_id(const struct merge *m, uint32_t id)
+{
+	return m->p->keep_ids ? id : dense_id(m->p, id);
+}
+
+/*
+ * Exit @r matches the call at depth @d - 1, below the innermost open one:
+ * the calls above it lost their exits (a kernel function still running
+ * when the capture stopped, or its exit dropped).  Close them at this
+ * time, innermost first, so that llvm-xray's stacks stay balanced.
+ */
+static void close_lost_exits(struct merge *m, const struct tb_fdr_record *r,
+			     size_t d)
+{
+	struct task_stack *st = &m->st;
+	struct tb_fdr_record f = *r;
+
+	f.func_type = TB_FDR_EXIT;
+	while (st->depth > d) {
+		st->depth--;
+		f.func_id = merge_id(m, st->id[st->depth]);
+		/* The writer's errors are sticky (tb_fdr_writer_finish()). */
+		tb_fdr_writer_record(m->w, &f);
+		m->p->closed++;
+	}
+}
+
+/*
+ * Keep function record @r?  Tracks the task's call stack.  Returns 1 to
+ * keep, 0 to leave out, -1 out of memory.
+ */
+static int keep_function(struct merge *m, const struct tb_fdr_record *r)
+{
+	struct task_stack *st = &m->st;
+	size_t d;
+
+	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
+		if (!grow((void **)&st->id, &st->cap, st->depth,
+			  sizeof(*st->id)))
+			return -1;
+		st->id[st->depth++] = r->func_id;
+		return 1;
+	}
+	for (d = st->depth; d > 0; d--)
+		if (st->id[d - 1] == r->func_id)
+			break;
+	if (!d) {
+		m->p->removed++;
+		return 0;
+	}
+	close_lost_exits(m, r, d);
+	st->depth = d - 1;
+	return 1;
+}
+
+static int merge_record(void *ctx, const struct tb_fdr_record *r)
+{
+	struct merge *m = ctx;
+	struct tb_fdr_record f;
+	int ret;
+
+	if (r->ignored)
+		return 0;
+	switch (r->kind) {
+	case TB_FDR_WALLCLOCK:
+		if (!m->open) {
+			m->wall_sec = r->value;
+			m->wall_usec = r->micros;
+		}
+		return 0;
+	case TB_FDR_NEW_CPU:
+		if (!m->open) {
+			m->open = true;
+			ret = tb_fdr_writer_begin(m->w, r->pid, r->tid, r->cpu, r->tsc,
+						  m->wall_sec, m->wall_usec);
+			if (ret || !m->has_t0)
+				return ret;
+			/*
+			 * llvm-xray 14's account and graph refuse every
+			 * record older than the first one they read, and
+			 * they read the threads in the order of a hash
+			 * table: only a file whose every thread starts at
+			 * the capture's earliest time is read whole.  The
+			 * writer goes back to it with a TSCWrap.
+			 */
+			return tb_fdr_writer_custom(m->w, m->t0, TB_FDR_MARKS_START,
+					     strlen(TB_FDR_MARKS_START));
+		}
+		/* A block's NewCPUId on the CPU we are on adds nothing. */
+		if (r->cpu == m->w->cpu)
+			return 0;
+		return tb_fdr_writer_new_cpu(m->w, r->cpu, r->tsc);
+	case TB_FDR_FUNCTION:
+		ret = keep_function(m, r);
+		if (ret < 0) {
+			m->oom = true;
+			return -1;
+		}
+		m->keep_args = ret;
+		if (!m->keep_args)
+			return 0;
+		f = *r;
+		f.func_id = merge_id(m, r->func_id);
+		return tb_fdr_writer_record(m->w, &f);
+	case TB_FDR_CALL_ARG:
+		return m->keep_args ? tb_fdr_writer_record(m->w, r) : 0;
+	case TB_FDR_CUSTOM:
+		m->keep_args = false;
+		/* An input that is our output: its start is written anew. */
+		return tb_fdr_marks_is_start(r) ? 0 : tb_fdr_writer_record(m->w, r);
+	default:
+		m->keep_args = false;
+		return tb_fdr_writer_record(m->w, r);
+	}
+}
+
+/* Feed input block @b to merge_record(): read it again on its own. */
+static int merge_block(struct merge *m, const uint8_t *in,
+		       const struct block *b, struct tb_error *err)
+{
+	size_t need = TB_FDR_HEADER_SIZE + b->len;
+	uint8_t *q;
+
+	if (need > m->scratch_cap) {
+		q = realloc(m->scratch, need);
+		if (!q) {
+			tb_error_set(err, 0, "out of memory");
+			return -1;
+		}
+		m->scratch = q;
+		m->scratch_cap = need;
+	}
+	tb_fdr_writer_put_header(m->scratch, &m->p->hdr);
+	memcpy(m->scratch + TB_FDR_HEADER_SIZE, in + b->off, b->len);
+	if (tb_fdr_reader_read_mem(m->scratch, need, NULL, merge_record, m, NULL,
+				   err) == -1) {
+		if (m->oom)
+			tb_error_set(err, 0, "out of memory");
+		return -1;
+	}
+	/* The writer's errors are sticky: tb_fdr_writer_finish() says. */
+	return 0;
+}
+
+/* The blocks of task @v[0] (in order) as one block; returns the count. */
+static size_t merge_task(struct merge *m, const uint8_t *in,
+			 const struct block *v, size_t n, struct tb_error *err)
+{
+	size_t i;
+
+	m->st.depth = 0;
+	m->open = false;
+	m->keep_args = false;
+	for (i = 0; i < n && v[i].pid == v[0].pid && v[i].tid == v[0].tid;
+	     i++)
+		if (merge_block(m, in, &v[i], err))
+			return 0;
+	tb_fdr_writer_end(m->w);
+	return i;
+}
+
+int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
+		    FILE *out, struct tb_error *err)
+{
+	const uint8_t *in = buf;
+	struct scan s = { .p = p, .len = len };
+	struct merge m = { .p = p };
+	struct tb_fdr_writer w;
+	int ret = -1, werr;
+	size_t i, k;
+
+	p->ids = NULL;
+	p->nids = 0;
+	/* A header alone (nothing recorded) is a valid, empty trace. */
+	if (tb_fdr_reader_read_mem(buf, len, scan_header, scan_record, &s, NULL,
+				   err)) {
+		if (s.oom)
+			tb_error_set(err, 0, "out of memory");
+		else if (s.bad)
+			tb_error_set(err, s.bad_off,
+				     "%s record: %s (one block per extent expected)",
+				  tb_fdr_reader_kind_name(s.bad_kind), s.bad);
+		goto out;
+	}
+	if (p->hdr.version != 5) {
+		tb_error_set(err, 0, "FDR version %u, not 5", p->hdr.version);
+		goto out;
+	}
+	p->blocks = s.n;
+	m.t0 = s.t0;
+	m.has_t0 = s.has_t0;
+	ids_finish(p, s.nids);
+	order_blocks(s.v, s.n);
+	errno = 0;
+	tb_fdr_writer_init(&w, out, &p->hdr, 0);
+	m.w = &w;
+	for (i = 0; i < s.n; i += k) {
+		if (p->raw) {
+			/*
+			 * The device's block, extents record left to the
+			 * writer; a stream cut inside that record has none.
+			 */
+			size_t body = s.v[i].len > TB_FDR_META_SIZE ?
+				      s.v[i].len - TB_FDR_META_SIZE : 0;
+
+			tb_fdr_writer_block(&w, in + s.v[i].off + s.v[i].len -
+					   body, body);
+			k = 1;
+			p->out_blocks++;
+			continue;
+		}
+		k = merge_task(&m, in, &s.v[i], s.n - i, err);
+		if (!k) {
+			tb_fdr_writer_finish(&w);
+			goto out;
+		}
+		/* Empty extents make a "task" with no block. */
+		if (m.open)
+			p->out_blocks++;
+	}
+	werr = -tb_fdr_writer_finish(&w);
+	p->bytes = w.bytes;
+	if (werr)
+		tb_error_set(err, 0, "cannot write the trace: %s", strerror(werr));
+	else
+		ret = 0;
+out:
+	free(s.v);
+	free(m.scratch);
+	free(m.st.id);
+	return ret;
+}
+
+/* ------------------------------------------------------------ names */
+
+int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text)
+{
+	const char *line = text, *nl;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		char l[512], space[16], name[256], sym[300], *c;
+		unsigned int id;
+		size_t n;
+
+		nl = strchr(line, '\n');
+		n = nl ? (size_t)(nl - line) : strlen(line);
+		if (n >= sizeof(l))
+			continue;
+		memcpy(l, line, n);
+		l[n] = 0;
+		if (sscanf(l, "%x %15s %255[^\n]", &id, space, name) != 3)
+			continue;
+		for (c = name; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+		if (!strcmp(space, "irq"))
+			snprintf(sym, sizeof(sym), "irq_%u_%s",
+				 TRACEBUF_FDR_ID_KEY(id), name);
+		else if (!strcmp(space, "kfunc"))
+			/* Kernel functions keep their own names for llvm-xray -m. */
+			snprintf(sym, sizeof(sym), "%s", name);
+		else
+			snprintf(sym, sizeof(sym), "%s_%s", space, name);
+		if (tb_name_map_add(m, id, sym))
+			return -1;
+	}
+	return 0;
+}
+
+void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
+			       uint32_t kid, char *out, size_t size)
+{
+	const struct tb_fdr_syscalls *sc = ctx;
+	uint32_t key = TRACEBUF_FDR_ID_KEY(kid);
+
+	if (TRACEBUF_FDR_ID_SPACE(kid) != TRACEBUF_FDR_SPACE_SYSCALL)
+		snprintf(out, size, "fdr_%#x", kid);
+	else if (sc && key < sc->n && sc->names[key])
+		snprintf(out, size, "sys_%s", sc->names[key]);
+	else if (key == TRACEBUF_FDR_KEY_OTHER)
+		snprintf(out, size, "sys_other");	/* -1: no syscall */
+	else
+		snprintf(out, size, "sys_%s%u",
+			 key & TRACEBUF_FDR_KEY_COMPAT ? "compat_" : "",
+			 key & (TRACEBUF_FDR_KEY_COMPAT - 1));
+}
+
+int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
+		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
+		      void *ctx)
+{
+	struct tb_name_map dense = { 0 };
+	struct tb_error err;
+	char name[320];
+	int ret = 0;
+	size_t i;
+
+	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
+		kernel_ids(p) ? "kernel ids" : "dense, 1..N");
+	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
+	for (i = 0; i < p->nids; i++) {
+		uint32_t kid = p->ids[i];
+		uint32_t id = kernel_ids(p) ? kid : (uint32_t)i + 1;
+		const char *n = tb_name_map_find(known, kid);
+
+		if (n)
+			snprintf(name, sizeof(name), "%s", n);
+		else if (namer)
+			namer(ctx, known, kid, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "fdr_%#x", kid);
+		fprintf(names, "%u %s\n# kernel id %#x\n", id, name, kid);
+		if (map && !kernel_ids(p) && tb_name_map_add(&dense, id, name))
+			ret = -ENOMEM;
+	}
+	if (ferror(names) && !ret)
+		ret = -EIO;
+	if (map && !kernel_ids(p) && !ret) {
+		if (tb_name_map_finish(&dense, &err))
+			ret = -EINVAL;
+		else
+			ret = tb_xray_map_write(map, &dense);
+	}
+	tb_name_map_free(&dense);
+	return ret;
+}
+
+/* One of the converters, from the written trace and names file. */
+static int convert(const char *trace, const char *names, const char *out,
+		   int (*fn)(FILE *in, FILE *out,
+			     const struct tb_name_map *names, void *ctx,
+			     struct tb_error *err),
+		   void *ctx, struct tb_error *err)
+{
+	struct tb_name_map m = { 0 };
+	struct tb_output o;
+	FILE *in, *nf;
+	int ret;
+
+	if (names) {
+		nf = fopen(names, "r");
+		if (!nf)
+			return -errno;
+		ret = tb_name_map_load(&m, nf, err);
+		fclose(nf);
+		if (ret) {
+			tb_name_map_free(&m);
+			return -1;
+		}
+	}
+	in = fopen(trace, "rb");
+	if (!in) {
+		ret = -errno;
+		goto out;
+	}
+	ret = tb_output_open(&o, out);
+	if (ret) {
+		fclose(in);
+		goto out;
+	}
+	ret = fn(in, o.f, &m, ctx, err);
+	if (ret)
+		tb_output_abort(&o);
+	else
+		ret = tb_output_commit(&o);
+	fclose(in);
+out:
+	tb_name_map_free(&m);
+	return ret;
+}
+
+static int tfile_write(FILE *in, FILE *out, const struct tb_name_map *names,
+		       void *ctx, struct tb_error *err)
+{
+	return tb_fdr_tfile_write(in, out, names, err);
+}
+
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err)
+{
+	return convert(trace, names, out, tfile_write, NULL, err);
+}
+
+static int json_write(FILE *in, FILE *out, const struct tb_name_map *names,
+		      void *ctx, struct tb_error *err)
+{
+	return tb_fdr_json_write(in, out, names, ctx, NULL, err);
+}
+
+/* Tasks named by TRACE.tasks when the collector wrote one. */
+int tb_fdr_post_json(const char *trace, const char *names, const char *out,
+		     struct tb_error *err)
+{
+	struct tb_task_map tasks;
+	char *path = tb_companion_path(trace, TB_COMPANION_TASKS);
+	int ret = 0;
+
+	tb_task_map_init(&tasks);
+	if (!path)
+		return -ENOMEM;
+	ret = tb_task_map_load(&tasks, path, err);
+	free(path);
+	if (ret == -ENOENT)
+		ret = 0;
+	if (!ret)
+		ret = convert(trace, names, out, json_write, &tasks, err);
+	tb_task_map_free(&tasks);
+	return ret;
+}
+
+/* A tfile or JSON: a warning when it cannot be written. */
+static void companion(const char *trace, const char *names, const char *out,
+		      int (*fn)(const char *trace, const char *names,
+				const char *path, struct tb_error *err))
+{
+	struct tb_error err;
+	int ret;
+
+	if (!out)
+		return;
+	if (tb_output_same_path(out, trace)) {
+		tb_cli_warn("%s: not written: it is the trace", out);
+		return;
+	}
+	ret = fn(trace, names, out, &err);
+	if (ret)
+		tb_cli_warn("%s: not written: %s", out,
+			    ret == -1 ? err.msg : strerror(-ret));
+}
+
+int tb_fdr_post_files(const struct tb_fdr_post *p,
+		      const struct tb_fdr_post_files *f, struct tb_error *err)
+{
+	struct tb_output names, map = { 0 };
+	const char *same = NULL;
+	bool with_map;
+	int ret;
+
+	if (!f->names)
+		return 0;
+	/* Written after the trace: never over it. */
+	if (f->trace && tb_output_same_path(f->names, f->trace))
+		same = f->names;
+	else if (f->trace && f->map && !kernel_ids(p) &&
+		 tb_output_same_path(f->map, f->trace))
+		same = f->map;
+	if (same) {
+		tb_error_set(err, 0, "%s: is the trace %s, not overwritten",
+			     same, f->trace);
+		return -1;
+	}
+	ret = tb_output_open(&names, f->names);
+	if (ret) {
+		tb_error_set(err, 0, "%s: %s", f->names, strerror(-ret));
+		return -1;
+	}
+	/* An ELF map of no function is no map: none when nothing ran. */
+	with_map = f->map && !kernel_ids(p) && p->nids;
+	if (with_map) {
+		ret = tb_output_open(&map, f->map);
+		if (ret) {
+			tb_error_set(err, 0, "%s: %s", f->map, strerror(-ret));
+			tb_output_abort(&names);
+			return -1;
+		}
+	}
+	ret = tb_fdr_post_names(p, names.f, map.f, f->known,
+				tb_fdr_post_syscall_namer,
+				(void *)&f->syscalls);
+	if (ret) {
+		tb_output_abort(&names);
+		if (map.f)
+			tb_output_abort(&map);
+	} else {
+		ret = tb_output_commit(&names);
+		if (map.f && !ret)
+			ret = tb_output_commit(&map);
+		else if (map.f)
+			tb_output_abort(&map);
+	}
+	if (ret) {
+		tb_error_set(err, 0, "%s: cannot write the names or the map: %s",
+			     f->names, strerror(-ret));
+		return -1;
+	}
+	/*
+	 * No map this time: one left by an earlier capture of the same name
+	 * would give llvm-xray -m wrong names for this one's ids.
+	 */
+	if (f->map && !with_map && !kernel_ids(p) && unlink(f->map) &&
+	    errno != ENOENT) {
+		tb_error_set(err, 0, "%s: cannot remove the earlier map: %s",
+			     f->map, strerror(errno));
+		return -1;
+	}
+	if (!p->raw)
+		companion(f->trace, f->names, f->tfile, tb_fdr_post_tfile);
+	companion(f->trace, f->names, f->json, tb_fdr_post_json);
+	return 0;
+}
+
+void tb_fdr_post_free(struct tb_fdr_post *p)
+{
+	free(p->ids);
+	p->ids = NULL;
+	p->nids = 0;
+}

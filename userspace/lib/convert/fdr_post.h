@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Post-processing of a kernel FDR capture, shared by the collectors
+ * (tracebuf record, tracebuf bpf).  The input is an FDR v5 stream of
+ * finished blocks in any order (per-CPU buffers drained one after the
+ * other).  The output is what llvm-xray's stack and account accept.  It
+ * is the LLVM shape, reader -> filter -> writer: a first pass of the
+ * reader indexes the blocks, then each task's blocks are read again in
+ * time order, filtered and written by the FDR writer:
+ *
+ *  - one block per task (NewCPUId records where it changed CPU), tasks
+ *    ordered by their first event: llvm-xray 14 cannot be trusted to put
+ *    more than 16 blocks of one thread in order (format/fdr_writer.h);
+ *  - function ids renumbered densely, 1..N in kernel-id order, because
+ *    llvm-xray numbers the functions of an ELF instrumentation map that
+ *    way (the kernel's ids, space << 24 | key, are far larger);
+ *  - exits whose entry is not in the capture left out (calls in progress
+ *    when recording started, or whose entry was lost); the writer
+ *    computes every delta again from the records' absolute times;
+ *  - each task's block starts with a custom event TB_FDR_MARKS_START
+ *    (format/fdr_marks.h; not in raw mode, dropped from an input and
+ *    written anew) at the time of the capture's earliest record:
+ *    llvm-xray 14's account and graph refuse every record older than
+ *    the first record they read, and they read the threads in the
+ *    order of a hash table.
+ *
+ * In raw mode the device's blocks are only ordered: blocks, ids and
+ * records stay as recorded.  With keep_ids the blocks are merged and
+ * filtered but the ids stay the kernel's (no map: tracebuf convert
+ * fdr-tidy, for a capture read straight from the device).  The names file and the instrumentation map
+ * are written from the ids the trace uses.
+ */
+#ifndef TB_FDR_POST_H
+#define TB_FDR_POST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fdr_records.h"
+#include "format/fdr_marks.h"
+#include "format/name_map.h"
+#include "util/error.h"
+
+#define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
+
+struct tb_fdr_post {
+	bool raw;		/* keep blocks, ids and records as recorded */
+	bool keep_ids;		/* one block per task, but the kernel's ids */
+	struct tb_fdr_header hdr;
+	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
+	size_t nids;
+	/* statistics of the input */
+	uint64_t blocks;
+	uint64_t enters[TB_FDR_POST_SPACES];	/* entries by id space */
+	uint64_t markers;	/* custom events other than loss reports */
+	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
+	/* of the output */
+	uint64_t out_blocks;	/* one per task; the input's in raw mode */
+	uint64_t removed;	/* exits left out */
+	uint64_t closed;	/* exits added: calls whose exit was lost */
+	uint64_t bytes;		/* bytes written */
+};
+
+/*
+ * Process @len bytes at @buf and write the trace to @out.  Returns 0, or
+ * -1 with @err set (malformed input, or errno from writing: see @err).
+ * Release with tb_fdr_post_free() in both cases.
+ */
+int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
+		    FILE *out, struct tb_error *err);
+
+/* Kernel id of an id of the written trace (itself in raw mode). */
+uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id);
+
+/*
+ * Name of kernel id @kid for the names file: write at most @size bytes
+ * to @out.  @known (kernel id -> name, may be NULL) is tried first.
+ */
+typedef void (*tb_fdr_namer_fn)(void *ctx, const struct tb_name_map *known,
+				uint32_t kid, char *out, size_t size);
+
+/*
+ * The namer both collectors use: syscalls named "sys_<name>" from @ctx, a
+ * struct tb_fdr_syscalls (the build's <asm/unistd.h> table), "sys_<nr>"
+ * for numbers it does not have, "fdr_0x<id>" for other ids.
+ */
+struct tb_fdr_syscalls {
+	const char *const *names;	/* by number, NULL for holes */
+	size_t n;
+};
+
+void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
+			       uint32_t kid, char *out, size_t size);
+
+/*
+ * Add the kernel's id list (TRACEBUF_FDR_IOC_NAMES text: "<id hex>
+ * <space> <name>" lines) to @m as "<space>_<name>" ("irq_<n>_<name>" for
+ * IRQs), blanks in names turned into '_'.  Returns 0 or -1 (no memory).
+ */
+int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text);
+
+/*
+ * The names file ("ID NAME" lines, the format tb_name_map_load() reads,
+ * IDs in decimal, each followed by "# kernel id 0x..."), for every id of
+ * the written trace, and, if @map is not NULL and not in raw mode, the ELF
+ * instrumentation map (format/xray_map.h).  @namer may be NULL: "fdr_0x..." for
+ * ids @known does not name.  Returns 0 or -errno.
+ */
+int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
+		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
+		      void *ctx);
+
+/*
+ * The GDB trace file (convert/fdr_tfile.h) of the written trace @trace, its
+ * tracepoints named by the names file @names (may be NULL), to @out.
+ * Returns 0, -1 with @err set, or -errno.
+ */
+int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
+		      struct tb_error *err);
+
+/* The same for the trace_event JSON (convert/fdr_json.h). */
+int tb_fdr_post_json(const char *trace, const char *names, const char *out,
+		     struct tb_error *err);
+
+/* The files a collector writes next to its trace; NULL skips one. */
+struct tb_fdr_post_files {
+	const char *trace;	/* the trace written by tb_fdr_post_run() */
+	const char *names;	/* names file (needed by tfile and json) */
+	const char *map;	/* ELF instrumentation map (not in raw mode) */
+	const char *tfile;	/* GDB trace file (not in raw mode) */
+	const char *json;	/* trace_event JSON */
+	const struct tb_name_map *known;	/* names by kernel id */
+	struct tb_fdr_syscalls syscalls;	/* then the syscall table */
+};
+
+/*
+ * Write @f's files, names as tb_fdr_post_names() with
+ * tb_fdr_post_syscall_namer().  Returns 0, or -1 with @err set when the names
+ * file or the map cannot be written; a tfile or JSON that cannot be
+ * written is only reported on stderr (tb_cli_warn), the trace stays usable.
+ */
+int tb_fdr_post_files(const struct tb_fdr_post *p,
+		      const struct tb_fdr_post_files *f, struct tb_error *err);
+
+void tb_fdr_post_free(struct tb_fdr_post *p);
+
+#endif /* TB_FDR_POST_H */

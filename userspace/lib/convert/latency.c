@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Bounded-memory latency statistics; see convert/latency.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/latency.h"
+
+/*
+ * Log-linear buckets: values below 256 each have their own; above, a
+ * power of two 2^e (e >= 8) is cut into 128 buckets of 2^(e-7).
+ */
+#define LAT_FINE_LOW	256
+#define LAT_FINE_SUB	128
+#define LAT_FINE_NR	(LAT_FINE_LOW + (64 - 8) * LAT_FINE_SUB)
+
+static unsigned int lat_log2(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+static unsigned int lat_fine(uint64_t v)
+{
+	unsigned int e;
+
+	if (v < LAT_FINE_LOW)
+		return (unsigned int)v;
+	e = 63 - __builtin_clzll(v);
+	return LAT_FINE_LOW + (e - 8) * LAT_FINE_SUB +
+	       (unsigned int)((v >> (e - 7)) & (LAT_FINE_SUB - 1));
+}
+
+/* The value a fine bucket stands for: its middle. */
+static uint64_t lat_fine_value(unsigned int i)
+{
+	unsigned int e, sub;
+	uint64_t lo, width;
+
+	if (i < LAT_FINE_LOW)
+		return i;
+	e = (i - LAT_FINE_LOW) / LAT_FINE_SUB + 8;
+	sub = (i - LAT_FINE_LOW) % LAT_FINE_SUB;
+	width = 1ULL << (e - 7);
+	lo = (1ULL << e) + sub * width;
+	return lo + width / 2;
+}
+
+/* Leave exact mode: the samples go into the fine histogram. */
+static int lat_go_fine(struct tb_latency *l)
+{
+	uint32_t i;
+
+	l->fine = calloc(LAT_FINE_NR, sizeof(*l->fine));
+	if (!l->fine)
+		return -ENOMEM;
+	for (i = 0; i < l->nsamples; i++)
+		l->fine[lat_fine(l->samples[i])]++;
+	free(l->samples);
+	l->samples = NULL;
+	l->nsamples = 0;
+	l->cap = 0;
+	return 0;
+}
+
+int tb_latency_add(struct tb_latency *l, uint64_t v)
+{
+	if (!l->count || v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+	l->count++;
+	l->total += v;
+	l->log2[lat_log2(v)]++;
+	l->sorted = false;
+	if (!l->fine && l->count > TB_LATENCY_EXACT && lat_go_fine(l))
+		return -ENOMEM;
+	if (l->fine) {
+		l->fine[lat_fine(v)]++;
+		return 0;
+	}
+	if (l->nsamples == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 16;
+		uint64_t *s = realloc(l->samples, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		l->samples = s;
+		l->cap = cap;
+	}
+	l->samples[l->nsamples++] = v;
+	return 0;
+}
+
+static int lat_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t tb_latency_percentile(struct tb_latency *l, double p, bool *exact)
+{
+	uint64_t rank, seen = 0;
+	unsigned int i;
+
+	*exact = true;
+	if (!l->count)
+		return 0;
+	/* Nearest rank: ceil(p / 100 * count), at least 1. */
+	rank = (uint64_t)(p / 100.0 * (double)l->count);
+	if ((double)rank < p / 100.0 * (double)l->count)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	if (rank > l->count)
+		rank = l->count;
+	if (rank == l->count)
+		return l->max;
+	if (rank == 1)
+		return l->min;
+	if (!l->fine) {
+		if (l->nsamples != l->count) {
+			/* Samples were lost to memory: fall back to max. */
+			*exact = false;
+			return l->max;
+		}
+		if (!l->sorted) {
+			qsort(l->samples, l->nsamples, sizeof(*l->samples),
+			      lat_cmp);
+			l->sorted = true;
+		}
+		return l->samples[rank - 1];
+	}
+	for (i = 0; i < LAT_FINE_NR; i++) {
+		seen += l->fine[i];
+		if (seen >= rank) {
+			uint64_t v = lat_fine_value(i);
+
+			*exact = i < LAT_FINE_LOW;
+			return v < l->min ? l->min : v > l->max ? l->max : v;
+		}
+	}
+	return l->max;
+}
+
+void tb_latency_free(struct tb_latency *l)
+{
+	free(l->samples);
+	free(l->fine);
+	memset(l, 0, sizeof(*l));
+}
