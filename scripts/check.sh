@@ -91,6 +91,11 @@ if [ $do_host = 1 ]; then
 		pseudo_result host man_pages_build 0 "make man failed"
 	fi
 	grep -E '^(not )?ok ' "$results/host/man_pages_build.tap"
+	# No two userspace files include or call each other in a circle
+	# (Documentation/library.rst): the graphs from the sources and nm.
+	echo "# ---- circles between userspace files (scripts/file-circles.py)"
+	run_tap host file_circles "$top/scripts/file-circles.py" \
+		"$top/userspace" "$top/build/userspace"
 	# The trace_event JSON and the folded stacks of a real demo trace
 	# (userspace/tests/data/viewer) opened in speedscope in chromium, the
 	# viewer's parsed profiles checked against llvm-xray's dump; one
