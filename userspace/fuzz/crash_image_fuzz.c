@@ -77,10 +77,10 @@ static void fix(uint8_t *buf, size_t size, size_t d)
 	if (h.version >= 2 && h.names_paddr <= size &&
 	    h.names_len <= size - h.names_paddr)
 		tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, names_checksum),
-			 tb_crash_recover_crc32(0, buf + h.names_paddr, h.names_len));
+			       tb_crash_recover_crc32(0, buf + h.names_paddr, h.names_len));
 	tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum), 0);
 	tb_bytes_put32(buf + d + offsetof(struct tracebuf_crash_desc, checksum),
-		 tb_crash_recover_crc32(0, buf + d, h.size));
+		       tb_crash_recover_crc32(0, buf + d, h.size));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -107,7 +107,7 @@ TEST(fdr_versions_1_to_5_match_llvm)
 		fb_valid(&f, v);
 		out = open_memstream(&ours, &len);
 		ASSERT_EQ(0, tb_fdr_reader_read_mem(f.p, f.n, NULL, print_cb, out,
-					     NULL, &err)) {
+						    NULL, &err)) {
 			TH_LOG("version %u: %s", v, err.msg);
 		}
 		fclose(out);

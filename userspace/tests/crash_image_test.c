@@ -181,7 +181,7 @@ static void seal(struct image *im)
 		tables[cpu] = PHYS_BASE + (uint64_t)(P_TABLE + cpu) * FRAME;
 		for (f = 0; f < FRAMES; f++) {
 			tb_bytes_put64(t + 8 * f, PHYS_BASE +
-				 (uint64_t)frame_page(cpu, f) * FRAME);
+				       (uint64_t)frame_page(cpu, f) * FRAME);
 			memcpy(phys_page(im, frame_page(cpu, f)),
 			       im->ring[cpu] + f * FRAME, FRAME);
 		}
@@ -202,7 +202,7 @@ static void seal(struct image *im)
 	tb_fdr_writer_put_header(d->fdr_header, &h);
 	if (d->names_len <= FRAME)
 		d->names_checksum = tb_crash_recover_crc32(0, phys_page(im, P_NAMES),
-					     d->names_len);
+							   d->names_len);
 	d->checksum = 0;
 	d->checksum = tb_crash_recover_crc32(0, d, d->size);
 }
@@ -277,7 +277,7 @@ static int read_back(const struct tb_crash_result *res, struct seen *s)
 
 	memset(s, 0, sizeof(*s));
 	return tb_fdr_reader_read_mem(res->stream, res->len, NULL, visit, s, NULL,
-			       &err);
+				      &err);
 }
 
 static struct image im;

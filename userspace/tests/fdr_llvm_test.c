@@ -57,7 +57,7 @@ static void ours_read(const struct gb *g, struct ours *o)
 	memset(o, 0, sizeof(*o));
 	p.out = open_memstream(&o->text, &o->len);
 	o->ret = tb_fdr_reader_read_mem(g->p, g->n, NULL, print_cb, &p, NULL,
-				 &o->err);
+					&o->err);
 	fclose(p.out);
 	o->events = p.events;
 }

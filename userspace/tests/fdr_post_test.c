@@ -575,9 +575,9 @@ TEST(every_truncation_is_read_within_bounds)
 		fclose(f);
 		if (!ret) {
 			ASSERT_EQ(0, tb_fdr_reader_read_mem(g, cut, NULL, fcount_rec,
-						     &in, NULL, &err));
+							    &in, NULL, &err));
 			ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec,
-						     &out, NULL, &err))
+							    &out, NULL, &err))
 				TH_LOG("cut %zu: output: %s", cut, err.msg);
 			EXPECT_EQ(in.n, out.n + p.removed)
 				TH_LOG("cut %zu mode %zu", cut, k % 3);
@@ -623,11 +623,11 @@ TEST(huge_extents_are_read_as_the_reader_reads_them)
 		ret = tb_fdr_post_run(&p, g, s.len, f, &err);
 		fclose(f);
 		rin = tb_fdr_reader_read_mem(g, s.len, NULL, fcount_rec, &in, NULL,
-				      &err);
+					     &err);
 		if (!ret) {
 			EXPECT_EQ(0, rin);
 			ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec,
-						     &out, NULL, &err));
+							    &out, NULL, &err));
 			EXPECT_EQ(in.n, out.n + p.removed)
 				TH_LOG("extent %#llx", (unsigned long long)ext[i]);
 			EXPECT_EQ(in.tsc_sum, out.tsc_sum);
@@ -672,13 +672,13 @@ TEST(two_blocks_in_one_extent_are_not_mixed)
 	s_func(&s, TB_FDR_EXIT, 7, 1);
 	s_end(&s);
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, fcount_rec, &in, NULL,
-				     &err));
+					    &err));
 	f = open_memstream(&buf, &len);
 	ret = tb_fdr_post_run(&p, s.p, s.len, f, &err);
 	fclose(f);
 	if (!ret) {
 		ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec, &out,
-					     NULL, &err));
+						    NULL, &err));
 		EXPECT_EQ(in.by_tid[1], out.by_tid[1]);
 		EXPECT_EQ(in.by_tid[2], out.by_tid[2]);
 	}
@@ -714,7 +714,7 @@ TEST(deep_calls_keep_their_exits)
 	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
 	fclose(f);
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec, &out, NULL,
-				     &err));
+					    &err));
 	EXPECT_EQ(0, p.removed);
 	EXPECT_EQ(602, out.n);
 	tb_fdr_post_free(&p);
@@ -858,7 +858,7 @@ static int make_capture(char **buf, size_t *len, struct recs *expect)
 
 		t += 1 + rnd() % 1000;
 		tb_fdr_writer_begin(wr, task_pid[task], task_tid[task], (uint16_t)cpu,
-			     t, 100, 0);
+				    t, 100, 0);
 		for (k = 0; k < nrec; k++) {
 			struct rec *e = &expect->v[expect->n];
 			unsigned int what = (unsigned int)(rnd() % 10);
@@ -1088,13 +1088,13 @@ TEST(records_in_are_records_out)
 	EXPECT_LT(500, expect.n);
 	memset(&got, 0, sizeof(got));
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, recs_visit, &got, NULL,
-				     &err)) TH_LOG("%s", err.msg);
+					    &err)) TH_LOG("%s", err.msg);
 	EXPECT_EQ(NTASKS, got.blocks);
 	EXPECT_EQ(expect.n, got.n);
 	/* One start per task, at the input's earliest time. */
 	memset(&input, 0, sizeof(input));
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(in, inlen, NULL, recs_visit, &input, NULL,
-				     &err));
+					    &err));
 	EXPECT_EQ(0, input.nstart);
 	ASSERT_EQ(NTASKS, got.nstart);
 	EXPECT_LE(input.first, got.first);
@@ -1231,14 +1231,14 @@ static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
 			t->backwards++;
 		start[task] = now - off;
 		tb_fdr_writer_begin(wr, 100 + task % 4, 1000 + task, (uint16_t)cpu,
-			     now - off, 1700000000, 0);
+				    now - off, 1700000000, 0);
 		if (last_cpu[task] < 0 && task % 3 == 0) {
 			/* In a syscall, maybe in an interrupt, at the start. */
 			if (task % 2)
 				tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(8),
-						now - off, NULL, 0);
+						       now - off, NULL, 0);
 			tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(task % 8),
-					now - off, NULL, 0);
+					       now - off, NULL, 0);
 			t->orphans += 1 + task % 2;
 		}
 		last_cpu[task] = cpu;
@@ -1262,8 +1262,8 @@ static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
 				t->nested += d > 0;
 				stack[task][depth[task]++] = (uint8_t)id;
 				tb_fdr_writer_function(wr, id >= 14 ? TB_FDR_ENTER_ARGS :
-						TB_FDR_ENTER, kt_kid(id), now - off,
-						&arg, id >= 14);
+						       TB_FDR_ENTER, kt_kid(id), now - off,
+						       &arg, id >= 14);
 				/* A fault's exit at its entry's time. */
 				if (id < 14)
 					continue;
@@ -1273,13 +1273,13 @@ static int kt_capture(char **buf, size_t *len, struct kt_truth *t,
 					if (!memchr(stack[task], (int)id, d))
 						break;
 				tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(id),
-						now - off, NULL, 0);
+						       now - off, NULL, 0);
 				t->orphans++;
 				continue;
 			}
 			id = stack[task][--depth[task]];
 			tb_fdr_writer_function(wr, TB_FDR_EXIT, kt_kid(id), now - off,
-					NULL, 0);
+					       NULL, 0);
 			t->calls[id]++;
 		}
 		cpu_now[cpu] = now;
@@ -1442,7 +1442,7 @@ TEST(extent_without_new_buffer)
 		int ret;
 
 		ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, NULL, NULL,
-					     NULL, &err));
+						    NULL, &err));
 		ret = tb_fdr_post_run(&p, s.p, s.len, f, &err);
 		fclose(f);
 		if (ret) {
@@ -1452,7 +1452,7 @@ TEST(extent_without_new_buffer)
 				TH_LOG("%s", err.msg);
 		} else {
 			EXPECT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec,
-						     &out, NULL, &err))
+							    &out, NULL, &err))
 				TH_LOG("mode %d: output: %s", mode, err.msg);
 		}
 		tb_fdr_post_free(&p);
@@ -1516,12 +1516,12 @@ TEST(extent_inside_an_extent)
 		FILE *f = open_memstream(&buf, &len);
 
 		ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, fcount_rec, &in,
-					     NULL, &err));
+						    NULL, &err));
 		ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err))
 			TH_LOG("mode %d: %s", mode, err.msg);
 		fclose(f);
 		ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, fcount_rec, &out,
-					     NULL, &err))
+						    NULL, &err))
 			TH_LOG("mode %d: output: %s", mode, err.msg);
 		EXPECT_EQ(in.by_tid[1], out.by_tid[1]);
 		EXPECT_EQ(in.by_tid[2], out.by_tid[2]);
@@ -1566,13 +1566,13 @@ TEST(time_going_back_between_a_task_s_blocks)
 	s_end(&s);
 	memset(&in, 0, sizeof(in));
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(s.p, s.len, NULL, recs_visit, &in, NULL,
-				     &err));
+					    &err));
 	f = open_memstream(&buf, &len);
 	ASSERT_EQ(0, tb_fdr_post_run(&p, s.p, s.len, f, &err));
 	fclose(f);
 	memset(&out, 0, sizeof(out));
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, recs_visit, &out, NULL,
-				     &err));
+					    &err));
 	EXPECT_EQ(1, out.blocks);
 	ASSERT_EQ(in.n, out.n);
 	/* Blocks by their start: 50, 1000, 1100, 1200. */

@@ -71,10 +71,10 @@ static uint64_t write_sample(const char *path, unsigned long *nfunc)
 			uint64_t args[2] = { (uint64_t)i, 0xdeadbeefcafeULL };
 
 			tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, 1, tsc += 10,
-					args, 2);
+					       args, 2);
 			sum += tsc;
 			tb_fdr_writer_function(&w, TB_FDR_ENTER, 2, tsc += 7, NULL,
-					0);
+					       0);
 			sum += tsc;
 			if (i == 50)
 				tsc += 1ULL << 33;	/* needs a TSCWrap */
@@ -170,7 +170,7 @@ TEST(preformed_blocks_and_records)
 	ASSERT_EQ(0, tb_fdr_writer_finish(&w));
 	fclose(f);
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, count_visit, &c, NULL,
-				     &err)) {
+					    &err)) {
 		TH_LOG("%s", err.msg);
 	}
 	EXPECT_EQ(5, c.kinds[TB_FDR_FUNCTION]);

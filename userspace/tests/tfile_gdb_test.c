@@ -534,7 +534,7 @@ static void mutate(struct gb *g, unsigned int *seed)
 			if (gen_rand(seed, 3))
 				continue;
 			tb_bytes_put32(g->p + i + 2, tb_bytes_get32(g->p + i + 2) +
-				 gen_rand(seed, 31) - 15);
+				       gen_rand(seed, 31) - 15);
 			break;
 		}
 		break;

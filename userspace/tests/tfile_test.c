@@ -499,7 +499,7 @@ TEST(malformed_files)
 			FILE *f = fmemopen((void *)cases[i].data, cases[i].len,
 					   "rb");
 			int ret = tb_tfile_reader_read(f, with ? &all_visitor : NULL,
-						&c, &info, &err);
+						       &c, &info, &err);
 
 			EXPECT_EQ(cases[i].ok ? 0 : -1, ret) {
 				TH_LOG("case %u, visitor %u: %s", i, with,

@@ -104,7 +104,7 @@ void cli_refuse_input_as_output(FILE *in, const char *in_path,
 	if (strcmp(out_path, "-") && tb_output_same_file(in, out_path))
 		cli_die(TB_EXIT_FAIL,
 			"'%s' is the input '%s': refusing to overwrite it",
-		       out_path, in_path);
+			out_path, in_path);
 }
 
 void cli_check(int ret, const char *fmt, ...)

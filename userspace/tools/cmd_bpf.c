@@ -442,7 +442,7 @@ static void kfunc_die_no_btf(const char *name, int err)
 {
 	cli_die(TB_EXIT_FAIL,
 		"kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
-	       name, strerror(-err));
+		name, strerror(-err));
 }
 
 /* Before load: the templates' target, or no templates without -f. */
@@ -558,9 +558,9 @@ static void kfunc_attach(const struct tb_kfuncs *k, struct kfunc_progs *kp)
 			if (fd < 0)
 				cli_die(TB_EXIT_FAIL,
 					"kernel function '%s': cannot attach %s: %s%s",
-				       k->names[i], j ? "fexit" : "fentry",
-				       strerror(errno),
-				       errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
+					k->names[i], j ? "fexit" : "fentry",
+					strerror(errno),
+					errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
 			kp->link[i][j] = fd;
 		}
 }
@@ -670,10 +670,10 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		if (errno == EPERM)
 			cli_die(TB_EXIT_FAIL,
 				"cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
-			       strerror(errno));
+				strerror(errno));
 		cli_die(TB_EXIT_FAIL,
 			"cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
-		       strerror(errno));
+			strerror(errno));
 	}
 	kfunc_load(skel, &opt->kfuncs, &kp, opt->verbose);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,

@@ -33,6 +33,7 @@
 #include "format/xray_map.h"
 #include "format/xs.h"
 #include "format/xs_record.h"
+#include "util/buf.h"
 #include "util/companion.h"
 #include "util/output.h"
 #include "util/sniff.h"
@@ -369,7 +370,7 @@ static void fdr_text(FILE *in, FILE *out)
 		load_names_from(&names, true);
 	t.names = &names;
 	ret = tb_fdr_reader_read(in, NULL, opt.map || opt.names ? ft_visit_named :
-			  ft_visit, &t, NULL, &err);
+				 ft_visit, &t, NULL, &err);
 	tb_name_map_free(&names);
 	if (ret)
 		data_error(&err);
@@ -435,23 +436,15 @@ static void fdr_tidy(FILE *in, FILE *out)
 {
 	struct tb_fdr_post p = { .keep_ids = true };
 	struct tb_error err = { 0 };
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	struct tb_buf buf = { 0 };
+	int ret;
 
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? 2 * cap : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				cli_die(TB_EXIT_FAIL, "out of memory");
-		}
-		n = fread(buf + len, 1, cap - len, in);
-		len += n;
-	} while (n);
-	if (ferror(in))
-		cli_die_errno(TB_EXIT_FAIL, "error reading '%s'", opt.in);
+	ret = tb_buf_read_file(&buf, in);
+	if (ret == -ENOMEM)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	cli_check(ret, "error reading '%s'", opt.in);
 	errno = 0;
-	if (tb_fdr_post_run(&p, buf, len, out, &err)) {
+	if (tb_fdr_post_run(&p, buf.data, buf.len, out, &err)) {
 		if (errno && ferror(out))
 			write_error(errno);
 		data_error(&err);
@@ -461,7 +454,7 @@ static void fdr_tidy(FILE *in, FILE *out)
 			    (unsigned long long)p.removed);
 	warn_cut(&err);
 	tb_fdr_post_free(&p);
-	free(buf);
+	tb_buf_free(&buf);
 }
 
 /* ---- tfile-text ---- */
@@ -701,7 +694,7 @@ int cmd_convert(int argc, char **argv)
 	if (opt.map && strcmp(opt.out, "-") && tb_output_same_path(opt.map, opt.out))
 		cli_die(TB_EXIT_FAIL,
 			"'%s' is the name map '%s': refusing to overwrite it",
-		       opt.out, opt.map);
+			opt.out, opt.map);
 	out = cli_open_output(opt.out);
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
 	conv->fn(in, out);

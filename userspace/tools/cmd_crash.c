@@ -120,7 +120,7 @@ int cmd_crash(int argc, char **argv)
 	if (S_ISDIR(st.st_mode))
 		cli_die(TB_EXIT_FAIL, "%s: is a directory", image);
 	tb_crash_image_src_fd(&src, fd, S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
-			UINT64_MAX);
+			      UINT64_MAX);
 	if (tb_crash_image_open(&im, &src, &err))
 		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	if (tb_crash_recover(&im, &res, note, NULL, &err))

@@ -396,7 +396,7 @@ static int cmd_inject(int argc, char **argv)
 		if (w < 0 && errno == EINVAL)
 			cli_die(TB_EXIT_DATA,
 				"%s: the device rejected malformed events near event %zu",
-			       path, off);
+				path, off);
 		if (w < 0)
 			cli_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
 	}

@@ -43,6 +43,7 @@
 #include "format/name_map.h"
 #include "record_trigger.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "util/buf.h"
 #include "util/parse.h"
 
 #define DEFAULT_OUT	"trace.fdr"
@@ -122,31 +123,14 @@ RECORD_TRIGGER_HELP
 		tb_cli_prog());
 }
 
-/* ------------------------------------------------------------ buffer */
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static void buf_reserve(struct buf *b, size_t more)
-{
-	if (b->cap - b->len >= more)
-		return;
-	while (b->cap - b->len < more)
-		b->cap = b->cap ? b->cap * 2 : 1 << 20;
-	b->p = realloc(b->p, b->cap);
-	if (!b->p)
-		cli_die(TB_EXIT_FAIL, "out of memory");
-}
-
 /* Read what the device has now; 0 at EOF, -1 if it would block. */
-static int drain_once(int fd, struct buf *b)
+static int drain_once(int fd, struct tb_buf *b)
 {
 	ssize_t n;
 
-	buf_reserve(b, 256 << 10);
-	n = read(fd, b->p + b->len, b->cap - b->len);
+	if (tb_buf_reserve(b, 256 << 10))
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	n = read(fd, (char *)b->data + b->len, b->cap - b->len);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return -1;
@@ -240,7 +224,8 @@ static int spool_drain(struct spool *sp, long *write_waits)
 }
 
 /* Everything was read: the spool, mapped, as the stream to post-process. */
-static void spool_finish(struct spool *sp, struct buf *raw)
+/* @raw then is the spool file's mapping: never grown, unmapped at the end. */
+static void spool_finish(struct spool *sp, struct tb_buf *raw)
 {
 	uint64_t len;
 
@@ -253,7 +238,7 @@ static void spool_finish(struct spool *sp, struct buf *raw)
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
 		cli_die_errno(TB_EXIT_FAIL, "spool");
-	raw->p = sp->map;
+	raw->data = sp->map;
 }
 
 /* The kernel's id list (TRACEBUF_FDR_IOC_NAMES), by kernel id. */
@@ -426,7 +411,7 @@ int cmd_record(int argc, char **argv)
 	};
 	struct tb_name_map known = { 0 };
 	struct tb_task_map tasks;
-	struct buf raw = { 0 };
+	struct tb_buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
 	struct rusage stop0, stop1;
 	bool use_mmap = true, direct = true, restarted;
@@ -672,7 +657,7 @@ int cmd_record(int argc, char **argv)
 	if (use_mmap)
 		spool_finish(&sp, &raw);
 	f = cli_open_output(out);
-	if (tb_fdr_post_run(&post, raw.p, raw.len, f, &err))
+	if (tb_fdr_post_run(&post, raw.data, raw.len, f, &err))
 		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	cli_close_output(f, out);
 	/* The tasks' names as they end, before the JSON that shows them. */
@@ -705,7 +690,7 @@ int cmd_record(int argc, char **argv)
 		munmap(sp.map, raw.len);
 		close(sp.fd);
 	} else {
-		free(raw.p);
+		tb_buf_free(&raw);
 	}
 	if (gone) {
 		tb_cli_warn("the capture ended under the recorder: %s; %s holds what was read of it before (the counters above are from then)",

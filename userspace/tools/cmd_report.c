@@ -176,7 +176,7 @@ static uint32_t parse_class_list(const char *arg)
 		if (rc < 0)
 			cli_die(TB_EXIT_USAGE,
 				"--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
-			       tok);
+				tok);
 		mask |= 1U << rc;
 	}
 	free(copy);
@@ -297,7 +297,7 @@ int cmd_report(int argc, char **argv)
 			if (parse_time(optarg, &o.before_ns) || !o.before_ns)
 				cli_die(TB_EXIT_USAGE,
 					"--before '%s': expected milliseconds above 0",
-				       optarg);
+					optarg);
 			/* A plain number is milliseconds here. */
 			if (strspn(optarg, "0123456789.") == strlen(optarg))
 				o.before_ns /= 1000;
@@ -319,7 +319,7 @@ int cmd_report(int argc, char **argv)
 			if (optarg && strcmp(optarg, "count"))
 				cli_die(TB_EXIT_USAGE,
 					"--folded=%s: only --folded or --folded=count",
-				       optarg);
+					optarg);
 			pr.fold_counts = optarg != NULL;
 			break;
 		case 'o':

@@ -279,7 +279,7 @@ int cmd_workload(int argc, char **argv)
 			if (tb_parse_u32(p.arg, 2, 8192, &freq) || (freq & (freq - 1)))
 				cli_die(TB_EXIT_USAGE,
 					"--freq '%s': a power of two from 2 to 8192 expected",
-				       p.arg);
+					p.arg);
 			break;
 		case 't':
 			tty = p.arg;

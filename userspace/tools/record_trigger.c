@@ -22,6 +22,7 @@
 #include "device/fdr_dev.h"
 #include "format/name_map.h"
 #include "record_trigger.h"
+#include "util/buf.h"
 
 /* Trace number @n: OUT-NNNNNN.fdr (OUT without its .fdr). */
 static char *file_name(const struct record_trigger *rt, unsigned long n)
@@ -63,28 +64,24 @@ static void remove_set(const struct record_trigger *rt, unsigned long n)
 /* The frozen recording: SNAPSHOT, then read to EOF. */
 static uint8_t *read_snapshot(int fd, size_t *len)
 {
-	size_t cap = 1 << 20;
-	uint8_t *buf = malloc(cap);
+	struct tb_buf b = { 0 };
 	ssize_t n;
 
-	*len = 0;
-	if (!buf || ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
+	if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
 		cli_die_errno(TB_EXIT_FAIL, "snapshot");
 	for (;;) {
-		if (cap - *len < 65536) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				cli_die(TB_EXIT_FAIL, "out of memory");
-		}
-		n = read(fd, buf + *len, cap - *len);
+		if (tb_buf_reserve(&b, 65536))
+			cli_die(TB_EXIT_FAIL, "out of memory");
+		n = read(fd, (char *)b.data + b.len, b.cap - b.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			cli_die_errno(TB_EXIT_FAIL, "read");
-		if (!n)
-			return buf;
-		*len += n;
+		if (!n) {
+			*len = b.len;
+			return b.data;
+		}
+		b.len += n;
 	}
 }
 
@@ -148,7 +145,7 @@ static double now_s(void)
 
 int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 		       const struct record_trigger *rt,
-		     volatile sig_atomic_t *stop)
+		       volatile sig_atomic_t *stop)
 {
 	struct tracebuf_fdr_trigger off = { 0 };
 	struct tracebuf_fdr_stats st;

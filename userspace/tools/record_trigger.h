@@ -55,6 +55,6 @@ struct record_trigger {
 /* Runs until a signal sets *@stop or @rt->duration passes: exit status. */
 int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 		       const struct record_trigger *rt,
-		     volatile sig_atomic_t *stop);
+		       volatile sig_atomic_t *stop);
 
 #endif /* TB_RECORD_TRIGGER_H */

@@ -122,8 +122,8 @@ static void stream_write(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 			break;
 		default:
 			tb_fdr_writer_function(w, it->nargs ? TB_FDR_ENTER_ARGS :
-					TB_FDR_ENTER, it->id, it->tsc,
-					it->args, it->nargs);
+					       TB_FDR_ENTER, it->id, it->tsc,
+					       it->args, it->nargs);
 			/* Instant events (faults, fork, exit): zero-length calls. */
 			if (it->type == TB_FDR_EV_POINT)
 				tb_fdr_writer_function(w, TB_FDR_EXIT, it->id, it->tsc,

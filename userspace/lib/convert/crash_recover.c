@@ -19,6 +19,7 @@
 
 #include "convert/crash_recover.h"
 #include "format/fdr_reader.h"
+#include "util/buf.h"
 #include "util/bytes.h"
 
 static bool pow2(uint64_t v)
@@ -341,18 +342,8 @@ struct recovery {
 static int out_append(struct tb_crash_result *res, const void *p, size_t n,
 		      size_t *cap)
 {
-	if (res->len + n > *cap) {
-		size_t c = *cap ? *cap * 2 : 1 << 20;
-		uint8_t *q;
-
-		while (c < res->len + n)
-			c *= 2;
-		q = realloc(res->stream, c);
-		if (!q)
-			return -1;
-		res->stream = q;
-		*cap = c;
-	}
+	if (tb_buf_array_grow(&res->stream, cap, res->len + n, 1))
+		return -1;
 	memcpy(res->stream + res->len, p, n);
 	res->len += n;
 	return 0;

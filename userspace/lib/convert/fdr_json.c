@@ -26,6 +26,7 @@
 #include "format/fdr_classes.h"
 #include "format/fdr_marks.h"
 #include "format/fdr_reader.h"
+#include "util/buf.h"
 #include "util/hash.h"
 
 /* Why a slice is cut (the "cut" argument). */
@@ -107,21 +108,6 @@ struct fj_ctx {
 	int oom;
 };
 
-static bool fj_grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c = *cap ? *cap * 2 : 16;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	p = realloc(*v, c * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = c;
-	return true;
-}
-
 static struct fj_thread *fj_thread(struct fj_ctx *c, int32_t pid, int32_t tid)
 {
 	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
@@ -130,7 +116,7 @@ static struct fj_thread *fj_thread(struct fj_ctx *c, int32_t pid, int32_t tid)
 
 	if (i)
 		return &c->th[i - 1];
-	if (!fj_grow((void **)&c->th, &c->thcap, c->nth, sizeof(*c->th)) ||
+	if (tb_buf_array_grow(&c->th, &c->thcap, c->nth + 1, sizeof(*c->th)) ||
 	    tb_hash_put(&c->thmap, key, (uint32_t)c->nth + 1))
 		return NULL;
 	t = &c->th[c->nth++];
@@ -305,7 +291,7 @@ static void fj_frame_of(struct fj_frame *f, const struct tb_fdr_call *call)
 
 static int fj_mark(struct fj_thread *t, const struct fj_frame *f, uint8_t cut)
 {
-	if (!fj_grow((void **)&t->cuts, &t->cutcap, t->ncuts, sizeof(*t->cuts)))
+	if (tb_buf_array_grow(&t->cuts, &t->cutcap, t->ncuts + 1, sizeof(*t->cuts)))
 		return -ENOMEM;
 	t->cuts[t->ncuts++] = (struct fj_cutmark){ .nth = f->nth, .cut = cut };
 	return 0;
@@ -335,7 +321,7 @@ static void fj_enter(struct fj_ctx *c, struct fj_thread *t,
 		fj_instant(c, call, "nested too deep");
 		return;
 	}
-	if (!fj_grow((void **)&t->stack, &t->cap, t->depth, sizeof(*t->stack))) {
+	if (tb_buf_array_grow(&t->stack, &t->cap, t->depth + 1, sizeof(*t->stack))) {
 		c->oom = -ENOMEM;
 		return;
 	}
@@ -393,8 +379,8 @@ static void fj_exit(struct fj_ctx *c, struct fj_thread *t,
 	if (t->depth == t->npre && !c->writing &&
 	    t->npres < TB_FDR_JSON_MAX_DEPTH) {
 		/* Running when the capture started: opened at the first time. */
-		if (!fj_grow((void **)&t->pre, &t->precap, t->npres,
-			     sizeof(*t->pre))) {
+		if (tb_buf_array_grow(&t->pre, &t->precap, t->npres + 1,
+				      sizeof(*t->pre))) {
 			c->oom = -ENOMEM;
 			return;
 		}
@@ -505,8 +491,8 @@ static int fj_seen(struct fj_ctx *c, const struct tb_fdr_record *r)
 	s = c->in_stint ? &c->stints[c->nstints - 1] : NULL;
 	if (!s || s->pid != r->pid || s->tid != r->tid || s->cpu != r->cpu) {
 		/* No NewCPUId for this task here: it starts now. */
-		if (!fj_grow((void **)&c->stints, &c->stcap, c->nstints,
-			     sizeof(*c->stints)))
+		if (tb_buf_array_grow(&c->stints, &c->stcap, c->nstints + 1,
+				      sizeof(*c->stints)))
 			return -ENOMEM;
 		s = &c->stints[c->nstints++];
 		s->first = r->tsc;
@@ -572,8 +558,8 @@ static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 		break;
 	case TB_FDR_NEW_CPU:
 		/* A stretch starts at the NewCPUId even with no record yet. */
-		if (!fj_grow((void **)&c->stints, &c->stcap, c->nstints,
-			     sizeof(*c->stints)))
+		if (tb_buf_array_grow(&c->stints, &c->stcap, c->nstints + 1,
+				      sizeof(*c->stints)))
 			return -ENOMEM;
 		c->stints[c->nstints++] = (struct fj_stint){
 			.first = r->tsc, .last = r->tsc,
@@ -623,8 +609,8 @@ static int fj_scan_done(struct fj_ctx *c)
 		t->depth = 0;
 		t->entries = 0;
 		for (j = t->npres; j > 0; j--) {
-			if (!fj_grow((void **)&t->stack, &t->cap, t->depth,
-				     sizeof(*t->stack)))
+			if (tb_buf_array_grow(&t->stack, &t->cap, t->depth + 1,
+					      sizeof(*t->stack)))
 				return -ENOMEM;
 			f = &t->stack[t->depth++];
 			memset(f, 0, sizeof(*f));

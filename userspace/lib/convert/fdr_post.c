@@ -21,6 +21,7 @@
 #include "format/fdr_writer.h"
 #include "format/task_map.h"
 #include "format/xray_map.h"
+#include "util/buf.h"
 #include "util/bytes.h"
 #include "util/companion.h"
 #include "util/output.h"
@@ -49,22 +50,6 @@ struct scan {
 	uint64_t bad_off;
 	unsigned int bad_kind;
 };
-
-static bool grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-	size_t c;
-
-	if (n < *cap)
-		return true;
-	c = *cap ? *cap * 2 : 256;
-	q = realloc(*v, c * size);
-	if (!q)
-		return false;
-	*v = q;
-	*cap = c;
-	return true;
-}
 
 static int scan_record(void *ctx, const struct tb_fdr_record *r)
 {
@@ -104,7 +89,7 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		 */
 		if (b && b->off + b->len > r->offset)
 			b->len = r->offset - b->off;
-		if (!grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v))) {
+		if (tb_buf_array_grow(&s->v, &s->cap, s->n + 1, sizeof(*s->v))) {
 			s->oom = true;
 			return -1;
 		}
@@ -140,8 +125,8 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 	case TB_FDR_FUNCTION:
 		if (r->func_type != TB_FDR_EXIT)
 			p->enters[r->func_id >> 24 & (TB_FDR_POST_SPACES - 1)]++;
-		if (!grow((void **)&p->ids, &s->capids, s->nids,
-			  sizeof(*p->ids))) {
+		if (tb_buf_array_grow(&p->ids, &s->capids, s->nids + 1,
+				      sizeof(*p->ids))) {
 			s->oom = true;
 			return -1;
 		}
@@ -319,8 +304,8 @@ static int keep_function(struct merge *m, const struct tb_fdr_record *r)
 	size_t d;
 
 	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
-		if (!grow((void **)&st->id, &st->cap, st->depth,
-			  sizeof(*st->id)))
+		if (tb_buf_array_grow(&st->id, &st->cap, st->depth + 1,
+				      sizeof(*st->id)))
 			return -1;
 		st->id[st->depth++] = r->func_id;
 		return 1;
@@ -368,7 +353,7 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 			 * writer goes back to it with a TSCWrap.
 			 */
 			return tb_fdr_writer_custom(m->w, m->t0, TB_FDR_MARKS_START,
-					     strlen(TB_FDR_MARKS_START));
+						    strlen(TB_FDR_MARKS_START));
 		}
 		/* A block's NewCPUId on the CPU we are on adds nothing. */
 		if (r->cpu == m->w->cpu)
@@ -463,7 +448,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		else if (s.bad)
 			tb_error_set(err, s.bad_off,
 				     "%s record: %s (one block per extent expected)",
-				  tb_fdr_reader_kind_name(s.bad_kind), s.bad);
+				     tb_fdr_reader_kind_name(s.bad_kind), s.bad);
 		goto out;
 	}
 	if (p->hdr.version != 5) {
@@ -488,7 +473,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 				      s.v[i].len - TB_FDR_META_SIZE : 0;
 
 			tb_fdr_writer_block(&w, in + s.v[i].off + s.v[i].len -
-					   body, body);
+					    body, body);
 			k = 1;
 			p->out_blocks++;
 			continue;

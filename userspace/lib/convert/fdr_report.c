@@ -12,6 +12,7 @@
 #include "convert/fdr_post.h"
 #include "convert/fdr_report.h"
 #include "format/fdr_marks.h"
+#include "util/buf.h"
 #include "util/hash.h"
 
 #define RP_MARKERS_MAX	256	/* distinct marker texts kept */
@@ -155,23 +156,6 @@ const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
 	return c ? c : rp_trace_comm(r, pid);
 }
 
-/* Grow @*v (@*cap elements of @size) to hold @n + 1. */
-static int rp_grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 16;
-	p = realloc(*v, c * size);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 /* Whether events of @f pass --class and --name. */
 static bool rp_selected(const struct tb_fdr_report *r,
 			const struct tb_fdr_report_func *f)
@@ -193,8 +177,8 @@ static struct tb_fdr_report_func *rp_func_new(struct rp_ctx *c, uint32_t id)
 	char buf[48];
 
 	if (r->nfuncs >= UINT32_MAX - 1 ||
-	    rp_grow((void **)&r->funcs, &r->cap_funcs, r->nfuncs,
-		    sizeof(*f)))
+	    tb_buf_array_grow(&r->funcs, &r->cap_funcs, r->nfuncs + 1,
+			      sizeof(*f)))
 		return NULL;
 	kid = tb_name_map_kernel_id(r->names, id);
 	name = tb_name_map_find(r->names, id);
@@ -244,8 +228,8 @@ static struct tb_fdr_report_task *rp_task_find(struct rp_ctx *c,
 
 	if (lo < r->ntasks && r->tasks[lo].tid == rec->tid)
 		return c->last = &r->tasks[lo];
-	if (rp_grow((void **)&r->tasks, &r->cap_tasks, r->ntasks,
-		    sizeof(*t)))
+	if (tb_buf_array_grow(&r->tasks, &r->cap_tasks, r->ntasks + 1,
+			      sizeof(*t)))
 		return NULL;
 	memmove(&r->tasks[lo + 1], &r->tasks[lo],
 		(r->ntasks - lo) * sizeof(*t));
@@ -382,8 +366,8 @@ static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
 	v = tb_hash_get(&c->fold_index, key);
 	if (v)
 		return v;
-	if (rp_grow((void **)&r->folds, &r->cap_folds, r->nfolds,
-		    sizeof(*n))) {
+	if (tb_buf_array_grow(&r->folds, &r->cap_folds, r->nfolds + 1,
+			      sizeof(*n))) {
 		c->oom = 1;
 		return 0;
 	}
@@ -413,16 +397,10 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		r->too_deep++;
 		return;
 	}
-	if (t->depth == t->cap) {
-		unsigned int cap = t->cap ? 2 * t->cap : 8;
-
-		fr = realloc(t->stack, cap * sizeof(*fr));
-		if (!fr) {
-			c->oom = 1;
-			return;
-		}
-		t->stack = fr;
-		t->cap = cap;
+	if (tb_buf_array_grow(&t->stack, &t->cap, t->depth + 1,
+			      sizeof(*t->stack))) {
+		c->oom = 1;
+		return;
 	}
 	fr = &t->stack[t->depth++];
 	*fr = (struct tb_fdr_report_frame){
@@ -624,8 +602,8 @@ static void rp_custom(struct rp_ctx *c, const struct tb_fdr_record *rec)
 			r->markers_other++;
 			return;
 		}
-		if (rp_grow((void **)&r->markers, &r->cap_markers, r->nmarkers,
-			    sizeof(*m))) {
+		if (tb_buf_array_grow(&r->markers, &r->cap_markers, r->nmarkers + 1,
+				      sizeof(*m))) {
 			c->oom = 1;
 			return;
 		}
@@ -760,43 +738,31 @@ static int rp_init(struct tb_fdr_report *r, const struct tb_name_map *names,
 static FILE *rp_tidy(FILE *in, char **buf, size_t *len, struct tb_error *err)
 {
 	struct tb_fdr_post post = { .keep_ids = true };
-	size_t cap = 1 << 20, n = 0, got;
-	char *raw = malloc(cap);
+	struct tb_buf raw = { 0 };
 	FILE *out;
+	int ret;
 
 	*buf = NULL;
-	if (!raw || fseek(in, 0, SEEK_SET)) {
-		tb_error_set(err, 0, "cannot read the trace again to order it: %s",
-			     raw ? strerror(errno) : "out of memory");
-		free(raw);
+	ret = fseek(in, 0, SEEK_SET) ? -errno : tb_buf_read_file(&raw, in);
+	if (ret) {
+		tb_error_set(err, 0, ret == -ENOMEM ? "out of memory" :
+			     "cannot read the trace again to order it: %s",
+			     strerror(-ret));
+		tb_buf_free(&raw);
 		return NULL;
 	}
-	while ((got = fread(raw + n, 1, cap - n, in)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *p = realloc(raw, cap * 2);
-
-			if (!p) {
-				free(raw);
-				tb_error_set(err, 0, "out of memory");
-				return NULL;
-			}
-			raw = p;
-			cap *= 2;
-		}
-	}
 	out = open_memstream(buf, len);
-	if (!out || tb_fdr_post_run(&post, raw, n, out, err)) {
+	if (!out || tb_fdr_post_run(&post, raw.data, raw.len, out, err)) {
 		if (out)
 			fclose(out);
 		tb_fdr_post_free(&post);
-		free(raw);
+		tb_buf_free(&raw);
 		free(*buf);
 		*buf = NULL;
 		return NULL;
 	}
 	tb_fdr_post_free(&post);
-	free(raw);
+	tb_buf_free(&raw);
 	fclose(out);
 	return fmemopen(*buf, *len, "r");
 }

@@ -77,7 +77,8 @@ struct tb_fdr_report_task {
 	uint64_t cpus;		/* bit n: seen on CPU n (n < 64) */
 	/* the calls in progress */
 	struct tb_fdr_report_frame *stack;
-	unsigned int depth, cap;
+	unsigned int depth;
+	size_t cap;
 };
 
 struct tb_fdr_report_cpu {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "convert/latency.h"
+#include "util/buf.h"
 
 /*
  * Log-linear buckets: values below 256 each have their own; above, a
@@ -78,15 +79,9 @@ int tb_latency_add(struct tb_latency *l, uint64_t v)
 		l->fine[lat_fine(v)]++;
 		return 0;
 	}
-	if (l->nsamples == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 16;
-		uint64_t *s = realloc(l->samples, cap * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		l->samples = s;
-		l->cap = cap;
-	}
+	if (tb_buf_array_grow(&l->samples, &l->cap, l->nsamples + 1,
+			      sizeof(*l->samples)))
+		return -ENOMEM;
 	l->samples[l->nsamples++] = v;
 	return 0;
 }

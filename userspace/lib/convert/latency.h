@@ -24,7 +24,8 @@ struct tb_latency {
 	uint64_t count, total, min, max;
 	uint64_t log2[TB_LATENCY_LOG2];
 	uint64_t *samples;	/* while count <= TB_LATENCY_EXACT */
-	uint32_t nsamples, cap;
+	uint32_t nsamples;
+	size_t cap;
 	bool sorted;
 	uint64_t *fine;		/* the log-linear histogram after that */
 };

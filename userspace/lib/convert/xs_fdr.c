@@ -58,7 +58,7 @@ static unsigned int msg_ticks(const struct tb_xs_msg *m)
 
 int tb_xs_fdr_write_buffer(struct tb_fdr_writer *w, const struct tb_xs_buffer *b,
 			   const struct tb_xs_msg *msgs,
-			const struct tb_xs_result *res, uint64_t *tsc)
+			   const struct tb_xs_result *res, uint64_t *tsc)
 {
 	uint32_t zeros = 0;
 	size_t plen, i;
@@ -144,7 +144,7 @@ static int finish_buf(struct tb_xs_fdr_reader *x, uint64_t off)
 	if (x->len != x->hdr.buf_size) {
 		tb_error_set(x->err, off,
 			     "block rebuilds %zu bytes, buffer size is %u",
-			  x->len, x->hdr.buf_size);
+			     x->len, x->hdr.buf_size);
 		return -1;
 	}
 	ret = x->emit(x->ctx, &x->hdr, x->has_hdr, x->data);
@@ -209,7 +209,7 @@ static int msg_enter(struct tb_xs_fdr_reader *x, const struct tb_fdr_record *r)
 	     r->func_id == TB_XS_FDR_RESERVED)) {
 		tb_error_set(x->err, r->offset,
 			     "function id %u with the wrong record type",
-			  r->func_id);
+			     r->func_id);
 		return -1;
 	}
 	x->have_pending = true;
@@ -242,7 +242,7 @@ static int msg_exit(struct tb_xs_fdr_reader *x, const struct tb_fdr_record *r)
 		if (ticks > 15) {
 			tb_error_set(x->err, r->offset,
 				     "count %llu does not fit a message",
-				  (unsigned long long)ticks);
+				     (unsigned long long)ticks);
 			return -1;
 		}
 		if (id <= 8)

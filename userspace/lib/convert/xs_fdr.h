@@ -42,7 +42,7 @@
 /* Writes one buffer as one block; @tsc is advanced by its instructions. */
 int tb_xs_fdr_write_buffer(struct tb_fdr_writer *w, const struct tb_xs_buffer *b,
 			   const struct tb_xs_msg *msgs,
-			const struct tb_xs_result *res, uint64_t *tsc);
+			   const struct tb_xs_result *res, uint64_t *tsc);
 
 const char *tb_xs_fdr_id_name(uint32_t id);
 

@@ -10,6 +10,7 @@
 #include <linux/tracebuf.h>
 
 #include "device/fdr_spool.h"
+#include "util/buf.h"
 
 static int set_direct(int fd, bool on)
 {
@@ -87,18 +88,8 @@ static int write_direct(struct tb_fdr_spool *s, const void *const *pages,
 	unsigned int i;
 	int ret;
 
-	if (s->nr + n > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		uint32_t *l;
-
-		while (cap < s->nr + n)
-			cap *= 2;
-		l = realloc(s->lens, cap * sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		s->lens = l;
-		s->cap = cap;
-	}
+	if (tb_buf_array_grow(&s->lens, &s->cap, s->nr + n, sizeof(*s->lens)))
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		iov[i].iov_base = (void *)pages[i];
 		iov[i].iov_len = s->page_size;

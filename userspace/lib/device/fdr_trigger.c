@@ -137,7 +137,7 @@ int tb_fdr_trigger_parse(const char *s, const struct tb_fdr_syscalls *sys,
 	if (!op) {
 		tb_error_set(err, 0,
 			     "unknown condition '%s' (CLASS>DURATION, syscall=ERROR, marker:PREFIX, oops, warn, snapshot)",
-			  s);
+			     s);
 		return -1;
 	}
 	arg = op + 1;

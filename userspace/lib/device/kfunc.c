@@ -14,6 +14,7 @@
 
 #include "device/fdr_dev.h"
 #include "device/kfunc.h"
+#include "util/buf.h"
 
 /* Not a parser: messages without tb_error_set()'s offset. */
 __attribute__((format(printf, 2, 3))) /* __printf() is the kernel's */
@@ -56,15 +57,8 @@ static struct kf_entry *kf_find(const struct kf_table *t, const char *name)
 
 static int kf_add(struct kf_table *t, const char *name, size_t len)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 4096;
-		struct kf_entry *e = realloc(t->e, cap * sizeof(*e));
-
-		if (!e)
-			return -1;
-		t->e = e;
-		t->cap = cap;
-	}
+	if (tb_buf_array_grow(&t->e, &t->cap, t->n + 1, sizeof(*t->e)))
+		return -1;
 	t->e[t->n].name = strndup(name, len);
 	if (!t->e[t->n].name)
 		return -1;
@@ -294,34 +288,22 @@ out:
 /* A whole file as a string; NULL with errno set. */
 static char *kf_slurp(const char *path)
 {
-	size_t len = 0, cap = 1 << 20;
-	char *buf = malloc(cap), *nb;
+	struct tb_buf b = { 0 };
 	FILE *f = fopen(path, "r");
-	size_t n;
+	int ret;
 
-	if (!f || !buf) {
-		free(buf);
-		if (f)
-			fclose(f);
+	if (!f)
+		return NULL;
+	ret = tb_buf_read_file(&b, f);
+	fclose(f);
+	if (!ret)
+		ret = tb_buf_append(&b, "", 1);
+	if (ret) {
+		tb_buf_free(&b);
+		errno = -ret;
 		return NULL;
 	}
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len - 1 == 0) {
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
+	return b.data;
 }
 
 int tb_kfunc_select_kernel(const char *patterns,

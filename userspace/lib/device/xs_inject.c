@@ -12,19 +12,13 @@
 #include "cli/cli.h"
 #include "device/xs_inject.h"
 #include "format/xs.h"
+#include "util/buf.h"
 #include "util/parse.h"
 
 static int events_add(struct tb_xs_events *b, const struct tracebuf_event *ev)
 {
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		struct tracebuf_event *v = realloc(b->ev, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->ev = v;
-		b->cap = cap;
-	}
+	if (tb_buf_array_grow(&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
+		return -ENOMEM;
 	b->ev[b->n++] = *ev;
 	return 0;
 }
@@ -166,28 +160,21 @@ int tb_xs_inject_parse(const char *name, const void *data, size_t len,
 int tb_xs_inject_read(FILE *in, const char *name, enum tb_xs_inject_form form,
 		      struct tb_xs_events *out, struct tb_error *err)
 {
-	size_t cap = 4096, n = 0, r;
-	char *buf = malloc(cap), *more;
+	struct tb_buf b = { 0 };
 	int ret;
 
-	while (buf && (r = fread(buf + n, 1, cap - n, in)) > 0) {
-		n += r;
-		if (n < cap)
-			continue;
-		cap *= 2;
-		more = realloc(buf, cap);
-		if (!more)
-			free(buf);
-		buf = more;
-	}
-	if (!buf)
+	ret = tb_buf_read_file(&b, in);
+	if (ret == -ENOMEM) {
+		tb_buf_free(&b);
 		return -ENOMEM;
-	if (ferror(in)) {
-		set_err(err, n, "error reading '%s': %s", name, strerror(errno));
-		free(buf);
+	}
+	if (ret) {
+		set_err(err, b.len, "error reading '%s': %s", name,
+			strerror(-ret));
+		tb_buf_free(&b);
 		return -EIO;
 	}
-	ret = tb_xs_inject_parse(name, buf, n, form, out, err);
-	free(buf);
+	ret = tb_xs_inject_parse(name, b.data, b.len, form, out, err);
+	tb_buf_free(&b);
 	return ret;
 }

@@ -18,6 +18,7 @@
 
 #include "format/crash_image.h"
 #include "format/fdr_reader.h"
+#include "util/buf.h"
 #include "util/bytes.h"
 
 /* What a scan reads at once. */
@@ -180,19 +181,13 @@ static int flat_open(struct tb_crash_image *im, struct tb_error *err)
 		    !get_be64(h + 8) || get_be64(h + 8) >> 40) {
 			tb_error_set(err, pos, "flattened dump: bad record (offset %llu, %llu bytes)",
 				     (unsigned long long)get_be64(h),
-				  (unsigned long long)get_be64(h + 8));
+				     (unsigned long long)get_be64(h + 8));
 			return -1;
 		}
-		if (f->n == cap) {
-			struct flat_rec *q;
-
-			cap = cap ? cap * 2 : 1024;
-			q = realloc(f->recs, cap * sizeof(*q));
-			if (!q) {
-				tb_error_set(err, 0, "out of memory");
-				return -1;
-			}
-			f->recs = q;
+		if (tb_buf_array_grow(&f->recs, &cap, f->n + 1,
+				      sizeof(*f->recs))) {
+			tb_error_set(err, 0, "out of memory");
+			return -1;
 		}
 		r = &f->recs[f->n++];
 		r->off = get_be64(h);
@@ -319,7 +314,7 @@ static int kd_open(struct tb_crash_image *im, const uint8_t *h,
 	if (src->size != UINT64_MAX && kd->descs > src->size) {
 		tb_error_set(err, bitmap, "truncated: kdump bitmaps end at %llu, the file at %llu",
 			     (unsigned long long)kd->descs,
-			  (unsigned long long)src->size);
+			     (unsigned long long)src->size);
 		return -1;
 	}
 	kd->dumped = malloc(bytes);

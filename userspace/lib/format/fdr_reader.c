@@ -121,14 +121,14 @@ int tb_fdr_reader_parse_header(const uint8_t *p, struct tb_fdr_header *h,
 	if (h->type != TB_FDR_TYPE_FDR) {
 		tb_error_set(err, 2,
 			     "FileHeader record: trace type %u is not FDR (1)",
-			  h->type);
+			     h->type);
 		return -1;
 	}
 	if (h->version < TB_FDR_VERSION_MIN ||
 	    h->version > TB_FDR_VERSION_MAX) {
 		tb_error_set(err, 0,
 			     "FileHeader record: unsupported FDR version %u",
-			  h->version);
+			     h->version);
 		return -1;
 	}
 	return 0;
@@ -185,22 +185,22 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	if (r->size <= 0) {
 		tb_error_set(rd->err, rd->off + 1,
 			     "%s record: invalid payload size %d",
-			  tb_fdr_reader_kind_name(r->kind), r->size);
+			     tb_fdr_reader_kind_name(r->kind), r->size);
 		return -1;
 	}
 	if ((uint32_t)r->size > TB_FDR_MAX_PAYLOAD) {
 		tb_error_set(rd->err, rd->off + 1,
 			     "%s record: payload size %d larger than we accept (%u)",
-			  tb_fdr_reader_kind_name(r->kind), r->size,
-			  TB_FDR_MAX_PAYLOAD);
+			     tb_fdr_reader_kind_name(r->kind), r->size,
+			     TB_FDR_MAX_PAYLOAD);
 		return -1;
 	}
 	*reclen = need;
 	if (rd->hdr.version >= 3 && need > rd->remaining) {
 		tb_error_set(rd->err, rd->off,
 			     "%s record: payload of %d bytes crosses the buffer extent (%llu bytes left)",
-			  tb_fdr_reader_kind_name(r->kind), r->size,
-			  (unsigned long long)rd->remaining);
+			     tb_fdr_reader_kind_name(r->kind), r->size,
+			     (unsigned long long)rd->remaining);
 		return -1;
 	}
 	have = ensure(rd, need);
@@ -230,8 +230,8 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 			if (!have) {
 				tb_error_set(rd->err, rd->off,
 					     "%s record: truncated payload (%zu of %d bytes)",
-					  tb_fdr_reader_kind_name(r->kind), done,
-					  r->size);
+					     tb_fdr_reader_kind_name(r->kind), done,
+					     r->size);
 				return -1;
 			}
 			chunk = (size_t)r->size - done;
@@ -264,7 +264,7 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	if (kind == TB_FDR_END_OF_BUFFER && v >= 2) {
 		tb_error_set(rd->err, rd->off,
 			     "EndOfBuffer record is not allowed in version %u",
-			  v);
+			     v);
 		return -1;
 	}
 	avail = rd->len - rd->pos;
@@ -272,7 +272,7 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 		     TB_FDR_META_SIZE)) {
 		tb_error_set(rd->err, rd->off,
 			     "truncated %s record (%zu of 16 bytes)",
-			  tb_fdr_reader_kind_name(kind), avail);
+			     tb_fdr_reader_kind_name(kind), avail);
 		return -1;
 	}
 	r->kind = kind;
@@ -346,7 +346,7 @@ static inline int parse_func(struct tb_fdr_reader *rd,
 	if (rd->len - rd->pos < TB_FDR_FUNC_SIZE) {
 		tb_error_set(rd->err, rd->off,
 			     "truncated Function record (%zu of 8 bytes)",
-			  rd->len - rd->pos);
+			     rd->len - rd->pos);
 		return -1;
 	}
 	w = tb_bytes_get32(p);
@@ -389,8 +389,8 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 				return 0;
 			tb_error_set(rd->err, start,
 				     "%llu trailing bytes without a BufferExtents record (a %s record introducer, 0x%02x, starts them)",
-				  (unsigned long long)skipped,
-				  introducer_kind(first), first);
+				     (unsigned long long)skipped,
+				     introducer_kind(first), first);
 			return -1;
 		}
 		if (rd->win[rd->pos] == (TB_FDR_BUFFER_EXTENTS << 1 | 1))
@@ -404,7 +404,7 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 	if (have < TB_FDR_EXTENTS_MIN) {
 		tb_error_set(rd->err, rd->off,
 			     "truncated BufferExtents record (%zu of 16 bytes)",
-			  have);
+			     have);
 		return -1;
 	}
 	r->kind = TB_FDR_BUFFER_EXTENTS;
@@ -434,7 +434,7 @@ static int verify(struct tb_fdr_reader *rd, const struct tb_fdr_record *r)
 	if (!allowed(rd->state, r->kind)) {
 		tb_error_set(rd->err, r->offset, "%s record not allowed after %s",
 			     tb_fdr_reader_kind_name(r->kind),
-			  tb_fdr_reader_kind_name(rd->state));
+			     tb_fdr_reader_kind_name(rd->state));
 		return -1;
 	}
 	rd->state = r->kind;
@@ -533,8 +533,8 @@ static int run(struct tb_fdr_reader *rd,
 				st->cut_block = rd->extent_at;
 				tb_error_warn(rd->err,
 					      "the trace is cut: its last block (BufferExtents at offset %llu) lacks its last %llu bytes, whose records are lost",
-					   (unsigned long long)rd->extent_at,
-					   (unsigned long long)rd->remaining);
+					      (unsigned long long)rd->extent_at,
+					      (unsigned long long)rd->remaining);
 			}
 			break;
 		}
@@ -553,8 +553,8 @@ static int run(struct tb_fdr_reader *rd,
 		    reclen > rd->remaining) {
 			tb_error_set(rd->err, r->offset,
 				     "%s record crosses the buffer extent (over-read by %llu bytes)",
-				  tb_fdr_reader_kind_name(r->kind),
-				  (unsigned long long)(reclen - rd->remaining));
+				     tb_fdr_reader_kind_name(r->kind),
+				     (unsigned long long)(reclen - rd->remaining));
 			return -1;
 		}
 		if (verify(rd, r))
@@ -602,8 +602,8 @@ static int read_common(struct tb_fdr_reader *rd,
 
 int tb_fdr_reader_read(FILE *f, int (*on_header)(void *ctx,
 						 const struct tb_fdr_header *h),
-		tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *stats,
-		struct tb_error *err)
+		       tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *stats,
+		       struct tb_error *err)
 {
 	struct tb_fdr_reader rd = { .f = f };
 
@@ -612,8 +612,8 @@ int tb_fdr_reader_read(FILE *f, int (*on_header)(void *ctx,
 
 int tb_fdr_reader_read_mem(const void *buf, size_t len,
 			   int (*on_header)(void *ctx, const struct tb_fdr_header *h),
-		    tb_fdr_visit_fn visit, void *ctx,
-		    struct tb_fdr_stats *stats, struct tb_error *err)
+			   tb_fdr_visit_fn visit, void *ctx,
+			   struct tb_fdr_stats *stats, struct tb_error *err)
 {
 	struct tb_fdr_reader rd = { .mem = buf, .mem_len = len };
 

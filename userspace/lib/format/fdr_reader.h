@@ -45,14 +45,14 @@ struct tb_fdr_reader;
  */
 int tb_fdr_reader_read(FILE *f, int (*on_header)(void *ctx,
 						 const struct tb_fdr_header *h),
-		tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *stats,
-		struct tb_error *err);
+		       tb_fdr_visit_fn visit, void *ctx, struct tb_fdr_stats *stats,
+		       struct tb_error *err);
 
 /* The same over a memory buffer (fuzzers, tests). */
 int tb_fdr_reader_read_mem(const void *buf, size_t len,
 			   int (*on_header)(void *ctx, const struct tb_fdr_header *h),
-		    tb_fdr_visit_fn visit, void *ctx,
-		    struct tb_fdr_stats *stats, struct tb_error *err);
+			   tb_fdr_visit_fn visit, void *ctx,
+			   struct tb_fdr_stats *stats, struct tb_error *err);
 
 /*
  * A function record with the CallArgument records that follow it, for

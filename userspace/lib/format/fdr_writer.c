@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "format/fdr_writer.h"
+#include "util/buf.h"
 #include "util/bytes.h"
 
 /* Arguments a function record can carry (compiler-rt: up to 6). */
@@ -75,19 +76,9 @@ int tb_fdr_writer_init(struct tb_fdr_writer *w, FILE *f,
 /* Room for @n more bytes in the block buffer. */
 static uint8_t *room(struct tb_fdr_writer *w, size_t n)
 {
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 4096;
-		uint8_t *p;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		p = realloc(w->blk, cap);
-		if (!p) {
-			fail(w, ENOMEM);
-			return NULL;
-		}
-		w->blk = p;
-		w->cap = cap;
+	if (tb_buf_array_grow(&w->blk, &w->cap, w->len + n, 1)) {
+		fail(w, ENOMEM);
+		return NULL;
 	}
 	w->len += n;
 	return w->blk + w->len - n;
@@ -147,7 +138,7 @@ int tb_fdr_writer_end(struct tb_fdr_writer *w)
 
 int tb_fdr_writer_begin(struct tb_fdr_writer *w, int32_t pid, int32_t tid,
 			uint16_t cpu, uint64_t tsc, uint64_t wall_sec,
-		 uint32_t wall_usec)
+			uint32_t wall_usec)
 {
 	if (tb_fdr_writer_end(w))
 		return -w->error;
@@ -212,7 +203,7 @@ int tb_fdr_writer_new_cpu(struct tb_fdr_writer *w, uint16_t cpu, uint64_t tsc)
 
 int tb_fdr_writer_function(struct tb_fdr_writer *w, unsigned int type,
 			   uint32_t func_id, uint64_t tsc, const uint64_t *args,
-		    unsigned int nargs)
+			   unsigned int nargs)
 {
 	uint32_t d = 0;
 	uint8_t *p;
@@ -304,14 +295,14 @@ int tb_fdr_writer_record(struct tb_fdr_writer *w,
 		return tb_fdr_writer_new_cpu(w, r->cpu, r->tsc);
 	case TB_FDR_FUNCTION:
 		return tb_fdr_writer_function(w, r->func_type, r->func_id, r->tsc,
-				       NULL, 0);
+					      NULL, 0);
 	case TB_FDR_CALL_ARG:
 		return call_arg(w, r->value);
 	case TB_FDR_CUSTOM:
 		return tb_fdr_writer_custom(w, r->tsc, r->data, r->size);
 	case TB_FDR_TYPED:
 		return tb_fdr_writer_typed(w, r->tsc, r->event_type, r->data,
-				    r->size);
+					   r->size);
 	default:
 		return -w->error;
 	}

@@ -61,12 +61,12 @@ int tb_fdr_writer_init(struct tb_fdr_writer *w, FILE *f,
 /* Start a block for a thread (ends the open one). */
 int tb_fdr_writer_begin(struct tb_fdr_writer *w, int32_t pid, int32_t tid,
 			uint16_t cpu, uint64_t tsc, uint64_t wall_sec,
-		 uint32_t wall_usec);
+			uint32_t wall_usec);
 int tb_fdr_writer_new_cpu(struct tb_fdr_writer *w, uint16_t cpu, uint64_t tsc);
 /* A function record; ENTER_ARGS writes @nargs CallArgument records. */
 int tb_fdr_writer_function(struct tb_fdr_writer *w, unsigned int type,
 			   uint32_t func_id, uint64_t tsc, const uint64_t *args,
-		    unsigned int nargs);
+			   unsigned int nargs);
 int tb_fdr_writer_custom(struct tb_fdr_writer *w, uint64_t tsc, const void *data,
 			 int32_t size);
 int tb_fdr_writer_typed(struct tb_fdr_writer *w, uint64_t tsc, uint16_t type,

@@ -7,19 +7,13 @@
 #include "cli/cli.h"
 #include "fdr_records.h"
 #include "format/name_map.h"
+#include "util/buf.h"
 #include "util/parse.h"
 
 int tb_name_map_add(struct tb_name_map *m, uint32_t id, const char *name)
 {
-	struct tb_name *v;
-
-	/* Grow by doubling: the array size is a power of two or zero. */
-	if (!(m->n & (m->n - 1))) {
-		v = realloc(m->v, (m->n ? 2 * m->n : 1) * sizeof(*v));
-		if (!v)
-			return -1;
-		m->v = v;
-	}
+	if (tb_buf_array_grow(&m->v, &m->cap, m->n + 1, sizeof(*m->v)))
+		return -1;
 	m->v[m->n].id = id;
 	m->v[m->n].kid = 0;	/* no "# kernel id" line yet */
 	m->v[m->n].name = strdup(name);
@@ -91,7 +85,7 @@ int tb_name_map_load(struct tb_name_map *m, FILE *f, struct tb_error *err)
 		if (tb_parse_u32(id, 1, TB_FDR_FUNC_ID_MAX, &v) || !*name) {
 			tb_error_set(err, off - len,
 				     "line %u: expected \"ID NAME\" with ID 1..0x%x",
-				  lineno, TB_FDR_FUNC_ID_MAX);
+				     lineno, TB_FDR_FUNC_ID_MAX);
 			return -1;
 		}
 		if (tb_name_map_add(m, v, name)) {

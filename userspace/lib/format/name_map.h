@@ -26,7 +26,7 @@ struct tb_name {
 
 struct tb_name_map {
 	struct tb_name *v;	/* sorted by id, ids unique */
-	size_t n;
+	size_t n, cap;
 };
 
 int tb_name_map_load(struct tb_name_map *m, FILE *f, struct tb_error *err);

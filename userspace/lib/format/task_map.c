@@ -13,6 +13,7 @@
 #include <linux/tracebuf.h>
 
 #include "format/task_map.h"
+#include "util/buf.h"
 
 /* Idle tids: one per CPU, far above any pid the kernel hands out. */
 #define TB_TASK_IDLE_CPUS	0x10000
@@ -53,15 +54,8 @@ int tb_task_map_set(struct tb_task_map *m, int32_t tid, int32_t pid,
 	size_t i = tm_index(m, tid, &found);
 
 	if (!found) {
-		if (m->n == m->cap) {
-			size_t cap = m->cap ? 2 * m->cap : 64;
-
-			t = realloc(m->v, cap * sizeof(*t));
-			if (!t)
-				return -ENOMEM;
-			m->v = t;
-			m->cap = cap;
-		}
+		if (tb_buf_array_grow(&m->v, &m->cap, m->n + 1, sizeof(*m->v)))
+			return -ENOMEM;
 		memmove(&m->v[i + 1], &m->v[i], (m->n - i) * sizeof(*t));
 		m->n++;
 	}
@@ -316,7 +310,7 @@ int tb_task_map_load(struct tb_task_map *m, const char *path,
 		if (!tm_parse(line, &tid, &pid, comm)) {
 			tb_error_set(err, 0,
 				     "%s line %u: not \"TID PID COMM\"", path,
-				  lineno);
+				     lineno);
 			ret = -1;
 			break;
 		}

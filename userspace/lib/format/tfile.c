@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format/tfile.h"
+#include "util/buf.h"
 #include "util/bytes.h"
 
 struct tp_def {
@@ -32,7 +33,7 @@ struct tb_tfile_writer {
 	unsigned int reg_size;
 	struct tp_def *tps;
 	unsigned int ntp;
-	unsigned int tp_cap;
+	size_t tp_cap;
 	struct tsv_def *tsvs;
 	unsigned int ntsv;
 	uint64_t frames;
@@ -114,15 +115,8 @@ int tb_tfile_tracepoint(struct tb_tfile_writer *w, unsigned int num,
 		return fail(w, ERANGE);
 	if (num != w->ntp + 1)
 		return fail(w, EINVAL);
-	if (w->ntp == w->tp_cap) {
-		unsigned int cap = w->tp_cap ? 2 * w->tp_cap : 64;
-
-		t = realloc(w->tps, cap * sizeof(*t));
-		if (!t)
-			return fail(w, ENOMEM);
-		w->tps = t;
-		w->tp_cap = cap;
-	}
+	if (tb_buf_array_grow(&w->tps, &w->tp_cap, w->ntp + 1, sizeof(*w->tps)))
+		return fail(w, ENOMEM);
 	t = &w->tps[w->ntp];
 	t->num = num;
 	t->addr = addr;
@@ -137,18 +131,10 @@ int tb_tfile_tracepoint(struct tb_tfile_writer *w, unsigned int num,
 
 static uint8_t *fgrow(struct tb_tfile_writer *w, size_t n)
 {
-	size_t cap = w->fcap ? w->fcap : 256;
-	uint8_t *p;
-
-	while (cap < w->flen + n)
-		cap *= 2;
-	p = realloc(w->frame, cap);
-	if (!p) {
+	if (tb_buf_array_grow(&w->frame, &w->fcap, w->flen + n, 1)) {
 		fail(w, ENOMEM);
 		return NULL;
 	}
-	w->frame = p;
-	w->fcap = cap;
 	w->flen += n;
 	return w->frame + w->flen - n;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "format/tfile_reader.h"
+#include "util/buf.h"
 #include "util/bytes.h"
 
 #define READ_AHEAD	(128U * 1024)
@@ -170,8 +171,8 @@ static int parse_status(struct rd *r, const char *s, uint64_t at)
 		if (!colon) {
 			tb_error_set(r->err, at,
 				     "status line: malformed at \"%.40s\"%s (gdb: Malformed trace status)",
-				  p, s[strlen(s) - 1] == '\r' ?
-				  ", after a carriage return" : "");
+				     p, s[strlen(s) - 1] == '\r' ?
+				     ", after a carriage return" : "");
 			return -1;
 		}
 		semi = strchr(p, ';');
@@ -248,7 +249,7 @@ static int parse_tsv(struct rd *r, const char *p, uint64_t at)
 	if (!hex_ok(p, (long)strlen(p) / 2)) {
 		tb_error_set(r->err, at,
 			     "tsv line: the variable name \"%.40s\" is not hex-encoded (gdb: Invalid hex digit)",
-			  p);
+			     p);
 		return -1;
 	}
 	r->info->tsvs++;
@@ -268,16 +269,10 @@ static const char *hex_num(const char *p, uint64_t *v)
 static int tp_ref(struct rd *r, uint64_t num, uint64_t addr, uint64_t at,
 		  bool defined)
 {
-	if (r->ntps == r->cap_tps) {
-		size_t cap = r->cap_tps ? 2 * r->cap_tps : 64;
-		struct tp_ref *t = realloc(r->tps, cap * sizeof(*t));
-
-		if (!t) {
-			tb_error_set(r->err, at, "out of memory");
-			return -1;
-		}
-		r->tps = t;
-		r->cap_tps = cap;
+	if (tb_buf_array_grow(&r->tps, &r->cap_tps, r->ntps + 1,
+			      sizeof(*r->tps))) {
+		tb_error_set(r->err, at, "out of memory");
+		return -1;
 	}
 	r->tps[r->ntps++] = (struct tp_ref){ num, addr, at, defined };
 	return 0;
@@ -315,8 +310,8 @@ static int check_tps(struct rd *r)
 		if (!defined) {
 			tb_error_set(r->err, r->tps[i].at,
 				     "tp line for tracepoint %llx at 0x%llx, which no tp T line defines (gdb 13 fails with an internal error)",
-				  (unsigned long long)r->tps[i].num,
-				  (unsigned long long)r->tps[i].addr);
+				     (unsigned long long)r->tps[i].num,
+				     (unsigned long long)r->tps[i].addr);
 			return -1;
 		}
 	}
@@ -406,7 +401,7 @@ static int read_definitions(struct rd *r)
 			if (n >= TB_TFILE_MAX_LINE) {
 				tb_error_set(r->err, at,
 					     "definition line of %d bytes or more (gdb: Excessively long lines)",
-					  TB_TFILE_MAX_LINE);
+					     TB_TFILE_MAX_LINE);
 				return -1;
 			}
 		}

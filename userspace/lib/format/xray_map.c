@@ -137,7 +137,7 @@ int tb_xray_map_write(FILE *f, const struct tb_name_map *m)
 		b[4] = 1 << 4 | 2;	/* STB_GLOBAL, STT_FUNC */
 		tb_bytes_put16(b + 6, S_TEXT);
 		tb_bytes_put64(b + 8, TB_XRAY_MAP_TEXT +
-			 (uint64_t)(m->v[i].id - 1) * TB_XRAY_MAP_STRIDE);
+			       (uint64_t)(m->v[i].id - 1) * TB_XRAY_MAP_STRIDE);
 		tb_bytes_put64(b + 16, TB_XRAY_MAP_STRIDE);
 		if (put(f, b, SYM_SIZE))
 			return -EIO;

@@ -85,7 +85,7 @@ int tb_xs_record_parse(const uint8_t *p, uint64_t off, struct tracebuf_record *r
 	if (!tb_xs_size_ok(r->buf_size)) {
 		tb_error_set(err, off + 20,
 			     "bad buffer size %u (power of two 256..%u expected)",
-			  r->buf_size, TB_XS_MAX_SIZE);
+			     r->buf_size, TB_XS_MAX_SIZE);
 		return -1;
 	}
 	return 0;
@@ -118,13 +118,13 @@ static int next_raw(struct tb_xs_input *in, struct tb_xs_buffer *out, const uint
 	if (got != in->raw_size) {
 		tb_error_set(&in->err, got,
 			     "raw dump is %zu bytes, expected exactly %u (use --size, or a record file)",
-			  got, in->raw_size);
+			     got, in->raw_size);
 		return -1;
 	}
 	if (read_full(in->f, &extra, 1)) {
 		tb_error_set(&in->err, got,
 			     "raw dump is longer than %u bytes (use --size, or a record file)",
-			  in->raw_size);
+			     in->raw_size);
 		return -1;
 	}
 	memset(&out->hdr, 0, sizeof(out->hdr));
@@ -163,7 +163,7 @@ int tb_xs_record_next(struct tb_xs_input *in, struct tb_xs_buffer *out)
 	if (got < sizeof(hdr)) {
 		tb_error_set(&in->err, start,
 			     "truncated record header (%zu of %u bytes)", got,
-			  TB_RECORD_HDR_SIZE);
+			     TB_RECORD_HDR_SIZE);
 		return -1;
 	}
 	if (tb_xs_record_parse(hdr, start, &out->hdr, &in->err))
@@ -175,14 +175,14 @@ int tb_xs_record_next(struct tb_xs_input *in, struct tb_xs_buffer *out)
 	if (skip && read_full(in->f, in->data, skip) != skip) {
 		tb_error_set(&in->err, start + sizeof(hdr),
 			     "truncated record header (hdr_size %u)",
-			  out->hdr.hdr_size);
+			     out->hdr.hdr_size);
 		return -1;
 	}
 	got = read_full(in->f, in->data, out->hdr.buf_size);
 	if (got != out->hdr.buf_size) {
 		tb_error_set(&in->err, start + out->hdr.hdr_size + got,
 			     "truncated record data (%zu of %u bytes, record at offset %llu)",
-			  got, out->hdr.buf_size, (unsigned long long)start);
+			     got, out->hdr.buf_size, (unsigned long long)start);
 		return -1;
 	}
 	in->off = start + out->hdr.hdr_size + got;
