@@ -23,269 +23,13 @@
 #include <linux/tracebuf.h>
 
 #include "convert/fdr_json.h"
+#include "convert/fdr_json_meta.h"
+#include "convert/fdr_json_out.h"
 #include "format/fdr_classes.h"
 #include "format/fdr_marks.h"
 #include "format/fdr_reader.h"
 #include "util/buf.h"
 #include "util/hash.h"
-
-/* Why a slice is cut (the "cut" argument). */
-enum fj_cut {
-	FJ_WHOLE,
-	FJ_CUT_START,		/* running when the capture started */
-	FJ_CUT_END,		/* still running at the thread's last record */
-	FJ_CUT_EXITED,		/* the same, and the task exited */
-	FJ_CUT_INNER,		/* its exit is missing: an outer exit closes it */
-};
-
-static const char *const fj_cut_text[] = {
-	[FJ_CUT_START] = "capture start",
-	[FJ_CUT_END] = "capture end",
-	[FJ_CUT_EXITED] = "task exited",
-	[FJ_CUT_INNER] = "exit not in the trace",
-};
-
-/* An open call: its "E" repeats its "B"'s arguments. */
-struct fj_frame {
-	uint32_t id;
-	uint8_t cut;		/* enum fj_cut */
-	unsigned int nargs;
-	uint64_t args[TB_FDR_CALL_MAX_ARGS];
-	uint64_t nth;		/* its thread's nth entry, from 1 */
-};
-
-/* First pass: the nth entry of a thread will be cut, and why. */
-struct fj_cutmark {
-	uint64_t nth;
-	uint8_t cut;
-};
-
-struct fj_thread {
-	int32_t pid, tid;
-	const char *comm;	/* fj_meta_tasks(): its name, NULL if none */
-	char exit_comm[16];	/* TRACEBUF_FDR_COMM_PREFIX's, or "" */
-	uint64_t first, last;	/* times of its first and last record */
-	bool seen;		/* first and last are set */
-	bool disordered;
-	bool exited;		/* a task exit event */
-	struct fj_frame *stack;
-	size_t depth, cap;
-	size_t npre;		/* stack[0..npre) opened at the first time */
-	uint64_t entries;	/* entries so far in this pass */
-	/* first pass: exits with nothing open, innermost first */
-	uint32_t *pre;
-	size_t npres, precap;
-	/* first pass: cut entries; second: the next one to mark is [next] */
-	struct fj_cutmark *cuts;
-	size_t ncuts, cutcap, next;
-};
-
-/* A task's records on one CPU, from a NewCPUId to the next. */
-struct fj_stint {
-	uint64_t first, last;
-	int32_t pid, tid;
-	uint16_t cpu;
-};
-
-struct fj_ctx {
-	FILE *out;
-	const struct tb_name_map *names;
-	const struct tb_task_map *tasks;
-	struct tb_fdr_json_stats *st;
-	uint64_t freq;
-	uint64_t t0;		/* the capture's earliest time */
-	bool has_t0;
-	bool first;		/* no event written yet: no comma */
-	struct fj_thread *th;
-	size_t nth, thcap;
-	struct tb_hash thmap;	/* pid << 32 | tid -> index + 1 */
-	struct fj_stint *stints;
-	size_t nstints, stcap;
-	bool in_stint;		/* stints[nstints - 1] is the current block's */
-	struct tb_fdr_call call;	/* with its CallArgument records */
-	struct tb_fdr_call held;	/* a point event's entry, until its exit */
-	bool writing;		/* second pass */
-	int oom;
-};
-
-static struct fj_thread *fj_thread(struct fj_ctx *c, int32_t pid, int32_t tid)
-{
-	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid;
-	uint32_t i = tb_hash_get(&c->thmap, key);
-	struct fj_thread *t;
-
-	if (i)
-		return &c->th[i - 1];
-	if (tb_buf_array_grow(&c->th, &c->thcap, c->nth + 1, sizeof(*c->th)) ||
-	    tb_hash_put(&c->thmap, key, (uint32_t)c->nth + 1))
-		return NULL;
-	t = &c->th[c->nth++];
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
-	t->tid = tid;
-	return t;
-}
-
-/* Class of a function id: its kernel id's space, 0 when unknown. */
-static uint32_t fj_space(const struct fj_ctx *c, uint32_t id, uint32_t *key)
-{
-	uint32_t kid = tb_name_map_kernel_id(c->names, id);
-
-	*key = TRACEBUF_FDR_ID_KEY(kid);
-	return kid ? TRACEBUF_FDR_ID_SPACE(kid) : 0;
-}
-
-static bool fj_is_exit(const struct tb_fdr_record *r)
-{
-	return r->func_type == TB_FDR_EXIT || r->func_type == TB_FDR_TAIL_EXIT;
-}
-
-/* ---- writing ---- */
-
-/* @s (@len bytes) as the body of a JSON string. */
-static void fj_string(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-}
-
-static void fj_ts(struct fj_ctx *c, const char *key, uint64_t tsc)
-{
-	long double us = (long double)tsc * 1000000.0L / c->freq;
-
-	fprintf(c->out, ", \"%s\": %.3Lf", key, us);
-}
-
-/* The common part of an event: name, category, phase, pid, tid, ts. */
-static void fj_head(struct fj_ctx *c, const char *name, const char *cat,
-		    char ph, int32_t pid, int32_t tid, uint64_t tsc)
-{
-	fprintf(c->out, "%s\n{\"name\": \"", c->first ? "" : ",");
-	c->first = false;
-	fj_string(c->out, name, strlen(name));
-	fprintf(c->out, "\", \"cat\": \"%s\", \"ph\": \"%c\", \"pid\": %" PRId32
-		", \"tid\": %" PRId32, cat, ph, pid, tid);
-	fj_ts(c, "ts", tsc);
-	if (ph == 'i')
-		fprintf(c->out, ", \"s\": \"t\"");
-}
-
-static const char *fj_name(const struct fj_ctx *c, uint32_t id, char *buf,
-			   size_t size)
-{
-	const char *name = tb_name_map_find(c->names, id);
-
-	if (name)
-		return name;
-	snprintf(buf, size, "function %" PRIu32, id);
-	return buf;
-}
-
-static const char *fj_cat(uint32_t space)
-{
-	unsigned int i;
-
-	for (i = 0; i < TB_FDR_NR_CLASSES; i++)
-		if (space && tb_fdr_classes[i].space == space)
-			return tb_fdr_classes[i].name;
-	return space == TRACEBUF_FDR_SPACE_KFUNC ? "kfunc" : "function";
-}
-
-/*
- * The arguments of a call of @id, named by its class (the table of
- * Documentation/fdr.rst), then @cut when the slice is cut.
- */
-static void fj_args(struct fj_ctx *c, uint32_t id, const struct fj_frame *f,
-		    const char *cut)
-{
-	uint32_t key, space = fj_space(c, id, &key);
-	const char *sep = "";
-	unsigned int i = 0;
-
-	fprintf(c->out, ", \"args\": {");
-	switch (space) {
-	case TRACEBUF_FDR_SPACE_SYSCALL:
-		if (key == TRACEBUF_FDR_KEY_OTHER)
-			break;
-		fprintf(c->out, "\"nr\": %" PRIu32 "%s",
-			key & (TRACEBUF_FDR_KEY_COMPAT - 1),
-			key & TRACEBUF_FDR_KEY_COMPAT ? ", \"compat\": true" : "");
-		sep = ", ";
-		break;
-	case TRACEBUF_FDR_SPACE_IRQ:
-		fprintf(c->out, "\"irq\": %" PRIu32, key);
-		sep = ", ";
-		break;
-	case TRACEBUF_FDR_SPACE_SOFTIRQ:
-		fprintf(c->out, "\"vector\": %" PRIu32, key);
-		sep = ", ";
-		break;
-	case TRACEBUF_FDR_SPACE_FAULT:
-		if (f->nargs) {
-			fprintf(c->out, "\"address\": \"%#" PRIx64 "\"",
-				f->args[0]);
-			sep = ", ";
-			i = 1;
-		}
-		break;
-	case TRACEBUF_FDR_SPACE_TASK:
-		if (f->nargs) {
-			fprintf(c->out, "\"%s\": %" PRIu64,
-				key == 0 ? "child_pid" : "pid", f->args[0]);
-			sep = ", ";
-			i = 1;
-		}
-		break;
-	}
-	/* Syscall arguments and the rest: by position, in hex. */
-	for (; i < f->nargs; i++) {
-		fprintf(c->out, "%s\"arg%u\": \"%#" PRIx64 "\"", sep, i,
-			f->args[i]);
-		sep = ", ";
-	}
-	if (f->cut)
-		cut = fj_cut_text[f->cut];
-	if (cut)
-		fprintf(c->out, "%s\"cut\": \"%s\"", sep, cut);
-	fprintf(c->out, "}");
-}
-
-static void fj_call_event(struct fj_ctx *c, const struct fj_frame *f,
-			  char ph, int32_t pid, int32_t tid, uint64_t tsc,
-			  const char *cut)
-{
-	uint32_t key, space = fj_space(c, f->id, &key);
-	char buf[32];
-
-	fj_head(c, fj_name(c, f->id, buf, sizeof(buf)), fj_cat(space), ph,
-		pid, tid, tsc);
-	fj_args(c, f->id, f, cut);
-	fprintf(c->out, "}");
-	if (ph == 'B')
-		c->st->begins++;
-	else if (ph == 'E')
-		c->st->ends++;
-	else
-		c->st->instants++;
-}
-
-static void fj_frame_of(struct fj_frame *f, const struct tb_fdr_call *call)
-{
-	memset(f, 0, sizeof(*f));
-	f->id = call->rec.func_id;
-	f->nargs = call->nargs;
-	memcpy(f->args, call->args, sizeof(f->args));
-}
 
 /* ---- both passes: matching exits to entries ---- */
 
@@ -306,8 +50,8 @@ static void fj_instant(struct fj_ctx *c, const struct tb_fdr_call *call,
 
 	if (!c->writing)
 		return;
-	fj_frame_of(&f, call);
-	fj_call_event(c, &f, 'i', r->pid, r->tid, r->tsc, cut);
+	tb_fdr_json_out_frame_of(&f, call);
+	tb_fdr_json_out_call_event(c, &f, 'i', r->pid, r->tid, r->tsc, cut);
 }
 
 static void fj_enter(struct fj_ctx *c, struct fj_thread *t,
@@ -326,7 +70,7 @@ static void fj_enter(struct fj_ctx *c, struct fj_thread *t,
 		return;
 	}
 	f = &t->stack[t->depth++];
-	fj_frame_of(f, call);
+	tb_fdr_json_out_frame_of(f, call);
 	f->nth = ++t->entries;
 	if (!c->writing)
 		return;
@@ -335,7 +79,7 @@ static void fj_enter(struct fj_ctx *c, struct fj_thread *t,
 		t->next++;
 	if (t->next < t->ncuts && t->cuts[t->next].nth == f->nth)
 		f->cut = t->cuts[t->next++].cut;
-	fj_call_event(c, f, 'B', r->pid, r->tid, r->tsc, NULL);
+	tb_fdr_json_out_call_event(c, f, 'B', r->pid, r->tid, r->tsc, NULL);
 }
 
 /* Close stack[depth - 1] at @tsc. */
@@ -345,8 +89,8 @@ static void fj_close(struct fj_ctx *c, struct fj_thread *t, uint64_t tsc)
 	if (t->depth < t->npre)
 		t->npre = t->depth;
 	if (c->writing)
-		fj_call_event(c, &t->stack[t->depth], 'E', t->pid, t->tid,
-			      tsc, NULL);
+		tb_fdr_json_out_call_event(c, &t->stack[t->depth], 'E', t->pid, t->tid,
+					   tsc, NULL);
 }
 
 /*
@@ -400,9 +144,9 @@ static void fj_exit(struct fj_ctx *c, struct fj_thread *t,
 /* A point event's entry waits for its exit: both become one instant. */
 static bool fj_is_point(const struct fj_ctx *c, const struct tb_fdr_call *call)
 {
-	uint32_t key, space = fj_space(c, call->rec.func_id, &key);
+	uint32_t key, space = tb_fdr_json_out_space(c, call->rec.func_id, &key);
 
-	return !fj_is_exit(&call->rec) && call->nargs &&
+	return !tb_fdr_json_out_is_exit(&call->rec) && call->nargs &&
 	       (space == TRACEBUF_FDR_SPACE_FAULT ||
 		space == TRACEBUF_FDR_SPACE_TASK);
 }
@@ -414,7 +158,7 @@ static void fj_release_held(struct fj_ctx *c)
 	if (!c->held.pending)
 		return;
 	c->held.pending = false;
-	t = fj_thread(c, c->held.rec.pid, c->held.rec.tid);
+	t = tb_fdr_json_out_thread(c, c->held.rec.pid, c->held.rec.tid);
 	if (t)
 		fj_enter(c, t, &c->held);
 	else
@@ -428,12 +172,12 @@ static void fj_call(void *ctx, const struct tb_fdr_call *call)
 	struct fj_thread *t;
 	uint32_t key;
 
-	if (c->held.pending && fj_is_exit(r) && r->func_id == h->func_id &&
+	if (c->held.pending && tb_fdr_json_out_is_exit(r) && r->func_id == h->func_id &&
 	    r->tsc == h->tsc && r->pid == h->pid && r->tid == h->tid) {
 		c->held.pending = false;
-		if (fj_space(c, h->func_id, &key) == TRACEBUF_FDR_SPACE_TASK &&
+		if (tb_fdr_json_out_space(c, h->func_id, &key) == TRACEBUF_FDR_SPACE_TASK &&
 		    key == 1) {
-			t = fj_thread(c, h->pid, h->tid);
+			t = tb_fdr_json_out_thread(c, h->pid, h->tid);
 			if (t)
 				t->exited = true;
 		}
@@ -446,10 +190,10 @@ static void fj_call(void *ctx, const struct tb_fdr_call *call)
 		c->held.pending = true;
 		return;
 	}
-	t = fj_thread(c, r->pid, r->tid);
+	t = tb_fdr_json_out_thread(c, r->pid, r->tid);
 	if (!t)
 		c->oom = -ENOMEM;
-	else if (fj_is_exit(r))
+	else if (tb_fdr_json_out_is_exit(r))
 		fj_exit(c, t, call);
 	else
 		fj_enter(c, t, call);
@@ -469,7 +213,7 @@ static int fj_header(void *ctx, const struct tb_fdr_header *h)
 /* A record of @r's task at r->tsc: its thread's and stint's times. */
 static int fj_seen(struct fj_ctx *c, const struct tb_fdr_record *r)
 {
-	struct fj_thread *t = fj_thread(c, r->pid, r->tid);
+	struct fj_thread *t = tb_fdr_json_out_thread(c, r->pid, r->tid);
 	struct fj_stint *s;
 
 	if (!t)
@@ -538,7 +282,7 @@ static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 	if (r->ignored)
 		return 0;
 	if (fj_is_comm(r, NULL)) {
-		struct fj_thread *t = fj_thread(c, r->pid, r->tid);
+		struct fj_thread *t = tb_fdr_json_out_thread(c, r->pid, r->tid);
 
 		if (!t)
 			return -ENOMEM;
@@ -626,256 +370,6 @@ static int fj_scan_done(struct fj_ctx *c)
 	return c->oom;
 }
 
-/* ---- what the first pass found: names, CPU tracks, cut starts ---- */
-
-static void fj_meta(struct fj_ctx *c, const char *what, int32_t pid,
-		    int32_t tid, const char *name, long sort)
-{
-	fprintf(c->out, "%s\n{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %" PRId32
-		", \"tid\": %" PRId32 ", \"args\": {", c->first ? "" : ",",
-		what, pid, tid);
-	c->first = false;
-	if (name) {
-		fprintf(c->out, "\"name\": \"");
-		fj_string(c->out, name, strlen(name));
-		fprintf(c->out, "\"}}");
-	} else {
-		fprintf(c->out, "\"sort_index\": %ld}}", sort);
-	}
-}
-
-/* What to call thread @t: its name (fj_meta_tasks()), else "tid N". */
-static const char *fj_thread_name(const struct fj_thread *t, char *buf,
-				  size_t size)
-{
-	if (t && t->comm)
-		return t->comm;
-	snprintf(buf, size, "tid %" PRId32, t ? t->tid : -1);
-	return buf;
-}
-
-static int fj_cmp_pid(const void *a, const void *b)
-{
-	const struct fj_thread *x = *(const struct fj_thread * const *)a;
-	const struct fj_thread *y = *(const struct fj_thread * const *)b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return (x->tid > y->tid) - (x->tid < y->tid);
-}
-
-static const char *fj_exit_comm(const struct fj_thread *t)
-{
-	return t->exit_comm[0] ? t->exit_comm : NULL;
-}
-
-static int fj_meta_tasks(struct fj_ctx *c)
-{
-	const char *comm, *pcomm = NULL;
-	struct fj_thread **v;
-	char buf[32];
-	size_t i, j;
-
-	v = malloc((c->nth ? c->nth : 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < c->nth; i++)
-		v[i] = &c->th[i];
-	qsort(v, c->nth, sizeof(*v), fj_cmp_pid);
-	for (i = 0; i < c->nth; i++) {
-		if (!i || v[i]->pid != v[i - 1]->pid) {
-			/*
-			 * A process is named after its main thread, else
-			 * after a thread of it the tasks file knows, else
-			 * after one that exited during the capture.
-			 */
-			comm = v[i]->pid ? tb_task_map_comm(c->tasks, v[i]->pid)
-					 : "swapper";
-			for (j = i; !comm && j < c->nth &&
-			     v[j]->pid == v[i]->pid; j++)
-				if (v[j]->tid == v[i]->pid)
-					comm = fj_exit_comm(v[j]);
-			for (j = i; !comm && j < c->nth &&
-			     v[j]->pid == v[i]->pid; j++)
-				comm = tb_task_map_comm(c->tasks, v[j]->tid);
-			for (j = i; !comm && j < c->nth &&
-			     v[j]->pid == v[i]->pid; j++)
-				comm = fj_exit_comm(v[j]);
-			if (!comm) {
-				snprintf(buf, sizeof(buf), "pid %" PRId32,
-					 v[i]->pid);
-				comm = buf;
-			}
-			fj_meta(c, "process_name", v[i]->pid, 0, comm, 0);
-			/*
-			 * A thread the tasks file does not know (it began
-			 * and ended between the collector's looks at /proc)
-			 * goes by its process's command, as in the report.
-			 */
-			pcomm = v[i]->pid && comm != buf ? comm : NULL;
-		}
-		v[i]->comm = tb_task_map_comm(c->tasks, v[i]->tid);
-		if (!v[i]->comm)
-			v[i]->comm = fj_exit_comm(v[i]);
-		if (!v[i]->comm)
-			v[i]->comm = pcomm;
-		fj_meta(c, "thread_name", v[i]->pid, v[i]->tid,
-			fj_thread_name(v[i], buf, sizeof(buf)), 0);
-	}
-	free(v);
-	return 0;
-}
-
-static int fj_cmp_stint(const void *a, const void *b)
-{
-	const struct fj_stint *x = a, *y = b;
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
-	/* The longer first, so that the shorter one is inside it. */
-	return (x->last < y->last) - (x->last > y->last);
-}
-
-/*
- * A task on a CPU from @from to @to.  "B" and "E" with the same name and
- * arguments, at the very times the next slice starts and the previous
- * ends ("X" events' rounded durations can overlap the next slice).
- */
-static void fj_cpu_write(struct fj_ctx *c, const struct fj_stint *s)
-{
-	const struct fj_thread *t = fj_thread(c, s->pid, s->tid);
-	const char *comm = t ? t->comm : NULL;
-	char name[48];
-	char ph;
-
-	/* The command and the tid: one name per task. */
-	if (comm)
-		snprintf(name, sizeof(name), "%s %" PRId32, comm, s->tid);
-	else
-		snprintf(name, sizeof(name), "tid %" PRId32, s->tid);
-	for (ph = 'B'; ph; ph = ph == 'B' ? 'E' : 0) {
-		fj_head(c, name, "cpu", ph, TB_FDR_JSON_CPUS_PID,
-			TB_FDR_JSON_CPU_TID(s->cpu),
-			ph == 'B' ? s->first : s->last);
-		fprintf(c->out, ", \"args\": {\"pid\": %" PRId32
-			", \"tid\": %" PRId32 "}}", s->pid, s->tid);
-	}
-	c->st->cpu_slices++;
-}
-
-/*
- * The next piece of a CPU's track: joined to the one before when it is
- * the same task from where that one ended (a viewer would nest a "B"
- * at the time of an "E" of the same name and arguments inside it).
- */
-static void fj_cpu_slice(struct fj_ctx *c, struct fj_stint *prev,
-			 const struct fj_stint *s, uint64_t from, uint64_t to)
-{
-	if (to <= from)
-		return;
-	if (prev->last > prev->first && prev->tid == s->tid &&
-	    prev->pid == s->pid && prev->last == from) {
-		prev->last = to;
-		return;
-	}
-	if (prev->last > prev->first)
-		fj_cpu_write(c, prev);
-	*prev = *s;
-	prev->first = from;
-	prev->last = to;
-}
-
-/*
- * One CPU's stretches, sorted, as slices that do not overlap.  A stretch
- * that starts inside another is a task that ran while the other was
- * switched out on the same CPU (the collectors keep a NewCPUId only where
- * a task changed CPU): it holds the CPU from its first record to its last,
- * then the other one has it again.
- */
-static int fj_cpu_track(struct fj_ctx *c, const struct fj_stint *s, size_t n)
-{
-	const struct fj_stint **stack;
-	struct fj_stint prev = { 0 };
-	size_t depth = 0, i;
-	uint64_t t = 0;
-
-	stack = malloc((n ? n : 1) * sizeof(*stack));
-	if (!stack)
-		return -ENOMEM;
-	for (i = 0; i <= n; i++) {
-		uint64_t at = i < n ? s[i].first : UINT64_MAX;
-
-		/* What ends before @at, and what it had interrupted. */
-		while (depth && stack[depth - 1]->last <= at) {
-			fj_cpu_slice(c, &prev, stack[depth - 1], t,
-				     stack[depth - 1]->last);
-			if (stack[depth - 1]->last > t)
-				t = stack[depth - 1]->last;
-			depth--;
-		}
-		if (i == n)
-			break;
-		if (depth)
-			fj_cpu_slice(c, &prev, stack[depth - 1], t, at);
-		stack[depth++] = &s[i];
-		t = at;
-	}
-	if (prev.last > prev.first)
-		fj_cpu_write(c, &prev);
-	free(stack);
-	return 0;
-}
-
-static int fj_cpus(struct fj_ctx *c)
-{
-	char name[32];
-	size_t i, j;
-	int ret;
-
-	if (!c->nstints)
-		return 0;
-	qsort(c->stints, c->nstints, sizeof(*c->stints), fj_cmp_stint);
-	fj_meta(c, "process_name", TB_FDR_JSON_CPUS_PID, 0, "CPUs", 0);
-	fj_meta(c, "process_sort_index", TB_FDR_JSON_CPUS_PID, 0, NULL, -1);
-	for (i = 0; i < c->nstints; i = j) {
-		uint16_t cpu = c->stints[i].cpu;
-
-		for (j = i; j < c->nstints && c->stints[j].cpu == cpu; j++)
-			;
-		snprintf(name, sizeof(name), "CPU %u", cpu);
-		fj_meta(c, "thread_name", TB_FDR_JSON_CPUS_PID,
-			TB_FDR_JSON_CPU_TID(cpu), name, 0);
-		fj_meta(c, "thread_sort_index", TB_FDR_JSON_CPUS_PID,
-			TB_FDR_JSON_CPU_TID(cpu), NULL, cpu);
-		ret = fj_cpu_track(c, &c->stints[i], j - i);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/*
- * Calls running when the capture started, at the capture's earliest time,
- * before the thread's other events: a viewer puts the earlier of two "B"
- * at one time outside.
- */
-static void fj_cut_starts(struct fj_ctx *c)
-{
-	struct fj_thread *t;
-	size_t i, j;
-
-	for (i = 0; i < c->nth; i++) {
-		t = &c->th[i];
-		for (j = 0; j < t->npre; j++) {
-			fj_call_event(c, &t->stack[j], 'B', t->pid, t->tid,
-				      c->t0, NULL);
-			c->st->cut_start++;
-		}
-	}
-}
-
 /* ---- the second pass ---- */
 
 /* A loss report: on the thread and on the CPU where it happened. */
@@ -896,10 +390,10 @@ static bool fj_lost(struct fj_ctx *c, const struct tb_fdr_record *r)
 	if (sscanf(text + plen, "%llu events%n", &n, &k) != 1 ||
 	    (size_t)k != len - plen)
 		return false;
-	fj_head(c, "lost events", "loss", 'i', r->pid, r->tid, r->tsc);
+	tb_fdr_json_out_head(c, "lost events", "loss", 'i', r->pid, r->tid, r->tsc);
 	fprintf(c->out, ", \"args\": {\"lost\": %llu}}", n);
-	fj_head(c, "lost events", "loss", 'i', TB_FDR_JSON_CPUS_PID,
-		TB_FDR_JSON_CPU_TID(r->cpu), r->tsc);
+	tb_fdr_json_out_head(c, "lost events", "loss", 'i', TB_FDR_JSON_CPUS_PID,
+			     TB_FDR_JSON_CPU_TID(r->cpu), r->tsc);
 	fprintf(c->out, ", \"args\": {\"lost\": %llu}}", n);
 	c->st->instants += 2;
 	return true;
@@ -909,13 +403,13 @@ static void fj_event(struct fj_ctx *c, const struct tb_fdr_record *r)
 {
 	if (fj_lost(c, r))
 		return;
-	fj_head(c, r->kind == TB_FDR_TYPED ? "typed event" : "marker",
-		"marker", 'i', r->pid, r->tid, r->tsc);
+	tb_fdr_json_out_head(c, r->kind == TB_FDR_TYPED ? "typed event" : "marker",
+			     "marker", 'i', r->pid, r->tid, r->tsc);
 	fprintf(c->out, ", \"args\": {");
 	if (r->kind == TB_FDR_TYPED)
 		fprintf(c->out, "\"type\": %u, ", r->event_type);
 	fprintf(c->out, "\"data\": \"");
-	fj_string(c->out, (const char *)r->data, (size_t)r->size);
+	tb_fdr_json_out_string(c->out, (const char *)r->data, (size_t)r->size);
 	fprintf(c->out, "\"}}");
 	c->st->instants++;
 }
@@ -1022,12 +516,12 @@ int tb_fdr_json_write(FILE *in, FILE *out, const struct tb_name_map *names,
 		goto out;
 	c.writing = true;
 	fprintf(out, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [");
-	ret = fj_meta_tasks(&c);
+	ret = tb_fdr_json_meta_tasks(&c);
 	if (!ret)
-		ret = fj_cpus(&c);
+		ret = tb_fdr_json_meta_cpus(&c);
 	if (ret)
 		goto out;
-	fj_cut_starts(&c);
+	tb_fdr_json_meta_cut_starts(&c);
 	ret = tb_fdr_reader_read(f, NULL, fj_visit, &c, NULL, err);
 	if (ret)
 		goto out;
@@ -1046,3 +540,4 @@ out:
 	tb_task_map_free(&none);
 	return ret;
 }
+
