@@ -5,9 +5,10 @@
   scripts/file-circles.py SRCDIR OBJDIR
 
 The include graph has an edge a -> b when a file of SRCDIR (lib/, tools/)
-names b in an #include "..."; a unit's .c and .h count as one node.  The
-call graph has an edge a.o -> b.o when a.o leaves a symbol undefined that
-b.o defines (nm of every object under OBJDIR/lib and OBJDIR/tools).  A
+names file b in an #include "..." (headers that include each other).
+The call graph has an edge a.o -> b.o when a.o leaves a symbol undefined
+that b.o defines (nm of every object under OBJDIR/lib and OBJDIR/tools):
+units that call each other, directly or round a longer loop.  A
 circle is a strongly connected set of two or more nodes.  Prints one line
 per circle and a TAP result per graph; exits 1 if any circle is found.
 """
@@ -52,7 +53,7 @@ def sccs(graph):
 
 
 def unit(path):
-    """lib/fmt/reader.c and lib/fmt/reader.h are one node."""
+    """An object's unit: lib/format/fdr_reader.o is lib/format/fdr_reader."""
     return os.path.splitext(path)[0]
 
 
@@ -70,7 +71,7 @@ def include_graph(src):
         by_name.setdefault(os.path.basename(f), []).append(rel)
         by_name.setdefault(os.path.relpath(f, os.path.join(src, "lib")), []).append(rel)
     for f in files:
-        a = unit(os.path.relpath(f, src))
+        a = os.path.relpath(f, src)
         graph.setdefault(a, set())
         with open(f, encoding="utf-8", errors="replace") as fh:
             for line in fh:
@@ -83,8 +84,7 @@ def include_graph(src):
                     targets = [os.path.relpath(here, src)]
                 else:
                     targets = by_name.get(name, [])[:1]
-                for t in targets:
-                    b = unit(t)
+                for b in targets:
                     if b != a:
                         graph[a].add(b)
     return graph

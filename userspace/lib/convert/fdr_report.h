@@ -21,25 +21,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "convert/fdr_report_class.h"
 #include "convert/latency.h"
 #include "format/fdr_classes.h"
 #include "format/fdr_reader.h"
 #include "format/name_map.h"
 #include "format/task_map.h"
 #include "util/error.h"
-
-/* The classes of the report: the collectors' (-e), then two more. */
-enum {
-	TB_RC_KFUNC = TB_FDR_NR_CLASSES,	/* kernel functions (-f) */
-	TB_RC_OTHER,	/* an id of no kernel space: other XRay traces */
-	TB_RC_NR,
-};
-
-/* "syscall", ..., "marker", "kfunc", "function". */
-const char *tb_fdr_report_class_name(unsigned int rc);
-
-/* Class index of a name, or -1. */
-int tb_fdr_report_class(const char *name);
 
 #define TB_REPORT_NO_FILTER	(-1)
 
