@@ -16,6 +16,7 @@
 #include "tb_test_util.h"
 
 #include "convert/fdr_post.h"
+#include "convert/fdr_post_files.h"
 #include "format/fdr_reader.h"
 #include "format/fdr_writer.h"
 #include "format/name_map.h"

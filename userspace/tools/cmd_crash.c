@@ -21,6 +21,7 @@
 #include "collect/collect.h"
 #include "convert/crash_recover.h"
 #include "convert/fdr_post.h"
+#include "convert/fdr_post_files.h"
 #include "format/crash_image.h"
 
 #include "syscall_names.h"	/* generated from the UAPI headers */

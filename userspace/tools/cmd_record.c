@@ -34,6 +34,7 @@
 #include "cmds.h"
 #include "collect/collect.h"
 #include "convert/fdr_post.h"
+#include "convert/fdr_post_files.h"
 #include "device/dev.h"
 #include "device/fdr_dev.h"
 #include "device/fdr_mmap.h"

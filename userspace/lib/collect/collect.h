@@ -18,6 +18,7 @@
 
 #include "cli/opt.h"
 #include "convert/fdr_post.h"
+#include "convert/fdr_post_files.h"
 #include "format/fdr_classes.h"
 #include "format/task_map.h"
 

@@ -217,8 +217,7 @@ static void ids_finish(struct tb_fdr_post *p, size_t n)
 	p->nids = j + 1;
 }
 
-/* Does the written trace carry the kernel's ids (not dense ones)? */
-static bool kernel_ids(const struct tb_fdr_post *p)
+bool tb_fdr_post_kernel_ids(const struct tb_fdr_post *p)
 {
 	return p->raw || p->keep_ids;
 }
@@ -234,7 +233,7 @@ static uint32_t dense_id(const struct tb_fdr_post *p, uint32_t kid)
 
 uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id)
 {
-	if (kernel_ids(p) || !id || id > p->nids)
+	if (tb_fdr_post_kernel_ids(p) || !id || id > p->nids)
 		return id;
 	return p->ids[id - 1];
 }
@@ -565,11 +564,11 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	size_t i;
 
 	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
-		kernel_ids(p) ? "kernel ids" : "dense, 1..N");
+		tb_fdr_post_kernel_ids(p) ? "kernel ids" : "dense, 1..N");
 	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
 	for (i = 0; i < p->nids; i++) {
 		uint32_t kid = p->ids[i];
-		uint32_t id = kernel_ids(p) ? kid : (uint32_t)i + 1;
+		uint32_t id = tb_fdr_post_kernel_ids(p) ? kid : (uint32_t)i + 1;
 		const char *n = tb_name_map_find(known, kid);
 
 		if (n)
@@ -579,12 +578,12 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		else
 			snprintf(name, sizeof(name), "fdr_%#x", kid);
 		fprintf(names, "%u %s\n# kernel id %#x\n", id, name, kid);
-		if (map && !kernel_ids(p) && tb_name_map_add(&dense, id, name))
+		if (map && !tb_fdr_post_kernel_ids(p) && tb_name_map_add(&dense, id, name))
 			ret = -ENOMEM;
 	}
 	if (ferror(names) && !ret)
 		ret = -EIO;
-	if (map && !kernel_ids(p) && !ret) {
+	if (map && !tb_fdr_post_kernel_ids(p) && !ret) {
 		if (tb_name_map_finish(&dense, &err))
 			ret = -EINVAL;
 		else
@@ -592,180 +591,6 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	}
 	tb_name_map_free(&dense);
 	return ret;
-}
-
-/* One of the converters, from the written trace and names file. */
-static int convert(const char *trace, const char *names, const char *out,
-		   int (*fn)(FILE *in, FILE *out,
-			     const struct tb_name_map *names, void *ctx,
-			     struct tb_error *err),
-		   void *ctx, struct tb_error *err)
-{
-	struct tb_name_map m = { 0 };
-	struct tb_output o;
-	FILE *in, *nf;
-	int ret;
-
-	if (names) {
-		nf = fopen(names, "r");
-		if (!nf)
-			return -errno;
-		ret = tb_name_map_load(&m, nf, err);
-		fclose(nf);
-		if (ret) {
-			tb_name_map_free(&m);
-			return -1;
-		}
-	}
-	in = fopen(trace, "rb");
-	if (!in) {
-		ret = -errno;
-		goto out;
-	}
-	ret = tb_output_open(&o, out);
-	if (ret) {
-		fclose(in);
-		goto out;
-	}
-	ret = fn(in, o.f, &m, ctx, err);
-	if (ret)
-		tb_output_abort(&o);
-	else
-		ret = tb_output_commit(&o);
-	fclose(in);
-out:
-	tb_name_map_free(&m);
-	return ret;
-}
-
-static int tfile_write(FILE *in, FILE *out, const struct tb_name_map *names,
-		       void *ctx, struct tb_error *err)
-{
-	return tb_fdr_tfile_write(in, out, names, err);
-}
-
-int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
-		      struct tb_error *err)
-{
-	return convert(trace, names, out, tfile_write, NULL, err);
-}
-
-static int json_write(FILE *in, FILE *out, const struct tb_name_map *names,
-		      void *ctx, struct tb_error *err)
-{
-	return tb_fdr_json_write(in, out, names, ctx, NULL, err);
-}
-
-/* Tasks named by TRACE.tasks when the collector wrote one. */
-int tb_fdr_post_json(const char *trace, const char *names, const char *out,
-		     struct tb_error *err)
-{
-	struct tb_task_map tasks;
-	char *path = tb_companion_path(trace, TB_COMPANION_TASKS);
-	int ret = 0;
-
-	tb_task_map_init(&tasks);
-	if (!path)
-		return -ENOMEM;
-	ret = tb_task_map_load(&tasks, path, err);
-	free(path);
-	if (ret == -ENOENT)
-		ret = 0;
-	if (!ret)
-		ret = convert(trace, names, out, json_write, &tasks, err);
-	tb_task_map_free(&tasks);
-	return ret;
-}
-
-/* A tfile or JSON: a warning when it cannot be written. */
-static void companion(const char *trace, const char *names, const char *out,
-		      int (*fn)(const char *trace, const char *names,
-				const char *path, struct tb_error *err))
-{
-	struct tb_error err;
-	int ret;
-
-	if (!out)
-		return;
-	if (tb_output_same_path(out, trace)) {
-		tb_cli_warn("%s: not written: it is the trace", out);
-		return;
-	}
-	ret = fn(trace, names, out, &err);
-	if (ret)
-		tb_cli_warn("%s: not written: %s", out,
-			    ret == -1 ? err.msg : strerror(-ret));
-}
-
-int tb_fdr_post_files(const struct tb_fdr_post *p,
-		      const struct tb_fdr_post_files *f, struct tb_error *err)
-{
-	struct tb_output names, map = { 0 };
-	const char *same = NULL;
-	bool with_map;
-	int ret;
-
-	if (!f->names)
-		return 0;
-	/* Written after the trace: never over it. */
-	if (f->trace && tb_output_same_path(f->names, f->trace))
-		same = f->names;
-	else if (f->trace && f->map && !kernel_ids(p) &&
-		 tb_output_same_path(f->map, f->trace))
-		same = f->map;
-	if (same) {
-		tb_error_set(err, 0, "%s: is the trace %s, not overwritten",
-			     same, f->trace);
-		return -1;
-	}
-	ret = tb_output_open(&names, f->names);
-	if (ret) {
-		tb_error_set(err, 0, "%s: %s", f->names, strerror(-ret));
-		return -1;
-	}
-	/* An ELF map of no function is no map: none when nothing ran. */
-	with_map = f->map && !kernel_ids(p) && p->nids;
-	if (with_map) {
-		ret = tb_output_open(&map, f->map);
-		if (ret) {
-			tb_error_set(err, 0, "%s: %s", f->map, strerror(-ret));
-			tb_output_abort(&names);
-			return -1;
-		}
-	}
-	ret = tb_fdr_post_names(p, names.f, map.f, f->known,
-				tb_fdr_post_syscall_namer,
-				(void *)&f->syscalls);
-	if (ret) {
-		tb_output_abort(&names);
-		if (map.f)
-			tb_output_abort(&map);
-	} else {
-		ret = tb_output_commit(&names);
-		if (map.f && !ret)
-			ret = tb_output_commit(&map);
-		else if (map.f)
-			tb_output_abort(&map);
-	}
-	if (ret) {
-		tb_error_set(err, 0, "%s: cannot write the names or the map: %s",
-			     f->names, strerror(-ret));
-		return -1;
-	}
-	/*
-	 * No map this time: one left by an earlier capture of the same name
-	 * would give llvm-xray -m wrong names for this one's ids.
-	 */
-	if (f->map && !with_map && !kernel_ids(p) && unlink(f->map) &&
-	    errno != ENOENT) {
-		tb_error_set(err, 0, "%s: cannot remove the earlier map: %s",
-			     f->map, strerror(errno));
-		return -1;
-	}
-	if (!p->raw)
-		companion(f->trace, f->names, f->tfile, tb_fdr_post_tfile);
-	companion(f->trace, f->names, f->json, tb_fdr_post_json);
-	return 0;
 }
 
 void tb_fdr_post_free(struct tb_fdr_post *p)

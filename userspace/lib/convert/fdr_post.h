@@ -71,6 +71,9 @@ struct tb_fdr_post {
 int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		    FILE *out, struct tb_error *err);
 
+/* Does the written trace carry the kernel's ids (not dense ones)? */
+bool tb_fdr_post_kernel_ids(const struct tb_fdr_post *p);
+
 /* Kernel id of an id of the written trace (itself in raw mode). */
 uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id);
 
@@ -111,38 +114,6 @@ int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text);
 int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
 		      void *ctx);
-
-/*
- * The GDB trace file (convert/fdr_tfile.h) of the written trace @trace, its
- * tracepoints named by the names file @names (may be NULL), to @out.
- * Returns 0, -1 with @err set, or -errno.
- */
-int tb_fdr_post_tfile(const char *trace, const char *names, const char *out,
-		      struct tb_error *err);
-
-/* The same for the trace_event JSON (convert/fdr_json.h). */
-int tb_fdr_post_json(const char *trace, const char *names, const char *out,
-		     struct tb_error *err);
-
-/* The files a collector writes next to its trace; NULL skips one. */
-struct tb_fdr_post_files {
-	const char *trace;	/* the trace written by tb_fdr_post_run() */
-	const char *names;	/* names file (needed by tfile and json) */
-	const char *map;	/* ELF instrumentation map (not in raw mode) */
-	const char *tfile;	/* GDB trace file (not in raw mode) */
-	const char *json;	/* trace_event JSON */
-	const struct tb_name_map *known;	/* names by kernel id */
-	struct tb_fdr_syscalls syscalls;	/* then the syscall table */
-};
-
-/*
- * Write @f's files, names as tb_fdr_post_names() with
- * tb_fdr_post_syscall_namer().  Returns 0, or -1 with @err set when the names
- * file or the map cannot be written; a tfile or JSON that cannot be
- * written is only reported on stderr (tb_cli_warn), the trace stays usable.
- */
-int tb_fdr_post_files(const struct tb_fdr_post *p,
-		      const struct tb_fdr_post_files *f, struct tb_error *err);
 
 void tb_fdr_post_free(struct tb_fdr_post *p);
 
