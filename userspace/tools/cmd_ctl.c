@@ -257,32 +257,36 @@ static int cmd_chkpt(int argc, char **argv)
 	return TB_EXIT_OK;
 }
 
-static uint32_t parse_sources(const char *list)
+static int source_word(void *ctx, const char *tok)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
-	uint32_t mask = 0;
+	uint32_t *mask = ctx;
 	size_t i;
 
-	if (!copy)
-		cli_die_errno(TB_EXIT_FAIL, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "none"))
-			continue;
-		if (!strcmp(tok, "all")) {
-			mask |= TRACEBUF_SRC_ALL;
-			continue;
-		}
-		for (i = 0; i < NSRC; i++)
-			if (!strcmp(tok, src_names[i]))
-				break;
-		if (!strcmp(tok, "ret"))	/* short for ret-user */
-			i = 3;
-		if (i == NSRC)
-			cli_opt_usage("sources: unknown source '%s' (none, all, %s)",
-				      tok, "syscall, irq, fault, ret-user, switch");
-		mask |= 1U << i;
+	if (!strcmp(tok, "none"))
+		return 0;
+	if (!strcmp(tok, "all")) {
+		*mask |= TRACEBUF_SRC_ALL;
+		return 0;
 	}
-	free(copy);
+	for (i = 0; i < NSRC; i++)
+		if (!strcmp(tok, src_names[i]))
+			break;
+	if (!strcmp(tok, "ret"))	/* short for ret-user */
+		i = 3;
+	if (i == NSRC)
+		cli_opt_usage("sources: unknown source '%s' (none, all, %s)",
+			      tok, "syscall, irq, fault, ret-user, switch");
+	*mask |= 1U << i;
+	return 0;
+}
+
+static uint32_t parse_sources(const char *list)
+{
+	uint32_t mask = 0;
+
+	errno = -tb_parse_words(list, source_word, &mask);
+	if (errno)
+		cli_die_errno(TB_EXIT_FAIL, "out of memory");
 	return mask;
 }
 

@@ -162,24 +162,25 @@ static void parse_window(const char *arg, struct tb_fdr_report_opts *o)
 		cli_die(TB_EXIT_USAGE, "--time '%s': TO is before FROM", arg);
 }
 
+static int class_word(void *ctx, const char *tok)
+{
+	uint32_t *mask = ctx;
+	int rc = tb_fdr_report_class(tok);
+
+	if (rc < 0)
+		cli_die(TB_EXIT_USAGE,
+			"--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
+			tok);
+	*mask |= 1U << rc;
+	return 0;
+}
+
 static uint32_t parse_class_list(const char *arg)
 {
-	char *copy = strdup(arg), *tok, *save = NULL;
 	uint32_t mask = 0;
-	int rc;
 
-	if (!copy)
+	if (tb_parse_words(arg, class_word, &mask))
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		rc = tb_fdr_report_class(tok);
-		if (rc < 0)
-			cli_die(TB_EXIT_USAGE,
-				"--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
-				tok);
-		mask |= 1U << rc;
-	}
-	free(copy);
 	if (!mask)
 		cli_die(TB_EXIT_USAGE, "--events: empty list");
 	return mask;

@@ -409,7 +409,7 @@ static void fj_event(struct fj_ctx *c, const struct tb_fdr_record *r)
 	if (r->kind == TB_FDR_TYPED)
 		fprintf(c->out, "\"type\": %u, ", r->event_type);
 	fprintf(c->out, "\"data\": \"");
-	tb_fdr_json_out_string(c->out, (const char *)r->data, (size_t)r->size);
+	tb_json_string(c->out, (const char *)r->data, (size_t)r->size);
 	fprintf(c->out, "\"}}");
 	c->st->instants++;
 }

@@ -21,7 +21,7 @@ static void fj_meta(struct fj_ctx *c, const char *what, int32_t pid,
 	c->first = false;
 	if (name) {
 		fprintf(c->out, "\"name\": \"");
-		tb_fdr_json_out_string(c->out, name, strlen(name));
+		tb_json_string(c->out, name, strlen(name));
 		fprintf(c->out, "\"}}");
 	} else {
 		fprintf(c->out, "\"sort_index\": %ld}}", sort);

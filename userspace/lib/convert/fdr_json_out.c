@@ -51,23 +51,6 @@ bool tb_fdr_json_out_is_exit(const struct tb_fdr_record *r)
 
 /* ---- writing ---- */
 
-/* @s (@len bytes) as the body of a JSON string. */
-void tb_fdr_json_out_string(FILE *out, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-}
-
 void tb_fdr_json_out_ts(struct fj_ctx *c, const char *key, uint64_t tsc)
 {
 	long double us = (long double)tsc * 1000000.0L / c->freq;
@@ -81,7 +64,7 @@ void tb_fdr_json_out_head(struct fj_ctx *c, const char *name, const char *cat,
 {
 	fprintf(c->out, "%s\n{\"name\": \"", c->first ? "" : ",");
 	c->first = false;
-	tb_fdr_json_out_string(c->out, name, strlen(name));
+	tb_json_string(c->out, name, strlen(name));
 	fprintf(c->out, "\", \"cat\": \"%s\", \"ph\": \"%c\", \"pid\": %" PRId32
 		", \"tid\": %" PRId32, cat, ph, pid, tid);
 	tb_fdr_json_out_ts(c, "ts", tsc);

@@ -14,6 +14,7 @@
 #include "convert/fdr_json.h"
 #include "format/fdr_reader.h"
 #include "util/hash.h"
+#include "util/json.h"
 
 /* Why a slice is cut (the "cut" argument). */
 enum fj_cut {
@@ -91,7 +92,6 @@ struct fj_ctx {
 struct fj_thread *tb_fdr_json_out_thread(struct fj_ctx *c, int32_t pid, int32_t tid);
 uint32_t tb_fdr_json_out_space(const struct fj_ctx *c, uint32_t id, uint32_t *key);
 bool tb_fdr_json_out_is_exit(const struct tb_fdr_record *r);
-void tb_fdr_json_out_string(FILE *out, const char *s, size_t len);
 void tb_fdr_json_out_ts(struct fj_ctx *c, const char *key, uint64_t tsc);
 void tb_fdr_json_out_head(struct fj_ctx *c, const char *name, const char *cat,
 			  char ph, int32_t pid, int32_t tid, uint64_t tsc);

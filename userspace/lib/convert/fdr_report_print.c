@@ -8,6 +8,7 @@
 #include <linux/tracebuf.h>
 
 #include "convert/fdr_report_print.h"
+#include "util/json.h"
 
 #define RP_PCT_NR	3
 static const double rp_pcts[RP_PCT_NR] = { 50, 90, 99 };
@@ -443,16 +444,7 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 static void rp_jstr(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
+	tb_json_string(out, s, strlen(s));
 	fputc('"', out);
 }
 

@@ -32,17 +32,7 @@ uint64_t tb_fdr_report_visit_ticks(const struct tb_fdr_report *r, uint64_t ns)
 /* Where task @tid is in tasks[] (sorted by tid), or would go. */
 size_t tb_fdr_report_visit_task_at(const struct tb_fdr_report *r, int32_t tid)
 {
-	size_t lo = 0, hi = r->ntasks;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->tasks[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return tb_task_map_index(r->tasks, r->ntasks, sizeof(*r->tasks), tid);
 }
 
 /* Whether events of @f pass --class and --name. */

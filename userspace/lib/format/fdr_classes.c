@@ -9,6 +9,7 @@
 #include <linux/tracebuf.h>
 
 #include "format/fdr_classes.h"
+#include "util/parse.h"
 
 const struct tb_fdr_class tb_fdr_classes[TB_FDR_NR_CLASSES] = {
 	{ "syscall", TRACEBUF_FDR_SYSCALL, TRACEBUF_FDR_SPACE_SYSCALL },
@@ -42,28 +43,37 @@ static int class_bit(const char *name, uint32_t all, uint32_t *bit)
 	return -EINVAL;
 }
 
+struct class_list {
+	uint32_t all, mask;
+	char *bad;
+	size_t bad_size;
+};
+
+static int class_word(void *ctx, const char *word)
+{
+	struct class_list *l = ctx;
+	uint32_t bit;
+
+	if (class_bit(word, l->all, &bit)) {
+		if (l->bad && l->bad_size)
+			snprintf(l->bad, l->bad_size, "%s", word);
+		return -EINVAL;
+	}
+	l->mask |= bit;
+	return 0;
+}
+
 int tb_fdr_classes_parse(const char *list, uint32_t all, uint32_t *mask,
 			 char *bad, size_t bad_size)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
-	uint32_t m = 0, bit;
+	struct class_list l = { .all = all, .bad = bad, .bad_size = bad_size };
+	int ret = tb_parse_words(list, class_word, &l);
 
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (class_bit(tok, all, &bit)) {
-			if (bad && bad_size)
-				snprintf(bad, bad_size, "%s", tok);
-			free(copy);
-			return -EINVAL;
-		}
-		m |= bit;
-	}
-	free(copy);
-	if (!m)
+	if (ret)
+		return ret;
+	if (!l.mask)
 		return -ENODATA;
-	*mask = m;
+	*mask = l.mask;
 	return 0;
 }
 

@@ -29,19 +29,28 @@ void tb_task_map_free(struct tb_task_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Index of @tid, or of where it would go (and *found false). */
-static size_t tm_index(const struct tb_task_map *m, int32_t tid, bool *found)
+size_t tb_task_map_index(const void *v, size_t n, size_t size, int32_t tid)
 {
-	size_t lo = 0, hi = m->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		int32_t at;
 
-		if (m->v[mid].tid < tid)
+		memcpy(&at, (const char *)v + mid * size, sizeof(at));
+		if (at < tid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* Index of @tid, or of where it would go (and *found false). */
+static size_t tm_index(const struct tb_task_map *m, int32_t tid, bool *found)
+{
+	size_t lo = tb_task_map_index(m->v, m->n, sizeof(*m->v), tid);
+
 	*found = lo < m->n && m->v[lo].tid == tid;
 	return lo;
 }

@@ -35,6 +35,13 @@ struct tb_task_map {
 	size_t n, cap;
 };
 
+/*
+ * Where @tid is, or would go, in the @n elements of @size bytes at @v,
+ * sorted by tid, each beginning with its int32_t tid (struct tb_task and
+ * the report's tasks): the lower bound.
+ */
+size_t tb_task_map_index(const void *v, size_t n, size_t size, int32_t tid);
+
 void tb_task_map_init(struct tb_task_map *m);
 void tb_task_map_free(struct tb_task_map *m);
 

@@ -70,3 +70,18 @@ int tb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 		*out = (uint32_t)v;
 	return ret;
 }
+
+int tb_parse_words(const char *list, int (*fn)(void *ctx, const char *word),
+		   void *ctx)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save))
+		ret = fn(ctx, tok);
+	free(copy);
+	return ret;
+}

@@ -14,4 +14,12 @@ int tb_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 /* Like tb_parse_u64 but accepts a K/M/G suffix (powers of 1024). */
 int tb_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/*
+ * Call @fn with each word of the comma-separated @list, in order (empty
+ * words skipped, as strtok does): 0, -ENOMEM, or the first non-zero
+ * value @fn returned.
+ */
+int tb_parse_words(const char *list, int (*fn)(void *ctx, const char *word),
+		   void *ctx);
+
 #endif /* TB_PARSE_H */
