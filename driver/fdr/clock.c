@@ -35,7 +35,7 @@
 #include <asm/arch_timer.h>
 #endif
 
-#include "fdr.h"
+#include "clock.h"
 
 bool fdr_clock_is_tsc;
 

@@ -15,7 +15,7 @@
  * stops, and the positions only at a panic: the notifier writes the panic
  * message as the panicking CPU's last event, turns every writer away and
  * copies each CPU's head, tail, open block and page lengths into the
- * descriptor (fdr_ring_freeze()), then seals it with its checksum.
+ * descriptor (fdr_crash_freeze()), then seals it with its checksum.
  *
  * The names.  A trace's IRQ, softirq, work function, fault, task and
  * kernel function ids mean something only with the NAMES text, which
@@ -44,7 +44,13 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "fdr.h"
+#include <linux/tracebuf.h>
+#include <linux/tracebuf_crash.h>
+
+#include "crash.h"
+#include "kfunc.h"
+#include "names.h"
+#include "ring.h"
 
 #define FDR_FRAMES_PER_TABLE	(PAGE_SIZE / sizeof(u64))
 /*
@@ -183,6 +189,46 @@ void fdr_crash_state(u32 state, u32 mode, const u8 *hdr)
 	fdr_desc_seal();
 }
 
+/*
+ * Write @msg as this CPU's last event, keep every writer out, and publish
+ * each CPU's positions in the descriptor.  Rings a trigger froze (an oops
+ * trigger, then oops=panic) still take the panic message on this CPU,
+ * after the trigger's events: nobody else writes any more.  Kernel
+ * function calls missed and not reported yet go in just before it.
+ */
+static void fdr_crash_freeze(const char *msg, u32 len)
+{
+	struct tracebuf_crash_cpu *out = fdr_desc_cpus();
+	unsigned int self = raw_smp_processor_id();
+	struct fdr_ring_pos pos;
+	bool wrote;
+	int cpu, i;
+
+	fdr_ring_panic_open();
+	fdr_write_lost(fdr_kfunc_missed_unreported());
+	wrote = fdr_write_marker(msg, len);
+
+	fdr_ring_stop_writers();
+	smp_mb();	/* writers are out before their positions are read */
+	for_each_possible_cpu(cpu) {
+		struct tracebuf_crash_cpu *o = &out[cpu];
+
+		fdr_ring_pos(cpu, &pos);
+		o->head = pos.head;
+		o->tail = pos.tail;
+		o->len = pos.len;
+		o->block = pos.block == FDR_NO_BLOCK ? TRACEBUF_CRASH_NO_BLOCK :
+						       pos.block;
+		o->flags = 0;
+		if (pos.torn)
+			o->flags |= TRACEBUF_CRASH_CPU_TORN;
+		if (cpu == self && wrote)
+			o->flags |= TRACEBUF_CRASH_CPU_PANIC;
+		for (i = 0; i < TRACEBUF_FDR_PAGES; i++)
+			o->page_len[i] = pos.page_len[i];
+	}
+}
+
 static int fdr_crash_panic(struct notifier_block *nb, unsigned long event,
 			   void *data)
 {
@@ -198,17 +244,16 @@ static int fdr_crash_panic(struct notifier_block *nb, unsigned long event,
 	/* panic() passes the message with its newline. */
 	while (n > 0 && fdr_panic_msg[n - 1] == '\n')
 		n--;
-	fdr_ring_freeze(fdr_panic_msg, n, fdr_kfunc_missed_unreported(),
-			fdr_desc_cpus());
+	fdr_crash_freeze(fdr_panic_msg, n);
 	if (fdr_names_area) {
-		bool truncated;
+		struct fdr_text t = { .buf = fdr_names_area,
+				      .size = FDR_NAMES_AREA };
 
-		fdr_desc->names_len = fdr_names_write(fdr_names_area,
-						      FDR_NAMES_AREA, true,
-						      &truncated);
-		fdr_desc->names_checksum = fdr_crc(0, fdr_names_area,
-						   fdr_desc->names_len);
-		if (truncated)
+		fdr_names_write(&t);
+		fdr_kfunc_names(&t, true);
+		fdr_desc->names_len = t.len;
+		fdr_desc->names_checksum = fdr_crc(0, fdr_names_area, t.len);
+		if (t.truncated)
 			fdr_desc->names_flags |= TRACEBUF_CRASH_NAMES_TRUNCATED;
 	}
 	fdr_desc->panic_cpu = raw_smp_processor_id();

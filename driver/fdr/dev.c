@@ -15,7 +15,7 @@
  * reads one snapshot (taken by TRACEBUF_FDR_IOC_SNAPSHOT, or by the first
  * read) and then EOF; after EOF it reads EOF until SNAPSHOT, or until a new
  * capture was started or configured, re-arms it.  A snapshot copies
- * nothing: it holds the pages it covers until read (fdr_ring.c).  In
+ * nothing: it holds the pages it covers until read (snap.c).  In
  * streaming mode reads consume the data: they block until a CPU committed
  * the wake-up amount, and return EOF once capture is stopped and
  * everything was read.  Several streaming readers share the data, each
@@ -25,7 +25,7 @@
  *
  * mmap() maps one CPU's ring read-only, and TRACEBUF_FDR_IOC_MMAP_GET
  * lends the file that CPU's closed pages instead of copying them
- * (fdr_mmap.c); the streaming readers share the pages either way.
+ * (mmap.c); the streaming readers share the pages either way.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,8 +39,16 @@
 #include <linux/uaccess.h>
 
 #include <linux/tracebuf.h>
+#include <linux/tracebuf_crash.h>
 
+#include "capture.h"
+#include "cond.h"
+#include "crash.h"
 #include "fdr.h"
+#include "kfunc.h"
+#include "mmap.h"
+#include "ring.h"
+#include "trigger.h"
 #include "core/probes.h"
 #include "core/core.h"
 
@@ -48,18 +56,6 @@
 
 /* Largest per-CPU array entry STATS accepts (room for growth). */
 #define FDR_CPU_STATS_MAX	256
-
-static DEFINE_MUTEX(fdr_lock);		/* configuration, start/stop, rings */
-static struct tracebuf_fdr_config fdr_cfg = {
-	.classes	= TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
-			  TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
-	.mode		= TRACEBUF_FDR_MODE_FLIGHT,
-	.buf_size	= TRACEBUF_FDR_BUF_DEFAULT,
-};
-
-static bool fdr_running;	/* written under fdr_lock */
-static bool fdr_markers;	/* running with TRACEBUF_FDR_MARKER */
-static u64 fdr_gen = 1;	/* capture number: START and CONFIG count; 0 is never one */
 
 /*
  * What a file reads is one "output": the header, then the capture's blocks
@@ -79,97 +75,7 @@ struct fdr_file {
 	bool at_eof;		/* the output of capture @gen was read to EOF */
 };
 
-static u32 fdr_wakeup_bytes(const struct tracebuf_fdr_config *cfg)
-{
-	return cfg->wakeup ? cfg->wakeup : TRACEBUF_FDR_WAKEUP_DEFAULT(cfg->buf_size);
-}
-
 /* ------------------------------------------------------------ control */
-
-static int fdr_start(void)
-{
-	u8 hdr[FDR_HDR_SIZE];
-	int ret;
-
-	/* Running, or a file still holds pages of the capture to discard. */
-	if (fdr_running || fdr_stream_lent())
-		return -EBUSY;
-	if (!fdr_ring_allocated()) {
-		ret = fdr_mmap_ring_alloc(fdr_cfg.buf_size);
-		if (ret)
-			return ret;
-	}
-	fdr_names_reset();
-	fdr_trig_reset();
-	fdr_ring_reset(fdr_cfg.mode, fdr_wakeup_bytes(&fdr_cfg));
-	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
-	fdr_ring_set_on(true);
-	ret = fdr_events_start();
-	if (!ret) {
-		ret = fdr_kfunc_start();
-		if (ret)
-			fdr_events_stop();
-	}
-	if (ret) {
-		fdr_ring_set_on(false);
-		synchronize_rcu();	/* marker writers run with IRQs off */
-		return ret;
-	}
-	WRITE_ONCE(fdr_running, true);
-	WRITE_ONCE(fdr_gen, fdr_gen + 1);
-	fdr_put_header(hdr, fdr_clock_hz());
-	fdr_crash_state(TRACEBUF_CRASH_RECORDING, fdr_cfg.mode, hdr);
-	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);
-	/* Readers of the previous capture see it is gone. */
-	wake_up_interruptible_all(&fdr_ring_wq);
-	return 0;
-}
-
-static void fdr_stop(void)
-{
-	if (!fdr_running)
-		return;
-	fdr_trig_stop();
-	WRITE_ONCE(fdr_markers, false);
-	/* Reports its losses, so before the ring goes off. */
-	fdr_kfunc_stop();
-	fdr_ring_set_on(false);
-	/*
-	 * Detach waits for every probe and, through its RCU grace period,
-	 * for every marker writer (they run with interrupts off) and every
-	 * kernel function handler (they run with preemption off).
-	 */
-	fdr_events_stop();
-	fdr_ring_quiesce();
-	WRITE_ONCE(fdr_running, false);
-	fdr_crash_state(TRACEBUF_CRASH_STOPPED, fdr_cfg.mode, NULL);
-	wake_up_interruptible_all(&fdr_ring_wq);
-}
-
-static int fdr_check_config(const struct tracebuf_fdr_config *c)
-{
-	u32 size = c->buf_size ? c->buf_size : fdr_cfg.buf_size;
-
-	if (!c->classes || (c->classes & ~TRACEBUF_FDR_ALL) || c->reserved)
-		return -EINVAL;
-	if (c->mode != TRACEBUF_FDR_MODE_FLIGHT &&
-	    c->mode != TRACEBUF_FDR_MODE_STREAM)
-		return -EINVAL;
-	if (c->buf_size && (!is_power_of_2(c->buf_size) ||
-			    c->buf_size < TRACEBUF_FDR_BUF_MIN ||
-			    c->buf_size > TRACEBUF_FDR_BUF_MAX))
-		return -EINVAL;
-	/* A threshold the ring may never reach would leave readers asleep. */
-	if (c->nr_args > TRACEBUF_FDR_ARGS_MAX ||
-	    c->wakeup > FDR_WAKEUP_MAX(size))
-		return -EINVAL;
-	if ((c->classes & TRACEBUF_FDR_FAULT) &&
-	    (tbcore_probes_available() & (TBCORE_EVMASK(TBCORE_EV_FAULT_USER) |
-				      TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL))) !=
-	    (TBCORE_EVMASK(TBCORE_EV_FAULT_USER) | TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL)))
-		return -EOPNOTSUPP;
-	return 0;
-}
 
 static long fdr_ioc_config(struct file *file, void __user *uarg,
 			   size_t usize)
@@ -181,29 +87,7 @@ static long fdr_ioc_config(struct file *file, void __user *uarg,
 	if (ret)
 		return ret;
 	mutex_lock(&fdr_lock);
-	ret = -EBUSY;
-	if (fdr_running || fdr_stream_lent())
-		goto out;
-	ret = fdr_check_config(&c);
-	if (ret)
-		goto out;
-	if (!c.buf_size)
-		c.buf_size = fdr_cfg.buf_size;
-	ret = fdr_mmap_ring_alloc(c.buf_size);
-	if (ret == -EBUSY)
-		goto out;	/* mapped: the ring and the capture stay */
-	if (ret) {
-		/* The old buffers are gone, and the capture with them. */
-		WRITE_ONCE(fdr_gen, fdr_gen + 1);
-		wake_up_interruptible_all(&fdr_ring_wq);
-		goto out;
-	}
-	fdr_cfg = c;
-	fdr_ring_reset(c.mode, fdr_wakeup_bytes(&c));
-	fdr_crash_state(TRACEBUF_CRASH_IDLE, c.mode, NULL);
-	WRITE_ONCE(fdr_gen, fdr_gen + 1);
-	wake_up_interruptible_all(&fdr_ring_wq);
-out:
+	ret = fdr_capture_config(&c);
 	mutex_unlock(&fdr_lock);
 	return ret;
 }
@@ -321,7 +205,7 @@ static long fdr_ioc_names(struct file *file, void __user *uarg,
 	ret = tbcore_uabi_get(&n, sizeof(n), sizeof(n), uarg, usize);
 	if (ret)
 		return ret;
-	text = fdr_names_text(&len);
+	text = fdr_capture_names(&len);
 	if (!text)
 		return -ENOMEM;
 	if (n.buf && copy_to_user(u64_to_user_ptr(n.buf), text,
@@ -394,7 +278,7 @@ static long fdr_ioc_snapshot(struct file *file, void __user *uarg,
 		/* Or, when it fires a trigger, as it is once frozen. */
 		if (fdr_running)
 			fdr_kfunc_report_missed();
-		if (!fdr_trig_snapshot())
+		if (!fdr_cond_snapshot())
 			fdr_output_begin(f);
 	}
 	mutex_unlock(&fdr_lock);
@@ -441,7 +325,7 @@ static long fdr_ioc_start(struct file *file, void __user *uarg, size_t usize)
 	long ret;
 
 	mutex_lock(&fdr_lock);
-	ret = fdr_start();
+	ret = fdr_capture_start();
 	mutex_unlock(&fdr_lock);
 	return ret;
 }
@@ -449,7 +333,7 @@ static long fdr_ioc_start(struct file *file, void __user *uarg, size_t usize)
 static long fdr_ioc_stop(struct file *file, void __user *uarg, size_t usize)
 {
 	mutex_lock(&fdr_lock);
-	fdr_stop();
+	fdr_capture_stop();
 	mutex_unlock(&fdr_lock);
 	return 0;
 }
@@ -625,8 +509,8 @@ static ssize_t fdr_write(struct file *file, const char __user *buf,
 		return PTR_ERR(data);
 	ok = READ_ONCE(fdr_markers) && fdr_write_marker(data, count);
 	/* After the marker, so the trace shows it before the reason. */
-	if (ok && READ_ONCE(fdr_trig_markers))
-		fdr_trig_marker(data, count);
+	if (ok && READ_ONCE(fdr_cond_markers))
+		fdr_cond_marker(data, count);
 	kfree(data);
 	return ok ? count : -EINVAL;
 }
@@ -721,9 +605,11 @@ void fdr_dev_exit(void)
 {
 	misc_deregister(&fdr_miscdev);
 	mutex_lock(&fdr_lock);
-	fdr_stop();
+	fdr_capture_stop();
 	/* No handler can run after this: the ring can go. */
 	fdr_kfunc_exit();
+	/* A crash image must not find rings that are gone. */
+	fdr_crash_rings_gone();
 	mutex_unlock(&fdr_lock);
 	fdr_ring_exit();
 	fdr_crash_exit();

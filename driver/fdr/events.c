@@ -31,7 +31,8 @@
 
 #include <linux/tracebuf.h>
 
-#include "fdr.h"
+#include "events.h"
+#include "names.h"
 #include "ring.h"
 #include "core/probes.h"
 
@@ -48,7 +49,7 @@ static struct tbcore_consumer fdr_consumer;
 
 #define ID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
 #define FUNC(space, key, type) \
-	fdr_func_word(ID(space, key), FDR_F_##type)
+	fdr_func_word(ID(space, key), TRACEBUF_FDR_##type)
 
 /*
  * A 32-bit caller's syscall numbers differ from native ones.  On x86 only
@@ -84,7 +85,7 @@ u32 fdr_events_syscall_id(unsigned long nr)
 
 /* fdr_write_syscall()'s rare cases: numbers out of range, compat calls. */
 static noinline void fdr_write_syscall_odd(unsigned long nr,
-					   enum fdr_func_type type)
+					   u32 type)
 {
 	fdr_write_func(fdr_func_word(fdr_syscall_id(nr), type));
 }
@@ -96,7 +97,7 @@ static noinline void fdr_write_syscall_odd(unsigned long nr,
  * one look at current, and the rare cases are a branch away.
  */
 static __always_inline void fdr_write_syscall(unsigned long nr,
-					      enum fdr_func_type type)
+					      u32 type)
 {
 	struct task_struct *tsk = current;
 
@@ -116,7 +117,7 @@ static __always_inline void fdr_write_syscall(unsigned long nr,
 static notrace void fdr_probe_sys_enter(void *data, struct pt_regs *regs,
 					long id)
 {
-	fdr_write_syscall(id, FDR_F_ENTER);
+	fdr_write_syscall(id, TRACEBUF_FDR_ENTER);
 }
 
 static notrace void fdr_probe_sys_enter_args(void *data, struct pt_regs *regs,
@@ -134,7 +135,7 @@ static notrace void fdr_probe_sys_exit(void *data, struct pt_regs *regs,
 	/* An int; negative (no syscall) becomes out of range. */
 	u32 nr = syscall_get_nr(current, regs);
 
-	fdr_write_syscall(nr, FDR_F_EXIT);
+	fdr_write_syscall(nr, TRACEBUF_FDR_EXIT);
 }
 
 /* fdr_probe_nop's syscall probe, entry and exit (same prototype). */

@@ -40,7 +40,8 @@
 
 #include <linux/tracebuf.h>
 
-#include "fdr.h"
+#include "kfunc.h"
+#include "ring.h"
 
 /* The list, its names and the probes: set, names and exit. */
 static DEFINE_MUTEX(fdr_kfunc_lock);
@@ -208,8 +209,8 @@ static int fdr_kfunc_register(struct fdr_kfunc *f, u32 key, u32 maxactive)
 	u32 id = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_KFUNC, key);
 	int ret;
 
-	f->enter = fdr_func_word(id, FDR_F_ENTER);
-	f->exit = fdr_func_word(id, FDR_F_EXIT);
+	f->enter = fdr_func_word(id, TRACEBUF_FDR_ENTER);
+	f->exit = fdr_func_word(id, TRACEBUF_FDR_EXIT);
 	f->rp.kp.symbol_name = f->name;
 	f->rp.kp.flags = KPROBE_FLAG_DISABLED;
 	f->rp.entry_handler = fdr_kfunc_entry;

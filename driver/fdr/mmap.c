@@ -5,7 +5,7 @@
  * A mapping is one control page (struct tracebuf_fdr_mmap_page) followed
  * by the CPU's whole buffer, read-only.  The data pages are the ring's
  * own: TRACEBUF_FDR_IOC_MMAP_GET lends the file the CPU's closed pages
- * (fdr_stream_lend() in fdr_ring.c keeps writers and other readers off
+ * (fdr_stream_lend() in stream.c keeps writers and other readers off
  * them) and describes them in the file's control page; the reader writes
  * them out from the mapping and the next MMAP_GET gives them back.
  * Documentation/fdr.rst, "Zero-copy reading", is the protocol.
@@ -13,8 +13,8 @@
  * Lifetime.  Every mapped page holds a reference, so a page pinned by
  * get_user_pages() (an O_DIRECT write in flight, a vmsplice()d pipe)
  * stays allocated after the ring or the file lets it go.  The mapping
- * still shows the live ring only while the ring lives: fdr_mmap_ring_alloc()
- * refuses to reallocate a ring while a mapping exists, and the module
+ * still shows the live ring only while the ring lives: fdr_mmap_hold_off()
+ * keeps a ring from being reallocated while a mapping exists, and the module
  * cannot go while one does (the mapping holds the file, the file the
  * module).  A control page belongs to its file and goes with it, after
  * the last mapping.
@@ -41,7 +41,8 @@
 
 #include <linux/tracebuf.h>
 
-#include "fdr.h"
+#include "mmap.h"
+#include "ring.h"
 
 static DEFINE_MUTEX(fdr_mmap_lock);
 /* Mappings alive (vm_area_structs), any file, any CPU. */
@@ -69,15 +70,18 @@ static const struct vm_operations_struct fdr_vm_ops = {
 	.close	= fdr_vm_close,
 };
 
-int fdr_mmap_ring_alloc(u32 size)
+bool fdr_mmap_hold_off(void)
 {
-	int ret = -EBUSY;
-
 	mutex_lock(&fdr_mmap_lock);
-	if (size == fdr_ring_size() || !atomic_read(&fdr_mmap_count))
-		ret = fdr_ring_alloc(size);
+	if (!atomic_read(&fdr_mmap_count))
+		return true;
 	mutex_unlock(&fdr_mmap_lock);
-	return ret;
+	return false;
+}
+
+void fdr_mmap_allow(void)
+{
+	mutex_unlock(&fdr_mmap_lock);
 }
 
 /*

@@ -13,7 +13,7 @@
  * below FDR_IRQ_NAMES is seen (the action may be freed later, so no
  * pointer is kept).  The first handler seen names a shared line.
  *
- * Traced kernel functions are named by fdr_kfunc.c.
+ * Traced kernel functions are named by kfunc.c.
  *
  * Syscall names are not here: numbers are ABI and userspace names them
  * from its headers.  Softirq, fault and task names are fixed.
@@ -30,7 +30,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "fdr.h"
+#include "names.h"
 
 #define FDR_WORK_BITS		10
 #define FDR_WORK_SLOTS		BIT(FDR_WORK_BITS)
@@ -101,69 +101,40 @@ void fdr_names_irq_seen(int irq, const char *name)
 /* Worst case of one line: id, space name, a %ps symbol. */
 #define FDR_LINE_MAX	(16 + KSYM_SYMBOL_LEN)
 
-void fdr_text_line(struct fdr_text *t, const char *fmt, ...)
+size_t fdr_names_size(void)
 {
-	va_list args;
-	int n;
-
-	if (t->truncated)
-		return;
-	va_start(args, fmt);
-	n = vsnprintf(t->buf + t->len, t->size - t->len, fmt, args);
-	va_end(args);
-	/* Complete lines only: a line that does not fit ends the text. */
-	if (n >= t->size - t->len)
-		t->truncated = true;
-	else
-		t->len += n;
+	return (FDR_WORK_SLOTS + FDR_IRQ_NAMES + NR_SOFTIRQS +
+		ARRAY_SIZE(fdr_fault_names) + ARRAY_SIZE(fdr_task_names)) *
+	       FDR_LINE_MAX;
 }
 
-size_t fdr_names_write(char *buf, size_t size, bool panic, bool *truncated)
+void fdr_names_write(struct fdr_text *t)
 {
-	struct fdr_text t = { .buf = buf, .size = size };
 	int i;
 
 	for (i = 0; i < NR_SOFTIRQS; i++)
-		fdr_text_line(&t, "%x softirq %s\n",
+		fdr_text_line(t, "%x softirq %s\n",
 			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SOFTIRQ, i),
 			      fdr_softirq_names[i]);
 	for (i = 0; i < ARRAY_SIZE(fdr_fault_names); i++)
-		fdr_text_line(&t, "%x fault %s\n",
+		fdr_text_line(t, "%x fault %s\n",
 			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_FAULT, i),
 			      fdr_fault_names[i]);
 	for (i = 0; i < ARRAY_SIZE(fdr_task_names); i++)
-		fdr_text_line(&t, "%x task %s\n",
+		fdr_text_line(t, "%x task %s\n",
 			      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, i),
 			      fdr_task_names[i]);
 	for (i = 0; i < FDR_IRQ_NAMES; i++)
 		if (atomic_read_acquire(&fdr_irq_state[i]) == FDR_IRQ_READY)
-			fdr_text_line(&t, "%x irq %s\n",
+			fdr_text_line(t, "%x irq %s\n",
 				      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_IRQ, i),
 				      fdr_irq_name[i]);
 	for (i = 0; i < FDR_WORK_SLOTS; i++) {
 		void *fn = (void *)READ_ONCE(fdr_work_fn[i]);
 
 		if (fn)
-			fdr_text_line(&t, "%x work %ps\n",
+			fdr_text_line(t, "%x work %ps\n",
 				      TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_WORK, i),
 				      fn);
 	}
-	fdr_kfunc_names(&t, panic);
-	*truncated = t.truncated;
-	return t.len;
-}
-
-char *fdr_names_text(size_t *lenp)
-{
-	size_t size = (FDR_WORK_SLOTS + FDR_IRQ_NAMES + NR_SOFTIRQS + 4) *
-		      FDR_LINE_MAX + fdr_kfunc_names_size();
-	bool truncated;
-	char *buf;
-
-	buf = kvmalloc(size, GFP_KERNEL);
-	if (!buf)
-		return NULL;
-	/* The worst case fits: never truncated. */
-	*lenp = fdr_names_write(buf, size, false, &truncated);
-	return buf;
 }

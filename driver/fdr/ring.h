@@ -1,31 +1,221 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A CPU's ring as its writers see it, and the write path's common case,
- * inline: the syscall probes (fdr_events.c) are the hottest writers in the
- * system and take it without a call.  Everything else about the rings,
- * the design included, is in fdr_ring.c.
+ * The ring: per-CPU buffers of FDR blocks (ring.c has the design).  This
+ * header is its whole public face: set-up and state (ring.c), the write
+ * path (write.c), snapshots (snap.c), streaming and page lending
+ * (stream.c) and the files that read (reader.c).  The ring knows none of
+ * its users: the device sets it up and reads it, the event probes, kernel
+ * functions, triggers and the panic write to it, and what the ring must
+ * tell a user it is given as a callback when that user sets it up
+ * (fdr_ring_window_open()).  ring_cpu.h, its internals, is for those five
+ * files only.
+ *
+ * Locking: the device's mutex (fdr_lock, dev.c) serialises set-up,
+ * streaming and snapshots: the functions marked "fdr_lock" expect it held.
+ * The write path takes no lock at all.
+ *
+ * The write path's common case is inline here (fdr_write_func_fast()):
+ * the syscall probes (events.c), the hottest writers in the system, take
+ * it without a call.  It sees only the part of a CPU's ring it needs,
+ * struct fdr_fast.
  */
 #ifndef _FDR_RING_H
 #define _FDR_RING_H
 
 #include <linux/compiler.h>
-#include <linux/irq_work.h>
 #include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/seqlock.h>
 #include <linux/types.h>
-#include <linux/kernel.h>
-#include <asm/local64.h>
+#include <linux/wait.h>
 
-#include "fdr.h"
+#include <linux/tracebuf.h>
 
-struct fdr_page {
-	u32 len;		/* bytes, final once closed */
-	u32 events;		/* events in it, for the overwritten count */
+#include "clock.h"
+#include "record.h"
+
+struct task_struct;
+struct tracebuf_fdr_cpu_stats;
+
+/* ------------------------------------------------------------- ring.c */
+
+/* Woken when a reader has something to read (streaming, a freeze). */
+extern wait_queue_head_t fdr_ring_wq;
+
+int fdr_ring_init(void);
+void fdr_ring_exit(void);
+
+/* fdr_lock, stopped: (re)allocate buffers of @size bytes per possible CPU. */
+int fdr_ring_alloc(u32 size);
+void fdr_ring_free(void);
+bool fdr_ring_allocated(void);
+/* The buffers' size (0: none) and the buffer of @cpu (crash images). */
+u32 fdr_ring_size(void);
+const u8 *fdr_ring_data(unsigned int cpu);
+
+/* fdr_lock, stopped: empty the buffers and counters for a new capture. */
+void fdr_ring_reset(u32 mode, u32 wakeup);
+/* fdr_lock: let writers in (true) or keep them out (false). */
+void fdr_ring_set_on(bool on);
+/* After fdr_ring_set_on(false) and a grace period: flush deferred work. */
+void fdr_ring_quiesce(void);
+/*
+ * Any context: stop every writer (a trigger's freeze, the panic).  Writes
+ * under way finish; the ones after are counted as frozen out until
+ * fdr_ring_set_on().
+ */
+void fdr_ring_stop_writers(void);
+/* Events the stopped writers turned away since START (STATS). */
+u64 fdr_ring_frozen(void);
+/* The counters of one CPU. */
+void fdr_ring_cpu_stats(unsigned int cpu, struct tracebuf_fdr_cpu_stats *out);
+
+/*
+ * A window: count the records written from now on, on every CPU, and call
+ * @done (any context, from the write path's slow path) when @records of
+ * them have been written; it is called once, and the window stays open
+ * (counting) until closed.  Open, close: any context.  The count: records
+ * written in windows since the last fdr_ring_window_clear() or reset.
+ * Opening one costs every write the slow path while it lasts.
+ */
+void fdr_ring_window_open(u32 records, void (*done)(void));
+void fdr_ring_window_close(void);
+u64 fdr_ring_window_count(void);
+void fdr_ring_window_clear(void);
+
+/**
+ * struct fdr_ring_pos - where a stopped CPU's ring is (crash images)
+ * @head:	the page being filled (sequence number)
+ * @tail:	the oldest page held
+ * @len:	bytes in page @head
+ * @block:	offset of the open block in page @head, or FDR_NO_BLOCK
+ * @torn:	the CPU was stopped inside a write: its last record may be
+ *		incomplete
+ * @page_len:	the length of each page, by sequence number modulo
+ *		TRACEBUF_FDR_PAGES (closed pages' are final)
+ */
+struct fdr_ring_pos {
+	unsigned long head;
+	unsigned long tail;
+	u32 len;
+	u32 block;
+	bool torn;
+	u32 page_len[TRACEBUF_FDR_PAGES];
 };
+
+/*
+ * Panic: let this CPU's writes in again whatever stopped them (a
+ * trigger's freeze), for the last words; then, after
+ * fdr_ring_stop_writers(), read every CPU's position.
+ */
+void fdr_ring_panic_open(void);
+void fdr_ring_pos(unsigned int cpu, struct fdr_ring_pos *out);
+
+/* ------------------------------------------------------------ write.c */
+
+/*
+ * Any context, including NMI.  Never sleeps or locks.  fdr_write_func()
+ * takes the record's fdr_func_word(), which callers build from constants.
+ */
+void fdr_write_func(u32 word);
+/* The same; false when the record was not written (stopped or dropped). */
+bool fdr_write_func_ok(u32 word);
+/* Count @n events lost elsewhere on this CPU and report them in its stream. */
+void fdr_write_lost(u64 n);
+void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args);
+void fdr_write_instant(u32 id, unsigned long arg);
+void fdr_write_switch(struct task_struct *next, bool open_block);
+/*
+ * Any context (a trigger writes its reason from probes and the die
+ * notifier); false if not recording (stopped or frozen).
+ */
+bool fdr_write_marker(const void *data, u32 len);
+
+/*
+ * The largest streaming wake-up threshold for a buffer of @buf_size bytes:
+ * one the ring always reaches before it is full, whatever the records
+ * (write.c checks it against the largest reservation at build time).
+ */
+#define FDR_WAKEUP_MAX(buf_size)	TRACEBUF_FDR_WAKEUP_MAX(buf_size)
+
+/* ------------------------------------------- reader.c, snap.c, stream.c */
+
+#define FDR_NO_BLOCK	U32_MAX
+
+struct fdr_snap_cpu;
+
+/**
+ * struct fdr_reader - where one file is in the rings (fdr_lock)
+ * @holders:	on the list of snapshot holders while it holds one
+ * @snap:	per possible CPU, the snapshot it holds
+ * @cpu:	snapshot: the CPU being copied; streaming: the CPU whose oldest
+ *		page this file is partway through, or -1
+ * @off:	snapshot: bytes of the current page already copied
+ */
+struct fdr_reader {
+	struct list_head holders;
+	struct fdr_snap_cpu *snap;
+	int cpu;
+	u32 off;
+};
+
+/* Open: 0 or -ENOMEM.  Close (fdr_lock): let go of everything held. */
+int fdr_reader_init(struct fdr_reader *rd);
+void fdr_reader_exit(struct fdr_reader *rd);
+
+/*
+ * Flight-recorder snapshots (fdr_lock): take one (replacing any held),
+ * read it (0 at its end, when it is let go), let it go.  A held snapshot
+ * keeps writers from reusing its pages; nothing is copied.
+ */
+void fdr_snap_take(struct fdr_reader *rd);
+ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count);
+void fdr_snap_release(struct fdr_reader *rd);
+bool fdr_snap_held(const struct fdr_reader *rd);
+
+/* Streaming consumption (fdr_lock). */
+ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count);
+void fdr_stream_flush(bool all);
+/*
+ * Lockless: is there something @rd should look at (a closed page nobody
+ * else is partway through, the rest of its own page, or a CPU past the
+ * wake-up amount)?  Is there nothing left at all?
+ */
+bool fdr_stream_ready(const struct fdr_reader *rd);
+bool fdr_stream_empty(void);
+
+/**
+ * struct fdr_lend - closed pages of one CPU lent to a file
+ * @first:	sequence number of the first page lent
+ * @count:	pages lent from @first on
+ * @eof:	none lent, capture stopped and nothing left on the CPU
+ * @len:	bytes in page s: @len[s % TRACEBUF_FDR_PAGES]
+ */
+struct fdr_lend {
+	unsigned long first;
+	u32 count;
+	bool eof;
+	u32 len[TRACEBUF_FDR_PAGES];
+};
+
+/*
+ * Zero-copy streaming (fdr_lock): give back the pages of @cpu lent to @rd,
+ * then if @lend lend it the CPU's closed pages (closing the open page
+ * first as read() would, @running telling whether capture runs) and
+ * describe them in @out.  Returns the number of pages lent; none while
+ * another file is partway through the CPU.  A file that reads with read()
+ * or closes gives back what it borrowed.  fdr_stream_lent(): does any
+ * file hold pages (START and CONFIG must not reset them)?
+ */
+int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
+		    bool running, struct fdr_lend *out);
+bool fdr_stream_lent(void);
+
+/* ------------------------------------------------ the fast path, inline */
 
 /*
  * The writers' gate: one byte per condition, so that each byte has one
@@ -38,9 +228,9 @@ union fdr_gate {
 		u8 busy;	/* a writer or a reader's IPI owns the ring */
 		u8 on;		/* recording: fdr_ring_set_on() */
 		u8 lost;	/* a loss waits to be reported in the stream */
-		u8 window;	/* a trigger's post-trigger window is open */
+		u8 window;	/* a window counts records: fdr_ring_window_open() */
 		u8 slow_clock;	/* the capture's clock is not the TSC */
-		u8 frozen;	/* off because a trigger froze the rings */
+		u8 frozen;	/* off by fdr_ring_stop_writers() */
 	};
 	struct {
 		u16 owned;
@@ -55,89 +245,39 @@ union fdr_gate {
 
 #define FDR_GATE_FAST		(((union fdr_gate){ .on = 1 }).word)
 
-struct fdr_cpu {
-	/*
-	 * Writer state: only this CPU touches it, interrupts off, @gate.busy
-	 * set (except the gate bytes named above).  What every event reads
-	 * comes first, in one cache line.
-	 */
+/*
+ * What the write path's common case reads and writes of a CPU's ring: the
+ * first member of the ring's struct fdr_cpu (ring_cpu.h), in one cache
+ * line.  Only this CPU touches it, interrupts off, @gate.busy set (except
+ * the gate bytes named above).
+ */
+struct fdr_fast {
 	union fdr_gate gate;
 	u32 len;		/* bytes in page @head */
 	s32 func_max;		/* fdr_write_func() fast while @len <= this */
 	u8 *page;		/* start of page @head */
 	struct task_struct *owner;	/* task of the open block, or NULL */
-	/* The time the next delta counts from, in halves: fdr_base(). */
+	/* The time the next delta counts from, in halves: fdr_fast_base(). */
 	u32 base_lo;
 	u32 base_hi;
-	/*
-	 * Events in page @head, as FDR_FUNC_SIZE times them less @len:
-	 * the fast path writes one 8-byte record per event and so leaves
-	 * it alone (fdr_open_events()).
-	 */
-	u32 skew;
-	u32 block;		/* offset of the open block in page @head */
-	u32 wake_len;		/* wake the reader when @len reaches it */
-	u64 reported;		/* losses already reported in the stream */
-
-	/*
-	 * Counters, read anywhere: closed pages' totals change only at a
-	 * page close, inside @seq; the open page adds its events and @len
-	 * (@skew changes inside @seq too).
-	 */
-	seqcount_t seq;
-	u64 closed_events;
-	u64 closed_bytes;
-	u64 overwritten;
-	local64_t dropped;	/* also from NMI */
-	local64_t frozen;	/* events a frozen ring turned away */
-
-	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
-	struct fdr_page *pages;
-	/*
-	 * Page sequence numbers are native words, for acquire and release
-	 * on 32-bit too; they are compared only by difference, so they may
-	 * wrap.
-	 */
-	unsigned long head;	/* page being filled (sequence number) */
-	unsigned long tail;	/* oldest page held */
-
-	struct irq_work wake;
-
-	/*
-	 * Readers (fdr_lock).  Flight mode: @keep is the oldest page a held
-	 * snapshot still needs (FDR_KEEP_NONE: none); writers do not reuse
-	 * it.  Streaming: readers consume at @tail, and a file that read part
-	 * of page @tail owns the rest of it.
-	 */
-	unsigned long keep;
-	u32 rd_off;		/* bytes of page @tail already read */
-	struct fdr_reader *rd_owner;
-	/*
-	 * Zero-copy reading: pages @tail..@lend_end-1 are lent to the file
-	 * of @lend_owner, which reads them through its mapping (fdr_mmap.c);
-	 * nobody else consumes this CPU until it gives them back.
-	 */
-	struct fdr_reader *lend_owner;
-	unsigned long lend_end;
-	unsigned int cpu;
-	bool full_woken;	/* writer: woke the reader for a full ring */
 };
 
-extern struct fdr_cpu __percpu *fdr_cpus;
+/* The same per-CPU memory as the ring's fdr_cpus, seen as struct fdr_fast. */
+extern struct fdr_fast __percpu *fdr_ring_fast;
 
-static __always_inline u64 fdr_base(const struct fdr_cpu *c)
+static __always_inline u64 fdr_fast_base(const struct fdr_fast *c)
 {
 	return (u64)c->base_hi << 32 | c->base_lo;
 }
 
-static __always_inline void fdr_set_base(struct fdr_cpu *c, u64 t)
+static __always_inline void fdr_fast_set_base(struct fdr_fast *c, u64 t)
 {
 	c->base_lo = lower_32_bits(t);
 	c->base_hi = upper_32_bits(t);
 }
 
 /* Give up the ring (interrupts still off). */
-static __always_inline void fdr_release(struct fdr_cpu *c)
+static __always_inline void fdr_fast_release(struct fdr_fast *c)
 {
 	barrier();
 	WRITE_ONCE(c->gate.busy, 0);
@@ -163,7 +303,7 @@ static __always_inline void fdr_release(struct fdr_cpu *c)
 static __always_inline bool fdr_write_func_fast(u32 word,
 						struct task_struct *tsk)
 {
-	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
+	struct fdr_fast *c = this_cpu_ptr(fdr_ring_fast);
 	u32 len, lo, hi, delta;
 
 	/*
@@ -184,7 +324,7 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 	if (unlikely(c->owner != tsk || (s32)len > c->func_max ||
 		     hi != c->base_hi ||
 		     check_sub_overflow(lo, c->base_lo, &delta))) {
-		fdr_release(c);
+		fdr_fast_release(c);
 		return false;
 	}
 	/*
@@ -196,7 +336,7 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 	c->base_lo = lo;
 	barrier();
 	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
-	fdr_release(c);
+	fdr_fast_release(c);
 	return true;
 }
 

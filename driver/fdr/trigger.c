@@ -12,110 +12,42 @@
  *
  * A condition fires with cmpxchg(ARMED, FIRED), so one wins: it writes
  * the reason ("tracebuf trigger: ...") as a CustomEventMarker on its CPU,
- * then opens the window.  An event window sets the ring's gate byte
- * @window on every CPU, which sends each write through the ring's slow
- * path and fdr_trig_window_event(); the write that uses up the window
- * freezes the rings (gate @on off everywhere).  A time window is an
+ * then opens the window.  An event window is the ring's
+ * (fdr_ring_window_open()): the ring counts the records written in it
+ * and calls fdr_trig_window_done() from the write that uses it up, which
+ * freezes the rings (fdr_ring_stop_writers()).  A time window is an
  * hrtimer, started from irq_work because a condition may hold in a context
  * that cannot start one (an oops in NMI).  Writes already under way on
  * other CPUs finish after the freeze; STATS counts them in trig_after.
  *
- * Cost.  The conditions on kernel events are checked by a probe-layer
- * consumer of their own, attached only while armed and only to the events
- * the armed conditions need; the recorder's own callbacks and write path
- * are unchanged, so with nothing armed they run exactly the instructions
- * they ran before (Documentation/performance.rst).  Marker prefixes are
- * checked in write() behind one flag; oopses by a die notifier registered
- * while armed; warnings by a kprobe on __warn() registered while armed
- * (6.1 has no notifier for them: __warn() is what every WARN*() variant
- * calls, through report_bug() after the trap on x86, and only when the
- * warning is printed).  A panic is not a condition here: the crash
- * recovery's panic notifier freezes every ring (Documentation/fdr.rst).
- *
- * Durations.  IRQ handlers and softirqs start and end on one CPU without
- * nesting in their class, so a per-CPU slot holds the start.  Syscalls and
- * work functions may sleep and migrate: their start goes in a table
- * indexed by the task's pid, one 64-bit word per slot holding the pid and
- * the low 42 bits of the start (the capture's clock, shifted so that 42
- * bits cover two hours).  A word is written and read whole, so two tasks
- * sharing a slot can only make a measurement be missed, never be wrong; a
- * start older than the task (a dead task's, whose pid was reused) is
- * ignored, checked against its start time only when a threshold is
- * passed.
+ * The conditions, what each watches and when it holds, are cond.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
-#include <linux/kdebug.h>
-#include <linux/kprobes.h>
-#include <linux/math64.h>
-#include <linux/mm.h>
-#include <linux/percpu.h>
-#include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/timekeeping.h>
-#include <asm/syscall.h>
+#include <linux/kernel.h>
+#include <linux/rcupdate.h>
 
 #include <linux/tracebuf.h>
 
-#include "fdr.h"
-#include "core/probes.h"
+#include "cond.h"
+#include "ring.h"
+#include "trigger.h"
 
 /* Reason text: the prefix and at most this much more. */
 #define FDR_TRIG_TEXT_MAX	128
 
-#define FDR_TASK_SLOTS		4096	/* per class, a power of two */
-#define FDR_TIME_BITS		42
-#define FDR_TIME_MASK		(BIT_ULL(FDR_TIME_BITS) - 1)
-#define FDR_PID_MASK		(BIT(64 - FDR_TIME_BITS) - 1)
-
-/* The classes a duration can be measured in, and their tables. */
-enum { FDR_DUR_SYSCALL, FDR_DUR_IRQ, FDR_DUR_SOFTIRQ, FDR_DUR_WORK, FDR_DUR_NR };
-
-struct fdr_cpu_start {
-	u64 t;
-	u32 key;
-	bool valid;
-};
-
-static const struct {
-	u32 class;
-	u32 space;
-	const char *name;
-} fdr_dur_class[FDR_DUR_NR] = {
-	[FDR_DUR_SYSCALL] = { TRACEBUF_FDR_SYSCALL, TRACEBUF_FDR_SPACE_SYSCALL, "syscall" },
-	[FDR_DUR_IRQ] = { TRACEBUF_FDR_IRQ, TRACEBUF_FDR_SPACE_IRQ, "irq" },
-	[FDR_DUR_SOFTIRQ] = { TRACEBUF_FDR_SOFTIRQ, TRACEBUF_FDR_SPACE_SOFTIRQ, "softirq" },
-	[FDR_DUR_WORK] = { TRACEBUF_FDR_WORKQUEUE, TRACEBUF_FDR_SPACE_WORK, "work" },
-};
-
 /* Written under fdr_lock while nothing that reads them runs (see arm). */
-static struct tracebuf_fdr_trigger fdr_trig;
-static u32 fdr_trig_dur_mask;		/* BIT(FDR_DUR_*) armed */
-static bool fdr_trig_errno;
-static bool fdr_trig_oops;
-static bool fdr_trig_warn;
-static bool fdr_trig_snap;
-static atomic64_t *fdr_trig_tasks[FDR_DUR_NR];	/* syscall and work only */
-static DEFINE_PER_CPU(struct fdr_cpu_start, fdr_trig_irq_start);
-static DEFINE_PER_CPU(struct fdr_cpu_start, fdr_trig_softirq_start);
-
-bool fdr_trig_markers;			/* a MARKER condition is armed */
+static u32 fdr_trig_post_events;
+static u32 fdr_trig_post_usecs;
 
 static atomic_t fdr_trig_state = ATOMIC_INIT(TRACEBUF_FDR_TRIG_STATE_OFF);
-static atomic_t fdr_trig_left;		/* events left in the window */
-static atomic64_t fdr_trig_after;	/* events after the condition */
 static atomic64_t fdr_trig_fires;
 static u32 fdr_trig_cond;		/* which condition fired */
 static bool fdr_trig_settled;		/* fdr_lock: frozen and quiet */
 
-static struct tbcore_consumer fdr_trig_consumer;
-static bool fdr_trig_attached;
-static bool fdr_trig_die_registered;
-static bool fdr_trig_warn_registered;
 static struct hrtimer fdr_trig_timer;
 static struct irq_work fdr_trig_timer_work;
 static struct irq_work fdr_trig_wake_work;
@@ -146,15 +78,27 @@ static enum hrtimer_restart fdr_trig_timer_fn(struct hrtimer *t)
 static void fdr_trig_start_timer(struct irq_work *work)
 {
 	hrtimer_start(&fdr_trig_timer,
-		      ns_to_ktime((u64)fdr_trig.post_usecs * NSEC_PER_USEC),
+		      ns_to_ktime((u64)fdr_trig_post_usecs * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL);
 }
 
-/* Any context: condition @i held; the text says what happened. */
-static __printf(2, 3) void fdr_trig_fire(u32 i, const char *fmt, ...)
+/*
+ * The ring's write path: the window's last record was written.  A trigger
+ * disarmed meanwhile (no longer FIRED) freezes nothing.
+ */
+static void fdr_trig_window_done(void)
+{
+	fdr_trig_freeze();
+}
+
+/*
+ * Any context (cond.c's callback): condition @i held; the text says what
+ * happened.  The first condition to hold fires; the others do nothing.
+ */
+static __printf(2, 0) void fdr_trig_fire(u32 i, const char *fmt,
+					  va_list args)
 {
 	char text[FDR_TRIG_TEXT_MAX];
-	va_list args;
 	int n;
 
 	if (atomic_cmpxchg(&fdr_trig_state, TRACEBUF_FDR_TRIG_STATE_ARMED,
@@ -164,402 +108,20 @@ static __printf(2, 3) void fdr_trig_fire(u32 i, const char *fmt, ...)
 	WRITE_ONCE(fdr_trig_cond, i);
 	atomic64_inc(&fdr_trig_fires);
 	n = scnprintf(text, sizeof(text), TRACEBUF_FDR_TRIG_PREFIX);
-	va_start(args, fmt);
 	n += vscnprintf(text + n, sizeof(text) - n, fmt, args);
-	va_end(args);
 	/* Dropped (and counted) only if this CPU's ring is busy (NMI). */
 	fdr_write_marker(text, n);
-	if (!fdr_trig.post_events && !fdr_trig.post_usecs) {
+	if (!fdr_trig_post_events && !fdr_trig_post_usecs) {
 		fdr_trig_freeze();
 		return;
 	}
-	if (fdr_trig.post_events) {
-		atomic_set(&fdr_trig_left, fdr_trig.post_events);
-		smp_wmb();	/* the count before the writers see the window */
-		fdr_ring_window(true);
-	}
-	if (fdr_trig.post_usecs)
+	if (fdr_trig_post_events)
+		fdr_ring_window_open(fdr_trig_post_events, fdr_trig_window_done);
+	if (fdr_trig_post_usecs)
 		irq_work_queue(&fdr_trig_timer_work);
 }
 
-void fdr_trig_window_event(void)
-{
-	atomic64_inc(&fdr_trig_after);
-	smp_rmb();	/* pairs with fdr_trig_fire(): the window's count */
-	if (READ_ONCE(fdr_trig.post_events) &&
-	    atomic_read(&fdr_trig_state) == TRACEBUF_FDR_TRIG_STATE_FIRED &&
-	    atomic_dec_and_test(&fdr_trig_left))
-		fdr_trig_freeze();
-}
-
-/* ------------------------------------------------------------ conditions */
-
-/*
- * Times are the capture's clock (fdr_clock.c: one rdtsc on x86) shifted
- * right by @fdr_trig_shift, so that the 42 bits a task slot keeps cover
- * two hours; thresholds are converted to these units when armed.
- */
-static u32 fdr_trig_shift;
-static u64 fdr_trig_thr[TRACEBUF_FDR_TRIG_MAX];
-
-static __always_inline u64 fdr_trig_now(void)
-{
-	return fdr_clock_read() >> fdr_trig_shift;
-}
-
-/* Rare path: @units of the trigger's clock in ns. */
-static u64 fdr_trig_ns(u64 units)
-{
-	return mul_u64_u32_div(units << fdr_trig_shift, NSEC_PER_SEC / 1000,
-			       div_u64(fdr_clock_hz(), 1000));
-}
-
-/*
- * A call of class @dc and key @key ran @units.  @task: the start came from
- * a task slot, which may hold a dead task's start (see the top).
- */
-static void fdr_trig_duration(unsigned int dc, u32 key, u64 units, bool task)
-{
-	u32 id = TRACEBUF_FDR_ID(fdr_dur_class[dc].space, key);
-	u64 ns;
-	u32 i;
-
-	for (i = 0; i < fdr_trig.nr_conds; i++) {
-		const struct tracebuf_fdr_trig_cond *c = &fdr_trig.conds[i];
-
-		if (c->type != TRACEBUF_FDR_TRIG_DURATION ||
-		    c->ev_class != fdr_dur_class[dc].class ||
-		    units <= fdr_trig_thr[i] ||
-		    ((c->flags & TRACEBUF_FDR_TRIG_F_ID) && c->id != id))
-			continue;
-		ns = fdr_trig_ns(units);
-		/* A start before this task existed is a dead task's. */
-		if (task && ktime_get_mono_fast_ns() - ns < current->start_time)
-			return;
-		fdr_trig_fire(i, "%s %#x ran %llu us (> %u us)",
-			      fdr_dur_class[dc].name, id,
-			      div_u64(ns, NSEC_PER_USEC), c->threshold_us);
-		return;
-	}
-}
-
-static atomic64_t *fdr_task_slot(unsigned int dc)
-{
-	return &fdr_trig_tasks[dc][current->pid & (FDR_TASK_SLOTS - 1)];
-}
-
-static void fdr_task_begin(unsigned int dc)
-{
-	u64 pid = current->pid & FDR_PID_MASK;
-
-	atomic64_set(fdr_task_slot(dc), (pid << FDR_TIME_BITS) |
-		     (fdr_trig_now() & FDR_TIME_MASK));
-}
-
-/* How long current's call of class @dc ran; false if its start is unknown. */
-static bool fdr_task_end(unsigned int dc, u64 *units)
-{
-	atomic64_t *slot = fdr_task_slot(dc);
-	u64 now = fdr_trig_now();
-	u64 v = atomic64_read(slot);
-
-	if (!v || v >> FDR_TIME_BITS != (current->pid & FDR_PID_MASK))
-		return false;
-	atomic64_set(slot, 0);
-	*units = (now - v) & FDR_TIME_MASK;
-	return true;
-}
-
-static void fdr_cpu_begin(struct fdr_cpu_start __percpu *pc, u32 key)
-{
-	struct fdr_cpu_start *s = this_cpu_ptr(pc);
-
-	s->t = fdr_trig_now();
-	s->key = key;
-	s->valid = true;
-}
-
-static void fdr_cpu_end(struct fdr_cpu_start __percpu *pc, unsigned int dc,
-			u32 key)
-{
-	struct fdr_cpu_start *s = this_cpu_ptr(pc);
-
-	if (!s->valid || s->key != key)
-		return;
-	s->valid = false;
-	fdr_trig_duration(dc, key, fdr_trig_now() - s->t, false);
-}
-
-/*
- * The syscall events have callbacks of their own, as in fdr_events.c, so
- * that an armed syscall trigger costs no test of the event type.
- */
-/*
- * The syscall events' probes are registered on the tracepoints directly
- * (struct tbcore_direct), beside the recorder's.
- */
-static void fdr_trig_sys_enter(void *data, struct pt_regs *regs, long id)
-{
-	if (fdr_trig_dur_mask & BIT(FDR_DUR_SYSCALL))
-		fdr_task_begin(FDR_DUR_SYSCALL);
-}
-
-static void fdr_trig_sys_exit(void *data, struct pt_regs *regs, long ret)
-{
-	/* An int; negative (no syscall) becomes out of range, as in events.c. */
-	u32 nr = syscall_get_nr(current, regs);
-	u64 units;
-	u32 i, id;
-
-	if ((fdr_trig_dur_mask & BIT(FDR_DUR_SYSCALL)) &&
-	    fdr_task_end(FDR_DUR_SYSCALL, &units))
-		fdr_trig_duration(FDR_DUR_SYSCALL,
-				  TRACEBUF_FDR_ID_KEY(fdr_events_syscall_id(nr)),
-				  units, true);
-	if (!fdr_trig_errno || ret >= 0 || ret < -TRACEBUF_FDR_TRIG_ERROR_MAX)
-		return;
-	id = fdr_events_syscall_id(nr);
-	for (i = 0; i < fdr_trig.nr_conds; i++) {
-		const struct tracebuf_fdr_trig_cond *c = &fdr_trig.conds[i];
-
-		if (c->type != TRACEBUF_FDR_TRIG_ERRNO || c->error != -ret ||
-		    ((c->flags & TRACEBUF_FDR_TRIG_F_ID) && c->id != id))
-			continue;
-		fdr_trig_fire(i, "syscall %#x returned -%u", id, c->error);
-		return;
-	}
-}
-
-static void fdr_trig_event(const struct tbcore_event *ev)
-{
-	u64 units;
-
-	switch (ev->type) {
-	case TBCORE_EV_IRQ_ENTRY:
-		fdr_cpu_begin(&fdr_trig_irq_start, ev->irq.irq);
-		break;
-	case TBCORE_EV_IRQ_EXIT:
-		fdr_cpu_end(&fdr_trig_irq_start, FDR_DUR_IRQ, ev->irq.irq);
-		break;
-	case TBCORE_EV_SOFTIRQ_ENTRY:
-		fdr_cpu_begin(&fdr_trig_softirq_start, ev->softirq.vec);
-		break;
-	case TBCORE_EV_SOFTIRQ_EXIT:
-		fdr_cpu_end(&fdr_trig_softirq_start, FDR_DUR_SOFTIRQ,
-			    ev->softirq.vec);
-		break;
-	case TBCORE_EV_WORK_START:
-		fdr_task_begin(FDR_DUR_WORK);
-		break;
-	case TBCORE_EV_WORK_END:
-		if (fdr_task_end(FDR_DUR_WORK, &units))
-			fdr_trig_duration(FDR_DUR_WORK,
-					  fdr_names_work_key(ev->work.function),
-					  units, true);
-		break;
-	default:
-		break;
-	}
-}
-
-void fdr_trig_marker(const void *data, u32 len)
-{
-	u32 i;
-
-	/* A grace period of disarming waits for this. */
-	preempt_disable();
-	for (i = 0; i < fdr_trig.nr_conds; i++) {
-		const struct tracebuf_fdr_trig_cond *c = &fdr_trig.conds[i];
-
-		if (c->type != TRACEBUF_FDR_TRIG_MARKER ||
-		    len < c->prefix_len || memcmp(data, c->prefix, c->prefix_len))
-			continue;
-		fdr_trig_fire(i, "marker \"%.*s\"", (int)c->prefix_len,
-			      c->prefix);
-		break;
-	}
-	preempt_enable();
-}
-
-static int fdr_trig_die(struct notifier_block *nb, unsigned long val,
-			void *data)
-{
-	const struct die_args *args = data;
-	u32 i;
-
-	if (val != DIE_OOPS)
-		return NOTIFY_DONE;
-	for (i = 0; i < fdr_trig.nr_conds; i++) {
-		if (fdr_trig.conds[i].type == TRACEBUF_FDR_TRIG_OOPS) {
-			fdr_trig_fire(i, "oops: %s", args->str);
-			break;
-		}
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block fdr_trig_die_nb = {
-	.notifier_call = fdr_trig_die,
-};
-
-#if defined(CONFIG_KPROBES) && defined(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API)
-/*
- * At the entry of __warn(const char *file, int line, void *caller, ...):
- * file is NULL without CONFIG_DEBUG_BUGVERBOSE.  Any context (an NMI too);
- * the kprobe layer disables preemption around it.
- */
-static int fdr_trig_warn_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	const char *file = (const char *)regs_get_kernel_argument(regs, 0);
-	int line = regs_get_kernel_argument(regs, 1);
-	void *caller = (void *)regs_get_kernel_argument(regs, 2);
-	u32 i;
-
-	for (i = 0; i < fdr_trig.nr_conds; i++) {
-		if (fdr_trig.conds[i].type != TRACEBUF_FDR_TRIG_WARN)
-			continue;
-		if (file)
-			fdr_trig_fire(i, "WARN at %s:%d %pS", file, line,
-				      caller);
-		else
-			fdr_trig_fire(i, "WARN at %pS", caller);
-		break;
-	}
-	return 0;
-}
-
-static struct kprobe fdr_trig_warn_kp;
-
-static int fdr_trig_warn_register(void)
-{
-	/* register_kprobe() fills in .addr: start from a clean struct. */
-	memset(&fdr_trig_warn_kp, 0, sizeof(fdr_trig_warn_kp));
-	fdr_trig_warn_kp.symbol_name = "__warn";
-	fdr_trig_warn_kp.pre_handler = fdr_trig_warn_pre;
-	return register_kprobe(&fdr_trig_warn_kp);
-}
-
-static void fdr_trig_warn_unregister(void)
-{
-	unregister_kprobe(&fdr_trig_warn_kp);
-}
-#else
-static int fdr_trig_warn_register(void)
-{
-	return -EOPNOTSUPP;
-}
-
-static void fdr_trig_warn_unregister(void)
-{
-}
-#endif
-
-bool fdr_trig_snapshot(void)
-{
-	u32 i;
-
-	if (!fdr_trig_snap)
-		return false;
-	for (i = 0; i < fdr_trig.nr_conds; i++) {
-		if (fdr_trig.conds[i].type == TRACEBUF_FDR_TRIG_SNAPSHOT) {
-			fdr_trig_fire(i, "snapshot ioctl");
-			return true;
-		}
-	}
-	return false;
-}
-
 /* ------------------------------------------------------------ arming */
-
-static int fdr_dur_index(u32 class)
-{
-	int i;
-
-	for (i = 0; i < FDR_DUR_NR; i++)
-		if (fdr_dur_class[i].class == class)
-			return i;
-	return -1;
-}
-
-static bool fdr_zero(const void *p, size_t n)
-{
-	return !memchr_inv(p, 0, n);
-}
-
-static int fdr_check_cond(const struct tracebuf_fdr_trig_cond *c)
-{
-	struct tracebuf_fdr_trig_cond used = { .type = c->type };
-	int dc;
-
-	if (c->flags & ~TRACEBUF_FDR_TRIG_F_ID)
-		return -EINVAL;
-	switch (c->type) {
-	case TRACEBUF_FDR_TRIG_DURATION:
-		dc = fdr_dur_index(c->ev_class);
-		if (dc < 0 || !c->threshold_us ||
-		    c->threshold_us > TRACEBUF_FDR_TRIG_THRESHOLD_MAX)
-			return -EINVAL;
-		if ((c->flags & TRACEBUF_FDR_TRIG_F_ID) &&
-		    TRACEBUF_FDR_ID_SPACE(c->id) != fdr_dur_class[dc].space)
-			return -EINVAL;
-		used.ev_class = c->ev_class;
-		used.threshold_us = c->threshold_us;
-		break;
-	case TRACEBUF_FDR_TRIG_ERRNO:
-		if (!c->error || c->error > TRACEBUF_FDR_TRIG_ERROR_MAX)
-			return -EINVAL;
-		if ((c->flags & TRACEBUF_FDR_TRIG_F_ID) &&
-		    TRACEBUF_FDR_ID_SPACE(c->id) != TRACEBUF_FDR_SPACE_SYSCALL)
-			return -EINVAL;
-		used.error = c->error;
-		break;
-	case TRACEBUF_FDR_TRIG_MARKER:
-		if (!c->prefix_len || c->prefix_len > TRACEBUF_FDR_TRIG_PREFIX_MAX)
-			return -EINVAL;
-		used.prefix_len = c->prefix_len;
-		memcpy(used.prefix, c->prefix, c->prefix_len);
-		break;
-	case TRACEBUF_FDR_TRIG_OOPS:
-	case TRACEBUF_FDR_TRIG_WARN:
-	case TRACEBUF_FDR_TRIG_SNAPSHOT:
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (c->flags & TRACEBUF_FDR_TRIG_F_ID) {
-		if (c->type != TRACEBUF_FDR_TRIG_DURATION &&
-		    c->type != TRACEBUF_FDR_TRIG_ERRNO)
-			return -EINVAL;
-		if (c->id & ~(TRACEBUF_FDR_ID(0xf, TRACEBUF_FDR_ID_KEY_MASK)))
-			return -EINVAL;
-		used.flags = c->flags;
-		used.id = c->id;
-	}
-	/* Every field the condition does not use is zero. */
-	return memcmp(&used, c, sizeof(used)) ? -EINVAL : 0;
-}
-
-static int fdr_check_trigger(const struct tracebuf_fdr_trigger *t)
-{
-	u32 i;
-	int ret;
-
-	if (t->flags || t->nr_conds > TRACEBUF_FDR_TRIG_MAX ||
-	    t->post_events > TRACEBUF_FDR_TRIG_EVENTS_MAX ||
-	    t->post_usecs > TRACEBUF_FDR_TRIG_USECS_MAX)
-		return -EINVAL;
-	for (i = 0; i < TRACEBUF_FDR_TRIG_MAX; i++) {
-		if (i >= t->nr_conds) {
-			if (!fdr_zero(&t->conds[i], sizeof(t->conds[i])))
-				return -EINVAL;
-			continue;
-		}
-		ret = fdr_check_cond(&t->conds[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
 
 /*
  * fdr_lock: nothing armed any more, and nothing that was armed still runs:
@@ -567,22 +129,8 @@ static int fdr_check_trigger(const struct tracebuf_fdr_trigger *t)
  */
 static void fdr_trig_off(void)
 {
-	int dc;
-
 	atomic_set(&fdr_trig_state, TRACEBUF_FDR_TRIG_STATE_OFF);
-	WRITE_ONCE(fdr_trig_markers, false);
-	if (fdr_trig_attached) {
-		tbcore_probes_detach(&fdr_trig_consumer);
-		fdr_trig_attached = false;
-	}
-	if (fdr_trig_die_registered) {
-		unregister_die_notifier(&fdr_trig_die_nb);
-		fdr_trig_die_registered = false;
-	}
-	if (fdr_trig_warn_registered) {
-		fdr_trig_warn_unregister();
-		fdr_trig_warn_registered = false;
-	}
+	fdr_cond_disarm();
 	/*
 	 * Conditions run with preemption off (marker checks, a firing that
 	 * won before OFF): wait for them, then for the timer they may have
@@ -592,112 +140,12 @@ static void fdr_trig_off(void)
 	irq_work_sync(&fdr_trig_timer_work);
 	hrtimer_cancel(&fdr_trig_timer);
 	irq_work_sync(&fdr_trig_wake_work);
-	fdr_ring_window(false);
+	fdr_ring_window_close();
 	synchronize_rcu();
-	for (dc = 0; dc < FDR_DUR_NR; dc++) {
-		kvfree(fdr_trig_tasks[dc]);
-		fdr_trig_tasks[dc] = NULL;
-	}
-	memset(&fdr_trig, 0, sizeof(fdr_trig));
-	fdr_trig_dur_mask = 0;
-	fdr_trig_errno = false;
-	fdr_trig_oops = false;
-	fdr_trig_warn = false;
-	fdr_trig_snap = false;
+	fdr_cond_free();
+	fdr_trig_post_events = 0;
+	fdr_trig_post_usecs = 0;
 	fdr_trig_settled = false;
-}
-
-static u32 fdr_trig_mask(void)
-{
-	u32 mask = 0;
-
-	if (fdr_trig_dur_mask & BIT(FDR_DUR_SYSCALL))
-		mask |= TBCORE_EVMASK(TBCORE_EV_SYS_ENTER) |
-			TBCORE_EVMASK(TBCORE_EV_SYS_EXIT);
-	if (fdr_trig_errno)
-		mask |= TBCORE_EVMASK(TBCORE_EV_SYS_EXIT);
-	if (fdr_trig_dur_mask & BIT(FDR_DUR_IRQ))
-		mask |= TBCORE_EVMASK(TBCORE_EV_IRQ_ENTRY) |
-			TBCORE_EVMASK(TBCORE_EV_IRQ_EXIT);
-	if (fdr_trig_dur_mask & BIT(FDR_DUR_SOFTIRQ))
-		mask |= TBCORE_EVMASK(TBCORE_EV_SOFTIRQ_ENTRY) |
-			TBCORE_EVMASK(TBCORE_EV_SOFTIRQ_EXIT);
-	if (fdr_trig_dur_mask & BIT(FDR_DUR_WORK))
-		mask |= TBCORE_EVMASK(TBCORE_EV_WORK_START) |
-			TBCORE_EVMASK(TBCORE_EV_WORK_END);
-	return mask;
-}
-
-/* fdr_lock, off: what @t arms, allocated and registered. */
-static int fdr_trig_setup(const struct tracebuf_fdr_trigger *t)
-{
-	unsigned int dc, cpu;
-	u32 i, mask;
-	int ret;
-
-	fdr_trig = *t;
-	/* Two hours of the capture's clock fit in a slot's 42 bits. */
-	fdr_trig_shift = 0;
-	while ((fdr_clock_hz() >> fdr_trig_shift) * 7200 > FDR_TIME_MASK)
-		fdr_trig_shift++;
-	for (i = 0; i < t->nr_conds; i++) {
-		switch (t->conds[i].type) {
-		case TRACEBUF_FDR_TRIG_DURATION:
-			fdr_trig_dur_mask |= BIT(fdr_dur_index(t->conds[i].ev_class));
-			fdr_trig_thr[i] = mul_u64_u32_div(t->conds[i].threshold_us,
-							  div_u64(fdr_clock_hz(), 1000),
-							  1000) >> fdr_trig_shift;
-			break;
-		case TRACEBUF_FDR_TRIG_ERRNO:
-			fdr_trig_errno = true;
-			break;
-		case TRACEBUF_FDR_TRIG_OOPS:
-			fdr_trig_oops = true;
-			break;
-		case TRACEBUF_FDR_TRIG_WARN:
-			fdr_trig_warn = true;
-			break;
-		case TRACEBUF_FDR_TRIG_SNAPSHOT:
-			fdr_trig_snap = true;
-			break;
-		}
-	}
-	for (dc = FDR_DUR_SYSCALL; dc < FDR_DUR_NR; dc++) {
-		if (!(fdr_trig_dur_mask & BIT(dc)) ||
-		    (dc != FDR_DUR_SYSCALL && dc != FDR_DUR_WORK))
-			continue;
-		fdr_trig_tasks[dc] = kvcalloc(FDR_TASK_SLOTS, sizeof(atomic64_t),
-					      GFP_KERNEL_ACCOUNT);
-		if (!fdr_trig_tasks[dc])
-			return -ENOMEM;
-	}
-	for_each_possible_cpu(cpu) {
-		per_cpu_ptr(&fdr_trig_irq_start, cpu)->valid = false;
-		per_cpu_ptr(&fdr_trig_softirq_start, cpu)->valid = false;
-	}
-	mask = fdr_trig_mask();
-	if (mask) {
-		ret = tbcore_probes_attach(&fdr_trig_consumer, mask);
-		if (ret)
-			return ret == -ENOENT ? -EOPNOTSUPP : ret;
-		fdr_trig_attached = true;
-	}
-	if (fdr_trig_oops) {
-		ret = register_die_notifier(&fdr_trig_die_nb);
-		if (ret)
-			return ret;
-		fdr_trig_die_registered = true;
-	}
-	if (fdr_trig_warn) {
-		ret = fdr_trig_warn_register();
-		if (ret)
-			return ret == -ENOENT ? -EOPNOTSUPP : ret;
-		fdr_trig_warn_registered = true;
-	}
-	for (i = 0; i < t->nr_conds; i++)
-		if (t->conds[i].type == TRACEBUF_FDR_TRIG_MARKER)
-			WRITE_ONCE(fdr_trig_markers, true);
-	return 0;
 }
 
 int fdr_trig_arm(const struct tracebuf_fdr_trigger *t, bool running,
@@ -707,7 +155,7 @@ int fdr_trig_arm(const struct tracebuf_fdr_trigger *t, bool running,
 	u32 i;
 	int ret;
 
-	ret = fdr_check_trigger(t);
+	ret = fdr_cond_check(t);
 	if (ret)
 		return ret;
 	/* A marker condition could never fire without markers. */
@@ -723,8 +171,10 @@ int fdr_trig_arm(const struct tracebuf_fdr_trigger *t, bool running,
 		     TRACEBUF_FDR_TRIG_STATE_FROZEN;
 	fdr_trig_off();
 	if (t->nr_conds) {
-		atomic64_set(&fdr_trig_after, 0);
-		ret = fdr_trig_setup(t);
+		fdr_ring_window_clear();
+		fdr_trig_post_events = t->post_events;
+		fdr_trig_post_usecs = t->post_usecs;
+		ret = fdr_cond_arm(t, fdr_trig_fire);
 		if (ret)
 			fdr_trig_off();
 		else
@@ -745,7 +195,7 @@ void fdr_trig_stop(void)
 void fdr_trig_reset(void)
 {
 	atomic64_set(&fdr_trig_fires, 0);
-	atomic64_set(&fdr_trig_after, 0);
+	fdr_ring_window_clear();
 }
 
 void fdr_trig_settle(void)
@@ -768,19 +218,13 @@ void fdr_trig_stats(struct tracebuf_fdr_stats *s)
 	if (s->trig_state >= TRACEBUF_FDR_TRIG_STATE_FIRED)
 		s->trig_cond = READ_ONCE(fdr_trig_cond);
 	s->trig_fires = atomic64_read(&fdr_trig_fires);
-	s->trig_after = atomic64_read(&fdr_trig_after);
+	s->trig_after = fdr_ring_window_count();
 	s->trig_frozen = fdr_ring_frozen();
 }
 
 void fdr_trig_init(void)
 {
-	int type;
-
-	fdr_trig_consumer.name = "fdr_trigger";
-	for (type = 0; type < TBCORE_EV_NR; type++)
-		fdr_trig_consumer.event[type] = fdr_trig_event;
-	fdr_trig_consumer.direct.sys_enter = fdr_trig_sys_enter;
-	fdr_trig_consumer.direct.sys_exit = fdr_trig_sys_exit;
+	fdr_cond_init();
 	hrtimer_init(&fdr_trig_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	fdr_trig_timer.function = fdr_trig_timer_fn;
 	init_irq_work(&fdr_trig_timer_work, fdr_trig_start_timer);

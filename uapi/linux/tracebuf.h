@@ -24,6 +24,8 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include <linux/tracebuf_fdr.h>
+
 #define TRACEBUF_IOC_MAGIC	0xB8
 
 /* ABI version reported by TRACEBUF_IOC_STATUS and TRACEBUF_FDR_IOC_STATS. */
@@ -246,15 +248,7 @@ struct tracebuf_event {
  * the ioctls.
  */
 
-/* Event classes (tracebuf_fdr_config.classes). */
-#define TRACEBUF_FDR_SYSCALL	(1U << 0) /* raw_syscalls sys_enter/exit */
-#define TRACEBUF_FDR_IRQ	(1U << 1) /* irq_handler_entry/exit */
-#define TRACEBUF_FDR_SOFTIRQ	(1U << 2) /* softirq_entry/exit */
-#define TRACEBUF_FDR_WORKQUEUE	(1U << 3) /* workqueue_execute_start/end */
-#define TRACEBUF_FDR_FAULT	(1U << 4) /* page_fault_user/kernel */
-#define TRACEBUF_FDR_SCHED	(1U << 5) /* sched_switch, fork, exit */
-#define TRACEBUF_FDR_MARKER	(1U << 6) /* user markers written to the fd */
-#define TRACEBUF_FDR_ALL	0x7fU
+/* Event classes, function ids and marker texts: <linux/tracebuf_fdr.h>. */
 
 /* Recording modes. */
 #define TRACEBUF_FDR_MODE_FLIGHT	0 /* overwrite oldest, snapshot on demand */
@@ -276,68 +270,6 @@ struct tracebuf_event {
 
 /* Largest user marker: a longer write() fails with EMSGSIZE. */
 #define TRACEBUF_FDR_MARKER_MAX		1024
-
-/*
- * Function ids: 28 bits, the top 4 are the id space (class), the low 24 the
- * key within it.  Documentation/fdr.rst lists the keys of each space.
- */
-#define TRACEBUF_FDR_ID_SPACE_SHIFT	24
-#define TRACEBUF_FDR_ID_KEY_MASK	0xffffffU
-#define TRACEBUF_FDR_ID(space, key) \
-	(((space) << TRACEBUF_FDR_ID_SPACE_SHIFT) | ((key) & TRACEBUF_FDR_ID_KEY_MASK))
-#define TRACEBUF_FDR_ID_SPACE(id)	(((id) >> TRACEBUF_FDR_ID_SPACE_SHIFT) & 0xf)
-#define TRACEBUF_FDR_ID_KEY(id)		((id) & TRACEBUF_FDR_ID_KEY_MASK)
-#define TRACEBUF_FDR_SPACE_SYSCALL	1 /* key: syscall number */
-#define TRACEBUF_FDR_SPACE_IRQ		2 /* key: IRQ number */
-#define TRACEBUF_FDR_SPACE_SOFTIRQ	3 /* key: softirq vector */
-#define TRACEBUF_FDR_SPACE_WORK		4 /* key: index in the work-function table */
-#define TRACEBUF_FDR_SPACE_FAULT	5 /* key: 0 user, 1 kernel */
-#define TRACEBUF_FDR_SPACE_TASK		6 /* key: 0 fork, 1 exit */
-#define TRACEBUF_FDR_SPACE_KFUNC	7 /* key: index in the KFUNCS list */
-/* Key for values that do not fit (negative syscall number, full table). */
-#define TRACEBUF_FDR_KEY_OTHER		TRACEBUF_FDR_ID_KEY_MASK
-/* Syscall key bit of a 32-bit compat syscall (x86: int 0x80). */
-#define TRACEBUF_FDR_KEY_COMPAT		0x800000U
-/*
- * Names of the softirq vectors, the keys of TRACEBUF_FDR_SPACE_SOFTIRQ, as
- * the kernel's softirq_to_name[] (which modules cannot use): an
- * initializer for an array indexed by vector.
- */
-#define TRACEBUF_FDR_SOFTIRQ_NAMES { \
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", \
-	"SCHED", "HRTIMER", "RCU" }
-
-/*
- * Names of the keys of TRACEBUF_FDR_SPACE_FAULT and TRACEBUF_FDR_SPACE_TASK,
- * as TRACEBUF_FDR_IOC_NAMES gives them: initializers for arrays indexed by
- * key.
- */
-#define TRACEBUF_FDR_FAULT_NAMES { "user", "kernel" }
-#define TRACEBUF_FDR_TASK_NAMES { "fork", "exit" }
-
-/*
- * Loss report: where a CPU lost events, its stream holds a
- * CustomEventMarker whose data is this text (no NUL), for example
- * "tracebuf: lost 12 events".  Readers match the prefix.
- */
-#define TRACEBUF_FDR_LOST_PREFIX	"tracebuf: lost "
-#define TRACEBUF_FDR_LOST_FMT		TRACEBUF_FDR_LOST_PREFIX "%llu events"
-
-/*
- * Command name: with the task class (TRACEBUF_FDR_SCHED), a task that
- * exits writes, after its exit event and in its own block, a
- * CustomEventMarker whose data is this prefix and its command name (up
- * to 15 bytes, no NUL), for example "tracebuf: comm make".  Readers name
- * the block's thread with it: a task that began and ended while the
- * capture ran is named, which no look at /proc before or after can do.
- */
-#define TRACEBUF_FDR_COMM_PREFIX	"tracebuf: comm "
-
-/*
- * Tid of the idle task of CPU n in NewBuffer records: idle tasks all have
- * pid 0, but each runs on one CPU only, so each gets its own thread.
- */
-#define TRACEBUF_FDR_IDLE_TID(cpu)	(0x40000000 + (cpu))
 
 /**
  * struct tracebuf_fdr_config - capture configuration (TRACEBUF_FDR_IOC_CONFIG)

@@ -15,17 +15,17 @@
 
 #include "tracebuf_bpf.h"
 
-/* The id layout is tracebuf_bpf.h's, checked against the uapi there. */
-#define ID(space, key)	TB_BPF_ID(space, key)
-#define SPACE_SYSCALL	TB_BPF_SPACE_SYSCALL
-#define SPACE_IRQ	TB_BPF_SPACE_IRQ
-#define SPACE_SOFTIRQ	TB_BPF_SPACE_SOFTIRQ
-#define SPACE_WORK	TB_BPF_SPACE_WORK
-#define SPACE_FAULT	TB_BPF_SPACE_FAULT
-#define SPACE_TASK	TB_BPF_SPACE_TASK
-#define SPACE_KFUNC	TB_BPF_SPACE_KFUNC
-#define KEY_OTHER	TB_BPF_KEY_OTHER
-#define KEY_COMPAT	TB_BPF_KEY_COMPAT
+/* The id layout: uapi/linux/tracebuf_fdr.h, by shorter names. */
+#define ID(space, key)	TRACEBUF_FDR_ID(space, (__u32)(key))
+#define SPACE_SYSCALL	TRACEBUF_FDR_SPACE_SYSCALL
+#define SPACE_IRQ	TRACEBUF_FDR_SPACE_IRQ
+#define SPACE_SOFTIRQ	TRACEBUF_FDR_SPACE_SOFTIRQ
+#define SPACE_WORK	TRACEBUF_FDR_SPACE_WORK
+#define SPACE_FAULT	TRACEBUF_FDR_SPACE_FAULT
+#define SPACE_TASK	TRACEBUF_FDR_SPACE_TASK
+#define SPACE_KFUNC	TRACEBUF_FDR_SPACE_KFUNC
+#define KEY_OTHER	TRACEBUF_FDR_KEY_OTHER
+#define KEY_COMPAT	TRACEBUF_FDR_KEY_COMPAT
 #define X86_TS_COMPAT	0x0002		/* thread_info.status, x86 */
 #define ARM64_TIF_32BIT	22		/* thread_info.flags, arm64 */
 

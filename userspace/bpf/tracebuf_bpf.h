@@ -23,54 +23,22 @@
 #define TB_BPF_LOST	4	/* args[0] events lost on this CPU just before */
 
 #define TB_BPF_MAX_ARGS	6
+#ifdef _UAPI_LINUX_TRACEBUF_H
+_Static_assert(TB_BPF_MAX_ARGS == TRACEBUF_FDR_ARGS_MAX,
+	       "the arguments of a syscall entry, as /dev/tracebuf_fdr's");
+#endif
 
 /*
- * The FDR function id layout of uapi/linux/tracebuf.h, which the BPF side
- * cannot include next to vmlinux.h.  The collector includes that header
- * first, and the assertions below tie each copy to its original.
+ * Function ids, their spaces and keys: the wire format's header, which has
+ * no types and so goes with vmlinux.h as well as with <linux/types.h>.
  */
-#define TB_BPF_ID_SHIFT		24
-#define TB_BPF_ID_KEY_MASK	0xffffffU
-#define TB_BPF_ID(space, key) \
-	(((space) << TB_BPF_ID_SHIFT) | ((__u32)(key) & TB_BPF_ID_KEY_MASK))
-#define TB_BPF_SPACE_SYSCALL	1
-#define TB_BPF_SPACE_IRQ	2
-#define TB_BPF_SPACE_SOFTIRQ	3
-#define TB_BPF_SPACE_WORK	4
-#define TB_BPF_SPACE_FAULT	5
-#define TB_BPF_SPACE_TASK	6
-#define TB_BPF_SPACE_KFUNC	7	/* key: index in the -f list */
-#define TB_BPF_KEY_OTHER	0xffffffU	/* a syscall number out of range */
-#define TB_BPF_KEY_COMPAT	0x800000U	/* a 32-bit compat syscall */
-
-#ifdef _UAPI_LINUX_TRACEBUF_H
-_Static_assert(TB_BPF_ID(TB_BPF_SPACE_TASK, 0x123456) ==
-	       TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_TASK, 0x123456) &&
-	       TB_BPF_ID_SHIFT == TRACEBUF_FDR_ID_SPACE_SHIFT &&
-	       TB_BPF_ID_KEY_MASK == TRACEBUF_FDR_ID_KEY_MASK,
-	       "FDR id layout differs from uapi/linux/tracebuf.h");
-_Static_assert(TB_BPF_SPACE_SYSCALL == TRACEBUF_FDR_SPACE_SYSCALL &&
-	       TB_BPF_SPACE_IRQ == TRACEBUF_FDR_SPACE_IRQ &&
-	       TB_BPF_SPACE_SOFTIRQ == TRACEBUF_FDR_SPACE_SOFTIRQ &&
-	       TB_BPF_SPACE_WORK == TRACEBUF_FDR_SPACE_WORK &&
-	       TB_BPF_SPACE_FAULT == TRACEBUF_FDR_SPACE_FAULT &&
-	       TB_BPF_SPACE_TASK == TRACEBUF_FDR_SPACE_TASK &&
-	       TB_BPF_SPACE_KFUNC == TRACEBUF_FDR_SPACE_KFUNC,
-	       "FDR id spaces differ from uapi/linux/tracebuf.h");
-_Static_assert(TB_BPF_KEY_OTHER == TRACEBUF_FDR_KEY_OTHER &&
-	       TB_BPF_KEY_COMPAT == TRACEBUF_FDR_KEY_COMPAT,
-	       "FDR keys differ from uapi/linux/tracebuf.h");
-#endif
+#include <linux/tracebuf_fdr.h>
 
 /*
  * Drop counters, one per FDR id space (TRACEBUF_FDR_SPACE_*), index 0 for
  * switch records; a per-CPU array so that counting needs no shared line.
  */
-#define TB_BPF_NR_COUNTERS	8
-#ifdef _UAPI_LINUX_TRACEBUF_H
-_Static_assert(TB_BPF_NR_COUNTERS > TRACEBUF_FDR_SPACE_KFUNC,
-	       "a drop counter per FDR id space");
-#endif
+#define TB_BPF_NR_COUNTERS	TRACEBUF_FDR_SPACES
 
 /**
  * struct tb_bpf_event - one ring buffer record (24 bytes + args)

@@ -13,48 +13,54 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TB_FDR_HEADER_SIZE	32
-#define TB_FDR_META_SIZE	16
+#include <linux/tracebuf_fdr.h>
+
+/*
+ * The format's constants are uapi/linux/tracebuf_fdr.h's, which the module
+ * and the BPF program use too; these are the library's names for them.
+ */
+#define TB_FDR_HEADER_SIZE	TRACEBUF_FDR_HEADER_SIZE
+#define TB_FDR_META_SIZE	TRACEBUF_FDR_META_SIZE
 /* A BufferExtents record at the end of a file may stop after its size. */
-#define TB_FDR_EXTENTS_MIN	9
-#define TB_FDR_FUNC_SIZE	8
-#define TB_FDR_TYPE_FDR		1
+#define TB_FDR_EXTENTS_MIN	(TRACEBUF_FDR_FIELD + 8)
+#define TB_FDR_FUNC_SIZE	TRACEBUF_FDR_FUNC_SIZE
+#define TB_FDR_TYPE_FDR		TRACEBUF_FDR_FILE_TYPE
 #define TB_FDR_VERSION_MIN	1
-#define TB_FDR_VERSION_MAX	5
+#define TB_FDR_VERSION_MAX	TRACEBUF_FDR_VERSION
 /*
  * Largest custom/typed event payload we accept (the runtime's own limit
  * is one buffer); keeps the reader's memory bounded.
  */
 #define TB_FDR_MAX_PAYLOAD	(16U << 20)
 
-#define TB_FDR_FLAG_CONSTANT_TSC	(1U << 0)
-#define TB_FDR_FLAG_NONSTOP_TSC		(1U << 1)
+#define TB_FDR_FLAG_CONSTANT_TSC	TRACEBUF_FDR_HDR_CONSTANT_TSC
+#define TB_FDR_FLAG_NONSTOP_TSC		TRACEBUF_FDR_HDR_NONSTOP_TSC
 
-/* Metadata record kinds (byte 0 = kind << 1 | 1). */
+/* Metadata record kinds, and a pseudo-kind for function records. */
 enum tb_fdr_kind {
-	TB_FDR_NEW_BUFFER = 0,
-	TB_FDR_END_OF_BUFFER = 1,
-	TB_FDR_NEW_CPU = 2,
-	TB_FDR_TSC_WRAP = 3,
-	TB_FDR_WALLCLOCK = 4,
-	TB_FDR_CUSTOM = 5,
-	TB_FDR_CALL_ARG = 6,
-	TB_FDR_BUFFER_EXTENTS = 7,
-	TB_FDR_TYPED = 8,
-	TB_FDR_PID = 9,
-	TB_FDR_META_NR,
+	TB_FDR_NEW_BUFFER = TRACEBUF_FDR_NEW_BUFFER,
+	TB_FDR_END_OF_BUFFER = TRACEBUF_FDR_END_OF_BUFFER,
+	TB_FDR_NEW_CPU = TRACEBUF_FDR_NEW_CPU,
+	TB_FDR_TSC_WRAP = TRACEBUF_FDR_TSC_WRAP,
+	TB_FDR_WALLCLOCK = TRACEBUF_FDR_WALLCLOCK,
+	TB_FDR_CUSTOM = TRACEBUF_FDR_CUSTOM,
+	TB_FDR_CALL_ARG = TRACEBUF_FDR_CALL_ARG,
+	TB_FDR_BUFFER_EXTENTS = TRACEBUF_FDR_BUFFER_EXTENTS,
+	TB_FDR_TYPED = TRACEBUF_FDR_TYPED,
+	TB_FDR_PID = TRACEBUF_FDR_PID,
+	TB_FDR_META_NR = TRACEBUF_FDR_META_KINDS,
 	TB_FDR_FUNCTION = 16,	/* not a metadata kind: 8-byte record */
 };
 
-/* Function record types (bits 1..3 of the first word). */
+/* Function record types. */
 enum tb_fdr_func_type {
-	TB_FDR_ENTER = 0,
-	TB_FDR_EXIT = 1,
-	TB_FDR_TAIL_EXIT = 2,
-	TB_FDR_ENTER_ARGS = 3,
+	TB_FDR_ENTER = TRACEBUF_FDR_ENTER,
+	TB_FDR_EXIT = TRACEBUF_FDR_EXIT,
+	TB_FDR_TAIL_EXIT = TRACEBUF_FDR_TAIL_EXIT,
+	TB_FDR_ENTER_ARGS = TRACEBUF_FDR_ENTER_ARGS,
 };
 
-#define TB_FDR_FUNC_ID_MAX	0x0fffffffU
+#define TB_FDR_FUNC_ID_MAX	TRACEBUF_FDR_FUNC_ID_MAX
 
 struct tb_fdr_header {
 	uint16_t version;

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The capture of /dev/tracebuf_fdr: its configuration, START and STOP,
+ * and the state the device's files read it by (dev.c).  The capture
+ * belongs to the device, not to a file (see dev.c).  Everything here runs
+ * under fdr_lock.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include <linux/tracebuf.h>
+#include <linux/tracebuf_crash.h>
+
+#include "capture.h"
+#include "clock.h"
+#include "crash.h"
+#include "events.h"
+#include "kfunc.h"
+#include "mmap.h"
+#include "names.h"
+#include "ring.h"
+#include "trigger.h"
+#include "core/probes.h"
+
+DEFINE_MUTEX(fdr_lock);		/* configuration, start/stop, rings */
+struct tracebuf_fdr_config fdr_cfg = {
+	.classes	= TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
+			  TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
+	.mode		= TRACEBUF_FDR_MODE_FLIGHT,
+	.buf_size	= TRACEBUF_FDR_BUF_DEFAULT,
+};
+
+bool fdr_running;
+bool fdr_markers;
+u64 fdr_gen = 1;	/* 0 is never a capture number */
+
+static u32 fdr_capture_wakeup(const struct tracebuf_fdr_config *cfg)
+{
+	return cfg->wakeup ? cfg->wakeup : TRACEBUF_FDR_WAKEUP_DEFAULT(cfg->buf_size);
+}
+
+/*
+ * fdr_lock, stopped: the rings at @size, described to crash images
+ * (crash.c), unless a file maps them (EBUSY).  The description of the old
+ * rings goes before they do, and rings a crash image could not find are
+ * refused as any ENOMEM, the old ones gone.
+ */
+static int fdr_capture_realloc(u32 size)
+{
+	int ret;
+
+	if (size == fdr_ring_size())
+		return 0;
+	if (!fdr_mmap_hold_off())
+		return -EBUSY;
+	fdr_crash_rings_gone();
+	ret = fdr_ring_alloc(size);
+	if (!ret && fdr_crash_rings()) {
+		fdr_ring_free();
+		ret = -ENOMEM;
+	}
+	fdr_mmap_allow();
+	return ret;
+}
+
+int fdr_capture_start(void)
+{
+	u8 hdr[FDR_HDR_SIZE];
+	int ret;
+
+	/* Running, or a file still holds pages of the capture to discard. */
+	if (fdr_running || fdr_stream_lent())
+		return -EBUSY;
+	if (!fdr_ring_allocated()) {
+		ret = fdr_capture_realloc(fdr_cfg.buf_size);
+		if (ret)
+			return ret;
+	}
+	fdr_names_reset();
+	fdr_trig_reset();
+	fdr_ring_reset(fdr_cfg.mode, fdr_capture_wakeup(&fdr_cfg));
+	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
+	fdr_ring_set_on(true);
+	ret = fdr_events_start();
+	if (!ret) {
+		ret = fdr_kfunc_start();
+		if (ret)
+			fdr_events_stop();
+	}
+	if (ret) {
+		fdr_ring_set_on(false);
+		synchronize_rcu();	/* marker writers run with IRQs off */
+		return ret;
+	}
+	WRITE_ONCE(fdr_running, true);
+	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+	fdr_put_header(hdr, fdr_clock_hz());
+	fdr_crash_state(TRACEBUF_CRASH_RECORDING, fdr_cfg.mode, hdr);
+	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);
+	/* Readers of the previous capture see it is gone. */
+	wake_up_interruptible_all(&fdr_ring_wq);
+	return 0;
+}
+
+void fdr_capture_stop(void)
+{
+	if (!fdr_running)
+		return;
+	fdr_trig_stop();
+	WRITE_ONCE(fdr_markers, false);
+	/* Reports its losses, so before the ring goes off. */
+	fdr_kfunc_stop();
+	fdr_ring_set_on(false);
+	/*
+	 * Detach waits for every probe and, through its RCU grace period,
+	 * for every marker writer (they run with interrupts off) and every
+	 * kernel function handler (they run with preemption off).
+	 */
+	fdr_events_stop();
+	fdr_ring_quiesce();
+	WRITE_ONCE(fdr_running, false);
+	fdr_crash_state(TRACEBUF_CRASH_STOPPED, fdr_cfg.mode, NULL);
+	wake_up_interruptible_all(&fdr_ring_wq);
+}
+
+static int fdr_capture_check(const struct tracebuf_fdr_config *c)
+{
+	u32 size = c->buf_size ? c->buf_size : fdr_cfg.buf_size;
+
+	if (!c->classes || (c->classes & ~TRACEBUF_FDR_ALL) || c->reserved)
+		return -EINVAL;
+	if (c->mode != TRACEBUF_FDR_MODE_FLIGHT &&
+	    c->mode != TRACEBUF_FDR_MODE_STREAM)
+		return -EINVAL;
+	if (c->buf_size && (!is_power_of_2(c->buf_size) ||
+			    c->buf_size < TRACEBUF_FDR_BUF_MIN ||
+			    c->buf_size > TRACEBUF_FDR_BUF_MAX))
+		return -EINVAL;
+	/* A threshold the ring may never reach would leave readers asleep. */
+	if (c->nr_args > TRACEBUF_FDR_ARGS_MAX ||
+	    c->wakeup > FDR_WAKEUP_MAX(size))
+		return -EINVAL;
+	if ((c->classes & TRACEBUF_FDR_FAULT) &&
+	    (tbcore_probes_available() & (TBCORE_EVMASK(TBCORE_EV_FAULT_USER) |
+				      TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL))) !=
+	    (TBCORE_EVMASK(TBCORE_EV_FAULT_USER) | TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL)))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+int fdr_capture_config(struct tracebuf_fdr_config *c)
+{
+	int ret;
+
+	if (fdr_running || fdr_stream_lent())
+		return -EBUSY;
+	ret = fdr_capture_check(c);
+	if (ret)
+		return ret;
+	if (!c->buf_size)
+		c->buf_size = fdr_cfg.buf_size;
+	ret = fdr_capture_realloc(c->buf_size);
+	if (ret == -EBUSY)
+		return ret;	/* mapped: the ring and the capture stay */
+	if (!ret) {
+		fdr_cfg = *c;
+		fdr_ring_reset(c->mode, fdr_capture_wakeup(c));
+		fdr_crash_state(TRACEBUF_CRASH_IDLE, c->mode, NULL);
+	}
+	/* Else the old buffers are gone, and the capture with them. */
+	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+	wake_up_interruptible_all(&fdr_ring_wq);
+	return ret;
+}
+
+char *fdr_capture_names(size_t *len)
+{
+	struct fdr_text t;
+
+	t.size = fdr_names_size() + fdr_kfunc_names_size();
+	t.buf = kvmalloc(t.size, GFP_KERNEL);
+	if (!t.buf)
+		return NULL;
+	t.len = 0;
+	t.truncated = false;
+	fdr_names_write(&t);
+	fdr_kfunc_names(&t, false);
+	*len = t.len;
+	return t.buf;
+}
+

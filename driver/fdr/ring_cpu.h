@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A CPU's ring inside: for the ring's own files (ring.c, write.c, snap.c,
+ * stream.c, reader.c) and nobody else; the rest of the module sees ring.h.
+ */
+#ifndef _FDR_RING_CPU_H
+#define _FDR_RING_CPU_H
+
+#include <linux/irq_work.h>
+#include <linux/list.h>
+#include <linux/seqlock.h>
+#include <linux/types.h>
+#include <asm/local64.h>
+
+#include "ring.h"
+
+#define FDR_NR_PAGES		TRACEBUF_FDR_PAGES
+#define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
+#define FDR_KEEP_NONE		ULONG_MAX
+
+struct fdr_page {
+	u32 len;		/* bytes, final once closed */
+	u32 events;		/* events in it, for the overwritten count */
+};
+
+struct fdr_cpu {
+	/*
+	 * Writer state: only this CPU touches it, interrupts off, @w.gate.busy
+	 * set (except the gate bytes named in ring.h).  What every event
+	 * reads comes first, in one cache line: @w, then these.
+	 */
+	struct fdr_fast w;
+	/*
+	 * Events in page @head, as FDR_FUNC_SIZE times them less @len:
+	 * the fast path writes one 8-byte record per event and so leaves
+	 * it alone (fdr_open_events()).
+	 */
+	u32 skew;
+	u32 block;		/* offset of the open block in page @head */
+	u32 wake_len;		/* wake the reader when @len reaches it */
+	u64 reported;		/* losses already reported in the stream */
+
+	/*
+	 * Counters, read anywhere: closed pages' totals change only at a
+	 * page close, inside @seq; the open page adds its events and @len
+	 * (@skew changes inside @seq too).
+	 */
+	seqcount_t seq;
+	u64 closed_events;
+	u64 closed_bytes;
+	u64 overwritten;
+	local64_t dropped;	/* also from NMI */
+	local64_t frozen;	/* events a frozen ring turned away */
+
+	u8 *data;		/* FDR_NR_PAGES * fdr_page_size bytes */
+	struct fdr_page *pages;
+	/*
+	 * Page sequence numbers are native words, for acquire and release
+	 * on 32-bit too; they are compared only by difference, so they may
+	 * wrap.
+	 */
+	unsigned long head;	/* page being filled (sequence number) */
+	unsigned long tail;	/* oldest page held */
+
+	struct irq_work wake;
+
+	/*
+	 * Readers (fdr_lock).  Flight mode: @keep is the oldest page a held
+	 * snapshot still needs (FDR_KEEP_NONE: none); writers do not reuse
+	 * it.  Streaming: readers consume at @tail, and a file that read part
+	 * of page @tail owns the rest of it.
+	 */
+	unsigned long keep;
+	u32 rd_off;		/* bytes of page @tail already read */
+	struct fdr_reader *rd_owner;
+	/*
+	 * Zero-copy reading: pages @tail..@lend_end-1 are lent to the file
+	 * of @lend_owner, which reads them through its mapping (mmap.c);
+	 * nobody else consumes this CPU until it gives them back.
+	 */
+	struct fdr_reader *lend_owner;
+	unsigned long lend_end;
+	unsigned int cpu;
+	bool full_woken;	/* writer: woke the reader for a full ring */
+};
+
+/**
+ * struct fdr_snap_cpu - one CPU's part of a snapshot
+ * @next:	the next page to read (sequence number); @end + 1: done
+ * @end:	the page that was open when the snapshot was taken, read last
+ * @open_len:	bytes of page @end that belong to the snapshot
+ * @open_block:	offset in page @end of the block open then, or FDR_NO_BLOCK;
+ *		its BufferExtents is sent as it was then (@open_ext)
+ * @open_ext:	that block's length then
+ */
+struct fdr_snap_cpu {
+	unsigned long next;
+	unsigned long end;
+	u32 open_len;
+	u32 open_block;
+	u64 open_ext;
+};
+
+/*
+ * The rings, set while stopped (fdr_lock) by ring.c and read by the
+ * others: the per-CPU state, the buffers' geometry, the capture's mode
+ * and wake-up amount, and the files holding a snapshot.
+ */
+extern struct fdr_cpu __percpu *fdr_cpus;
+extern u32 fdr_ring_buf_size;
+extern u32 fdr_ring_page_size;
+extern u32 fdr_ring_mode;
+extern u32 fdr_ring_wakeup;
+extern struct list_head fdr_ring_holders;
+
+static inline u8 *fdr_page_ptr(struct fdr_cpu *c, unsigned long seq)
+{
+	return c->data + (size_t)(seq & FDR_PAGE_MASK) * fdr_ring_page_size;
+}
+
+/*
+ * Events in page @head.  The writer's own view, or a reader's inside @seq
+ * (fdr_advance()): a fast write changes @len alone, by one event.
+ */
+static inline u32 fdr_open_events(const struct fdr_cpu *c)
+{
+	return (READ_ONCE(c->w.len) + READ_ONCE(c->skew)) / FDR_FUNC_SIZE;
+}
+
+/*
+ * The fast paths stop short of the page end and of the reader's wake-up
+ * point (@wake_len >= 1), so that they never test for either: a record
+ * ending at or before @func_max + FDR_FUNC_SIZE takes them.  @func_max
+ * keeps it in the form fdr_write_func() tests with the fewest
+ * instructions.
+ */
+static inline void fdr_set_limit(struct fdr_cpu *c)
+{
+	c->w.func_max = (s32)min(fdr_ring_page_size, c->wake_len - 1) -
+			FDR_FUNC_SIZE;
+}
+
+/*
+ * Copy @n bytes at @off of page @seq of @c to @dst; the FDR_META_SIZE
+ * bytes at @patch_at, when inside, from @patch instead (ring.c).
+ */
+int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
+		      u32 off, u32 n, u32 patch_at, const u8 *patch);
+
+/* Write path, in a window (ring.c): one more record. */
+void fdr_ring_window_event(void);
+
+/* Close page @head and move to the next one (write.c; the ring owned). */
+bool fdr_write_next_page(struct fdr_cpu *c);
+
+#endif /* _FDR_RING_CPU_H */

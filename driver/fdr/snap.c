@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Flight-recorder snapshots: a file holds the pages a snapshot covers, and
+ * reads them from the ring itself; writers do not reuse a held page
+ * (@keep), so nothing is copied at the snapshot and the recording goes on
+ * into the pages nobody holds.  fdr_lock throughout.  ring.c has the design.
+ */
+#include <linux/cpu.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+
+#include "ring_cpu.h"
+
+/* This CPU's part of a snapshot is read (sequence numbers may wrap). */
+static bool fdr_snap_cpu_done(const struct fdr_snap_cpu *s)
+{
+	return (long)(s->next - s->end) > 0;
+}
+
+/*
+ * Recompute @cpu's @keep: the oldest page any holder still needs.  The
+ * release pairs with fdr_write_next_page()'s acquire: our copies of the
+ * pages below it are done before a writer reuses them.
+ */
+static void fdr_keep_update(unsigned int cpu)
+{
+	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	unsigned long keep = FDR_KEEP_NONE;
+	struct fdr_reader *rd;
+
+	/* Holders need pages at or after @tail: the oldest is the nearest. */
+	list_for_each_entry(rd, &fdr_ring_holders, holders) {
+		const struct fdr_snap_cpu *s = &rd->snap[cpu];
+
+		if (!fdr_snap_cpu_done(s) &&
+		    (keep == FDR_KEEP_NONE || s->next - c->tail < keep - c->tail))
+			keep = s->next;
+	}
+	/* Our copies are done before a writer may reuse those pages. */
+	smp_store_release(&c->keep, keep);
+}
+
+struct fdr_hold_req {
+	struct fdr_cpu *c;
+	struct fdr_snap_cpu *s;
+};
+
+static void fdr_hold_ipi(void *info)
+{
+	struct fdr_hold_req *r = info;
+	struct fdr_cpu *c = r->c;
+	struct fdr_snap_cpu *s = r->s;
+
+	/*
+	 * On c's CPU with interrupts off, or with c's CPU offline or not
+	 * recording: no writer is inside.  Keep NMI writers out as a writer
+	 * does, so that @len and the open block agree.
+	 */
+	c->w.gate.busy = 1;
+	barrier();
+	s->next = c->tail;
+	s->end = c->head;
+	s->open_len = c->w.len;
+	s->open_block = c->w.owner ? c->block : FDR_NO_BLOCK;
+	s->open_ext = c->w.len - c->block - FDR_META_SIZE;
+	if (s->next == s->end && !s->open_len) {
+		s->next = s->end + 1;		/* nothing recorded here */
+	} else {
+		/* Every holder's pages are at or after @tail: this is the min. */
+		WRITE_ONCE(c->keep, s->next);
+	}
+	barrier();
+	WRITE_ONCE(c->w.gate.busy, 0);
+}
+
+bool fdr_snap_held(const struct fdr_reader *rd)
+{
+	return !list_empty(&rd->holders);
+}
+
+void fdr_snap_release(struct fdr_reader *rd)
+{
+	int cpu;
+
+	if (!fdr_snap_held(rd))
+		return;
+	list_del_init(&rd->holders);
+	for_each_possible_cpu(cpu)
+		fdr_keep_update(cpu);
+}
+
+/*
+ * Take a snapshot for @rd: on each CPU in turn, note the pages tail..head
+ * and how much of the open page is written, and keep writers from reusing
+ * them until @rd has read them.  Nothing is copied: the reader reads the
+ * ring itself, and the recording goes on into the pages nobody holds.
+ */
+void fdr_snap_take(struct fdr_reader *rd)
+{
+	struct fdr_hold_req r;
+	int cpu;
+
+	fdr_snap_release(rd);
+	rd->cpu = cpumask_first(cpu_possible_mask);
+	rd->off = 0;
+	if (!fdr_ring_buf_size) {
+		rd->cpu = nr_cpu_ids;		/* nothing was ever recorded */
+		return;
+	}
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		r.c = per_cpu_ptr(fdr_cpus, cpu);
+		r.s = &rd->snap[cpu];
+		if (READ_ONCE(r.c->w.gate.on) && cpu_online(cpu))
+			smp_call_function_single(cpu, fdr_hold_ipi, &r, 1);
+		else
+			fdr_hold_ipi(&r);
+	}
+	cpus_read_unlock();
+	list_add(&rd->holders, &fdr_ring_holders);
+}
+
+/*
+ * Copy the snapshot @rd holds, CPU after CPU, page after page, each page
+ * from where the previous read stopped.  Returns 0 once everything was
+ * read, and then lets go of the pages.
+ */
+ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
+{
+	u8 patch[FDR_META_SIZE];
+	size_t done = 0;
+
+	if (!fdr_snap_held(rd))
+		return 0;	/* read to its end, or its ring is gone */
+	while (done < count && rd->cpu < nr_cpu_ids) {
+		struct fdr_snap_cpu *s = &rd->snap[rd->cpu];
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
+		u32 len, n, patch_at = FDR_NO_BLOCK;
+
+		if (fdr_snap_cpu_done(s)) {
+			rd->cpu = cpumask_next(rd->cpu, cpu_possible_mask);
+			rd->off = 0;
+			continue;
+		}
+		if (s->next == s->end) {
+			len = s->open_len;
+			if (s->open_block != FDR_NO_BLOCK) {
+				patch_at = s->open_block;
+				fdr_put_extents(patch, s->open_ext);
+			}
+		} else {
+			len = c->pages[s->next & FDR_PAGE_MASK].len;
+		}
+		n = min_t(size_t, len - rd->off, count - done);
+		if (fdr_ring_copy_out(buf + done, c, s->next, rd->off, n,
+				      patch_at, patch))
+			return done ? done : -EFAULT;
+		done += n;
+		rd->off += n;
+		if (rd->off < len)
+			break;
+		rd->off = 0;
+		s->next++;
+		fdr_keep_update(rd->cpu);
+	}
+	if (rd->cpu >= nr_cpu_ids)
+		fdr_snap_release(rd);
+	return done;
+}
