@@ -381,13 +381,15 @@ install-tools: tools man html
 	install -m 0644 $(DOC_HTML) README.md $(DESTDIR)$(DOCDIR)/
 	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
+	install -D -m 0644 uapi/linux/tracebuf_fdr.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf_fdr.h
 	@for u in $(UNITS); do \
 		install -D -m 0644 $$u $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; \
 	done
 
 uninstall:
 	rm -f /lib/modules/$(KVER)/updates/tracebuf.ko /lib/modules/$(KVER)/extra/tracebuf.ko
-	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h
+	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h \
+		$(PREFIX)/include/linux/tracebuf_fdr.h
 	rm -f $(COMPLETIONDIR)/tracebuf $(TOOL_ALIASES:%=$(COMPLETIONDIR)/%)
 	rm -f $(UNITS:scripts/%=$(UNITDIR)/%)
 	rm -f $(DOC_HTML:$(BUILD)/html/%=$(DOCDIR)/%) $(DOCDIR)/README.md

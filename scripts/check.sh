@@ -96,6 +96,11 @@ if [ $do_host = 1 ]; then
 	echo "# ---- circles between userspace files (scripts/file-circles.py)"
 	run_tap host file_circles "$top/scripts/file-circles.py" \
 		"$top/userspace" "$top/build/userspace"
+	# The same for the module's files (Documentation/design.rst, "The
+	# flight recorder's layers"): its objects are built in the tree.
+	echo "# ---- circles between the module's files (scripts/file-circles.py)"
+	run_tap host module_circles "$top/scripts/file-circles.py" \
+		"$top" "$top" driver
 	# The trace_event JSON and the folded stacks of a real demo trace
 	# (userspace/tests/data/viewer) opened in speedscope in chromium, the
 	# viewer's parsed profiles checked against llvm-xray's dump; one

@@ -76,6 +76,9 @@ done
 ok $? "tracebuf-tools holds the tool, every man page, the documentation as HTML, the completion (also of the old names), the udev rule and units${miss:+ (missing:$miss)}"
 dpkg-deb -c "$out/tracebuf-dev_${ver}_all.deb" | grep ' \./usr/include/linux/tracebuf\.h$' >/dev/null
 ok $? "tracebuf-dev holds <linux/tracebuf.h>"
+# It includes the FDR wire format's header, which must come with it.
+dpkg-deb -c "$out/tracebuf-dev_${ver}_all.deb" | grep ' \./usr/include/linux/tracebuf_fdr\.h$' >/dev/null
+ok $? "tracebuf-dev holds <linux/tracebuf_fdr.h>, which <linux/tracebuf.h> includes"
 
 # ---- a real installation in a throwaway chroot
 if ! scripts/deb-chroot.sh "$root" "$kver"; then

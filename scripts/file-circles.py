@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Circles between userspace files: the include graph and the call graph.
+"""Circles between files: the include graph and the call graph.
 
-  scripts/file-circles.py SRCDIR OBJDIR
+  scripts/file-circles.py SRCDIR OBJDIR [TOP...]
 
-The include graph has an edge a -> b when a file of SRCDIR (lib/, tools/)
-names file b in an #include "..." (headers that include each other).
-The call graph has an edge a.o -> b.o when a.o leaves a symbol undefined
-that b.o defines (nm of every object under OBJDIR/lib and OBJDIR/tools):
-units that call each other, directly or round a longer loop.  A
+TOP are the folders of SRCDIR to look at (default: lib tools, for
+userspace/; driver for the module, whose objects are built in the tree).
+The include graph has an edge a -> b when a file of SRCDIR/TOP names file
+b in an #include "..." (headers that include each other), found beside
+a, or relative to a TOP folder.  The call graph has an edge a.o -> b.o
+when a.o leaves a symbol undefined that b.o defines (nm of every object
+under OBJDIR/TOP): units that call each other, directly or round a
+longer loop.  A
 circle is a strongly connected set of two or more nodes.  Prints one line
 per circle and a TAP result per graph; exits 1 if any circle is found.
 """
@@ -57,11 +60,11 @@ def unit(path):
     return os.path.splitext(path)[0]
 
 
-def include_graph(src):
+def include_graph(src, tops):
     graph = {}
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     files = []
-    for top in ("lib", "tools"):
+    for top in tops:
         for d, _, names in os.walk(os.path.join(src, top)):
             files += [os.path.join(d, n) for n in names
                       if n.endswith((".c", ".h"))]
@@ -69,7 +72,9 @@ def include_graph(src):
     for f in files:
         rel = os.path.relpath(f, src)
         by_name.setdefault(os.path.basename(f), []).append(rel)
-        by_name.setdefault(os.path.relpath(f, os.path.join(src, "lib")), []).append(rel)
+        for top in tops:
+            by_name.setdefault(os.path.relpath(f, os.path.join(src, top)),
+                               []).append(rel)
     for f in files:
         a = os.path.relpath(f, src)
         graph.setdefault(a, set())
@@ -90,10 +95,10 @@ def include_graph(src):
     return graph
 
 
-def call_graph(src, obj):
+def call_graph(src, obj, tops):
     defs, undefs = {}, {}
     objs = []
-    for top in ("lib", "tools"):
+    for top in tops:
         for d, _, names in os.walk(os.path.join(obj, top)):
             objs += [os.path.join(d, n) for n in names if n.endswith(".o")]
     # An object whose source was renamed or removed is not a file now.
@@ -117,11 +122,13 @@ def call_graph(src, obj):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     src, obj = sys.argv[1], sys.argv[2]
-    graphs = [("include", include_graph(src)), ("call", call_graph(src, obj))]
+    tops = sys.argv[3:] or ["lib", "tools"]
+    graphs = [("include", include_graph(src, tops)),
+              ("call", call_graph(src, obj, tops))]
     print("TAP version 13")
     print("1..%d" % len(graphs))
     bad = 0

@@ -162,7 +162,7 @@ static int fdr_kfunc_parse(const char *names, size_t len,
  * The kernel's kprobe events (trace_kprobe.c, without
  * CONFIG_KPROBE_EVENTS_ON_NOTRACE) probe only functions that have one, the
  * set available_filter_functions lists and the userspace selector
- * (userspace/lib/fdr_kfunc.c) chooses from.  The others are notrace: the
+ * (userspace/lib/device/kfunc.c) chooses from.  The others are notrace: the
  * clocks, irq_work, rcu_is_watching, lockdep, code the probe machinery
  * itself runs.  A probe there recurses into itself, or freezes the
  * machine (rcu_is_watching on a lockdep kernel).

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 #include "util/bytes.h"
 
 /* ---- a growable byte buffer ---- */

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 #include "format/fdr_writer.h"
 
 /* What an event writes. */

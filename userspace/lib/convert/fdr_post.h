@@ -38,7 +38,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 #include "format/fdr_marks.h"
 #include "format/name_map.h"
 #include "util/error.h"

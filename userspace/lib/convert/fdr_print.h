@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 
 void tb_fdr_print(FILE *out, const struct tb_fdr_record *r);
 

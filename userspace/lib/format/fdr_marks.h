@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 
 #define TB_FDR_MARKS_START	"tracebuf: capture start"
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 #include "util/error.h"
 
 /* Return 0 to go on; anything else stops tb_fdr_reader_read() with that value. */

@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 
 /*
  * Largest block the writer makes (block_size 0): far below the 2^32 bytes

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "fdr_records.h"
+#include "format/fdr_records.h"
 #include "format/name_map.h"
 #include "util/buf.h"
 #include "util/parse.h"
