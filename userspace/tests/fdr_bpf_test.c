@@ -699,4 +699,23 @@ TEST(kernel_functions)
 	cleanup(self);
 }
 
+/*
+ * The library's class table and the wire format's one definition of each
+ * class's bit and id space (uapi/linux/tracebuf_fdr.h) agree.
+ */
+TEST(classes_follow_the_wire_format)
+{
+	static const unsigned int spaces[TRACEBUF_FDR_CLASSES] =
+		TRACEBUF_FDR_CLASS_SPACES;
+	unsigned int i;
+
+	ASSERT_EQ(TRACEBUF_FDR_CLASSES, TB_FDR_NR_CLASSES);
+	for (i = 0; i < TB_FDR_NR_CLASSES; i++) {
+		EXPECT_EQ(1U << i, tb_fdr_classes[i].bit);
+		EXPECT_EQ(spaces[i], tb_fdr_classes[i].space) {
+			TH_LOG("class %s", tb_fdr_classes[i].name);
+		}
+	}
+}
+
 TEST_HARNESS_MAIN

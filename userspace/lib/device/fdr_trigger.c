@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "device/fdr_trigger.h"
+#include "format/fdr_classes.h"
 #include "util/parse.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -84,15 +85,22 @@ static int parse_key(const char *s, uint32_t space,
 	return -1;
 }
 
+/* The classes a duration is measured in, by the names conditions use. */
 static const struct {
 	const char *name;
-	uint32_t class, space;
+	uint32_t class;
 } classes[] = {
-	{ "syscall", TRACEBUF_FDR_SYSCALL, TRACEBUF_FDR_SPACE_SYSCALL },
-	{ "irq", TRACEBUF_FDR_IRQ, TRACEBUF_FDR_SPACE_IRQ },
-	{ "softirq", TRACEBUF_FDR_SOFTIRQ, TRACEBUF_FDR_SPACE_SOFTIRQ },
-	{ "work", TRACEBUF_FDR_WORKQUEUE, TRACEBUF_FDR_SPACE_WORK },
+	{ "syscall", TRACEBUF_FDR_SYSCALL },
+	{ "irq", TRACEBUF_FDR_IRQ },
+	{ "softirq", TRACEBUF_FDR_SOFTIRQ },
+	{ "work", TRACEBUF_FDR_WORKQUEUE },
 };
+
+/* A class's id space: format/fdr_classes's, checked against the uapi. */
+static uint32_t class_space(uint32_t class)
+{
+	return tb_fdr_classes[__builtin_ctz(class)].space;
+}
 
 int tb_fdr_trigger_parse(const char *s, const struct tb_fdr_syscalls *sys,
 			 struct tracebuf_fdr_trig_cond *c, struct tb_error *err)
@@ -178,13 +186,13 @@ int tb_fdr_trigger_parse(const char *s, const struct tb_fdr_syscalls *sys,
 		c->type = TRACEBUF_FDR_TRIG_ERRNO;
 	}
 	if (which) {
-		if (parse_key(which, classes[i].space, sys, &key)) {
+		if (parse_key(which, class_space(classes[i].class), sys, &key)) {
 			tb_error_set(err, which - text, "unknown %s '%s'",
 				     classes[i].name, which);
 			return -1;
 		}
 		c->flags = TRACEBUF_FDR_TRIG_F_ID;
-		c->id = TRACEBUF_FDR_ID(classes[i].space, key);
+		c->id = TRACEBUF_FDR_ID(class_space(classes[i].class), key);
 	}
 	return 0;
 }
