@@ -284,12 +284,12 @@ endef
 # `make check check-debug` (the CI command) runs both in one
 # scripts/check.sh, so that one summary line covers everything.
 ifneq ($(filter check,$(MAKECMDGOALS)),)
-check: stage stage-arm64 ksrc
+check: stage stage-arm64 stage-pxa ksrc
 	$(if $(filter check-debug,$(MAKECMDGOALS)),$(stage-debug-or-fail))
 	@scripts/check.sh $(if $(filter check-debug,$(MAKECMDGOALS)),--debug)
 check-debug: check
 else
-check: stage stage-arm64 ksrc
+check: stage stage-arm64 stage-pxa ksrc
 	@scripts/check.sh
 
 check-debug: all ksrc
@@ -300,7 +300,7 @@ endif
 check-host: all ksrc
 	@scripts/check.sh --host-only
 
-check-vm: stage stage-arm64
+check-vm: stage stage-arm64 stage-pxa
 	@scripts/check.sh --vm-only
 
 # The arm64 guest alone (it is part of check and check-vm).

@@ -11,9 +11,9 @@
 #
 # With the VM run goes a second guest: the same selftests in Debian's arm64
 # kernel under qemu-system-aarch64 (make stage-arm64), and the same host
-# checks of what it recorded.  --pxa-only runs the XScale hardware backend
-# over the CP14 model in the PXA270 guest (make stage-pxa) instead; it is
-# not part of the default run (Documentation/testing.rst says why).
+# checks of what it recorded, and a third: the XScale hardware backend
+# over the CP14 model in the PXA270 guest (make stage-pxa), which
+# --pxa-only runs alone.
 #
 # Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug]
 
@@ -24,7 +24,7 @@ cd "$top" || exit 1
 do_host=1
 do_vm=1
 do_arm64=1
-do_pxa=0
+do_pxa=1
 do_debug=0
 for arg in "$@"; do
 	case "$arg" in

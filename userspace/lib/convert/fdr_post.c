@@ -56,6 +56,7 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 	struct scan *s = ctx;
 	struct tb_fdr_post *p = s->p;
 	struct block *b = s->n ? &s->v[s->n - 1] : NULL;
+	uint64_t ext;
 
 	if (r->ignored || tb_fdr_marks_is_start(r))
 		return 0;
@@ -101,9 +102,9 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		 * llvm-xray), up to the end of the stream, which may come
 		 * first at a record boundary (a capture cut short).
 		 */
-		b->len = TB_FDR_META_SIZE + (size_t)(uint32_t)r->value;
-		if (b->len > s->len - b->off)
-			b->len = s->len - b->off;
+		ext = TB_FDR_META_SIZE + (uint64_t)(uint32_t)r->value;
+		/* In 64 bits: 16 + 0xffffffff wraps a 32-bit size_t. */
+		b->len = ext < s->len - b->off ? ext : s->len - b->off;
 		b->seq = s->n++;
 		break;
 	case TB_FDR_NEW_BUFFER:
