@@ -107,7 +107,7 @@ static __always_inline u32 fdr_func_word(u32 id, u32 type)
 static __always_inline void fdr_put_func_word(u8 *p, u32 word, u32 delta)
 {
 	put_unaligned_le32(word, p);
-	put_unaligned_le32(delta, p + 4);
+	put_unaligned_le32(delta, p + TRACEBUF_FDR_FUNC_DELTA);
 }
 
 static __always_inline void fdr_put_function(u8 *p, u32 id, u32 type,

@@ -22,7 +22,9 @@
 
 /*
  * 32 bytes: u16 version, u16 type, u32 flags, u64 cycle_frequency (the
- * unit of every time in the file), then 16 bytes the FDR type leaves zero.
+ * unit of every time in the file), u64 buffer size (for XRay's readers of
+ * FDR version 1, which cut a file into buffers of this size; tracebuf
+ * writes 0 or the size of its blocks' buffers), then 8 bytes of zero.
  */
 #define TRACEBUF_FDR_VERSION		5
 #define TRACEBUF_FDR_FILE_TYPE		1	/* FDR (0 is XRay's basic log) */
@@ -31,6 +33,7 @@
 #define TRACEBUF_FDR_HDR_TYPE		2
 #define TRACEBUF_FDR_HDR_FLAGS		4
 #define TRACEBUF_FDR_HDR_FREQUENCY	8
+#define TRACEBUF_FDR_HDR_BUFFER_SIZE	16
 /* Header flags: tracebuf's clocks are constant-rate and run in idle. */
 #define TRACEBUF_FDR_HDR_CONSTANT_TSC	(1U << 0)
 #define TRACEBUF_FDR_HDR_NONSTOP_TSC	(1U << 1)
@@ -49,6 +52,7 @@
 #define TRACEBUF_FDR_FUNC_SIZE		8
 #define TRACEBUF_FDR_META_BYTE(kind)	(((kind) << 1) | 1)
 #define TRACEBUF_FDR_FUNC_WORD(id, type)	(((id) << 4) | ((type) << 1))
+#define TRACEBUF_FDR_FUNC_DELTA		4	/* the function record's delta */
 #define TRACEBUF_FDR_FUNC_ID_MAX	0x0fffffffU
 
 /* Metadata kinds, and each one's fields: offset (size) from byte 0. */

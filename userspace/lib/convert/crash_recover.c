@@ -385,7 +385,7 @@ static int page_blocks(struct recovery *r, uint32_t cpu, uint64_t seq,
 		uint8_t *blk = page + off;
 
 		if (n < TB_FDR_META_SIZE ||
-		    blk[0] != ((TB_FDR_BUFFER_EXTENTS << 1) | 1)) {
+		    blk[0] != TRACEBUF_FDR_META_BYTE(TB_FDR_BUFFER_EXTENTS)) {
 			notef(r, "CPU %u page %llu: no block at offset %u: dropped the last %u bytes of the page",
 			      cpu, (unsigned long long)seq, off, n);
 			cr->dropped++;
@@ -393,9 +393,9 @@ static int page_blocks(struct recovery *r, uint32_t cpu, uint64_t seq,
 		}
 		if (off == open) {
 			ext = n - TB_FDR_META_SIZE;
-			tb_bytes_put64(blk + 1, ext);
+			tb_bytes_put64(blk + TRACEBUF_FDR_FIELD, ext);
 		} else {
-			ext = tb_bytes_get64(blk + 1);
+			ext = tb_bytes_get64(blk + TRACEBUF_FDR_FIELD);
 			if (ext > n - TB_FDR_META_SIZE) {
 				notef(r, "CPU %u page %llu: block at offset %u claims %llu bytes, %u left: dropped the rest of the page",
 				      cpu, (unsigned long long)seq, off,
@@ -423,7 +423,7 @@ static int page_blocks(struct recovery *r, uint32_t cpu, uint64_t seq,
 			} else {
 				notef(r, "CPU %u: stopped inside a write: its last record dropped",
 				      cpu);
-				tb_bytes_put64(page + 1, cut - TB_FDR_META_SIZE);
+				tb_bytes_put64(page + TRACEBUF_FDR_FIELD, cut - TB_FDR_META_SIZE);
 				if (out_append(r->res, page, cut, cap))
 					return -1;
 				cr->blocks++;

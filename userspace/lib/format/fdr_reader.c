@@ -24,6 +24,14 @@
 #include "format/fdr_reader.h"
 #include "util/bytes.h"
 
+/*
+ * A CustomEventMarker of versions 1 to 4, which tracebuf reads but never
+ * writes: a u64 time in place of version 5's delta, then (version 4) the
+ * CPU.  Version 5's fields are uapi/linux/tracebuf_fdr.h's.
+ */
+#define CUSTOM_V4_TSC	5
+#define CUSTOM_V4_CPU	13
+
 #define WINDOW	(64U * 1024)
 
 /* Grammar states: the kind of the previous record in the block. */
@@ -113,11 +121,11 @@ static void consume(struct tb_fdr_reader *rd, size_t n)
 int tb_fdr_reader_parse_header(const uint8_t *p, struct tb_fdr_header *h,
 			       struct tb_error *err)
 {
-	h->version = tb_bytes_get16(p);
-	h->type = tb_bytes_get16(p + 2);
-	h->flags = tb_bytes_get32(p + 4);
-	h->cycle_frequency = tb_bytes_get64(p + 8);
-	h->buffer_size = tb_bytes_get64(p + 16);
+	h->version = tb_bytes_get16(p + TRACEBUF_FDR_HDR_VERSION);
+	h->type = tb_bytes_get16(p + TRACEBUF_FDR_HDR_TYPE);
+	h->flags = tb_bytes_get32(p + TRACEBUF_FDR_HDR_FLAGS);
+	h->cycle_frequency = tb_bytes_get64(p + TRACEBUF_FDR_HDR_FREQUENCY);
+	h->buffer_size = tb_bytes_get64(p + TRACEBUF_FDR_HDR_BUFFER_SIZE);
 	if (h->type != TB_FDR_TYPE_FDR) {
 		tb_error_set(err, 2,
 			     "FileHeader record: trace type %u is not FDR (1)",
@@ -279,57 +287,56 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 	r->data = NULL;
 	/* Only a BufferExtents record at the end of the file is shorter. */
 	*reclen = avail < TB_FDR_META_SIZE ? avail : TB_FDR_META_SIZE;
-	p++;
 	switch (kind) {
 	case TB_FDR_NEW_BUFFER:
-		r->tid = (int32_t)tb_bytes_get32(p);
+		r->tid = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_FIELD);
 		r->pid = 0;
 		r->cpu = 0;
 		r->tsc = 0;
 		break;
 	case TB_FDR_NEW_CPU:
-		r->cpu = tb_bytes_get16(p);
-		r->value = tb_bytes_get64(p + 2);
+		r->cpu = tb_bytes_get16(p + TRACEBUF_FDR_FIELD);
+		r->value = tb_bytes_get64(p + TRACEBUF_FDR_NEW_CPU_TIME);
 		r->tsc = r->value;
 		break;
 	case TB_FDR_TSC_WRAP:
-		r->value = tb_bytes_get64(p);
+		r->value = tb_bytes_get64(p + TRACEBUF_FDR_FIELD);
 		r->tsc = r->value;
 		break;
 	case TB_FDR_WALLCLOCK:
-		r->value = tb_bytes_get64(p);
-		r->micros = tb_bytes_get32(p + 8);
+		r->value = tb_bytes_get64(p + TRACEBUF_FDR_FIELD);
+		r->micros = tb_bytes_get32(p + TRACEBUF_FDR_WALLCLOCK_USEC);
 		break;
 	case TB_FDR_CUSTOM:
-		r->size = (int32_t)tb_bytes_get32(p);
+		r->size = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_FIELD);
 		if (v >= 5) {
-			r->event_delta = (int32_t)tb_bytes_get32(p + 4);
+			r->event_delta = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_EVENT_DELTA);
 			if (!r->ignored)
 				r->tsc += (int64_t)r->event_delta;
 		} else {
-			r->value = tb_bytes_get64(p + 4);
+			r->value = tb_bytes_get64(p + CUSTOM_V4_TSC);
 			if (!r->ignored)
 				r->tsc = r->value;
 			/*
 			 * Version 4's CPU; unused before, but what the
 			 * record carries there is what fdr-dump prints.
 			 */
-			r->event_cpu = tb_bytes_get16(p + 12);
+			r->event_cpu = tb_bytes_get16(p + CUSTOM_V4_CPU);
 		}
 		return read_payload(rd, r, reclen);
 	case TB_FDR_TYPED:
-		r->size = (int32_t)tb_bytes_get32(p);
-		r->event_delta = (int32_t)tb_bytes_get32(p + 4);
-		r->event_type = tb_bytes_get16(p + 8);
+		r->size = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_FIELD);
+		r->event_delta = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_EVENT_DELTA);
+		r->event_type = tb_bytes_get16(p + TRACEBUF_FDR_TYPED_TYPE);
 		if (!r->ignored)
 			r->tsc += (int64_t)r->event_delta;
 		return read_payload(rd, r, reclen);
 	case TB_FDR_CALL_ARG:
 	case TB_FDR_BUFFER_EXTENTS:
-		r->value = tb_bytes_get64(p);
+		r->value = tb_bytes_get64(p + TRACEBUF_FDR_FIELD);
 		break;
 	case TB_FDR_PID:
-		r->pid = (int32_t)tb_bytes_get32(p);
+		r->pid = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_FIELD);
 		break;
 	case TB_FDR_END_OF_BUFFER:
 		break;
@@ -358,7 +365,7 @@ static inline int parse_func(struct tb_fdr_reader *rd,
 		return -1;
 	}
 	r->func_id = w >> 4;
-	r->delta = tb_bytes_get32(p + 4);
+	r->delta = tb_bytes_get32(p + TRACEBUF_FDR_FUNC_DELTA);
 	if (!r->ignored)
 		r->tsc += r->delta;
 	r->data = NULL;
@@ -393,7 +400,7 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 				     introducer_kind(first), first);
 			return -1;
 		}
-		if (rd->win[rd->pos] == (TB_FDR_BUFFER_EXTENTS << 1 | 1))
+		if (rd->win[rd->pos] == TRACEBUF_FDR_META_BYTE(TB_FDR_BUFFER_EXTENTS))
 			break;
 		if (!skipped)
 			first = rd->win[rd->pos];
@@ -411,7 +418,7 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 	r->offset = rd->off;
 	rd->extent_at = rd->off;
 	r->ignored = false;
-	r->value = tb_bytes_get64(rd->win + rd->pos + 1);
+	r->value = tb_bytes_get64(rd->win + rd->pos + TRACEBUF_FDR_FIELD);
 	r->data = NULL;
 	set_extent(rd, r->value);
 	consume(rd, have < TB_FDR_META_SIZE ? have : TB_FDR_META_SIZE);
@@ -541,8 +548,8 @@ static int run(struct tb_fdr_reader *rd,
 		r->offset = rd->off;
 		b = rd->win[rd->pos];
 		r->ignored = rd->state == TB_FDR_END_OF_BUFFER &&
-			     b != (TB_FDR_NEW_BUFFER << 1 | 1) &&
-			     b != (TB_FDR_BUFFER_EXTENTS << 1 | 1);
+			     b != TRACEBUF_FDR_META_BYTE(TB_FDR_NEW_BUFFER) &&
+			     b != TRACEBUF_FDR_META_BYTE(TB_FDR_BUFFER_EXTENTS);
 		if (b & 1)
 			ret = parse_meta(rd, r, &reclen);
 		else

@@ -14,24 +14,25 @@
 void tb_fdr_writer_put_meta(uint8_t out[16], unsigned int kind)
 {
 	memset(out, 0, TB_FDR_META_SIZE);
-	out[0] = (uint8_t)(kind << 1 | 1);
+	out[0] = (uint8_t)TRACEBUF_FDR_META_BYTE(kind);
 }
 
 void tb_fdr_writer_put_func(uint8_t out[8], unsigned int type, uint32_t func_id,
 			    uint32_t delta)
 {
-	tb_bytes_put32(out, (func_id & TB_FDR_FUNC_ID_MAX) << 4 | (type & 7) << 1);
-	tb_bytes_put32(out + 4, delta);
+	tb_bytes_put32(out, TRACEBUF_FDR_FUNC_WORD(func_id & TB_FDR_FUNC_ID_MAX,
+						  type & 7));
+	tb_bytes_put32(out + TRACEBUF_FDR_FUNC_DELTA, delta);
 }
 
 void tb_fdr_writer_put_header(uint8_t out[32], const struct tb_fdr_header *h)
 {
 	memset(out, 0, TB_FDR_HEADER_SIZE);
-	tb_bytes_put16(out, h->version);
-	tb_bytes_put16(out + 2, h->type);
-	tb_bytes_put32(out + 4, h->flags);
-	tb_bytes_put64(out + 8, h->cycle_frequency);
-	tb_bytes_put64(out + 16, h->buffer_size);
+	tb_bytes_put16(out + TRACEBUF_FDR_HDR_VERSION, h->version);
+	tb_bytes_put16(out + TRACEBUF_FDR_HDR_TYPE, h->type);
+	tb_bytes_put32(out + TRACEBUF_FDR_HDR_FLAGS, h->flags);
+	tb_bytes_put64(out + TRACEBUF_FDR_HDR_FREQUENCY, h->cycle_frequency);
+	tb_bytes_put64(out + TRACEBUF_FDR_HDR_BUFFER_SIZE, h->buffer_size);
 }
 
 static int fail(struct tb_fdr_writer *w, int err)
@@ -84,7 +85,10 @@ static uint8_t *room(struct tb_fdr_writer *w, size_t n)
 	return w->blk + w->len - n;
 }
 
-/* Append a metadata record; returns its body (15 bytes) or NULL. */
+/*
+ * Append a metadata record; returns its first byte (fields at the
+ * uapi/linux/tracebuf_fdr.h offsets) or NULL.
+ */
 static uint8_t *meta(struct tb_fdr_writer *w, unsigned int kind)
 {
 	uint8_t *p = room(w, TB_FDR_META_SIZE);
@@ -92,7 +96,7 @@ static uint8_t *meta(struct tb_fdr_writer *w, unsigned int kind)
 	if (!p)
 		return NULL;
 	tb_fdr_writer_put_meta(p, kind);
-	return p + 1;
+	return p;
 }
 
 static int preamble(struct tb_fdr_writer *w)
@@ -103,21 +107,21 @@ static int preamble(struct tb_fdr_writer *w)
 	p = meta(w, TB_FDR_NEW_BUFFER);
 	if (!p)
 		return -w->error;
-	tb_bytes_put32(p, (uint32_t)w->tid);
+	tb_bytes_put32(p + TRACEBUF_FDR_FIELD, (uint32_t)w->tid);
 	p = meta(w, TB_FDR_WALLCLOCK);
 	if (!p)
 		return -w->error;
-	tb_bytes_put64(p, w->wall_sec);
-	tb_bytes_put32(p + 8, w->wall_usec);
+	tb_bytes_put64(p + TRACEBUF_FDR_FIELD, w->wall_sec);
+	tb_bytes_put32(p + TRACEBUF_FDR_WALLCLOCK_USEC, w->wall_usec);
 	p = meta(w, TB_FDR_PID);
 	if (!p)
 		return -w->error;
-	tb_bytes_put32(p, (uint32_t)w->pid);
+	tb_bytes_put32(p + TRACEBUF_FDR_FIELD, (uint32_t)w->pid);
 	p = meta(w, TB_FDR_NEW_CPU);
 	if (!p)
 		return -w->error;
-	tb_bytes_put16(p, w->cpu);
-	tb_bytes_put64(p + 2, w->tsc);
+	tb_bytes_put16(p + TRACEBUF_FDR_FIELD, w->cpu);
+	tb_bytes_put64(p + TRACEBUF_FDR_NEW_CPU_TIME, w->tsc);
 	w->open = true;
 	return 0;
 }
@@ -130,7 +134,7 @@ int tb_fdr_writer_end(struct tb_fdr_writer *w)
 		return -w->error;
 	w->open = false;
 	tb_fdr_writer_put_meta(ext, TB_FDR_BUFFER_EXTENTS);
-	tb_bytes_put64(ext + 1, w->len);
+	tb_bytes_put64(ext + TRACEBUF_FDR_FIELD, w->len);
 	if (out(w, ext, sizeof(ext)))
 		return -w->error;
 	return out(w, w->blk, w->len);
@@ -177,7 +181,7 @@ static int delta(struct tb_fdr_writer *w, uint64_t tsc, uint64_t max,
 		p = meta(w, TB_FDR_TSC_WRAP);
 		if (!p)
 			return -w->error;
-		tb_bytes_put64(p, tsc);
+		tb_bytes_put64(p + TRACEBUF_FDR_FIELD, tsc);
 		w->tsc = tsc;
 	}
 	*d = (uint32_t)(tsc - w->tsc);
@@ -194,8 +198,8 @@ int tb_fdr_writer_new_cpu(struct tb_fdr_writer *w, uint16_t cpu, uint64_t tsc)
 	p = meta(w, TB_FDR_NEW_CPU);
 	if (!p)
 		return -w->error;
-	tb_bytes_put16(p, cpu);
-	tb_bytes_put64(p + 2, tsc);
+	tb_bytes_put16(p + TRACEBUF_FDR_FIELD, cpu);
+	tb_bytes_put64(p + TRACEBUF_FDR_NEW_CPU_TIME, tsc);
 	w->cpu = cpu;
 	w->tsc = tsc;
 	return 0;
@@ -231,7 +235,7 @@ int tb_fdr_writer_function(struct tb_fdr_writer *w, unsigned int type,
 		p = meta(w, TB_FDR_CALL_ARG);
 		if (!p)
 			return -w->error;
-		tb_bytes_put64(p, args[i]);
+		tb_bytes_put64(p + TRACEBUF_FDR_FIELD, args[i]);
 	}
 	return 0;
 }
@@ -250,10 +254,10 @@ static int event(struct tb_fdr_writer *w, unsigned int kind, uint64_t tsc,
 	p = meta(w, kind);
 	if (!p)
 		return -w->error;
-	tb_bytes_put32(p, (uint32_t)size);
-	tb_bytes_put32(p + 4, d);
+	tb_bytes_put32(p + TRACEBUF_FDR_FIELD, (uint32_t)size);
+	tb_bytes_put32(p + TRACEBUF_FDR_EVENT_DELTA, d);
 	if (kind == TB_FDR_TYPED)
-		tb_bytes_put16(p + 8, type);
+		tb_bytes_put16(p + TRACEBUF_FDR_TYPED_TYPE, type);
 	p = room(w, (size_t)size);
 	if (!p)
 		return -w->error;
@@ -283,7 +287,7 @@ static int call_arg(struct tb_fdr_writer *w, uint64_t value)
 	p = meta(w, TB_FDR_CALL_ARG);
 	if (!p)
 		return -w->error;
-	tb_bytes_put64(p, value);
+	tb_bytes_put64(p + TRACEBUF_FDR_FIELD, value);
 	return 0;
 }
 
@@ -331,7 +335,7 @@ int tb_fdr_writer_block(struct tb_fdr_writer *w, const void *records,
 	if (tb_fdr_writer_end(w))
 		return -w->error;
 	tb_fdr_writer_put_meta(ext, TB_FDR_BUFFER_EXTENTS);
-	tb_bytes_put64(ext + 1, len);
+	tb_bytes_put64(ext + TRACEBUF_FDR_FIELD, len);
 	if (out(w, ext, sizeof(ext)))
 		return -w->error;
 	return out(w, records, len);
