@@ -83,7 +83,10 @@ u32 fdr_events_syscall_id(unsigned long nr)
 	return fdr_syscall_id(nr);
 }
 
-/* fdr_write_syscall()'s rare cases: numbers out of range, compat calls. */
+/*
+ * fdr_write_syscall()'s rare cases, numbers out of range and compat calls,
+ * and every call where fdr_irqs_native() is false.
+ */
 static noinline void fdr_write_syscall_odd(unsigned long nr,
 					   u32 type)
 {
@@ -105,7 +108,26 @@ static __always_inline void fdr_write_syscall(unsigned long nr,
 		fdr_write_syscall_odd(nr, type);
 		return;
 	}
-	fdr_write_func_irqs_on(fdr_func_word(SYSCALL_ID(nr), type), tsk);
+	/*
+	 * The word as a sum: with @nr in range its fields do not overlap, and
+	 * a sum lets the compiler build it in one lea where the or of
+	 * fdr_func_word(SYSCALL_ID(nr), type) took a copy, a shift and an or.
+	 */
+	fdr_write_func_irqs_on(fdr_func_word(SYSCALL_ID(0), type) +
+			       fdr_func_word(nr, 0), tsk);
+}
+
+/* Where fdr_irqs_native() is false: the generic write path. */
+static notrace void fdr_probe_sys_enter_pv(void *data, struct pt_regs *regs,
+					   long id)
+{
+	fdr_write_syscall_odd(id, TRACEBUF_FDR_ENTER);
+}
+
+static notrace void fdr_probe_sys_exit_pv(void *data, struct pt_regs *regs,
+					  long ret)
+{
+	fdr_write_syscall_odd(syscall_get_nr(current, regs), TRACEBUF_FDR_EXIT);
 }
 
 /*
@@ -250,6 +272,10 @@ int fdr_events_start(void)
 	if (READ_ONCE(fdr_probe_nop)) {
 		fdr_consumer.direct.sys_enter = fdr_probe_sys_nop;
 		fdr_consumer.direct.sys_exit = fdr_probe_sys_nop;
+	} else if (!fdr_irqs_native()) {
+		fdr_consumer.direct.sys_enter = fdr_nr_args ?
+			fdr_probe_sys_enter_args : fdr_probe_sys_enter_pv;
+		fdr_consumer.direct.sys_exit = fdr_probe_sys_exit_pv;
 	} else {
 		fdr_consumer.direct.sys_enter = fdr_nr_args ?
 			fdr_probe_sys_enter_args : fdr_probe_sys_enter;

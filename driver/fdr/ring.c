@@ -50,6 +50,13 @@
  * on that CPU, which cannot land inside a write.  Losses are reported in
  * the stream itself: every loss sets @gate.lost, and the next write on the
  * CPU first adds a CustomEventMarker "tracebuf: lost N events" there.
+ * Interrupts off rather than a recursion guard that lets interrupts in,
+ * as ring_buffer.c's trace_recursive_lock() does: an interrupt's writer
+ * would find @gate.busy and lose its event, since a block's records are
+ * deltas from the one before and take one writer at a time; letting it
+ * write would take a reservation and commit protocol, and the guard
+ * alone cost 17 instructions more per event than cli, sti and @gate.busy
+ * (Documentation/performance.rst, "The write path against 1.5x bare").
  *
  * The fast path (fdr_write_func_fast(), in ring.h so that the syscall
  * probes inline it).  @gate holds every condition that sends a write the

@@ -32,6 +32,9 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#ifdef CONFIG_PARAVIRT_XXL
+#include <asm/cpufeature.h>
+#endif
 
 #include <linux/tracebuf.h>
 
@@ -335,9 +338,52 @@ static __always_inline bool fdr_write_func_fast(u32 word,
 	fdr_put_func_word(c->page + len, word, delta);
 	c->base_lo = lo;
 	barrier();
-	WRITE_ONCE(c->len, len + FDR_FUNC_SIZE);
+	/*
+	 * An add to memory: on x86 one instruction where a store of len + 8
+	 * took two.  Only this CPU writes @len (an NMI finds the ring busy);
+	 * the other CPUs read it with READ_ONCE() and take either value; a
+	 * CPU stopped inside a load-add-store left the old length, as one
+	 * stopped before the store did.
+	 */
+	c->len += FDR_FUNC_SIZE;
 	fdr_fast_release(c);
 	return true;
+}
+
+/*
+ * Interrupts off and on around the inline common case, as the bare
+ * instructions.  On kernels built for Xen PV (CONFIG_PARAVIRT_XXL, which
+ * Debian's are) local_irq_disable() is a call site that boot patches to
+ * the instruction followed by a NOP: one more instruction each way, 2 of
+ * an event's 37.  Only a Xen PV guest needs the call; there the syscall
+ * probes take fdr_write_func() instead (fdr_irqs_native()).  Untraced, as
+ * raw_local_irq_disable() is: nothing in between takes a lock.
+ */
+static __always_inline bool fdr_irqs_native(void)
+{
+#ifdef CONFIG_PARAVIRT_XXL
+	return !cpu_feature_enabled(X86_FEATURE_XENPV);
+#else
+	return true;
+#endif
+}
+
+static __always_inline void fdr_irq_disable(void)
+{
+#ifdef CONFIG_PARAVIRT_XXL
+	native_irq_disable();
+#else
+	raw_local_irq_disable();
+#endif
+}
+
+static __always_inline void fdr_irq_enable(void)
+{
+#ifdef CONFIG_PARAVIRT_XXL
+	native_irq_enable();
+#else
+	raw_local_irq_enable();
+#endif
 }
 
 /**
@@ -353,18 +399,19 @@ static __always_inline bool fdr_write_func_fast(u32 word,
  * syscall that returns with interrupts off, a kernel bug that
  * syscall_exit_to_user_mode_prepare() reports and repairs by enabling
  * them under CONFIG_PROVE_LOCKING; elsewhere this enables them as early,
- * in exit work, which runs with them on anyway.
+ * in exit work, which runs with them on anyway.  Only where
+ * fdr_irqs_native().
  */
 static __always_inline void fdr_write_func_irqs_on(u32 word,
 						   struct task_struct *tsk)
 {
 	lockdep_assert_irqs_enabled();
-	local_irq_disable();
+	fdr_irq_disable();
 	if (likely(fdr_write_func_fast(word, tsk))) {
-		local_irq_enable();
+		fdr_irq_enable();
 		return;
 	}
-	local_irq_enable();
+	fdr_irq_enable();
 	fdr_write_func(word);
 }
 
