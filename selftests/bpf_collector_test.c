@@ -444,6 +444,14 @@ TEST_F_TIMEOUT(bpf, all_classes, 300)
 	ASSERT_NE(NULL, fdr);
 	EXPECT_EQ(0, fdr_walk((unsigned char *)fdr, fdr_len, 0, 0, &cnt));
 	EXPECT_LT(0, cnt.blocks);
+	/*
+	 * The workload's exit names it, as the module's traces do: its
+	 * command name is this program's, cut to the kernel's 15 bytes.
+	 */
+	snprintf(want, sizeof(want), "%s%.15s", TRACEBUF_FDR_COMM_PREFIX,
+		 strrchr(self->self, '/') ? strrchr(self->self, '/') + 1 : self->self);
+	EXPECT_NE(NULL, memmem(fdr, fdr_len, want, strlen(want)))
+		TH_LOG("no '%s' custom event in the trace", want);
 	free(fdr);
 	free(json);
 

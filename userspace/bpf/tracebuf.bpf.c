@@ -351,10 +351,30 @@ int BPF_PROG(tb_fork, struct task_struct *parent, struct task_struct *child)
 	return emit_arg(SPACE_TASK, 0, TB_BPF_POINT, child->pid);
 }
 
+/*
+ * A task's exit, then its command name, as the module writes them: the
+ * exiting task is current, so the name lands in its block, and readers
+ * can name a task that no look at /proc saw.
+ */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tb_exit, struct task_struct *p)
 {
-	return emit_arg(SPACE_TASK, 1, TB_BPF_POINT, p->pid);
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct tb_bpf_event *e;
+
+	emit_arg(SPACE_TASK, 1, TB_BPF_POINT, p->pid);
+	if (!enabled || (pid_tgid >> 32) == self_tgid)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e) + TB_BPF_COMM_LEN, 0);
+	if (!e) {
+		count_drop(SPACE_TASK);
+		return 0;
+	}
+	fill(e, pid_tgid, 0, TB_BPF_COMM, TB_BPF_COMM_ARGS);
+	if (bpf_get_current_comm(e->args, TB_BPF_COMM_LEN))
+		__builtin_memset(e->args, 0, TB_BPF_COMM_LEN);
+	submit(e);
+	return 0;
 }
 
 /*

@@ -21,6 +21,10 @@
 #define TB_BPF_POINT	2	/* instant event: entry and exit at @ts */
 #define TB_BPF_SWITCH	3	/* sched_switch: @tid/@tgid are the next task */
 #define TB_BPF_LOST	4	/* args[0] events lost on this CPU just before */
+/* An exiting task's command name: TB_BPF_COMM_ARGS args of its bytes. */
+#define TB_BPF_COMM	5
+#define TB_BPF_COMM_LEN		16	/* the kernel's TASK_COMM_LEN */
+#define TB_BPF_COMM_ARGS	(TB_BPF_COMM_LEN / 8)
 
 #define TB_BPF_MAX_ARGS	6
 #ifdef _UAPI_LINUX_TRACEBUF_H

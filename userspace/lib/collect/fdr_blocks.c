@@ -117,6 +117,14 @@ static void stream_write(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 				     (unsigned long long)it->args[0]);
 			tb_fdr_writer_custom(w, it->tsc, text, n);
 			break;
+		case TB_FDR_EV_COMM:
+			n = snprintf(text, sizeof(text), "%s%.*s",
+				     TRACEBUF_FDR_COMM_PREFIX,
+				     (int)strnlen((const char *)it->args,
+						  it->nargs * sizeof(uint64_t)),
+				     (const char *)it->args);
+			tb_fdr_writer_custom(w, it->tsc, text, n);
+			break;
 		case TB_FDR_EV_EXIT:
 			tb_fdr_writer_function(w, TB_FDR_EXIT, it->id, it->tsc, NULL, 0);
 			break;

@@ -29,6 +29,8 @@ enum tb_fdr_ev {
 	TB_FDR_EV_EXIT,		/* function exit */
 	TB_FDR_EV_POINT,	/* an instant: entry and exit at the same time */
 	TB_FDR_EV_LOST,		/* args[0] events lost: a loss marker */
+	/* the task's command name, NUL-padded in the args' bytes: a marker */
+	TB_FDR_EV_COMM,
 };
 
 #define TB_FDR_BLOCKS_MAX_ARGS	6
@@ -69,7 +71,8 @@ void tb_fdr_blocks_switch(struct tb_fdr_blocks *b, unsigned int cpu,
  * An event of task @tid on @cpu at @ts (nanoseconds or ticks; an event
  * older than the previous one on the CPU is clamped to its time).
  * @nargs (at most TB_FDR_BLOCKS_MAX_ARGS) arguments: an entry's
- * CallArguments, or for TB_FDR_EV_LOST the count in args[0].
+ * CallArguments, for TB_FDR_EV_LOST the count in args[0], for
+ * TB_FDR_EV_COMM the name's bytes.
  */
 void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
 			 uint32_t tid, uint32_t tgid, uint64_t ts,

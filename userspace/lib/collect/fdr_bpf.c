@@ -101,6 +101,13 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 		c->gap_reports++;
 		c->gap_events += nargs ? e->args[0] : 0;
 		break;
+	case TB_BPF_COMM:
+		if (nargs != TB_BPF_COMM_ARGS) {
+			c->bad++;
+			return 0;
+		}
+		type = TB_FDR_EV_COMM;
+		break;
 	case TB_BPF_ENTER:
 	case TB_BPF_EXIT:
 	case TB_BPF_POINT:
