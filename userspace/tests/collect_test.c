@@ -13,7 +13,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli/cli.h"
 #include "collect/collect.h"
 #include "tb_test_util.h"

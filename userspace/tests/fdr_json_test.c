@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 
 #include "convert/fdr_json.h"
 #include "format/fdr_reader.h"

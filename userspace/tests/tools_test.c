@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli/cli.h"
 #include "format/fdr_writer.h"
 #include "tb_test_util.h"
