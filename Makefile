@@ -57,7 +57,7 @@ include scripts/quiet.mk
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
 	debug-kernel debug-module stage-debug check-debug fuzz-long soak \
 	kfunc-random arm64-kernel arm64-module arm64-userspace stage-arm64 check-arm64 \
-	pxa-kernel pxa-module pxa-userspace pxa-cp14 stage-pxa check-pxa \
+	pxa-kernel pxa-module pxa-userspace pxa-cp14 stage-pxa stage-pxa-host check-pxa \
 	test-module debug-test-module \
 	tools man html install-module install-tools deb deb-check
 
@@ -76,7 +76,8 @@ help:
 	@echo "                 qemu-system-aarch64 only (stage-arm64 builds"
 	@echo "                 the module, tools and selftests for it)"
 	@echo "  check-pxa      the XScale hardware backend over the CP14 model"
-	@echo "                 in the PXA270 guest (builds its kernel once)"
+	@echo "                 and the host tests for 32-bit ARM, in the PXA270"
+	@echo "                 guest only (builds its kernel once)"
 	@echo "  check-debug    every selftest in a debug kernel (KASAN, UBSAN,"
 	@echo "                 lockdep, kmemleak, lockup detectors); builds it"
 	@echo "                 the first time (6-9 min on 2 cores, then cached);"
@@ -260,7 +261,7 @@ pxa-cp14: pxa-kernel ksrc
 		ARCH=arm CROSS_COMPILE=$(PXA_CROSS)
 	$(PXA_MAKE) -C selftests/pxa test OUT=$(PXA_CP14)
 
-stage-pxa: pxa-module pxa-userspace pxa-cp14
+stage-pxa: pxa-module pxa-userspace pxa-cp14 stage-pxa-host
 	@rm -rf $(PXA_VMROOT)
 	@mkdir -p $(PXA_VMROOT)/lib/tracebuf $(PXA_VMROOT)/usr/bin $(PXA_VMROOT)/selftests
 	@cp $(PXA_MOD)/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
@@ -269,6 +270,32 @@ stage-pxa: pxa-module pxa-userspace pxa-cp14
 		selftests/run.sh $(PXA_VMROOT)/selftests/
 	@cp $(PXA_CP14)/cp14_model.ko $(PXA_VMROOT)/lib/tracebuf/
 	@cp $(PXA_CP14)/xscale_hw_test selftests/pxa/run-hw.sh $(PXA_VMROOT)/selftests/
+
+# The host tests for the PXA guest (selftests/pxa/run-host.sh), in a tree
+# of their own: they need no module, and the board's 64 MiB hold the
+# guest's files as well as what runs (the initramfs did not unpack with
+# the tests merely stripped, 20 MB).  /tb is laid out as the checkout (the
+# tests take their data, the tools and the documents they check relative
+# to userspace/tests); the tools are stripped and each test is stripped
+# and compressed (xz: 7 MB), unpacked by run-host.sh just before it runs.
+PXA_HOSTROOT := $(BUILD)/vmroot-pxa-host
+PXA_HOSTDOCS := Documentation/*.rst Documentation/man/*.rst \
+	scripts/tracebuf-completion.bash dkms.conf debian/changelog
+stage-pxa-host: pxa-userspace
+	@rm -rf $(PXA_HOSTROOT)
+	@mkdir -p $(PXA_HOSTROOT)/tb/build/userspace/tests \
+		$(PXA_HOSTROOT)/tb/userspace/tests $(PXA_HOSTROOT)/selftests
+	@$(PXA_USER) install-bin DESTDIR=$(PXA_HOSTROOT)/tb BINDIR=/build/userspace
+	@$(PXA_CROSS)strip $(PXA_HOSTROOT)/tb/build/userspace/tracebuf
+	@for t in $(BUILD)/userspace-pxa/tests/*; do \
+		n=$$(basename $$t); \
+		[ -f userspace/tests/$$n.c ] || continue; \
+		$(PXA_CROSS)strip -o $(PXA_HOSTROOT)/tb/build/userspace/tests/$$n $$t && \
+			xz -6 $(PXA_HOSTROOT)/tb/build/userspace/tests/$$n || exit 1; \
+	done
+	@cp -r userspace/tests/data $(PXA_HOSTROOT)/tb/userspace/tests/
+	@cp --parents $(PXA_HOSTDOCS) $(PXA_HOSTROOT)/tb/
+	@cp selftests/pxa/run-host.sh $(PXA_HOSTROOT)/selftests/
 
 vm: stage
 	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
@@ -307,8 +334,8 @@ check-vm: stage stage-arm64 stage-pxa
 check-arm64: stage-arm64 ksrc
 	@scripts/check.sh --arm64-only
 
-# The XScale hardware backend over the CP14 model in the PXA270 guest
-# (not part of check: its kernel's first build, Documentation/testing.rst).
+# The PXA270 guests alone (part of check): the XScale hardware backend
+# over the CP14 model, and the host tests built for 32-bit ARM.
 check-pxa: stage-pxa ksrc
 	@scripts/check.sh --pxa-only
 

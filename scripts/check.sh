@@ -12,8 +12,9 @@
 # With the VM run goes a second guest: the same selftests in Debian's arm64
 # kernel under qemu-system-aarch64 (make stage-arm64), and the same host
 # checks of what it recorded, and a third: the XScale hardware backend
-# over the CP14 model in the PXA270 guest (make stage-pxa), which
-# --pxa-only runs alone.
+# over the CP14 model in the PXA270 guest (make stage-pxa), and a fourth:
+# the host tests built for 32-bit ARM, in that guest too; --pxa-only runs
+# these two alone.
 #
 # Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug]
 
@@ -264,6 +265,18 @@ if [ $do_arm64 = 1 ]; then
 	vm_suite arm64
 fi
 
+# pxa_suite SUITE: the results of a PXA guest run into $results/SUITE-out
+# with exit code $rc, and the run itself as one more result.
+pxa_suite() {
+	mkdir -p "$results/$1"
+	cp "$results/$1-out/results"/* "$results/$1/" 2>/dev/null
+	case $rc in
+	0) pseudo_result "$1" kernel_log_clean 1 ;;
+	125) pseudo_result "$1" kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
+	*) pseudo_result "$1" guest_finished 0 "vm-run exit $rc" ;;
+	esac
+}
+
 if [ $do_pxa = 1 ]; then
 	# The PXA270 guest (XScale, qemu-system-arm): the hardware backend
 	# over the CP14 model, which loads first (selftests/pxa/run-hw.sh;
@@ -272,13 +285,16 @@ if [ $do_pxa = 1 ]; then
 	scripts/vm-run --arch pxa -n -t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
 		-w "$top/build/vm-pxa" -o "$results/pxa-out" -- /selftests/run-hw.sh
 	rc=$?
-	mkdir -p "$results/pxa"
-	cp "$results/pxa-out/results"/* "$results/pxa/" 2>/dev/null
-	case $rc in
-	0) pseudo_result pxa kernel_log_clean 1 ;;
-	125) pseudo_result pxa kernel_log_clean 0 "WARNING/BUG/taint in guest kernel log" ;;
-	*) pseudo_result pxa guest_finished 0 "vm-run exit $rc" ;;
-	esac
+	pxa_suite pxa
+	# The host tests built for 32-bit ARM (make stage-pxa-host), in a
+	# guest of their own: they need no module, and the board's 64 MiB
+	# must hold them (selftests/pxa/run-host.sh).
+	echo "# ---- VM: the host tests for 32-bit ARM in the PXA270 guest"
+	scripts/vm-run --arch pxa -r "$top/build/vmroot-pxa-host" -n \
+		-t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
+		-w "$top/build/vm-pxa-host" -o "$results/pxa-host-out" -- /selftests/run-host.sh
+	rc=$?
+	pxa_suite pxa-host
 fi
 
 if [ $do_debug = 1 ]; then

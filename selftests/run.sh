@@ -25,8 +25,10 @@ for t in $tests; do
 	echo $? >"$results/$t.rc"
 	cat "$results/$t.tap"
 	echo "# ---- $t: $(($(date +%s) - t0)) s"
-	# Every test must leave the module loaded for the next one.
-	[ -e /dev/tracebuf ] || insmod /lib/tracebuf/tracebuf.ko
+	# Every test must leave the module loaded for the next one (with
+	# what every load in this guest needs: tb_selftest.h).
+	# shellcheck disable=SC2086
+	[ -e /dev/tracebuf ] || insmod /lib/tracebuf/tracebuf.ko $TB_MODULE_PARAMS
 done
 
 # Full run: also record the FDR acceptance trace and the kernel function

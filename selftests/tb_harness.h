@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kselftest harness as every tracebuf selftest runs it.  Include this
- * in place of kselftest_harness.h (the Makefile refuses a test that does
- * not), so that no test's pass depends on how fast the machine is:
+ * The kselftest harness as every tracebuf selftest and host test
+ * (userspace/tests) runs it.  Include this in place of kselftest_harness.h
+ * (both Makefiles refuse a test that does not), so that no test's pass
+ * depends on how fast the machine is:
  *
  * TB_SLOW (tb_knobs.h) multiplies every test's timeout, the harness's
  * default of 30 s included, and TB_SCALE the counts of the tests that

@@ -46,7 +46,14 @@
 /* The list, its names and the probes: set, names and exit. */
 static DEFINE_MUTEX(fdr_kfunc_lock);
 
-#ifdef CONFIG_KRETPROBES
+/*
+ * Both or nothing: kretprobes make the records, and dynamic ftrace says
+ * which functions may be probed (fdr_kfunc_traceable()).  A kernel
+ * without either (the PXA270 guest's could be built so) still gets the
+ * recorder, and a list is refused with EOPNOTSUPP, which the tools
+ * explain (userspace/lib/device/kfunc.c).
+ */
+#if defined(CONFIG_KRETPROBES) && defined(CONFIG_DYNAMIC_FTRACE)
 
 /**
  * struct fdr_kfunc - one traced kernel function
@@ -174,8 +181,6 @@ static int fdr_kfunc_traceable(unsigned long addr)
 {
 	int ret;
 
-	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
-		return -EOPNOTSUPP;	/* no function is traceable then */
 	/*
 	 * Removing @addr from the empty filter fails either way and keeps
 	 * nothing: ENOENT (not in the filter) past ftrace_location(),
@@ -407,7 +412,7 @@ void fdr_kfunc_exit(void)
 	fdr_nr_kfuncs = 0;
 }
 
-#else /* !CONFIG_KRETPROBES */
+#else /* !(CONFIG_KRETPROBES && CONFIG_DYNAMIC_FTRACE) */
 
 int fdr_kfunc_set(const char *names, size_t len,
 		  struct tracebuf_fdr_kfuncs *kf)
@@ -453,4 +458,4 @@ void fdr_kfunc_exit(void)
 {
 }
 
-#endif /* CONFIG_KRETPROBES */
+#endif /* CONFIG_KRETPROBES && CONFIG_DYNAMIC_FTRACE */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "util/buf.h"
 
 TEST(append_keeps_bytes_across_growth)

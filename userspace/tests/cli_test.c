@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli/cli.h"
 #include "util/parse.h"
 

@@ -13,9 +13,10 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "tb_test_util.h"
 
 static char *in_memory(void (*fn)(FILE *f, const void *arg), const void *arg)
 {
@@ -62,13 +63,22 @@ TEST(command_waits_for_start)
 	rmdir(dir);
 }
 
-/* A command that cannot run: exec's errno in the parent, child reaped. */
+/*
+ * A command that cannot run: exec's errno in the parent, child reaped.
+ * The file that is not executable is the test's own (it was /etc/passwd,
+ * which the PXA guest has not: ENOENT there).
+ */
 TEST(exec_failure_reported_with_errno)
 {
 	struct tb_collect_cmd c;
+	char *dir = tu_tmpdir(), path[512];
 	char *missing[] = { "/nonexistent/tb-collect-cmd", NULL };
-	char *notexec[] = { "/etc/passwd", NULL };
+	char *notexec[] = { path, NULL };
 	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/not-executable", dir);
+	ASSERT_EQ(0, tu_write(path, "#!/bin/sh\n", 10));
+	ASSERT_EQ(0, chmod(path, 0644));
 
 	ASSERT_EQ(0, tb_collect_cmd_fork(&c, missing, false));
 	pid = c.pid;
@@ -80,6 +90,8 @@ TEST(exec_failure_reported_with_errno)
 
 	ASSERT_EQ(0, tb_collect_cmd_fork(&c, notexec, false));
 	EXPECT_EQ(-EACCES, tb_collect_cmd_start(&c));
+	tu_rmdir(dir);
+	free(dir);
 }
 
 /* Cancelled before the start: the child ends without running. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_test_util.h"
 
 #define COMPLETION	"../../scripts/tracebuf-completion.bash"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "convert/fdr_print.h"
 #include "convert/xs_fdr.h"
 #include "format/fdr_reader.h"

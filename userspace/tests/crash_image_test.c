@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 
 #include <linux/tracebuf.h>
 #include <linux/tracebuf_crash.h>

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli/cli.h"
 #include "tb_test_util.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "collect/fdr_blocks.h"
 #include "convert/fdr_post.h"
 #include "format/fdr_reader.h"

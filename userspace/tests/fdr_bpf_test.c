@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli.h"
 #include "cli/cli.h"
 #include "collect/fdr_bpf.h"

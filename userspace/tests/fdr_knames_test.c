@@ -11,7 +11,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "convert/fdr_post.h"
 #include "device/fdr_knames.h"
 #include "format/name_map.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "convert/fdr_print.h"
 #include "format/fdr_reader.h"
 #include "format/tfile_reader.h"

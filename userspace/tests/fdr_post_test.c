@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "tb_test_util.h"
 
 #include "convert/fdr_post.h"

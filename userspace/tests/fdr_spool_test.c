@@ -15,7 +15,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "device/fdr_spool.h"
 #include "tb_test_util.h"
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "device/fdr_trigger.h"
 
 static const char *const names[] = { [0] = "read", [2] = "open", [257] = "openat" };

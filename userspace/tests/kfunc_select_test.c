@@ -12,7 +12,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "device/kfunc.h"
 
 static const char avail[] =

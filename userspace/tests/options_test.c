@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "tb_test_util.h"

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "cli.h"
 #include "cli/cli.h"
 #include "tb_gen.h"
@@ -118,12 +118,21 @@ TEST(helper_commit_and_abort)
 }
 
 /* A process that dies with its output open leaves no file behind. */
+/*
+ * Cases: 0 exit(), 1 SIGTERM, 2 SIGINT, 3 SIGINT while it is ignored.  The
+ * child sets the dispositions itself: a shell without job control starts
+ * a background job with SIGINT ignored (this test, run so, failed case 2
+ * in the PXA guest, whose init starts the command in the background, and
+ * on x86 by `bash -c 'output_test & wait'`).  An ignored signal stays
+ * ignored, as the shell meant (case 3): the helper installs no handler
+ * for it, and the exit still cleans up.
+ */
 TEST(helper_cleanup_at_exit_and_on_signals)
 {
 	char *dir = tu_tmpdir(), path[512];
 	unsigned int how;
 
-	for (how = 0; how < 3; how++) {
+	for (how = 0; how < 4; how++) {
 		int st;
 		pid_t pid;
 
@@ -133,6 +142,8 @@ TEST(helper_cleanup_at_exit_and_on_signals)
 		if (!pid) {
 			struct tb_output o;
 
+			signal(SIGTERM, SIG_DFL);
+			signal(SIGINT, how == 3 ? SIG_IGN : SIG_DFL);
 			if (tb_output_open(&o, path))
 				_exit(99);
 			fputs("partial", o.f);
@@ -140,11 +151,14 @@ TEST(helper_cleanup_at_exit_and_on_signals)
 			if (how == 0)
 				exit(1);		/* cli_die() does this */
 			raise(how == 1 ? SIGTERM : SIGINT);
+			if (how == 3)
+				exit(2);	/* survived: ignored */
 			_exit(98);
 		}
 		ASSERT_EQ(pid, waitpid(pid, &st, 0));
-		if (how == 0) {
-			EXPECT_EQ(1, WEXITSTATUS(st));
+		if (how == 0 || how == 3) {
+			EXPECT_TRUE(WIFEXITED(st));
+			EXPECT_EQ(how == 0 ? 1 : 2, WEXITSTATUS(st));
 		} else {
 			EXPECT_TRUE(WIFSIGNALED(st));
 		}

@@ -14,7 +14,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "convert/fdr_report.h"
 #include "convert/fdr_report_print.h"
 #include "convert/latency.h"

@@ -13,7 +13,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "format/task_map.h"
 #include "tb_test_util.h"
 #include "util/companion.h"

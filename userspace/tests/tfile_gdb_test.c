@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "format/tfile.h"
 #include "format/tfile_reader.h"
 #include "tb_gen.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "format/fdr_writer.h"
 #include "format/tfile.h"
 #include "format/tfile_reader.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "format/xs_record.h"
 
 TEST(record_write_little_endian)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "device/xs_inject.h"
 
 static int parse(const char *text, enum tb_xs_inject_form form,

@@ -17,7 +17,7 @@
 
 #include "../../driver/tracebuf/model.c"
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "format/xs.h"
 
 #define BUFFERS		100000

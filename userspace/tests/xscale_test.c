@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
+#include "tb_harness.h"
 #include "format/xs.h"
 #include "format/xs_record.h"
 #include "util/bytes.h"
