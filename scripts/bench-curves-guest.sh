@@ -13,8 +13,9 @@
 #           out), for none, tracebuf record (mmap and read()), tracebuf
 #           bpf and LTTng (discard mode), syscall class
 #   kfunc   cost per traced kernel function call with N of KF_COUNTS
-#           functions selected: the one a getppid() calls and N-1 ACPI
-#           interpreter functions that nothing calls while it runs, for
+#           functions selected: the one a getppid() calls and N-1 ACPICA
+#           functions that nothing calls while it runs (tb-kf-list,
+#           scripts/kf-list.sh), for
 #           tracebuf record -f (kretprobes) and tracebuf bpf -f
 #           (fentry/fexit on BPF trampolines)
 #   memory  memory taken while recording, against buffer size (SIZES,
@@ -151,38 +152,11 @@ curve_rate() {	# rep
 	done
 }
 
-# The kernel functions: __task_pid_nr_ns (once per getppid()) and the
-# first N-1 of ACPICA's traceable functions (the interpreter's ut, ex, ps,
-# ns, ds, tb and rs components, 459 in this kernel, and the event and
-# hardware components ev and hw, 100 more), which only ACPI events (none
-# here: no SCI, no GPE, idle is a plain halt) call: the cost per call of a
-# larger selection, not of more calls.  The collectors' kfunc_calls shows
-# it: one per getppid() at every count.  Names that occur once, not on the
-# kprobe blacklist, and not the six that take more than six arguments (the
-# guest kernel's BTF, FUNC_PROTO vlen), which a BPF trampoline cannot
-# attach to (error 524).
-kf_list() {	# n
-	avail=/sys/kernel/tracing/available_filter_functions
-	{
-		awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist
-		echo acpi_ns_check_package_elements; echo acpi_ns_lookup
-		echo acpi_ns_walk_namespace; echo acpi_ds_init_aml_walk
-		echo acpi_ns_search_and_enter; echo acpi_ev_create_gpe_block
-	} >/tmp/black
-	grep -E '^acpi_(ut|ex|ps|ns|ds|tb|rs|ev|hw)_[a-z_0-9]+$' $avail | sort | uniq -u |
-		grep -vxF -f /tmp/black |
-		head -n $(($1 - 1)) | { echo __task_pid_nr_ns; cat; } | paste_commas
-}
-
-paste_commas() {
-	awk 'NR > 1 { printf "," } { printf "%s", $0 } END { print "" }'
-}
-
 curve_kfunc() {	# rep
 	run="tb-workload -C 0 getppid $KF_OPS"
 	$run >$W && emit kfunc none 0 "$1" "$(cat $W)"
 	for n in $KF_COUNTS; do
-		f=$(kf_list "$n")
+		f=$(tb-kf-list "$n")
 		got=$(echo "$f" | tr , '\n' | wc -l)
 		[ "$got" = "$n" ] || echo "curves: only $got functions for $n" >&2
 		for cfg in kfunc fentry; do
