@@ -13,8 +13,9 @@
 #           out), for none, tracebuf record (mmap and read()), tracebuf
 #           bpf and LTTng (discard mode), syscall class
 #   kfunc   cost per traced kernel function call with N of KF_COUNTS
-#           functions selected: the one a getppid() calls and N-1 ACPI
-#           interpreter functions that nothing calls while it runs, for
+#           functions selected: the one a getppid() calls and N-1 ACPICA
+#           functions that nothing calls while it runs (tb-kf-list,
+#           scripts/kf-list.sh), for
 #           tracebuf record -f (kretprobes) and tracebuf bpf -f
 #           (fentry/fexit on BPF trampolines)
 #   memory  memory taken while recording, against buffer size (SIZES,
@@ -51,8 +52,27 @@ emit() {	# curve config x rep workload-json tracer-json
 
 lttng_daemon() {
 	pidof lttng-sessiond >/dev/null && return 0
-	mkdir -p /dev/shm && mount -t tmpfs none /dev/shm
+	mkdir -p /dev/shm
+	grep -q " /dev/shm " /proc/mounts || mount -t tmpfs none /dev/shm
 	taskset -c $R lttng-sessiond -d -q
+}
+
+# Both daemons gone, and with them every buffer of their sessions (the
+# session daemon stops its consumer daemon when it exits).
+lttng_daemon_stop() {
+	pid=$(pidof lttng-sessiond) || return 0
+	kill $pid
+	for _ in $(seq 100); do
+		busy=
+		for p in /proc/[0-9]*; do
+			case $(cat "$p/comm" 2>/dev/null) in
+			lttng-*) busy=1 ;;
+			esac
+		done
+		[ -z "$busy" ] && return 0
+		sleep 0.1
+	done
+	echo "curves: LTTng's daemons still there 10 s after SIGTERM" >&2
 }
 
 lttng_cpu_ns() {
@@ -132,34 +152,11 @@ curve_rate() {	# rep
 	done
 }
 
-# The kernel functions: __task_pid_nr_ns (once per getppid()) and the
-# first N-1 of the ACPI interpreter's traceable functions, which only ACPI
-# events (none here) call: the cost per call of a larger selection, not of
-# more calls.  Names that occur once, not on the kprobe blacklist, and not
-# the five that take more than six arguments (BTF), which a BPF trampoline
-# cannot attach to (error 524).
-kf_list() {	# n
-	avail=/sys/kernel/tracing/available_filter_functions
-	{
-		awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist
-		echo acpi_ns_check_package_elements; echo acpi_ns_lookup
-		echo acpi_ns_walk_namespace; echo acpi_ds_init_aml_walk
-		echo acpi_ns_search_and_enter
-	} >/tmp/black
-	grep -E '^acpi_(ut|ex|ps|ns|ds|tb|rs)_[a-z_0-9]+$' $avail | sort | uniq -u |
-		grep -vxF -f /tmp/black |
-		head -n $(($1 - 1)) | { echo __task_pid_nr_ns; cat; } | paste_commas
-}
-
-paste_commas() {
-	awk 'NR > 1 { printf "," } { printf "%s", $0 } END { print "" }'
-}
-
 curve_kfunc() {	# rep
 	run="tb-workload -C 0 getppid $KF_OPS"
 	$run >$W && emit kfunc none 0 "$1" "$(cat $W)"
 	for n in $KF_COUNTS; do
-		f=$(kf_list "$n")
+		f=$(tb-kf-list "$n")
 		got=$(echo "$f" | tr , '\n' | wc -l)
 		[ "$got" = "$n" ] || echo "curves: only $got functions for $n" >&2
 		for cfg in kfunc fentry; do
@@ -172,27 +169,75 @@ curve_kfunc() {	# rep
 	done
 }
 
-mem_avail_kib() {
-	awk '/^MemAvailable:/ { print $2 }' /proc/meminfo
+# The module without rings (it keeps them after a capture).
+tb_reload() {
+	rmmod tracebuf && insmod /lib/tracebuf/tracebuf.ko ||
+		{ echo "curves: tracebuf.ko did not reload" >&2; exit 1; }
 }
 
-# Memory taken while recording an idle second: MemAvailable before, less
+# Memory free to allocate, in KiB: MemAvailable, plus the pages on the
+# per-CPU free lists (/proc/zoneinfo's pagesets), which MemAvailable
+# leaves out.  Up to a few MiB of freed pages wait there per CPU, and an
+# allocation on that CPU takes them first, so without them a tracer's
+# buffers read smaller than they are and its freed memory seems to stay.
+cat >/tmp/memnow <<'M'
+#!/bin/sh
+a=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+p=$(awk '$1 == "count:" { n += $2 } END { print n * 4 }' /proc/zoneinfo)
+echo $((a + p))
+M
+chmod +x /tmp/memnow
+
+mem_avail_kib() {
+	/tmp/memnow
+}
+
+# mem_avail_kib, caches dropped, once it is back to at least $1 KiB less
+# 1 MiB, or after 20 s: memory a tracer frees can come back after it has
+# exited (LTTng's, as its daemons stop; a BPF map's by a work item).
+mem_back_kib() {	# target
+	for _ in $(seq 40); do
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		cur=$(mem_avail_kib)
+		[ "$cur" -ge $(($1 - 1024)) ] && break
+		sleep 0.5
+	done
+	echo "$cur"
+}
+
+# Memory taken while recording an idle second: mem_avail_kib before, less
 # during (the buffers, the reader's memory, everything the tracer holds).
+# "Before" must hold none of it, and nothing of an earlier run may come
+# back during: the module keeps its rings after a capture (a flight
+# recorder's, for the next capture and crash dumps) until a capture of
+# another size or its unload, so it is loaded afresh; LTTng's buffers of
+# a destroyed session came back as late as a later session's run (26 MiB
+# during one 256 KiB run), so its daemons start before "before" and stop
+# after each run; and every run waits until the memory is back
+# (left_kib: what was still missing after the wait).
 curve_memory() {	# rep
-	printf '#!/bin/sh\nsleep 1\nawk "/^MemAvailable:/ { print \\$2 }" /proc/meminfo\n' >/tmp/memprobe
+	printf '#!/bin/sh\nsleep 1\n/tmp/memnow\n' >/tmp/memprobe
 	chmod +x /tmp/memprobe
+	tb_reload
+	mem=$(mem_back_kib 0)
 	for kib in $SIZES; do
 		for cfg in tb_fdr bpf lttng; do
-			sync
-			echo 3 >/proc/sys/vm/drop_caches
-			before=$(mem_avail_kib)
+			# The daemons' own memory is not the session's.
+			[ $cfg = lttng ] && lttng_daemon && sleep 1 && mem=$(mem_back_kib 0)
+			before=$(mem_back_kib "$mem")
 			case $cfg in
 			tb_fdr) collect tracebuf-record -q -e syscall -s ${kib}K -r -N -o "$OUTDIR/c.fdr" -- /tmp/memprobe ;;
 			bpf) collect tracebuf-bpf -q -e syscall -s ${kib}K -r -N -o "$OUTDIR/c.fdr" -- /tmp/memprobe ;;
 			lttng) lttng_run "--subbuf-size=$((kib / 4))K --num-subbuf=4" /tmp/memprobe >/dev/null ;;
-			esac || { echo "curves: memory $cfg $kib failed" >&2; continue; }
+			esac
+			rc=$?
+			[ $cfg = lttng ] && lttng_daemon_stop
+			[ $cfg = tb_fdr ] && tb_reload
+			mem=$(mem_back_kib "$before")
+			[ $rc = 0 ] || { echo "curves: memory $cfg $kib failed" >&2; continue; }
 			during=$(tail -n 1 $W)
-			emit memory $cfg "$kib" "$1" "{\"taken_kib\": $((before - during))}"
+			emit memory $cfg "$kib" "$1" "{\"taken_kib\": $((before - during)), \"left_kib\": $((before - mem)), \"cpus_possible\": \"$(cat /sys/devices/system/cpu/possible)\"}"
 		done
 	done
 }

@@ -8,9 +8,11 @@ Writes DIR/rate.dat, kfunc.dat, memory.dat (medians over the repetitions,
 one row per point, columns named in the first line) and an SVG per plot:
 rate-cost.svg (extra ns per event against the achieved event rate, lost
 events beside it in rate.dat), reader.svg (reader CPU per event against
-rate; LTTng's consumer daemon is in rate.dat only), kfunc.svg (ns per
-traced call against functions selected) and memory.svg (MiB taken
-against buffer size).  Prints the tables.
+rate; LTTng's is both daemons', every thread), kfunc.svg (ns per traced
+call against functions selected, with the traced calls per operation
+printed, 1.00 when nothing but the workload called a selected function,
+and the collectors' set-up CPU time in kfunc.dat)
+and memory.svg (MiB taken against buffer size).  Prints the tables.
 """
 import json
 import os
@@ -88,8 +90,7 @@ def main():
         gp += ["set output 'rate-cost.svg'", "set logscale x", "set xlabel 'events per second (achieved)'",
                "set ylabel 'extra ns per event (TCG)'", "plot " + plots]
         plots = ", ".join("'rate.dat' using %d:%d with linespoints title '%s'" %
-                          (3 + 4 * i, 6 + 4 * i, LABEL[c]) for i, c in enumerate(RATE_CFGS)
-                          if c != "lttng")
+                          (3 + 4 * i, 6 + 4 * i, LABEL[c]) for i, c in enumerate(RATE_CFGS))
         gp += ["set output 'reader.svg'", "set ylabel 'reader CPU ns per event (TCG)'",
                "plot " + plots, "unset logscale x"]
 
@@ -100,17 +101,23 @@ def main():
     if xs:
         print("kfunc: extra ns per traced call against functions selected (none %s ns/op)" % fmt(base))
     for x in xs:
-        row = [x]
+        row, setups = [x], []
         line = "%5d" % x
         for c in KF_CFGS:
             rs = runs_of("kfunc", c, x)
             cost = med([r["run"]["ns_per_op"] - base for r in rs]) if base and rs else None
+            calls = max([r["tracer"].get("kfunc_calls", 0) / r["run"]["ops"] for r in rs],
+                        default=None)
+            setup = med([r["tracer"].get("setup_cpu_s") for r in rs])
             row.append(cost)
-            line += "  %s %s" % (c, fmt(cost))
-        rows.append(row)
+            setups.append(setup)
+            line += "  %s %s (%s calls/op, set-up %s s)" % (c, fmt(cost), fmt(calls, "%.4f"),
+                                                          fmt(setup, "%.2f"))
+        rows.append(row + setups)
         print(line)
     if rows:
-        write_dat(os.path.join(d, "kfunc.dat"), ["functions"] + [c + "_ns_call" for c in KF_CFGS], rows)
+        write_dat(os.path.join(d, "kfunc.dat"), ["functions"] + [c + "_ns_call" for c in KF_CFGS] +
+                  [c + "_setup_cpu_s" for c in KF_CFGS], rows)
         plots = ", ".join("'kfunc.dat' using 1:%d with linespoints title '%s'" % (2 + i, LABEL[c])
                           for i, c in enumerate(KF_CFGS))
         gp += ["set output 'kfunc.svg'", "set logscale x 2", "set xlabel 'functions selected'",

@@ -30,6 +30,7 @@ cp -a "$lttng_mods/." "$root/"
 mkdir -p "$root/usr/bin" "$root/usr/lib/x86_64-linux-gnu/lttng/libexec" \
 	"$root/var/run/lttng"
 cp /usr/bin/lttng /usr/bin/lttng-sessiond /usr/bin/perf "$root/usr/bin/"
+cp "$top/scripts/kf-list.sh" "$root/usr/bin/tb-kf-list"
 # lttng-sessiond starts it by this path (compiled in).
 cp /usr/lib/x86_64-linux-gnu/lttng/libexec/lttng-consumerd \
 	"$root/usr/lib/x86_64-linux-gnu/lttng/libexec/"
