@@ -272,44 +272,15 @@ static void *reader_fn(void *arg)
 	return NULL;
 }
 
-/*
- * Where reader @r is, for a failure's log: its bytes, its state and the
- * kernel stack it sleeps in (root reads /proc/.../stack), so that a
- * reader that never sees an EOF says whether it sleeps in read(), spins,
- * or has ended.
- */
+/* Where reader @r is, for a failure's log: its bytes, then tb_task_where(). */
 static void reader_where(struct reader *r, char *out, size_t size)
 {
-	char path[64], stack[512] = "", state[64] = "";
-	int tid = atomic_load(&r->tid);
-	FILE *f;
-	size_t n;
+	char where[1200];
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "r");
-	if (f) {
-		char *p;
-
-		n = fread(state, 1, sizeof(state) - 1, f);
-		state[n] = 0;
-		fclose(f);
-		p = strrchr(state, ')');
-		if (p && p[1])
-			memmove(state, p + 2, strlen(p + 2) + 1);
-		state[1] = 0;
-	} else {
-		snprintf(state, sizeof(state), "gone");
-	}
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stack", tid);
-	f = fopen(path, "r");
-	if (f) {
-		n = fread(stack, 1, sizeof(stack) - 1, f);
-		stack[n] = 0;
-		fclose(f);
-	}
-	snprintf(out, size, "tid %d state %s, %zu bytes read, err %d, eofs %d; stack:\n%s",
-		 tid, state, atomic_load(&r->consumed), r->err,
-		 atomic_load(&r->eofs), stack);
+	tb_task_where(atomic_load(&r->tid), where, sizeof(where));
+	snprintf(out, size, "%zu bytes read, err %d, eofs %d; %s",
+		 atomic_load(&r->consumed), r->err, atomic_load(&r->eofs),
+		 where);
 }
 
 static int reader_start(struct reader *r, pthread_t *th, size_t chunk,
@@ -929,7 +900,7 @@ TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 			       tb_now() - t < tb_bound(10))
 				usleep(2000);
 			EXPECT_NE(eofs[i], atomic_load(&rd[i].eofs)) {
-				char where[768];
+				char where[1400];
 
 				reader_where(&rd[i], where, sizeof(where));
 				TH_LOG("capture %d: reader %d got no EOF after STOP: %s",

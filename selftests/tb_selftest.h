@@ -9,6 +9,7 @@
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -85,6 +86,53 @@ static inline int tb_drop_privileges(void)
 	    setresuid(65534, 65534, 65534))
 		return -errno;
 	return 0;
+}
+
+/* The first line of /proc/self/task/@tid/@what, or "" (no newline). */
+static inline void tb_task_read(int tid, const char *what, char *out,
+				size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, what);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(out, 1, size - 1, f);
+		fclose(f);
+	}
+	out[n] = 0;
+}
+
+/*
+ * Where thread @tid of this process is, for a failure's log: its state
+ * letter, the system call it is in with its arguments (syscall: number,
+ * then the registers), the function it sleeps in and, where the kernel
+ * can unwind it, its kernel stack (root reads them).  Enough to tell a
+ * thread that waits in a read() for data that never comes from one that
+ * waits for a lock, spins, or has ended.
+ */
+static inline void tb_task_where(int tid, char *out, size_t size)
+{
+	char stat[160], state[2] = "?", sys[160], wchan[64], stack[1024];
+	char *p;
+
+	tb_task_read(tid, "stat", stat, sizeof(stat));
+	p = strrchr(stat, ')');
+	if (p && p[1] && p[2])
+		state[0] = p[2];
+	else if (!stat[0])
+		snprintf(state, sizeof(state), "-");	/* gone */
+	tb_task_read(tid, "syscall", sys, sizeof(sys));
+	sys[strcspn(sys, "\n")] = 0;
+	tb_task_read(tid, "wchan", wchan, sizeof(wchan));
+	tb_task_read(tid, "stack", stack, sizeof(stack));
+	/* A long stack is cut short: what fits is what matters most. */
+	if (snprintf(out, size, "tid %d state %s, syscall %s, wchan %s; stack:\n%s",
+		     tid, state, sys[0] ? sys : "?", wchan[0] ? wchan : "?",
+		     stack) >= (int)size && size > 4)
+		memcpy(out + size - 4, "...", 4);
 }
 
 #endif /* TB_SELFTEST_H */
