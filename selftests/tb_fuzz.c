@@ -94,12 +94,14 @@ static const char *const kind_name[10] = {
 
 /* What each thread is doing, for the no-progress report. */
 struct cur {
+	atomic_int tid;
 	atomic_int kind;
 	atomic_ulong cmd;
 	atomic_ulong len;
 };
 
 static struct cur cur[MAX_THREADS];
+static atomic_int mapper_tid;
 
 /* ------------------------------------------------------------- random */
 
@@ -284,16 +286,44 @@ struct worker {
 	timer_t timer;
 };
 
+/* Expiries of this thread's timer: arm() waits for one (an early expiry). */
+static __thread volatile sig_atomic_t alarms;
+
 static void on_alarm(int sig)
 {
+	alarms++;
 }
 
-/* Interrupt this thread's next blocking call after @ms. */
+/*
+ * Interrupt this thread's next call if it blocks: after @ms, and again
+ * every @ms until disarm().  The first expiry alone is not enough: a
+ * thread that is not scheduled for @ms between arm() and its call (a
+ * slow or loaded machine, the debug kernel under TCG) takes the signal
+ * before the call, which then blocks for as long as nothing wakes it, a
+ * stream read whose wake-up amount never comes forever.  That happens
+ * here on purpose, on every machine: now and then the first expiry is
+ * taken before the call.
+ */
+#define ALARM_EARLY	10	/* percent of the calls */
+
 static void arm(struct worker *w, int ms)
 {
-	struct itimerspec its = { .it_value = { 0, ms * 1000000L } };
+	struct itimerspec its = {
+		.it_value = { 0, ms * 1000000L },
+		.it_interval = { 0, ms * 1000000L },
+	};
+	sig_atomic_t seen = alarms;
+	double t0;
 
+	if (!chance(&w->r, ALARM_EARLY)) {
+		timer_settime(w->timer, 0, &its, NULL);
+		return;
+	}
+	/* The signal comes on the way back from the timer's interrupt. */
+	its.it_value.tv_nsec = 1000;
 	timer_settime(w->timer, 0, &its, NULL);
+	for (t0 = tb_now(); alarms == seen && tb_now() - t0 < 1;)
+		;
 }
 
 static void disarm(struct worker *w)
@@ -1196,6 +1226,21 @@ static void do_misc(struct worker *w)
 		note_errno(7, 0, errno, ok_misc);
 }
 
+/*
+ * The mix of calls, from @k below 100: the kind_name[] index of the
+ * call worker_fn() makes (do_misc() counts its own), -1 for getppid().
+ */
+static int call_kind(uint32_t k)
+{
+	static const uint8_t upto[] = { 32, 47, 62, 70, 76, 84, 88, 94 };
+	int i;
+
+	for (i = 0; i < (int)sizeof(upto); i++)
+		if (k < upto[i])
+			return i;
+	return -1;
+}
+
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
@@ -1206,6 +1251,7 @@ static void *worker_fn(void *arg)
 	int i;
 
 	sev._sigev_un._tid = gettid();
+	atomic_store(&cur[w->id].tid, gettid());
 	w->scratch = malloc(SCRATCH);
 	w->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (timer_create(CLOCK_MONOTONIC, &sev, &w->timer) || !w->scratch ||
@@ -1219,31 +1265,40 @@ static void *worker_fn(void *arg)
 	for (i = 0; i < OWN_FDS; i++)
 		w->fd[i] = open_random(&w->r, &w->fdr[i]);
 	while (w->calls < w->target) {
-		uint32_t k = below(&w->r, 100);
-
+		int kind = call_kind(below(&w->r, 100));
 		double t0 = tb_now();
-		int kind;
 
-		atomic_store(&cur[w->id].kind, (int)k);
+		atomic_store(&cur[w->id].kind, kind);
 		errno = 0;
-		if (k < 32)
-			kind = 0, do_ioctl(w);
-		else if (k < 47)
-			kind = 1, do_read(w);
-		else if (k < 62)
-			kind = 2, do_write(w);
-		else if (k < 70)
-			kind = 3, do_poll(w);
-		else if (k < 76)
-			kind = 4, do_epoll(w);
-		else if (k < 84)
-			kind = 5, do_mmap(w);
-		else if (k < 88)
-			kind = 6, do_reopen(w);
-		else if (k < 94)
-			kind = 7, do_misc(w);
-		else
-			kind = -1, syscall(SYS_getppid);	/* to trace */
+		switch (kind) {
+		case 0:
+			do_ioctl(w);
+			break;
+		case 1:
+			do_read(w);
+			break;
+		case 2:
+			do_write(w);
+			break;
+		case 3:
+			do_poll(w);
+			break;
+		case 4:
+			do_epoll(w);
+			break;
+		case 5:
+			do_mmap(w);
+			break;
+		case 6:
+			do_reopen(w);
+			break;
+		case 7:
+			do_misc(w);
+			break;
+		default:
+			syscall(SYS_getppid);	/* to trace */
+			break;
+		}
 		if (kind >= 0)
 			account(kind, t0, !errno);
 	}
@@ -1264,6 +1319,7 @@ static void *mapper_fn(void *arg)
 	size_t len = RACE_PAGES * page;
 	unsigned long cycles = 0;
 
+	atomic_store(&mapper_tid, gettid());
 	while (!atomic_load(&stop_mapper)) {
 		void *p = NULL;
 
@@ -1355,15 +1411,40 @@ static void big_buffer(struct rng *r, int ctl_fdr, int on)
 		atomic_store(&fdr_big, 0);
 }
 
+/*
+ * Each thread's last call and where it is in the kernel, then every
+ * blocked task of the system in the kernel log (SysRq w: a holder that
+ * is not ours, a kworker say), for a run that made no progress.
+ */
 static void report_stuck(struct worker *w)
 {
+	char where[1200];
+	FILE *f;
 	int i;
 
 	printf("# tb_fuzz: NO PROGRESS; what each thread is doing:\n");
-	for (i = 0; i < nthreads; i++)
-		printf("#   thread %d: %lu calls, kind %d, cmd %#lx, len %lu\n", i,
-		       w[i].calls, atomic_load(&cur[i].kind),
+	for (i = 0; i < nthreads; i++) {
+		int kind = atomic_load(&cur[i].kind);
+
+		printf("#   thread %d: %lu of %lu calls%s, last %s, cmd %#lx, len %lu\n",
+		       i, w[i].calls, w[i].target,
+		       w[i].calls < w[i].target ? "" : " (done)",
+		       kind < 0 ? "getppid" : kind_name[kind],
 		       atomic_load(&cur[i].cmd), atomic_load(&cur[i].len));
+		if (w[i].calls >= w[i].target)
+			continue;
+		tb_task_where(atomic_load(&cur[i].tid), where, sizeof(where));
+		printf("#     %s\n", where);
+	}
+	tb_task_where(atomic_load(&mapper_tid), where, sizeof(where));
+	printf("#   mapper: %s\n", where);
+	fflush(stdout);
+	f = fopen("/proc/sysrq-trigger", "w");
+	if (f) {
+		fputc('w', f);
+		fclose(f);
+		printf("# tb_fuzz: blocked tasks written to the kernel log (SysRq w)\n");
+	}
 	fflush(stdout);
 }
 
