@@ -16,7 +16,12 @@
 # the host tests built for 32-bit ARM, in that guest too; --pxa-only runs
 # these two alone.
 #
-# Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug]
+# With --debug-build (make check check-debug) the debug kernel and module
+# are built here, in the background on one core at low priority while the
+# other suites run (a TCG guest keeps one core busy, the other is mostly
+# idle), and its guest tree is staged just before its suite.
+#
+# Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug] [--debug-build]
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +32,7 @@ do_vm=1
 do_arm64=1
 do_pxa=1
 do_debug=0
+debug_build=0
 for arg in "$@"; do
 	case "$arg" in
 	--host-only) do_vm=0; do_arm64=0; do_pxa=0 ;;
@@ -35,9 +41,19 @@ for arg in "$@"; do
 	--arm64-only) do_host=0; do_vm=0; do_pxa=0 ;;
 	--pxa-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=1 ;;
 	--debug) do_debug=1 ;;
-	*) echo "usage: $0 [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug]" >&2; exit 2 ;;
+	--debug-build) do_debug=1; debug_build=1 ;;
+	*) echo "usage: $0 [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug] [--debug-build]" >&2; exit 2 ;;
 	esac
 done
+
+# section TEXT: a header line with the time since check.sh started (since
+# TB_T0, seconds since the epoch, when set: .ci/run's start), so that a
+# CI log shows where its minutes went.
+t_start=${TB_T0:-$(date +%s)}
+section() {
+	local t=$(($(date +%s) - t_start))
+	printf '# ---- %s [%d:%02d]\n' "$*" $((t / 60)) $((t % 60))
+}
 
 results="$top/build/results"
 rm -rf "$results"
@@ -62,7 +78,7 @@ run_host_tests() {
 		[ -x "$t" ] && [ -f "$t" ] || continue
 		name=$(basename "$t")
 		[ -f "$top/userspace/tests/$name.c" ] || continue
-		echo "# ---- $suite/$name"
+		section "$suite/$name"
 		# Tests find their data relative to userspace/tests.
 		run_tap "$suite" "$name" sh -c 'cd "$1" && exec timeout 600 "$2"' \
 			sh "$top/userspace/tests" "$t"
@@ -81,10 +97,22 @@ pseudo_result() {	# SUITE NAME OK(0/1) [WHY]
 	fi
 }
 
+# The debug kernel (about 8 minutes on both cores when not cached) and
+# the module built against it, while the suites before its own run.
+debug_pid=
+if [ $debug_build = 1 ]; then
+	rm -rf "$top/build/vmroot-debug"
+	section "the debug kernel and module build in the background ($results/debug-build.log)"
+	( TB_JOBS=1 nice -n 10 make -s debug-module debug-test-module \
+		>"$results/debug-build.log" 2>&1
+	  echo $? >"$results/debug-build.rc" ) &
+	debug_pid=$!
+fi
+
 if [ $do_host = 1 ]; then
 	run_host_tests "$top/build/userspace/tests" host
 	# The packages build the man pages with rst2man --strict (make deb).
-	echo "# ---- man pages (rst2man --strict)"
+	section "man pages (rst2man --strict)"
 	if make -s man >"$results/man-build.log" 2>&1; then
 		pseudo_result host man_pages_build 1
 	else
@@ -94,12 +122,12 @@ if [ $do_host = 1 ]; then
 	grep -E '^(not )?ok ' "$results/host/man_pages_build.tap"
 	# No two userspace files include or call each other in a circle
 	# (Documentation/library.rst): the graphs from the sources and nm.
-	echo "# ---- circles between userspace files (scripts/file-circles.py)"
+	section "circles between userspace files (scripts/file-circles.py)"
 	run_tap host file_circles "$top/scripts/file-circles.py" \
 		"$top/userspace" "$top/build/userspace"
 	# The same for the module's files (Documentation/design.rst, "The
 	# flight recorder's layers"): its objects are built in the tree.
-	echo "# ---- circles between the module's files (scripts/file-circles.py)"
+	section "circles between the module's files (scripts/file-circles.py)"
 	run_tap host module_circles "$top/scripts/file-circles.py" \
 		"$top" "$top" driver
 	# The trace_event JSON and the folded stacks of a real demo trace
@@ -107,7 +135,7 @@ if [ $do_host = 1 ]; then
 	# viewer's parsed profiles checked against llvm-xray's dump; one
 	# skipped result without the viewer (scripts/setup.sh).  Screenshots
 	# in build/viewer.
-	echo "# ---- viewer: speedscope in chromium (scripts/viewer-check.sh)"
+	section "viewer: speedscope in chromium (scripts/viewer-check.sh)"
 	rm -rf "$top/build/viewer"
 	run_tap viewer json scripts/viewer-check.sh json \
 		"$top/userspace/tests/data/viewer/demo.fdr" "$top/build/viewer"
@@ -167,17 +195,17 @@ vm_suite() {
 	*) pseudo_result "$suite" guest_finished 0 "vm-run exit $rc" ;;
 	esac
 	# The FDR trace the guest recorded, checked with the host's llvm-xray.
-	echo "# ---- host: llvm-xray over the FDR trace of $suite"
+	section "host: llvm-xray over the FDR trace of $suite"
 	guest_check "$suite-fdr-accept" llvm_xray "$results/$suite-out/accept" \
 		scripts/fdr-accept.sh "$results/$suite-out/accept"
 	# Kernel functions (record -f) named by llvm-xray -m: judged on
 	# Debian's kernel, whose function names the script expects (the
 	# tinyconfig debug kernel may inline some of them).
 	if [ "$suite" = vm ] || [ "$suite" = arm64 ]; then
-		echo "# ---- host: llvm-xray -m over the kernel function trace of $suite"
+		section "host: llvm-xray -m over the kernel function trace of $suite"
 		guest_check "$suite-kfunc-accept" llvm_xray "$results/$suite-out/kfunc" \
 			scripts/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
-		echo "# ---- host: llvm-xray -m over the BPF collector's kernel function trace of $suite"
+		section "host: llvm-xray -m over the BPF collector's kernel function trace of $suite"
 		if [ "$suite" = arm64 ]; then
 			# tracebuf bpf -f refuses there (bpf_collector_test
 			# checks that it says why).
@@ -195,34 +223,34 @@ vm_suite() {
 		# The debug kernel: both collectors ran and their traces hold
 		# whole vfs_read calls (the names the rest expects may be
 		# inlined there).
-		echo "# ---- host: the kernel function traces of $suite, core checks"
+		section "host: the kernel function traces of $suite, core checks"
 		guest_check "$suite-kfunc-accept" llvm_xray "$results/$suite-out/kfunc" \
 			scripts/fdr-kfunc-accept.sh --core "$results/$suite-out/kfunc"
 		guest_check "$suite-bpf-kfunc-accept" llvm_xray "$results/$suite-out/bpf-kfunc" \
 			scripts/fdr-kfunc-accept.sh --core "$results/$suite-out/bpf-kfunc"
 	fi
-	echo "# ---- host: llvm-xray over the trigger daemon's files of $suite"
+	section "host: llvm-xray over the trigger daemon's files of $suite"
 	guest_check "$suite-trigger-accept" llvm_xray "$results/$suite-out/trigger" \
 		scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"
 	# tracebuf report against a computation of its own, on every trace
 	# the guest wrote (record, a raw device capture, -f, bpf, triggers).
-	echo "# ---- host: tracebuf report cross-checked on the traces of $suite"
+	section "host: tracebuf report cross-checked on the traces of $suite"
 	guest_check "$suite-report" report_check "$results/$suite-out/accept" \
 		scripts/report-check.sh "$results/$suite-out/accept" \
 		"$results/$suite-out/kfunc" "$results/$suite-out/bpf-kfunc" \
 		"$results/$suite-out/bpf" "$results/$suite-out/trigger"
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
-	echo "# ---- host: llvm-xray over the capture after the fuzzer in $suite"
+	section "host: llvm-xray over the capture after the fuzzer in $suite"
 	guest_check "$suite-fuzz-xray" llvm_xray "$results/$suite-out/fuzz" \
 		scripts/fdr-verify.sh "$results/$suite-out/fuzz"
 	# What the BPF collector wrote in the guest, read by llvm-xray here.
-	echo "# ---- host: llvm-xray on the BPF collector's files of $suite"
+	section "host: llvm-xray on the BPF collector's files of $suite"
 	guest_check "$suite-host-xray" bpf_xray "$results/$suite-out/bpf" \
 		scripts/check-bpf-xray.sh "$results/$suite-out/bpf"
 }
 
 if [ $do_vm = 1 ]; then
-	echo "# ---- VM: selftests in $(scripts/kver.sh) under qemu"
+	section "VM: selftests in $(scripts/kver.sh) under qemu"
 	# The selftests' knobs reach the guest's environment through the
 	# kernel command line (init passes unknown NAME=value on).
 	# Timeouts turn a hang into a failure and cost nothing otherwise:
@@ -241,11 +269,11 @@ if [ $do_vm = 1 ]; then
 	# Recovery after a crash: four guests that panic on purpose, their
 	# memory dumps read by tracebuf crash (about a minute; Debian's
 	# kernel only: the debug kernel's job is the module's own checkers).
-	echo "# ---- VM: recovery after a crash (scripts/crash-check.sh)"
+	section "VM: recovery after a crash (scripts/crash-check.sh)"
 	run_tap vm-crash crash_check scripts/crash-check.sh "$results/vm-crash-work"
 	# WARN and OOPS triggers fired for real, in a guest of its own
 	# whose kernel-log gate expects exactly the provoked reports.
-	echo "# ---- VM: a provoked WARN and oops (scripts/provoke-check.sh)"
+	section "VM: a provoked WARN and oops (scripts/provoke-check.sh)"
 	run_tap vm-provoke provoke_check scripts/provoke-check.sh "$results/vm-provoke-work"
 fi
 
@@ -253,7 +281,7 @@ if [ $do_arm64 = 1 ]; then
 	# Debian's arm64 kernel of the same release under TCG: every
 	# selftest, then the host's checks of the traces its guest wrote.
 	# The interrupt source there is ttyS3 (vm-run --arch).
-	echo "# ---- VM: selftests in $(scripts/arm64-kernel.sh --kver) under qemu-system-aarch64"
+	section "VM: selftests in $(scripts/arm64-kernel.sh --kver) under qemu-system-aarch64"
 	# A system call costs about 5.6 times what it costs in the x86
 	# guest (getppid: 2.2 us against 0.4 us, Documentation/testing.rst):
 	# half the iterations, and time bounds stretched from x86's 3 to 10.
@@ -281,7 +309,7 @@ if [ $do_pxa = 1 ]; then
 	# The PXA270 guest (XScale, qemu-system-arm): the hardware backend
 	# over the CP14 model, which loads first (selftests/pxa/run-hw.sh;
 	# Documentation/architectures.rst).
-	echo "# ---- VM: the XScale hardware backend over the CP14 model (PXA270, qemu-system-arm)"
+	section "VM: the XScale hardware backend over the CP14 model (PXA270, qemu-system-arm)"
 	scripts/vm-run --arch pxa -n -t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
 		-w "$top/build/vm-pxa" -o "$results/pxa-out" -- /selftests/run-hw.sh
 	rc=$?
@@ -289,7 +317,7 @@ if [ $do_pxa = 1 ]; then
 	# The host tests built for 32-bit ARM (make stage-pxa-host), in a
 	# guest of their own: they need no module, and the board's 64 MiB
 	# must hold them (selftests/pxa/run-host.sh).
-	echo "# ---- VM: the host tests for 32-bit ARM in the PXA270 guest"
+	section "VM: the host tests for 32-bit ARM in the PXA270 guest"
 	scripts/vm-run --arch pxa -r "$top/build/vmroot-pxa-host" -n \
 		-t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
 		-w "$top/build/vm-pxa-host" -o "$results/pxa-host-out" -- /selftests/run-host.sh
@@ -298,10 +326,23 @@ if [ $do_pxa = 1 ]; then
 fi
 
 if [ $do_debug = 1 ]; then
+	if [ -n "$debug_pid" ]; then
+		section "waiting for the debug kernel's build, then staging its guest"
+		wait "$debug_pid"
+		if [ "$(cat "$results/debug-build.rc" 2>/dev/null)" = 0 ]; then
+			make -s stage-debug >>"$results/debug-build.log" 2>&1 ||
+				echo 1 >"$results/debug-build.rc"
+		fi
+		if [ "$(cat "$results/debug-build.rc" 2>/dev/null)" != 0 ]; then
+			tail -n 40 "$results/debug-build.log"
+			echo "# the debug kernel or module did not build (above): its run counts as failed"
+			rm -rf "$top/build/vmroot-debug"
+		fi
+	fi
 	# run-debug.sh loads the module itself (-n), so that kmemleak's
 	# check covers the load, and unloads it before the final scan.
-	if kdir=$(scripts/debug-kernel.sh --print-dir); then
-		echo "# ---- VM: selftests in the debug kernel ($kdir)"
+	if kdir=$(scripts/debug-kernel.sh --print-dir) && [ -d "$top/build/vmroot-debug" ]; then
+		section "VM: selftests in the debug kernel ($kdir)"
 		# KASAN and lockdep make every system call about ten times
 		# slower: fewer iterations, longer time bounds (tb_stress.h).
 		dknobs="TB_SCALE=${TB_SCALE:-0.2} TB_SLOW=${TB_SLOW:-10}"
@@ -311,14 +352,14 @@ if [ $do_debug = 1 ]; then
 			-A "$dknobs" -o "$results/debug-out" -- /selftests/run-debug.sh
 		rc=$?
 	else
-		echo "# the debug kernel is not built: run 'make check-debug'"
+		echo "# the debug kernel or its guest tree is not built: run 'make check-debug'"
 		rc=126
 	fi
 	vm_suite debug
 	# The triggers' WARN kprobe handler and die notifier under KASAN and
 	# lockdep, in a guest of its own (the oops turns lockdep off).
 	if [ -n "${kdir:-}" ] && [ $rc != 126 ]; then
-		echo "# ---- VM: a provoked WARN and oops in the debug kernel"
+		section "VM: a provoked WARN and oops in the debug kernel"
 		run_tap debug-provoke provoke_check scripts/provoke-check.sh \
 			"$results/debug-provoke-work" -K "$kdir/arch/x86/boot/bzImage" \
 			-r "$top/build/vmroot-debug" -m 2048
