@@ -16,6 +16,7 @@
 
 #include "tb_harness.h"
 #include "tb_selftest.h"
+#include "tb_stress.h"
 #include "fdr_util.h"
 
 /* ------------------------------------------------------------ poll */
@@ -112,6 +113,97 @@ TEST(owner_close_wakes_peer)
 	ioctl(fd, TRACEBUF_FDR_IOC_STOP);
 	pthread_join(th, NULL);
 	close(b.fd);
+	close(fd);
+}
+
+/* ------------------------------------- stopped: the page a full ring kept */
+
+/* blocked_read_thread() at SCHED_IDLE: it runs only when its CPU is idle. */
+static void *idle_blocked_read_thread(void *p)
+{
+	struct sched_param sp = { 0 };
+
+	sched_setscheduler(0, SCHED_IDLE, &sp);
+	return blocked_read_thread(p);
+}
+
+/*
+ * Capture stopped with CPU 1's ring full: the page being filled could not
+ * be closed, there was no free page for it.  File A owns the rest of CPU
+ * 1's oldest page, so file B blocks.  A reads every closed page, which
+ * wakes B (A's page is done); B looks only after that read (it shares A's
+ * CPU at SCHED_IDLE, as a reader waits for its vCPU under TCG) and finds
+ * neither a closed page nor the wake-up amount, only the open page.  That
+ * page is B's to read: a read of a stopped capture closes it.  If B
+ * sleeps again, A closes and reads it, reaches EOF, and nothing wakes B
+ * until the next START (fdr_stress_test's "no EOF after STOP" on arm64).
+ */
+TEST(stopped_peer_reads_page_left_open)
+{
+	struct tracebuf_fdr_config cfg = {
+		.classes = TRACEBUF_FDR_MARKER,
+		.mode = TRACEBUF_FDR_MODE_STREAM,
+		.buf_size = TRACEBUF_FDR_BUF_MIN,
+		.wakeup = TRACEBUF_FDR_WAKEUP_MAX(TRACEBUF_FDR_BUF_MIN),
+	};
+	struct blocked_read b = { 0 };
+	struct tracebuf_fdr_stats st;
+	static char big[1 << 20];
+	ssize_t first, last, eof;
+	char buf[1000];
+	pthread_t th;
+	int fd, afd, i;
+	double t;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(0, pin_cpu(1));
+	/* Markers on CPU 1 until its ring is full and drops. */
+	for (i = 0; i < 1000; i++) {
+		put_markers(fd, 3, 1, i * 100, 100, MARK_SIZE);
+		ASSERT_EQ(0, fdr_stats(fd, &st));
+		if (st.dropped)
+			break;
+	}
+	ASSERT_NE(0, st.dropped);
+	ASSERT_EQ(32, read(afd, buf, 32));
+	ASSERT_EQ(100, read(afd, buf, 100));	/* A owns CPU 1's oldest page */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	b.fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, idle_blocked_read_thread, &b));
+	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
+		usleep(10000);
+	usleep(300000);
+	ASSERT_FALSE(b.done);		/* all that is left is A's */
+	first = read(afd, big, sizeof(big));	/* every closed page */
+	usleep(300000);			/* B looks now */
+	/*
+	 * The page left open goes to whichever file closes it: B, which
+	 * then owns its rest (A: EAGAIN), or A, then A's EOF.
+	 */
+	last = read(afd, big, sizeof(big));
+	eof = read(afd, big, sizeof(big));
+	TH_LOG("A read %zd, then %zd, then %zd; B %s", first, last, eof,
+	       b.done ? "done" : "asleep");
+	EXPECT_LT(0, first);
+	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(5);)
+		usleep(10000);
+	EXPECT_TRUE(b.done) TH_LOG("B still sleeps after A's EOF");
+	/* A new capture's generation wakes B whatever happened. */
+	if (!b.done) {
+		ioctl(fd, TRACEBUF_FDR_IOC_START);
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	}
+	pthread_join(th, NULL);
+	close(b.fd);
+	close(afd);
 	close(fd);
 }
 

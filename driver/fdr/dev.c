@@ -435,7 +435,7 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 		gen = f->gen;
 		mutex_unlock(&fdr_lock);
 		ret = wait_event_interruptible(fdr_ring_wq,
-					       fdr_stream_ready(&f->rd) ||
+					       fdr_stream_ready(&f->rd, !running) ||
 					       READ_ONCE(fdr_running) != running ||
 					       READ_ONCE(fdr_gen) != gen ||
 					       (!running && fdr_stream_empty()));
@@ -481,7 +481,7 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 	poll_wait(file, &fdr_ring_wq, wait);
 	/* A snapshot, the end of a capture, or its data are all readable. */
 	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
-	    !READ_ONCE(fdr_running) || fdr_stream_ready(&f->rd) ||
+	    !READ_ONCE(fdr_running) || fdr_stream_ready(&f->rd, false) ||
 	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))
 		mask = EPOLLIN | EPOLLRDNORM;
 	/* A trigger froze the rings: the moment is ready to read. */

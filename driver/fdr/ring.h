@@ -186,9 +186,10 @@ void fdr_stream_flush(bool all);
 /*
  * Lockless: is there something @rd should look at (a closed page nobody
  * else is partway through, the rest of its own page, or a CPU past the
- * wake-up amount)?  Is there nothing left at all?
+ * wake-up amount, or with capture stopped (@all) any open page)?  Is
+ * there nothing left at all?
  */
-bool fdr_stream_ready(const struct fdr_reader *rd);
+bool fdr_stream_ready(const struct fdr_reader *rd, bool all);
 bool fdr_stream_empty(void);
 
 /**

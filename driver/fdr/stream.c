@@ -186,8 +186,15 @@ bool fdr_stream_lent(void)
 	return false;
 }
 
-bool fdr_stream_ready(const struct fdr_reader *rd)
+bool fdr_stream_ready(const struct fdr_reader *rd, bool all)
 {
+	/*
+	 * Stopped (@all), a page left open counts at any length: the
+	 * reader closes it (fdr_stream_flush(true)), and no writer will
+	 * reach the wake-up amount.  A flush finds no free page while the
+	 * ring is full, so the open page outlives the pages before it.
+	 */
+	u32 enough = all ? 1 : fdr_ring_wakeup;
 	int cpu;
 
 	if (!fdr_ring_buf_size)
@@ -206,13 +213,13 @@ bool fdr_stream_ready(const struct fdr_reader *rd)
 		if (lender) {
 			/* Pairs with fdr_write_next_page()'s release, as below. */
 			if (READ_ONCE(c->lend_end) != smp_load_acquire(&c->head) ||
-			    READ_ONCE(c->w.len) >= fdr_ring_wakeup)
+			    READ_ONCE(c->w.len) >= enough)
 				return true;
 			continue;
 		}
 		/* Pairs with fdr_write_next_page()'s release of a closed page. */
 		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
-		    READ_ONCE(c->w.len) >= fdr_ring_wakeup)
+		    READ_ONCE(c->w.len) >= enough)
 			return true;
 	}
 	return false;
