@@ -466,4 +466,467 @@ TEST(hold_released_by_close_and_start)
 	close(fd);
 }
 
+/* ---------------------------------------- poll after STOP, a peer's page */
+
+/*
+ * Capture stopped; file A owns the rest of CPU 1's oldest page and the
+ * other CPUs are drained.  read() on file B would block (EAGAIN with
+ * O_NONBLOCK): it gets EOF only once A is done.  fdr_poll() reports
+ * EPOLLIN whenever capture is stopped, so an event loop on B polls and
+ * reads EAGAIN in a busy loop for as long as A keeps its page.
+ */
+TEST(stopped_poll_while_peer_owns_page)
+{
+	static char big[1 << 20];
+	struct pollfd p;
+	char buf[1000];
+	int fd, afd, bfd, r, spins;
+	ssize_t n;
+	double t;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 4, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
+	ASSERT_EQ(32, read(afd, buf, 32));
+	ASSERT_EQ(100, read(afd, buf, 100));	/* A owns CPU 1's oldest page */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	bfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, bfd);
+	ASSERT_EQ(32, read(bfd, buf, 32));
+	/* Nothing for B but what follows A's page. */
+	n = read(bfd, big, sizeof(big));
+	ASSERT_EQ(-1, n);
+	ASSERT_EQ(EAGAIN, errno);
+	/* An event loop: poll, read, for half a second. */
+	spins = 0;
+	for (t = tb_now(); tb_now() - t < 0.5;) {
+		p.fd = bfd;
+		p.events = POLLIN;
+		p.revents = 0;
+		r = poll(&p, 1, 500);
+		if (r <= 0)
+			break;
+		n = read(bfd, big, sizeof(big));
+		if (n >= 0 || errno != EAGAIN)
+			break;
+		spins++;
+	}
+	TH_LOG("poll() readable, read() EAGAIN: %d times in 0.5 s", spins);
+	EXPECT_GE(1, spins) TH_LOG("poll() says readable while read() would block");
+	/* A finishes: now B has the pages after A's and then EOF. */
+	while (read(afd, big, sizeof(big)) > 0)
+		;
+	p.fd = bfd;
+	p.events = POLLIN;
+	p.revents = 0;
+	EXPECT_EQ(1, poll(&p, 1, (int)(tb_bound(2) * 1000)));
+	n = read(bfd, big, sizeof(big));
+	EXPECT_LE(0, n);
+	close(bfd);
+	close(afd);
+	close(fd);
+}
+
+/* ----------------------------------- a lender gives back, a reader wakes */
+
+static size_t review_map_size(uint32_t buf)
+{
+	return TRACEBUF_FDR_MMAP_SIZE(sysconf(_SC_PAGESIZE), buf);
+}
+
+/*
+ * Capture stopped; file L has CPU 1's closed pages lent through its
+ * mapping, file B blocks in read() (the page B's read closed is behind
+ * L's).  L giving them back, by MMAP_GET with RELEASE or by its last
+ * unmap and close, must wake B, which then reads the rest and EOF.
+ */
+static void lender_returns(struct __test_metadata *_metadata, bool by_close)
+{
+	struct tracebuf_fdr_mmap_get g = { .cpu = 1 };
+	struct blocked_read b = { 0 };
+	size_t sz = review_map_size(1 << 20);
+	char buf[256];
+	pthread_t th;
+	void *map;
+	int fd, lfd;
+	double t;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	lfd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, lfd);
+	map = mmap(NULL, sz, PROT_READ, MAP_SHARED, lfd, (off_t)sz);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 5, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
+	ASSERT_LT(0, ioctl(lfd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	b.fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
+	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
+		usleep(10000);
+	usleep(300000);
+	EXPECT_FALSE(b.done) TH_LOG("B read %zd past L's lent pages", b.n);
+	if (by_close) {
+		munmap(map, sz);
+		close(lfd);
+	} else {
+		g.flags = TRACEBUF_FDR_MMAP_RELEASE;
+		ASSERT_EQ(0, ioctl(lfd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	}
+	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(3);)
+		usleep(10000);
+	EXPECT_TRUE(b.done) TH_LOG("B sleeps after L gave its pages back");
+	if (!b.done) {
+		ioctl(fd, TRACEBUF_FDR_IOC_START);
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	}
+	pthread_join(th, NULL);
+	EXPECT_LT(0, b.n);
+	/* The page B's first read closed, then EOF. */
+	while (read(b.fd, buf, sizeof(buf)) > 0)
+		;
+	EXPECT_EQ(0, read(b.fd, buf, sizeof(buf)));
+	close(b.fd);
+	if (!by_close) {
+		munmap(map, sz);
+		close(lfd);
+	}
+	close(fd);
+}
+
+TEST(stopped_lender_release_wakes_reader)
+{
+	lender_returns(_metadata, false);
+}
+
+TEST(stopped_lender_close_wakes_reader)
+{
+	lender_returns(_metadata, true);
+}
+
+/* -------------------------------------------- hotplug under a blocked read */
+
+struct read_all {
+	int fd;
+	uint8_t *buf;
+	size_t len;
+	volatile int done;
+};
+
+static void *read_all_thread(void *p)
+{
+	struct read_all *r = p;
+
+	r->buf = fdr_read_all(r->fd, &r->len);
+	r->done = 1;
+	return NULL;
+}
+
+/*
+ * A reader blocks while CPU 1 holds less than the wake-up amount; CPU 1
+ * goes offline with its page open, then capture stops.  The reader must
+ * get every marker of CPU 1 (the stopped flush closes an offline CPU's
+ * page without an IPI) and then EOF.
+ */
+TEST(offline_cpu_page_read_after_stop)
+{
+	struct mark_seen s = { .cap = 6 };
+	struct read_all r = { 0 };
+	char err[160];
+	pthread_t th;
+	double t;
+	int fd;
+
+	if (nr_cpus() < 2 || !tb_cpu_hotpluggable(1))
+		SKIP(return, "needs CPU 1 hotpluggable");
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	r.fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, read_all_thread, &r));
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 6, 1, 0, 500, MARK_SIZE);	/* 28 KB: below wake-up */
+	ASSERT_EQ(0, pin_cpu(0));
+	usleep(200000);
+	ASSERT_FALSE(r.done);
+	ASSERT_EQ(0, tb_cpu_online(1, 0));
+	usleep(200000);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	for (t = tb_now(); !r.done && tb_now() - t < tb_bound(5);)
+		usleep(10000);
+	EXPECT_TRUE(r.done) TH_LOG("no EOF after STOP, CPU 1 offline");
+	tb_cpu_online(1, 1);
+	if (!r.done) {
+		ioctl(fd, TRACEBUF_FDR_IOC_START);
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	}
+	pthread_join(th, NULL);
+	ASSERT_NE(NULL, r.buf);
+	ASSERT_LE(1, fdr_check(r.buf, r.len, mark_cb, &s, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(500, s.n[1]);
+	EXPECT_EQ(0, s.gaps + s.wrong_cpu);
+	free(r.buf);
+	close(r.fd);
+	close(fd);
+}
+
+/* ------------------------------------------- a signal, then the same read */
+
+static void review_sig(int sig)
+{
+}
+
+/*
+ * A blocked streaming read() interrupted by a signal without SA_RESTART
+ * returns EINTR and consumes nothing: the next read() of the same file
+ * gets every marker, then EOF after STOP.
+ */
+TEST(interrupted_read_loses_nothing)
+{
+	struct sigaction sa = { .sa_handler = review_sig };
+	struct mark_seen s = { .cap = 8 };
+	struct blocked_read b = { 0 };
+	size_t len = 0;
+	uint8_t *out;
+	char err[160];
+	pthread_t th;
+	int fd, hfd;
+	double t;
+
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	b.fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
+	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
+		usleep(10000);
+	usleep(200000);
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 8, 1, 0, 500, MARK_SIZE);	/* below wake-up */
+	usleep(100000);
+	ASSERT_FALSE(b.done);
+	pthread_kill(th, SIGUSR1);
+	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(3);)
+		usleep(10000);
+	ASSERT_TRUE(b.done);
+	pthread_join(th, NULL);
+	EXPECT_EQ(-1, b.n);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	out = fdr_read_all(b.fd, &len);
+	ASSERT_NE(NULL, out);
+	/* The thread read the header: the same 32 bytes as any file's. */
+	hfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, hfd);
+	memmove(out + 32, out, len);
+	ASSERT_EQ(32, read(hfd, out, 32));
+	close(hfd);
+	ASSERT_LE(1, fdr_check(out, len + 32, mark_cb, &s, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(500, s.n[1]);
+	EXPECT_EQ(0, s.gaps);
+	free(out);
+	signal(SIGUSR1, SIG_DFL);
+	close(b.fd);
+	close(fd);
+}
+
+/* ------------------------------- 1-byte and large reads, two files, STOP */
+
+/*
+ * After STOP two O_NONBLOCK files take turns: A reads 1 byte per call, B
+ * 4 KiB.  Each gets a valid stream (A's spans its owned pages, B skips
+ * them), together every marker once, and both reach EOF: no EAGAIN
+ * forever, no early EOF.
+ */
+TEST(stopped_one_byte_and_large_readers_share)
+{
+	struct mark_seen sa = { .cap = 9 }, sb = { .cap = 9 };
+	size_t alen = 0, blen = 0, cap = 1 << 20;
+	uint8_t *a = malloc(cap), *bb = malloc(cap);
+	int fd, afd, bfd, turns, aeof = 0, beof = 0;
+	char err[160];
+	ssize_t n;
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, bb);
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 18, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, pin_cpu(0));
+	put_markers(fd, 9, 0, 0, 1000, MARK_SIZE);
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 9, 1, 0, 1000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	bfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, afd);
+	ASSERT_LE(0, bfd);
+	for (turns = 0; turns < 1000000 && !(aeof && beof); turns++) {
+		if (!aeof) {
+			n = read(afd, a + alen, 1);
+			if (n == 0)
+				aeof = 1;
+			else if (n > 0)
+				alen += n;
+			else
+				ASSERT_EQ(EAGAIN, errno);
+		}
+		if (!beof && turns % 64 == 0) {
+			n = read(bfd, bb + blen, 4096);
+			if (n == 0)
+				beof = 1;
+			else if (n > 0)
+				blen += n;
+			else
+				ASSERT_EQ(EAGAIN, errno);
+		}
+	}
+	TH_LOG("A %zu bytes, B %zu bytes, %d turns", alen, blen, turns);
+	EXPECT_TRUE(aeof && beof);
+	if (alen > 32)
+		EXPECT_LE(0, fdr_check(a, alen, mark_cb, &sa, err, sizeof(err)))
+			TH_LOG("A: %s", err);
+	if (blen > 32)
+		EXPECT_LE(0, fdr_check(bb, blen, mark_cb, &sb, err, sizeof(err)))
+			TH_LOG("B: %s", err);
+	EXPECT_EQ(1000, sa.n[0] + sb.n[0]);
+	EXPECT_EQ(1000, sa.n[1] + sb.n[1]);
+	EXPECT_EQ(0, sa.wrong_cpu + sb.wrong_cpu);
+	free(a);
+	free(bb);
+	close(afd);
+	close(bfd);
+	close(fd);
+}
+
+/* ----------------------------------------- a START that fails, stopped */
+
+#define REVIEW_PROVOKE_KO	"/lib/tracebuf-test/tb_provoke.ko"
+
+static int review_provoke_load(void)
+{
+	int kfd = open(REVIEW_PROVOKE_KO, O_RDONLY | O_CLOEXEC), ret;
+
+	if (kfd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, kfd, "", 0) ? -errno : 0;
+	close(kfd);
+	return ret == -EEXIST ? 0 : ret;
+}
+
+static int review_set_kfuncs(int fd, const char *names)
+{
+	struct tracebuf_fdr_kfuncs kf = {
+		.names = (uintptr_t)names,
+		.len = names ? strlen(names) : 0,
+	};
+
+	return ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &kf) ? -errno : 0;
+}
+
+/*
+ * Capture stopped with data unread: A owns the rest of CPU 1's oldest
+ * page, B blocks behind it.  A START that fails (a listed function's
+ * module went away: fdr_kfunc_start() fails) must leave the stopped
+ * capture as it was.  fdr_capture_start() calls fdr_ring_reset() before
+ * it can fail: the unread pages and A's ownership are gone, fdr_gen is
+ * not bumped (no reader sees its capture end) and nothing wakes the
+ * queue, so A reads EOF instead of its data and B, whose condition
+ * (stopped and empty) became true, sleeps on.
+ */
+TEST(failed_start_keeps_stopped_stream)
+{
+	struct blocked_read b = { 0 };
+	static char big[1 << 20];
+	struct tracebuf_fdr_stats st;
+	uint64_t gen;
+	char buf[100];
+	ssize_t n, rest = 0;
+	pthread_t th;
+	int fd, afd, ret;
+	double t;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ret = review_provoke_load();
+	if (ret)
+		SKIP(return, "%s: %s", REVIEW_PROVOKE_KO, strerror(-ret));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ret = review_set_kfuncs(fd, "tb_provoke_write\n");
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "no kretprobes");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(0, pin_cpu(1));
+	put_markers(fd, 7, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
+	ASSERT_EQ(32, read(afd, buf, 32));
+	ASSERT_EQ(100, read(afd, buf, 100));	/* A owns CPU 1's oldest page */
+	ASSERT_EQ(0, syscall(SYS_delete_module, "tb_provoke", O_NONBLOCK));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	b.fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
+	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
+		usleep(10000);
+	usleep(300000);
+	ASSERT_FALSE(b.done);		/* all that is left is A's */
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	gen = st.gen;
+	/* The listed function is gone: START refuses. */
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0U, st.running);
+	/* A finishes its page and reads the rest to EOF. */
+	while ((n = read(afd, big, sizeof(big))) > 0)
+		rest += n;
+	TH_LOG("after the failed START: gen %llu -> %llu, A read %zd more "
+	       "then %zd", (unsigned long long)gen,
+	       (unsigned long long)st.gen, rest, n);
+	EXPECT_LT(100000, rest) TH_LOG("the stopped capture's pages are gone");
+	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(3);)
+		usleep(10000);
+	EXPECT_TRUE(b.done) TH_LOG("B sleeps after A's EOF");
+	review_set_kfuncs(fd, NULL);
+	if (!b.done) {
+		ioctl(fd, TRACEBUF_FDR_IOC_START);
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	}
+	pthread_join(th, NULL);
+	close(b.fd);
+	close(afd);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

@@ -72,29 +72,31 @@ int fdr_capture_start(void)
 	int ret;
 
 	/* Running, or a file still holds pages of the capture to discard. */
-	if (fdr_running || fdr_stream_lent())
+	if (fdr_running || fdr_stream_lent(NULL))
 		return -EBUSY;
 	if (!fdr_ring_allocated()) {
 		ret = fdr_capture_realloc(fdr_cfg.buf_size);
 		if (ret)
 			return ret;
 	}
-	fdr_names_reset();
-	fdr_trig_reset();
-	fdr_ring_reset(fdr_cfg.mode, fdr_capture_wakeup(&fdr_cfg));
+	/*
+	 * The steps that can fail come first, with the rings still off (the
+	 * probes find them so and write nothing): a START that fails leaves
+	 * the stopped capture, its names and its readers as they were.
+	 */
 	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
-	fdr_ring_set_on(true);
 	ret = fdr_events_start();
 	if (!ret) {
 		ret = fdr_kfunc_start();
 		if (ret)
 			fdr_events_stop();
 	}
-	if (ret) {
-		fdr_ring_set_on(false);
-		synchronize_rcu();	/* marker writers run with IRQs off */
+	if (ret)
 		return ret;
-	}
+	fdr_names_reset();
+	fdr_trig_reset();
+	fdr_ring_reset(fdr_cfg.mode, fdr_capture_wakeup(&fdr_cfg));
+	fdr_ring_set_on(true);
 	WRITE_ONCE(fdr_running, true);
 	WRITE_ONCE(fdr_gen, fdr_gen + 1);
 	fdr_put_header(hdr, fdr_clock_hz());
@@ -155,7 +157,7 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 {
 	int ret;
 
-	if (fdr_running || fdr_stream_lent())
+	if (fdr_running || fdr_stream_lent(NULL))
 		return -EBUSY;
 	ret = fdr_capture_check(c);
 	if (ret)

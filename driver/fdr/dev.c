@@ -475,13 +475,21 @@ static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
 static __poll_t fdr_poll(struct file *file, poll_table *wait)
 {
 	struct fdr_file *f = file->private_data;
-
 	__poll_t mask = 0;
+	bool stopped;
 
 	poll_wait(file, &fdr_ring_wq, wait);
-	/* A snapshot, the end of a capture, or its data are all readable. */
+	/*
+	 * A snapshot, the end of a capture, or its data are all readable.
+	 * A stopped stream is not while all that is left belongs to other
+	 * files (read() would wait for them): an event loop would spin.
+	 */
+	stopped = !READ_ONCE(fdr_running);
 	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
-	    !READ_ONCE(fdr_running) || fdr_stream_ready(&f->rd, false) ||
+	    fdr_stream_ready(&f->rd, stopped) ||
+	    (stopped && (fdr_stream_empty() || fdr_stream_lent(&f->rd) ||
+			 (READ_ONCE(f->at_eof) &&
+			  READ_ONCE(f->gen) == READ_ONCE(fdr_gen)))) ||
 	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))
 		mask = EPOLLIN | EPOLLRDNORM;
 	/* A trigger froze the rings: the moment is ready to read. */

@@ -212,12 +212,13 @@ struct fdr_lend {
  * first as read() would, @running telling whether capture runs) and
  * describe them in @out.  Returns the number of pages lent; none while
  * another file is partway through the CPU.  A file that reads with read()
- * or closes gives back what it borrowed.  fdr_stream_lent(): does any
- * file hold pages (START and CONFIG must not reset them)?
+ * or closes gives back what it borrowed.  fdr_stream_lent(): does @rd,
+ * or any file when NULL, hold pages (START and CONFIG must not reset
+ * them; lockless for poll())?
  */
 int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
 		    bool running, struct fdr_lend *out);
-bool fdr_stream_lent(void);
+bool fdr_stream_lent(const struct fdr_reader *rd);
 
 /* ------------------------------------------------ the fast path, inline */
 

@@ -174,15 +174,19 @@ int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
 	return out->count;
 }
 
-bool fdr_stream_lent(void)
+bool fdr_stream_lent(const struct fdr_reader *rd)
 {
 	int cpu;
 
 	if (!fdr_ring_buf_size)
 		return false;
-	for_each_possible_cpu(cpu)
-		if (per_cpu_ptr(fdr_cpus, cpu)->lend_owner)
+	for_each_possible_cpu(cpu) {
+		const struct fdr_reader *lender;
+
+		lender = READ_ONCE(per_cpu_ptr(fdr_cpus, cpu)->lend_owner);
+		if (lender && (!rd || lender == rd))
 			return true;
+	}
 	return false;
 }
 
