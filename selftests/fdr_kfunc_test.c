@@ -1023,37 +1023,19 @@ TEST(unload_while_attached)
  * fails with EINVAL (nothing half started) and a new list works.  The
  * module is the selftests' tb_provoke.ko, whose write handler is traced.
  */
-#define PROVOKE_KO	"/lib/tracebuf-test/tb_provoke.ko"
-
-static int provoke_load(void)
-{
-	int kfd = open(PROVOKE_KO, O_RDONLY | O_CLOEXEC), ret;
-
-	if (kfd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, kfd, "", 0) ? -errno : 0;
-	close(kfd);
-	return ret == -EEXIST ? 0 : ret;
-}
-
-static int provoke_unload(void)
-{
-	return syscall(SYS_delete_module, "tb_provoke", O_NONBLOCK) ? -errno : 0;
-}
-
 TEST_F(kfunc, function_s_module_unloaded)
 {
 	struct tracebuf_fdr_stats st;
-	int ret = provoke_load();
+	int ret = tb_provoke_load();
 
 	if (ret)
-		SKIP(return, "%s: %s", PROVOKE_KO, strerror(-ret));
+		SKIP(return, "%s: %s", TB_PROVOKE_KO, strerror(-ret));
 	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SYSCALL,
 				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
 	/* Recording when the module goes: the probe dies with it. */
 	ASSERT_EQ(0, set_kfuncs(self->fd, "vfs_read\ntb_provoke_write\n", 0, NULL));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
-	EXPECT_EQ(0, provoke_unload());
+	EXPECT_EQ(0, tb_provoke_unload());
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	/* Listed but gone: START refuses, and nothing is left running. */
 	EXPECT_EQ(-1, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
@@ -1061,14 +1043,14 @@ TEST_F(kfunc, function_s_module_unloaded)
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	EXPECT_EQ(0U, st.running);
 	/* Loaded again, it is a new module: the old list still names the gone one. */
-	ASSERT_EQ(0, provoke_load());
+	ASSERT_EQ(0, tb_provoke_load());
 	EXPECT_EQ(-1, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	/* A new list replaces the dead probe's. */
 	EXPECT_EQ(0, set_kfuncs(self->fd, "vfs_read\ntb_provoke_write\n", 0, NULL));
 	EXPECT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	EXPECT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	EXPECT_EQ(0, set_kfuncs(self->fd, NULL, 0, NULL));
-	EXPECT_EQ(0, provoke_unload());
+	EXPECT_EQ(0, tb_provoke_unload());
 }
 
 TEST_HARNESS_MAIN

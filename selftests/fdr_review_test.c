@@ -116,6 +116,64 @@ TEST(owner_close_wakes_peer)
 	close(fd);
 }
 
+/* ---------------------------------------------- a file that owns a page */
+
+/*
+ * A file of its own (O_NONBLOCK, returned) reads the header and 100 bytes
+ * of CPU 1's closed pages: it owns the rest of CPU 1's oldest page, and
+ * other files skip CPU 1 until it is done.
+ */
+static int owner_of_cpu1_page(struct __test_metadata *_metadata)
+{
+	char buf[100];
+	int afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(32, read(afd, buf, 32));
+	ASSERT_EQ(100, read(afd, buf, 100));
+	return afd;
+}
+
+/*
+ * File B opened and its thread @fn started: it reads the header, then
+ * its second read() should block.  Returns once the header is read and
+ * B had time to go to sleep.
+ */
+static void peer_start(struct __test_metadata *_metadata,
+		       struct blocked_read *b, pthread_t *th,
+		       void *(*fn)(void *))
+{
+	double t;
+
+	b->fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, b->fd);
+	ASSERT_EQ(0, pthread_create(th, NULL, fn, b));
+	for (t = tb_now(); !b->header && tb_now() - t < tb_bound(1);)
+		usleep(10000);
+	usleep(300000);
+}
+
+/*
+ * Wait up to @secs (times TB_SLOW) for the reader thread @th to set
+ * *@done, then join it; one still asleep is woken by a new capture (START
+ * and STOP) so that the test ends.  Whether it had ended by itself.
+ */
+static bool reader_ended(int fd, pthread_t th, volatile int *done, double secs)
+{
+	bool ended;
+	double t;
+
+	for (t = tb_now(); !*done && tb_now() - t < tb_bound(secs);)
+		usleep(10000);
+	ended = *done;
+	if (!ended) {
+		ioctl(fd, TRACEBUF_FDR_IOC_START);
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	}
+	pthread_join(th, NULL);
+	return ended;
+}
+
 /* ------------------------------------- stopped: the page a full ring kept */
 
 /* blocked_read_thread() at SCHED_IDLE: it runs only when its CPU is idle. */
@@ -150,10 +208,8 @@ TEST(stopped_peer_reads_page_left_open)
 	struct tracebuf_fdr_stats st;
 	static char big[1 << 20];
 	ssize_t first, last, eof;
-	char buf[1000];
 	pthread_t th;
 	int fd, afd, i;
-	double t;
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
@@ -161,8 +217,6 @@ TEST(stopped_peer_reads_page_left_open)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
-	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, afd);
 	ASSERT_EQ(0, pin_cpu(1));
 	/* Markers on CPU 1 until its ring is full and drops. */
 	for (i = 0; i < 1000; i++) {
@@ -172,15 +226,9 @@ TEST(stopped_peer_reads_page_left_open)
 			break;
 	}
 	ASSERT_NE(0, st.dropped);
-	ASSERT_EQ(32, read(afd, buf, 32));
-	ASSERT_EQ(100, read(afd, buf, 100));	/* A owns CPU 1's oldest page */
+	afd = owner_of_cpu1_page(_metadata);	/* A */
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
-	b.fd = open(TB_FDR_DEV, O_RDONLY);
-	ASSERT_LE(0, b.fd);
-	ASSERT_EQ(0, pthread_create(&th, NULL, idle_blocked_read_thread, &b));
-	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
-		usleep(10000);
-	usleep(300000);
+	peer_start(_metadata, &b, &th, idle_blocked_read_thread);
 	ASSERT_FALSE(b.done);		/* all that is left is A's */
 	first = read(afd, big, sizeof(big));	/* every closed page */
 	usleep(300000);			/* B looks now */
@@ -193,15 +241,8 @@ TEST(stopped_peer_reads_page_left_open)
 	TH_LOG("A read %zd, then %zd, then %zd; B %s", first, last, eof,
 	       b.done ? "done" : "asleep");
 	EXPECT_LT(0, first);
-	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(5);)
-		usleep(10000);
-	EXPECT_TRUE(b.done) TH_LOG("B still sleeps after A's EOF");
-	/* A new capture's generation wakes B whatever happened. */
-	if (!b.done) {
-		ioctl(fd, TRACEBUF_FDR_IOC_START);
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	}
-	pthread_join(th, NULL);
+	EXPECT_TRUE(reader_ended(fd, th, &b.done, 5))
+		TH_LOG("B still sleeps after A's EOF");
 	close(b.fd);
 	close(afd);
 	close(fd);
@@ -491,12 +532,9 @@ TEST(stopped_poll_while_peer_owns_page)
 	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
 				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
-	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, afd);
 	ASSERT_EQ(0, pin_cpu(1));
 	put_markers(fd, 4, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
-	ASSERT_EQ(32, read(afd, buf, 32));
-	ASSERT_EQ(100, read(afd, buf, 100));	/* A owns CPU 1's oldest page */
+	afd = owner_of_cpu1_page(_metadata);	/* A */
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
 	bfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, bfd);
@@ -557,7 +595,6 @@ static void lender_returns(struct __test_metadata *_metadata, bool by_close)
 	pthread_t th;
 	void *map;
 	int fd, lfd;
-	double t;
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
@@ -574,12 +611,7 @@ static void lender_returns(struct __test_metadata *_metadata, bool by_close)
 	put_markers(fd, 5, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
 	ASSERT_LT(0, ioctl(lfd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
-	b.fd = open(TB_FDR_DEV, O_RDONLY);
-	ASSERT_LE(0, b.fd);
-	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
-	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
-		usleep(10000);
-	usleep(300000);
+	peer_start(_metadata, &b, &th, blocked_read_thread);
 	EXPECT_FALSE(b.done) TH_LOG("B read %zd past L's lent pages", b.n);
 	if (by_close) {
 		munmap(map, sz);
@@ -588,14 +620,8 @@ static void lender_returns(struct __test_metadata *_metadata, bool by_close)
 		g.flags = TRACEBUF_FDR_MMAP_RELEASE;
 		ASSERT_EQ(0, ioctl(lfd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
 	}
-	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(3);)
-		usleep(10000);
-	EXPECT_TRUE(b.done) TH_LOG("B sleeps after L gave its pages back");
-	if (!b.done) {
-		ioctl(fd, TRACEBUF_FDR_IOC_START);
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	}
-	pthread_join(th, NULL);
+	EXPECT_TRUE(reader_ended(fd, th, &b.done, 3))
+		TH_LOG("B sleeps after L gave its pages back");
 	EXPECT_LT(0, b.n);
 	/* The page B's first read closed, then EOF. */
 	while (read(b.fd, buf, sizeof(buf)) > 0)
@@ -649,7 +675,7 @@ TEST(offline_cpu_page_read_after_stop)
 	struct read_all r = { 0 };
 	char err[160];
 	pthread_t th;
-	double t;
+	bool ended;
 	int fd;
 
 	if (nr_cpus() < 2 || !tb_cpu_hotpluggable(1))
@@ -670,15 +696,9 @@ TEST(offline_cpu_page_read_after_stop)
 	ASSERT_EQ(0, tb_cpu_online(1, 0));
 	usleep(200000);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
-	for (t = tb_now(); !r.done && tb_now() - t < tb_bound(5);)
-		usleep(10000);
-	EXPECT_TRUE(r.done) TH_LOG("no EOF after STOP, CPU 1 offline");
+	ended = reader_ended(fd, th, &r.done, 5);
 	tb_cpu_online(1, 1);
-	if (!r.done) {
-		ioctl(fd, TRACEBUF_FDR_IOC_START);
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	}
-	pthread_join(th, NULL);
+	EXPECT_TRUE(ended) TH_LOG("no EOF after STOP, CPU 1 offline");
 	ASSERT_NE(NULL, r.buf);
 	ASSERT_LE(1, fdr_check(r.buf, r.len, mark_cb, &s, err, sizeof(err)))
 		TH_LOG("%s", err);
@@ -828,19 +848,6 @@ TEST(stopped_one_byte_and_large_readers_share)
 
 /* ----------------------------------------- a START that fails, stopped */
 
-#define REVIEW_PROVOKE_KO	"/lib/tracebuf-test/tb_provoke.ko"
-
-static int review_provoke_load(void)
-{
-	int kfd = open(REVIEW_PROVOKE_KO, O_RDONLY | O_CLOEXEC), ret;
-
-	if (kfd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, kfd, "", 0) ? -errno : 0;
-	close(kfd);
-	return ret == -EEXIST ? 0 : ret;
-}
-
 static int review_set_kfuncs(int fd, const char *names)
 {
 	struct tracebuf_fdr_kfuncs kf = {
@@ -867,17 +874,15 @@ TEST(failed_start_keeps_stopped_stream)
 	static char big[1 << 20];
 	struct tracebuf_fdr_stats st;
 	uint64_t gen;
-	char buf[100];
 	ssize_t n, rest = 0;
 	pthread_t th;
 	int fd, afd, ret;
-	double t;
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	ret = review_provoke_load();
+	ret = tb_provoke_load();
 	if (ret)
-		SKIP(return, "%s: %s", REVIEW_PROVOKE_KO, strerror(-ret));
+		SKIP(return, "%s: %s", TB_PROVOKE_KO, strerror(-ret));
 	fd = fdr_open_stopped();
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
@@ -887,20 +892,12 @@ TEST(failed_start_keeps_stopped_stream)
 		SKIP(return, "no kretprobes");
 	ASSERT_EQ(0, ret);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
-	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, afd);
 	ASSERT_EQ(0, pin_cpu(1));
 	put_markers(fd, 7, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
-	ASSERT_EQ(32, read(afd, buf, 32));
-	ASSERT_EQ(100, read(afd, buf, 100));	/* A owns CPU 1's oldest page */
-	ASSERT_EQ(0, syscall(SYS_delete_module, "tb_provoke", O_NONBLOCK));
+	afd = owner_of_cpu1_page(_metadata);	/* A */
+	ASSERT_EQ(0, tb_provoke_unload());
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
-	b.fd = open(TB_FDR_DEV, O_RDONLY);
-	ASSERT_LE(0, b.fd);
-	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
-	for (t = tb_now(); !b.header && tb_now() - t < tb_bound(1);)
-		usleep(10000);
-	usleep(300000);
+	peer_start(_metadata, &b, &th, blocked_read_thread);
 	ASSERT_FALSE(b.done);		/* all that is left is A's */
 	ASSERT_EQ(0, fdr_stats(fd, &st));
 	gen = st.gen;
@@ -915,15 +912,10 @@ TEST(failed_start_keeps_stopped_stream)
 	       "then %zd", (unsigned long long)gen,
 	       (unsigned long long)st.gen, rest, n);
 	EXPECT_LT(100000, rest) TH_LOG("the stopped capture's pages are gone");
-	for (t = tb_now(); !b.done && tb_now() - t < tb_bound(3);)
-		usleep(10000);
-	EXPECT_TRUE(b.done) TH_LOG("B sleeps after A's EOF");
+	/* Cleared first, so that a START can wake B if it must. */
 	review_set_kfuncs(fd, NULL);
-	if (!b.done) {
-		ioctl(fd, TRACEBUF_FDR_IOC_START);
-		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
-	}
-	pthread_join(th, NULL);
+	EXPECT_TRUE(reader_ended(fd, th, &b.done, 3))
+		TH_LOG("B sleeps after A's EOF");
 	close(b.fd);
 	close(afd);
 	close(fd);

@@ -52,6 +52,29 @@ static inline int tb_module_unload(void)
 }
 
 /*
+ * The selftests' test-only module (selftests/kmod: a write handler to
+ * trace, WARN and oops on request), loaded once (EEXIST is success) and
+ * unloaded, as a module that goes away under a capture.
+ */
+#define TB_PROVOKE_KO	"/lib/tracebuf-test/tb_provoke.ko"
+
+static inline int tb_provoke_load(void)
+{
+	int fd = open(TB_PROVOKE_KO, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return ret == -EEXIST ? 0 : ret;
+}
+
+static inline int tb_provoke_unload(void)
+{
+	return syscall(SYS_delete_module, "tb_provoke", O_NONBLOCK) ? -errno : 0;
+}
+
+/*
  * Drop CAP_SYS_ADMIN and CAP_PERFMON but stay root, so that only the
  * driver's capability check, not the node's file mode, can refuse an open.
  */
