@@ -19,6 +19,17 @@
 #include "tb_stress.h"
 #include "fdr_util.h"
 
+/* The device, stopped, set to stream markers in @size bytes per CPU. */
+static int marker_stream(struct __test_metadata *_metadata, uint32_t size)
+{
+	int fd = fdr_open_stopped();
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, size, 0));
+	return fd;
+}
+
 /* ------------------------------------------------------------ poll */
 
 /*
@@ -88,10 +99,7 @@ TEST(owner_close_wakes_peer)
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	fd = marker_stream(_metadata, 1 << 20);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	afd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, afd);
@@ -527,10 +535,7 @@ TEST(stopped_poll_while_peer_owns_page)
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	fd = marker_stream(_metadata, 1 << 20);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, pin_cpu(1));
 	put_markers(fd, 4, 1, 0, 3000, MARK_SIZE);	/* ~2 pages closed */
@@ -598,10 +603,7 @@ static void lender_returns(struct __test_metadata *_metadata, bool by_close)
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	fd = marker_stream(_metadata, 1 << 20);
 	lfd = open(TB_FDR_DEV, O_RDONLY);
 	ASSERT_LE(0, lfd);
 	map = mmap(NULL, sz, PROT_READ, MAP_SHARED, lfd, (off_t)sz);
@@ -680,10 +682,7 @@ TEST(offline_cpu_page_read_after_stop)
 
 	if (nr_cpus() < 2 || !tb_cpu_hotpluggable(1))
 		SKIP(return, "needs CPU 1 hotpluggable");
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	fd = marker_stream(_metadata, 1 << 20);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	r.fd = open(TB_FDR_DEV, O_RDONLY);
 	ASSERT_LE(0, r.fd);
@@ -733,10 +732,7 @@ TEST(interrupted_read_loses_nothing)
 	double t;
 
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	fd = marker_stream(_metadata, 1 << 20);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	b.fd = open(TB_FDR_DEV, O_RDONLY);
 	ASSERT_LE(0, b.fd);
@@ -794,10 +790,7 @@ TEST(stopped_one_byte_and_large_readers_share)
 	ASSERT_NE(NULL, bb);
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 18, 0));
+	fd = marker_stream(_metadata, 1 << 18);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, pin_cpu(0));
 	put_markers(fd, 9, 0, 0, 1000, MARK_SIZE);
@@ -883,10 +876,7 @@ TEST(failed_start_keeps_stopped_stream)
 	ret = tb_provoke_load();
 	if (ret)
 		SKIP(return, "%s: %s", TB_PROVOKE_KO, strerror(-ret));
-	fd = fdr_open_stopped();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	fd = marker_stream(_metadata, 1 << 20);
 	ret = review_set_kfuncs(fd, "tb_provoke_write\n");
 	if (ret == -EOPNOTSUPP)
 		SKIP(return, "no kretprobes");
