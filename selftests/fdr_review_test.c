@@ -911,4 +911,213 @@ TEST(failed_start_keeps_stopped_stream)
 	close(fd);
 }
 
+/* ------------------------------ failures that discard the capture */
+
+/*
+ * The discarded capture must be gone for every reader: STATS all zero and
+ * a new file reads the header, then EOF.  Checked after each step of a
+ * sequence of CONFIG and START failures.
+ */
+static void expect_empty(struct __test_metadata *_metadata, int fd,
+			 const char *after)
+{
+	struct tracebuf_fdr_stats st;
+	uint8_t *buf;
+	size_t len = 0;
+	int rfd;
+
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0U, st.running);
+	EXPECT_EQ(0U, st.written + st.dropped + st.overwritten + st.bytes +
+		  st.kfunc_missed)
+		TH_LOG("after %s: written %llu dropped %llu overwritten %llu "
+		       "bytes %llu kfunc_missed %llu", after,
+		       (unsigned long long)st.written,
+		       (unsigned long long)st.dropped,
+		       (unsigned long long)st.overwritten,
+		       (unsigned long long)st.bytes,
+		       (unsigned long long)st.kfunc_missed);
+	rfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, rfd);
+	buf = fdr_read_all(rfd, &len);
+	close(rfd);
+	ASSERT_NE(NULL, buf) TH_LOG("after %s: read: %s", after,
+				    strerror(errno));
+	free(buf);
+	EXPECT_EQ(32U, len) TH_LOG("after %s: %zu bytes, not the header "
+				   "then EOF", after, len);
+}
+
+/* CONFIG at @size from a child in a memory cgroup of 16 MiB: its errno. */
+static int config_in_memcg(struct __test_metadata *_metadata, int fd,
+			   uint32_t mode, uint32_t size)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_MARKER, .mode = mode, .buf_size = size,
+	};
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (join_memcg("tb_enomem", "16M"))
+			_exit(100);
+		_exit(ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c) ? errno : 0);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	rmdir("/sys/fs/cgroup/tb_enomem");
+	return WEXITSTATUS(st);
+}
+
+/*
+ * A CONFIG that fails for memory frees the rings; the START after it
+ * allocates new ones and may then fail too (a listed function's module
+ * went away).  Every per-CPU state of the freed rings (head, tail, the
+ * open page's pointer and length, the counters) must be gone with them:
+ * otherwise the new rings read as the old capture's pages (zeros or
+ * stale data after the header), STATS report the old counters, and a
+ * reader's flush writes a block length through the freed page pointer.
+ * Then a START that works records only its own capture.
+ */
+static void failed_config_then_start(struct __test_metadata *_metadata,
+				     uint32_t mode)
+{
+	struct tracebuf_fdr_stats st;
+	struct mark_seen s = { .cap = 13 };
+	char err[256];
+	uint8_t *buf;
+	size_t len = 0;
+	int fd, rfd, ret, cpu;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ret = tb_provoke_load();
+	if (ret)
+		SKIP(return, "%s: %s", TB_PROVOKE_KO, strerror(-ret));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER, mode, 1 << 20, 0));
+	ret = review_set_kfuncs(fd, "tb_provoke_write\n");
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "no kretprobes");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	for (cpu = 0; cpu < 2; cpu++) {
+		ASSERT_EQ(0, pin_cpu(cpu));
+		put_markers(fd, 12, cpu, 0, 2000, MARK_SIZE);
+	}
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, tb_provoke_unload());
+
+	ret = config_in_memcg(_metadata, fd, mode, 64 << 20);
+	ASSERT_NE(100, ret) TH_LOG("no memory cgroup here");
+	ASSERT_EQ(ENOMEM, ret);
+	expect_empty(_metadata, fd, "a failed CONFIG");
+	/* The rings are allocated again, then the listed function is gone. */
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	expect_empty(_metadata, fd, "a failed CONFIG and a failed START");
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	expect_empty(_metadata, fd, "a second failed START");
+
+	/* A START that works records its capture alone. */
+	ASSERT_EQ(0, review_set_kfuncs(fd, NULL));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	for (cpu = 0; cpu < 2; cpu++) {
+		ASSERT_EQ(0, pin_cpu(cpu));
+		put_markers(fd, 13, cpu, 0, 10, MARK_SIZE);
+	}
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(20U, st.written);
+	rfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, rfd);
+	buf = fdr_read_all(rfd, &len);
+	close(rfd);
+	ASSERT_NE(NULL, buf);
+	EXPECT_LE(0, fdr_check(buf, len, mark_cb, &s, err, sizeof(err)))
+		TH_LOG("%s", err);
+	free(buf);
+	EXPECT_EQ(10, s.n[0]);
+	EXPECT_EQ(10, s.n[1]);
+	EXPECT_EQ(0, s.foreign + s.gaps + s.wrong_cpu);
+	close(fd);
+}
+
+TEST(failed_config_then_start_stream)
+{
+	failed_config_then_start(_metadata, TRACEBUF_FDR_MODE_STREAM);
+}
+
+TEST(failed_config_then_start_flight)
+{
+	failed_config_then_start(_metadata, TRACEBUF_FDR_MODE_FLIGHT);
+}
+
+/*
+ * kfunc_missed is the capture's count, like dropped: only START and
+ * CONFIG reset it.  A START that fails, and a new list of functions or
+ * none set while stopped, must leave the stopped capture's count alone.
+ * Misses: pipe_read traced with maxactive 1 and three children asleep in
+ * it, so that two calls find no instance (as fdr_kfunc_test's
+ * missed_counted_and_reported); tb_provoke_write is listed too, so that
+ * its module's unload makes the next START fail.
+ */
+TEST(kfunc_missed_kept_while_stopped)
+{
+	static const char names[] = "pipe_read\ntb_provoke_write\n";
+	struct tracebuf_fdr_kfuncs kf = {
+		.names = (uintptr_t)names, .len = sizeof(names) - 1,
+		.maxactive = 1,
+	};
+	struct tracebuf_fdr_stats st;
+	struct tb_sleeper sl[3];
+	uint64_t missed;
+	int fd, ret, i;
+
+	ret = tb_provoke_load();
+	if (ret)
+		SKIP(return, "%s: %s", TB_PROVOKE_KO, strerror(-ret));
+	fd = marker_stream(_metadata, 1 << 20);
+	ret = ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &kf) ? -errno : 0;
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "no kretprobes");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, tb_sleeper_start(&sl[i]));
+		tb_sleeper_wait(&sl[i]);
+	}
+	for (i = 2; i >= 0; i--)
+		ASSERT_EQ(0, tb_sleeper_end(&sl[i]));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	missed = st.kfunc_missed;
+	ASSERT_LE(2U, missed);
+
+	ASSERT_EQ(0, review_set_kfuncs(fd, "tb_provoke_write\n"));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(missed, st.kfunc_missed) TH_LOG("after a new list");
+	ASSERT_EQ(0, review_set_kfuncs(fd, NULL));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(missed, st.kfunc_missed) TH_LOG("after the list cleared");
+
+	kf.len = sizeof(names) - 1;
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_KFUNCS, &kf));
+	ASSERT_EQ(0, tb_provoke_unload());
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(missed, st.kfunc_missed) TH_LOG("after a failed START");
+	EXPECT_EQ(0U, st.running);
+
+	ASSERT_EQ(0, review_set_kfuncs(fd, NULL));
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0U, st.kfunc_missed) TH_LOG("CONFIG resets it");
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

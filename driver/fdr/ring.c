@@ -123,14 +123,60 @@ bool fdr_ring_allocated(void)
 	return fdr_ring_buf_size != 0;
 }
 
-void fdr_ring_free(void)
+/*
+ * Every CPU empty, in the current mode: nothing closed, nothing open,
+ * nothing counted, no snapshot holding pages, no reader owning or
+ * borrowing any.  Whoever changes the buffers calls it before anyone can
+ * see them, so that no state of one set of buffers survives on another:
+ * a reader's flush writes the open block's length through @w.page.
+ */
+static void fdr_ring_clear(void)
 {
 	struct fdr_reader *rd, *tmp;
 	int cpu;
 
-	/* No snapshot may hold pages of a ring that is gone. */
 	list_for_each_entry_safe(rd, tmp, &fdr_ring_holders, holders)
 		list_del_init(&rd->holders);
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		c->head = 0;
+		c->tail = 0;
+		c->w.len = 0;
+		c->w.page = c->data;
+		c->skew = 0;
+		c->block = 0;
+		c->w.owner = NULL;
+		c->reported = 0;
+		c->wake_len = fdr_ring_mode == TRACEBUF_FDR_MODE_STREAM ?
+			      fdr_ring_wakeup : U32_MAX;
+		fdr_set_limit(c);
+		c->closed_events = 0;
+		c->closed_bytes = 0;
+		c->overwritten = 0;
+		local64_set(&c->dropped, 0);
+		local64_set(&c->frozen, 0);
+		c->keep = FDR_KEEP_NONE;
+		c->full_woken = false;
+		c->rd_off = 0;
+		c->rd_owner = NULL;
+		c->lend_owner = NULL;
+		c->lend_end = 0;
+		c->w.gate.word = 0;
+		c->w.gate.slow_clock = !fdr_clock_is_tsc;
+		if (c->pages)
+			memset(c->pages, 0, FDR_NR_PAGES * sizeof(*c->pages));
+	}
+}
+
+/*
+ * Stopped, fdr_lock: the buffers go, and with them the capture: what is
+ * left reads as empty to readers (fdr_ring_buf_size 0) and writers (off).
+ */
+void fdr_ring_free(void)
+{
+	int cpu;
+
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
 
@@ -141,6 +187,7 @@ void fdr_ring_free(void)
 	}
 	fdr_ring_buf_size = 0;
 	fdr_ring_page_size = 0;
+	fdr_ring_clear();
 }
 
 /*
@@ -170,48 +217,17 @@ int fdr_ring_alloc(u32 size)
 	}
 	fdr_ring_buf_size = size;
 	fdr_ring_page_size = size / FDR_NR_PAGES;
+	/* New buffers are empty whatever the caller does next. */
+	fdr_ring_clear();
 	return 0;
 }
 
 void fdr_ring_reset(u32 mode, u32 wakeup)
 {
-	struct fdr_reader *rd, *tmp;
-	int cpu;
-
-	/* Snapshots of the capture being discarded hold nothing now. */
-	list_for_each_entry_safe(rd, tmp, &fdr_ring_holders, holders)
-		list_del_init(&rd->holders);
-
 	fdr_ring_mode = mode;
 	fdr_ring_wakeup = wakeup;
 	fdr_clock_select();
-	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
-
-		c->head = 0;
-		c->tail = 0;
-		c->w.len = 0;
-		c->w.page = c->data;
-		c->skew = 0;
-		c->w.owner = NULL;
-		c->reported = 0;
-		c->wake_len = mode == TRACEBUF_FDR_MODE_STREAM ? wakeup : U32_MAX;
-		fdr_set_limit(c);
-		c->closed_events = 0;
-		c->closed_bytes = 0;
-		c->overwritten = 0;
-		local64_set(&c->dropped, 0);
-		local64_set(&c->frozen, 0);
-		c->keep = FDR_KEEP_NONE;
-		c->full_woken = false;
-		c->rd_off = 0;
-		c->rd_owner = NULL;
-		c->lend_owner = NULL;
-		c->w.gate.word = 0;
-		c->w.gate.slow_clock = !fdr_clock_is_tsc;
-		if (c->pages)
-			memset(c->pages, 0, FDR_NR_PAGES * sizeof(*c->pages));
-	}
+	fdr_ring_clear();
 }
 
 void fdr_ring_set_on(bool on)

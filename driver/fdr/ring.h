@@ -52,7 +52,12 @@ extern wait_queue_head_t fdr_ring_wq;
 int fdr_ring_init(void);
 void fdr_ring_exit(void);
 
-/* fdr_lock, stopped: (re)allocate buffers of @size bytes per possible CPU. */
+/*
+ * fdr_lock, stopped: (re)allocate buffers of @size bytes per possible CPU,
+ * or free them.  Either discards the capture: the rings are left empty,
+ * their counters zero, in the last mode set (a failed allocation leaves
+ * none, which readers and writers take as empty too).
+ */
 int fdr_ring_alloc(u32 size);
 void fdr_ring_free(void);
 bool fdr_ring_allocated(void);
