@@ -619,67 +619,6 @@ TEST_F(kfunc, limits)
 
 /* ------------------------------------------ sleeping calls and misses */
 
-struct sleeper {
-	int pipe[2];
-	pid_t pid;
-};
-
-/* A child asleep in read() of an empty pipe: inside pipe_read. */
-static int sleeper_start(struct sleeper *s)
-{
-	char c;
-
-	if (pipe(s->pipe))
-		return -1;
-	s->pid = fork();
-	if (s->pid < 0)
-		return -1;
-	if (!s->pid) {
-		int fd;
-
-		/* Nothing else: an inherited device file would pin the module. */
-		for (fd = 3; fd < 1024; fd++)
-			if (fd != s->pipe[0])
-				close(fd);
-		_exit(read(s->pipe[0], &c, 1) == 1 ? 0 : 1);
-	}
-	close(s->pipe[0]);
-	return 0;
-}
-
-static int sleeper_end(struct sleeper *s)
-{
-	int status;
-
-	if (write(s->pipe[1], "x", 1) != 1)
-		return -1;
-	close(s->pipe[1]);
-	if (waitpid(s->pid, &status, 0) != s->pid)
-		return -1;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-}
-
-/* Wait until the child sleeps (state S in /proc/PID/stat). */
-static void sleeper_wait(const struct sleeper *s)
-{
-	char path[64], buf[256], *p;
-	int i, fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", s->pid);
-	for (i = 0; i < 500; i++) {
-		fd = open(path, O_RDONLY);
-		buf[0] = '\0';
-		if (fd >= 0) {
-			buf[read(fd, buf, sizeof(buf) - 1) > 0 ? sizeof(buf) - 1 : 0] = '\0';
-			close(fd);
-		}
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
-			return;
-		usleep(10000);
-	}
-}
-
 struct counts {
 	int32_t tid;
 	unsigned int enter, exit, lost_reports;
@@ -710,7 +649,7 @@ static void count_cb(const struct fdr_rec *r, void *arg)
  */
 TEST_F(kfunc, missed_counted_and_reported)
 {
-	struct sleeper s[3];
+	struct tb_sleeper s[3];
 	struct tracebuf_fdr_stats st;
 	struct counts c = { 0 };
 	char err[256] = "";
@@ -723,13 +662,13 @@ TEST_F(kfunc, missed_counted_and_reported)
 	ASSERT_EQ(0, set_kfuncs(self->fd, "pipe_read\n", 1, NULL));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, sleeper_start(&s[i]));
-		sleeper_wait(&s[i]);
+		ASSERT_EQ(0, tb_sleeper_start(&s[i]));
+		tb_sleeper_wait(&s[i]);
 	}
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	EXPECT_LE(2ULL, st.kfunc_missed);
 	for (i = 2; i >= 0; i--)
-		ASSERT_EQ(0, sleeper_end(&s[i]));
+		ASSERT_EQ(0, tb_sleeper_end(&s[i]));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	EXPECT_LE(2ULL, st.kfunc_missed);
@@ -752,7 +691,7 @@ TEST_F(kfunc, missed_counted_when_a_trigger_froze_the_rings)
 {
 	struct tracebuf_fdr_trigger t = one(marker_cond("BOOM"), 0, 0);
 	struct tracebuf_fdr_stats st;
-	struct sleeper s[3];
+	struct tb_sleeper s[3];
 	int i;
 
 	ASSERT_EQ(0, fdr_config(self->fd, TRACEBUF_FDR_SCHED | TRACEBUF_FDR_MARKER,
@@ -761,14 +700,14 @@ TEST_F(kfunc, missed_counted_when_a_trigger_froze_the_rings)
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, arm(self->fd, &t));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, sleeper_start(&s[i]));
-		sleeper_wait(&s[i]);
+		ASSERT_EQ(0, tb_sleeper_start(&s[i]));
+		tb_sleeper_wait(&s[i]);
 	}
 	ASSERT_EQ(4, write(self->fd, "BOOM", 4));
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	ASSERT_EQ(TRACEBUF_FDR_TRIG_STATE_FROZEN, st.trig_state);
 	for (i = 2; i >= 0; i--)
-		ASSERT_EQ(0, sleeper_end(&s[i]));
+		ASSERT_EQ(0, tb_sleeper_end(&s[i]));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	EXPECT_LE(2ULL, st.kfunc_missed);
@@ -804,7 +743,7 @@ TEST_F(kfunc, missed_reported_in_a_snapshot)
 	struct tracebuf_fdr_stats st;
 	unsigned long long lost = 0;
 	char err[256] = "";
-	struct sleeper s[3];
+	struct tb_sleeper s[3];
 	uint64_t missed;
 	size_t len;
 	uint8_t *buf;
@@ -815,8 +754,8 @@ TEST_F(kfunc, missed_reported_in_a_snapshot)
 	ASSERT_EQ(0, set_kfuncs(self->fd, "pipe_read\n", 1, NULL));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, sleeper_start(&s[i]));
-		sleeper_wait(&s[i]);
+		ASSERT_EQ(0, tb_sleeper_start(&s[i]));
+		tb_sleeper_wait(&s[i]);
 	}
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	missed = st.kfunc_missed;
@@ -835,7 +774,7 @@ TEST_F(kfunc, missed_reported_in_a_snapshot)
 	EXPECT_LE(missed, st.dropped) TH_LOG("dropped before STOP");
 
 	for (i = 2; i >= 0; i--)
-		ASSERT_EQ(0, sleeper_end(&s[i]));
+		ASSERT_EQ(0, tb_sleeper_end(&s[i]));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	ASSERT_EQ(0, fdr_stats(self->fd, &st));
 	EXPECT_LE(st.kfunc_missed, st.dropped);
@@ -866,7 +805,7 @@ TEST_F(kfunc, missed_reported_in_a_snapshot)
  */
 TEST_F(kfunc, sleeping_call_across_captures)
 {
-	struct sleeper s;
+	struct tb_sleeper s;
 	struct counts c = { 0 };
 	char err[256] = "";
 	size_t len;
@@ -876,11 +815,11 @@ TEST_F(kfunc, sleeping_call_across_captures)
 				TRACEBUF_FDR_MODE_FLIGHT, 1 << 20, 0));
 	ASSERT_EQ(0, set_kfuncs(self->fd, "pipe_read\n", 0, NULL));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
-	ASSERT_EQ(0, sleeper_start(&s));
-	sleeper_wait(&s);
+	ASSERT_EQ(0, tb_sleeper_start(&s));
+	tb_sleeper_wait(&s);
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_START));
-	ASSERT_EQ(0, sleeper_end(&s));
+	ASSERT_EQ(0, tb_sleeper_end(&s));
 	ASSERT_EQ(0, ioctl(self->fd, TRACEBUF_FDR_IOC_STOP));
 	c.tid = s.pid;
 	buf = fdr_read_all(self->fd, &len);
@@ -999,7 +938,7 @@ TEST_F_TIMEOUT(kfunc, cpu_hotplug_while_tracing, 300)
  */
 TEST(unload_while_attached)
 {
-	struct sleeper s;
+	struct tb_sleeper s;
 	int fd = fdr_open_stopped();
 
 	ASSERT_LE(0, fd);
@@ -1009,11 +948,11 @@ TEST(unload_while_attached)
 	}
 	ASSERT_EQ(0, set_kfuncs(fd, "pipe_read\nvfs_read\n", 0, NULL));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
-	ASSERT_EQ(0, sleeper_start(&s));
-	sleeper_wait(&s);
+	ASSERT_EQ(0, tb_sleeper_start(&s));
+	tb_sleeper_wait(&s);
 	close(fd);
 	ASSERT_EQ(0, tb_module_unload());
-	ASSERT_EQ(0, sleeper_end(&s));
+	ASSERT_EQ(0, tb_sleeper_end(&s));
 	ASSERT_EQ(0, tb_module_load());
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TB_DEV		"/dev/tracebuf"
@@ -156,6 +157,72 @@ static inline void tb_task_where(int tid, char *out, size_t size)
 		     tid, state, sys[0] ? sys : "?", wchan[0] ? wchan : "?",
 		     stack) >= (int)size && size > 4)
 		memcpy(out + size - 4, "...", 4);
+}
+
+/*
+ * A child asleep in a kernel function it cannot leave until told: read()
+ * of an empty pipe, inside pipe_read (kernel-function tests hold a
+ * kretprobe instance with it).
+ */
+struct tb_sleeper {
+	int pipe[2];
+	pid_t pid;
+};
+
+/* A child asleep in read() of an empty pipe: inside pipe_read. */
+static inline int tb_sleeper_start(struct tb_sleeper *s)
+{
+	char c;
+
+	if (pipe(s->pipe))
+		return -1;
+	s->pid = fork();
+	if (s->pid < 0)
+		return -1;
+	if (!s->pid) {
+		int fd;
+
+		/* Nothing else: an inherited device file would pin the module. */
+		for (fd = 3; fd < 1024; fd++)
+			if (fd != s->pipe[0])
+				close(fd);
+		_exit(read(s->pipe[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(s->pipe[0]);
+	return 0;
+}
+
+static inline int tb_sleeper_end(struct tb_sleeper *s)
+{
+	int status;
+
+	if (write(s->pipe[1], "x", 1) != 1)
+		return -1;
+	close(s->pipe[1]);
+	if (waitpid(s->pid, &status, 0) != s->pid)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/* Wait until the child sleeps (state S in /proc/PID/stat). */
+static inline void tb_sleeper_wait(const struct tb_sleeper *s)
+{
+	char path[64], buf[256], *p;
+	int i, fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", s->pid);
+	for (i = 0; i < 500; i++) {
+		fd = open(path, O_RDONLY);
+		buf[0] = '\0';
+		if (fd >= 0) {
+			buf[read(fd, buf, sizeof(buf) - 1) > 0 ? sizeof(buf) - 1 : 0] = '\0';
+			close(fd);
+		}
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		usleep(10000);
+	}
 }
 
 #endif /* TB_SELFTEST_H */

@@ -167,6 +167,7 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 	ret = fdr_capture_realloc(c->buf_size);
 	if (ret == -EBUSY)
 		return ret;	/* mapped: the ring and the capture stay */
+	fdr_kfunc_forget();
 	if (!ret) {
 		fdr_cfg = *c;
 		fdr_ring_reset(c->mode, fdr_capture_wakeup(c));

@@ -77,6 +77,11 @@ static u64 fdr_kfunc_gen;
 static u64 fdr_kfunc_missed_base;
 /* Of the calls missed since, those already reported in the stream. */
 static u64 fdr_kfunc_missed_reported;
+/*
+ * The stopped capture's count, taken at STOP: it is the capture's, like
+ * the ring's counters, so a new list or a START that fails leaves it.
+ */
+static u64 fdr_kfunc_missed_stopped;
 static bool fdr_kfunc_on;
 
 static int fdr_kfunc_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -273,7 +278,6 @@ int fdr_kfunc_set(const char *names, size_t len,
 	mutex_lock(&fdr_kfunc_lock);
 	swap(list, fdr_kfuncs);
 	swap(n, fdr_nr_kfuncs);
-	fdr_kfunc_missed_base = 0;
 	mutex_unlock(&fdr_kfunc_lock);
 	/* The old list, disabled since STOP. */
 	fdr_kfunc_free(list, n);
@@ -290,7 +294,6 @@ fail:
 	n = fdr_nr_kfuncs;
 	fdr_kfuncs = NULL;
 	fdr_nr_kfuncs = 0;
-	fdr_kfunc_missed_base = 0;
 	mutex_unlock(&fdr_kfunc_lock);
 	fdr_kfunc_free(list, n);
 	kf->count = 0;
@@ -317,12 +320,13 @@ static u64 fdr_kfunc_unreported(void)
 
 int fdr_kfunc_start(void)
 {
+	u64 base;
 	u32 i;
 	int ret;
 
 	WRITE_ONCE(fdr_kfunc_gen, fdr_kfunc_gen + 1);
-	fdr_kfunc_missed_base = fdr_kfunc_nmissed();
-	fdr_kfunc_missed_reported = 0;
+	/* Before the probes are on: every miss after it is this capture's. */
+	base = fdr_kfunc_nmissed();
 	for (i = 0; i < fdr_nr_kfuncs; i++) {
 		/* Fails when the function's module went away since. */
 		ret = enable_kretprobe(&fdr_kfuncs[i].rp);
@@ -334,7 +338,13 @@ int fdr_kfunc_start(void)
 			return ret;
 		}
 	}
+	/* The ring is off until START succeeds: nothing is missed yet. */
+	mutex_lock(&fdr_kfunc_lock);
+	fdr_kfunc_missed_base = base;
+	fdr_kfunc_missed_reported = 0;
+	fdr_kfunc_missed_stopped = 0;
 	WRITE_ONCE(fdr_kfunc_on, true);
+	mutex_unlock(&fdr_kfunc_lock);
 	return 0;
 }
 
@@ -346,9 +356,19 @@ void fdr_kfunc_stop(void)
 		return;
 	for (i = 0; i < fdr_nr_kfuncs; i++)
 		disable_kretprobe(&fdr_kfuncs[i].rp);
+	mutex_lock(&fdr_kfunc_lock);
+	fdr_kfunc_missed_stopped = fdr_kfunc_nmissed() - fdr_kfunc_missed_base;
 	WRITE_ONCE(fdr_kfunc_on, false);
+	mutex_unlock(&fdr_kfunc_lock);
 	/* The ring is still on: the report goes in this CPU's stream. */
-	fdr_write_lost(fdr_kfunc_unreported());
+	fdr_write_lost(fdr_kfunc_missed_stopped - fdr_kfunc_missed_reported);
+}
+
+void fdr_kfunc_forget(void)
+{
+	mutex_lock(&fdr_kfunc_lock);
+	fdr_kfunc_missed_stopped = 0;
+	mutex_unlock(&fdr_kfunc_lock);
 }
 
 u64 fdr_kfunc_missed_unreported(void)
@@ -375,7 +395,8 @@ u64 fdr_kfunc_missed(void)
 	u64 n;
 
 	mutex_lock(&fdr_kfunc_lock);
-	n = fdr_kfunc_nmissed() - fdr_kfunc_missed_base;
+	n = fdr_kfunc_on ? fdr_kfunc_nmissed() - fdr_kfunc_missed_base :
+			   fdr_kfunc_missed_stopped;
 	mutex_unlock(&fdr_kfunc_lock);
 	return n;
 }
@@ -428,6 +449,10 @@ int fdr_kfunc_start(void)
 }
 
 void fdr_kfunc_stop(void)
+{
+}
+
+void fdr_kfunc_forget(void)
 {
 }
 

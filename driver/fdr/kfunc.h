@@ -24,7 +24,12 @@ int fdr_kfunc_set(const char *names, size_t len,
  */
 int fdr_kfunc_start(void);
 void fdr_kfunc_stop(void);
-/* Calls missed since START. */
+/* fdr_lock, stopped: the capture is discarded (CONFIG), its count too. */
+void fdr_kfunc_forget(void);
+/*
+ * Calls the capture missed: since START while it runs, then its count at
+ * STOP until the next START or CONFIG.
+ */
 u64 fdr_kfunc_missed(void);
 /*
  * Report the calls missed and not yet reported as a loss on this CPU, so
