@@ -647,6 +647,68 @@ TEST(stopped_lender_close_wakes_reader)
 	lender_returns(_metadata, true);
 }
 
+/*
+ * Capture stopped; file L holds every page left of CPU 0, lent through its
+ * mapping, and file A owns the rest of CPU 1's oldest page.  L's read()
+ * would give its pages back and find nothing but A's: EAGAIN, or a sleep.
+ * poll() must not call L readable then (it did for any file holding lent
+ * pages once stopped: an event loop spun once per lend), and must once A
+ * is done.
+ */
+TEST(stopped_poll_lender_behind_peer)
+{
+	struct tracebuf_fdr_mmap_get g = { .cpu = 0 };
+	size_t sz = review_map_size(1 << 20);
+	static char big[1 << 20];
+	struct pollfd p = { .events = POLLIN };
+	char buf[64];
+	int fd, lfd, afd, r, i;
+	void *map;
+	ssize_t n;
+
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = marker_stream(_metadata, 1 << 20);
+	lfd = open(TB_FDR_DEV, O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, lfd);
+	map = mmap(NULL, sz, PROT_READ, MAP_SHARED, lfd, 0);	/* CPU 0 */
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	ASSERT_EQ(32, read(lfd, buf, 32));	/* the header is not news */
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pin_cpu(i));
+		put_markers(fd, 14, i, 0, 3000, MARK_SIZE);	/* ~2 pages */
+	}
+	ASSERT_LT(0, ioctl(lfd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	afd = owner_of_cpu1_page(_metadata);	/* CPU 0 is L's: A takes 1 */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	/*
+	 * The first pages back, and the page left open at STOP lent, closed
+	 * by the flush: all that is left of CPU 0 is L's.
+	 */
+	ASSERT_LT(0, ioctl(lfd, TRACEBUF_FDR_IOC_MMAP_GET, &g));
+	p.fd = lfd;
+	r = poll(&p, 1, 0);
+	n = read(lfd, big, sizeof(big));
+	TH_LOG("L: poll %d, then read %zd (%s)", r, n,
+	       n < 0 ? strerror(errno) : "data");
+	if (r == 1)
+		EXPECT_FALSE(n < 0 && errno == EAGAIN)
+			TH_LOG("poll() readable, read() EAGAIN");
+	/* A finishes: L has the rest of CPU 1, then EOF. */
+	while (read(afd, big, sizeof(big)) > 0)
+		;
+	p.revents = 0;
+	EXPECT_EQ(1, poll(&p, 1, (int)(tb_bound(2) * 1000)));
+	while ((n = read(lfd, big, sizeof(big))) > 0)
+		;
+	EXPECT_EQ(0, n) TH_LOG("L: %s", strerror(errno));
+	munmap(map, sz);
+	close(afd);
+	close(lfd);
+	close(fd);
+}
+
 /* -------------------------------------------- hotplug under a blocked read */
 
 struct read_all {

@@ -426,7 +426,7 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 		 * file is partway through: wait for it, they may be followed
 		 * by pages for us.
 		 */
-		if (!running && fdr_stream_empty()) {
+		if (!running && fdr_stream_empty(NULL)) {
 			fdr_output_end(f);
 			return 0;
 		}
@@ -438,7 +438,7 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 					       fdr_stream_ready(&f->rd, !running) ||
 					       READ_ONCE(fdr_running) != running ||
 					       READ_ONCE(fdr_gen) != gen ||
-					       (!running && fdr_stream_empty()));
+					       (!running && fdr_stream_empty(NULL)));
 		mutex_lock(&fdr_lock);
 		if (ret)
 			return -ERESTARTSYS;
@@ -483,11 +483,13 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 	 * A snapshot, the end of a capture, or its data are all readable.
 	 * A stopped stream is not while all that is left belongs to other
 	 * files (read() would wait for them): an event loop would spin.
+	 * Pages lent to this file are not left: its read() gives them back
+	 * first.
 	 */
 	stopped = !READ_ONCE(fdr_running);
 	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
 	    fdr_stream_ready(&f->rd, stopped) ||
-	    (stopped && (fdr_stream_empty() || fdr_stream_lent(&f->rd) ||
+	    (stopped && (fdr_stream_empty(&f->rd) ||
 			 (READ_ONCE(f->at_eof) &&
 			  READ_ONCE(f->gen) == READ_ONCE(fdr_gen)))) ||
 	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))

@@ -192,10 +192,11 @@ void fdr_stream_flush(bool all);
  * Lockless: is there something @rd should look at (a closed page nobody
  * else is partway through, the rest of its own page, or a CPU past the
  * wake-up amount, or with capture stopped (@all) any open page)?  Is
- * there nothing left at all?
+ * there nothing left at all, but pages lent to @rd (NULL: to nobody),
+ * which its read() gives back first?
  */
 bool fdr_stream_ready(const struct fdr_reader *rd, bool all);
-bool fdr_stream_empty(void);
+bool fdr_stream_empty(const struct fdr_reader *rd);
 
 /**
  * struct fdr_lend - closed pages of one CPU lent to a file

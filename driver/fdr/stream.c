@@ -230,11 +230,12 @@ bool fdr_stream_ready(const struct fdr_reader *rd, bool all)
 }
 
 /*
- * Nothing left to read on any CPU, whoever would read it.  With capture
- * stopped this is the end of the stream; until then a file that finds
- * only pages another file owns waits for that file.
+ * Nothing left to read on any CPU, whoever would read it, once @rd gave
+ * back what it borrowed.  With capture stopped this is the end of the
+ * stream; until then a file that finds only pages another file owns
+ * waits for that file.
  */
-bool fdr_stream_empty(void)
+bool fdr_stream_empty(const struct fdr_reader *rd)
 {
 	int cpu;
 
@@ -242,10 +243,12 @@ bool fdr_stream_empty(void)
 		return true;
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		unsigned long tail = READ_ONCE(c->tail);
 
+		if (rd && READ_ONCE(c->lend_owner) == rd)
+			tail = READ_ONCE(c->lend_end);
 		/* Pairs with fdr_write_next_page()'s release of a closed page. */
-		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
-		    READ_ONCE(c->w.len))
+		if (tail != smp_load_acquire(&c->head) || READ_ONCE(c->w.len))
 			return false;
 	}
 	return true;
