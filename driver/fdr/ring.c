@@ -148,6 +148,7 @@ static void fdr_ring_clear(void)
 		c->block = 0;
 		c->w.owner = NULL;
 		c->reported = 0;
+		c->due = 0;
 		c->wake_len = fdr_ring_mode == TRACEBUF_FDR_MODE_STREAM ?
 			      fdr_ring_wakeup : U32_MAX;
 		fdr_set_limit(c);
@@ -363,13 +364,22 @@ void fdr_ring_window_clear(void)
 }
 
 /* Write path, in a window: one more record. */
-void fdr_ring_window_event(void)
+void fdr_ring_window_event(struct fdr_cpu *c)
+{
+	atomic64_inc(&fdr_window_count);
+	smp_rmb();	/* pairs with fdr_ring_window_open(): its count */
+	/* The callback wakes its reader: once the ring is given up. */
+	if (atomic_dec_and_test(&fdr_window_left))
+		c->due |= FDR_DUE_WINDOW;
+}
+
+void fdr_ring_due(struct fdr_cpu *c, u8 due)
 {
 	void (*done)(void);
 
-	atomic64_inc(&fdr_window_count);
-	smp_rmb();	/* pairs with fdr_ring_window_open(): its count */
-	if (atomic_dec_and_test(&fdr_window_left)) {
+	if (due & FDR_DUE_WAKE)
+		irq_work_queue(&c->wake);
+	if (due & FDR_DUE_WINDOW) {
 		done = READ_ONCE(fdr_window_done);
 		if (done)
 			done();

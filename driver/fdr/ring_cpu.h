@@ -18,6 +18,10 @@
 #define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
 #define FDR_KEEP_NONE		ULONG_MAX
 
+/* What a write leaves for after it gave up the ring (fdr_release()). */
+#define FDR_DUE_WAKE		BIT(0)	/* wake the reader: queue @wake */
+#define FDR_DUE_WINDOW		BIT(1)	/* a window's last record was written */
+
 struct fdr_page {
 	u32 len;		/* bytes, final once closed */
 	u32 events;		/* events in it, for the overwritten count */
@@ -38,6 +42,7 @@ struct fdr_cpu {
 	u32 skew;
 	u32 block;		/* offset of the open block in page @head */
 	u32 wake_len;		/* wake the reader when @len reaches it */
+	u8 due;			/* FDR_DUE_*: once the ring is given up */
 	u64 reported;		/* losses already reported in the stream */
 
 	/*
@@ -147,8 +152,30 @@ static inline void fdr_set_limit(struct fdr_cpu *c)
 int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
 		      u32 off, u32 n, u32 patch_at, const u8 *patch);
 
+/* Write path, after it gave up the ring: what it left due (ring.c). */
+void fdr_ring_due(struct fdr_cpu *c, u8 due);
+
+/*
+ * Give up the ring (interrupts still off), then do what the write left
+ * due.  Never while holding it: irq_work_queue() is notrace, but what it
+ * calls (arch_irq_work_raise(), the APIC's IPI to self) is not, and a
+ * kernel function's probe handler there would be a nested writer and
+ * lose its record.  Cleared while owned, so that an NMI's writer after
+ * the release does its own.
+ */
+static __always_inline void fdr_release(struct fdr_cpu *c)
+{
+	u8 due = c->due;
+
+	if (unlikely(due))
+		c->due = 0;
+	fdr_fast_release(&c->w);
+	if (unlikely(due))
+		fdr_ring_due(c, due);
+}
+
 /* Write path, in a window (ring.c): one more record. */
-void fdr_ring_window_event(void);
+void fdr_ring_window_event(struct fdr_cpu *c);
 
 /* Close page @head and move to the next one (write.c; the ring owned). */
 bool fdr_write_next_page(struct fdr_cpu *c);

@@ -93,8 +93,7 @@ static void fdr_flush_ipi(void *info)
 	c->w.gate.busy = 1;
 	barrier();
 	fdr_write_next_page(c);
-	barrier();
-	WRITE_ONCE(c->w.gate.busy, 0);
+	fdr_release(c);
 }
 
 /*

@@ -80,7 +80,7 @@ static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
 
 static __always_inline void fdr_end(struct fdr_cpu *c, unsigned long flags)
 {
-	fdr_fast_release(&c->w);
+	fdr_release(c);
 	local_irq_restore(flags);
 }
 
@@ -139,7 +139,7 @@ bool fdr_write_next_page(struct fdr_cpu *c)
 			/* Full: whatever the threshold, the reader must know. */
 			if (!c->full_woken) {
 				c->full_woken = true;
-				irq_work_queue(&c->wake);
+				c->due |= FDR_DUE_WAKE;
 			}
 			return false;
 		}
@@ -264,7 +264,7 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 		fdr_put_lost(c, lost, now);
 	/* A record (not a block opened at a switch) in a window. */
 	if (unlikely(c->w.gate.window) && len)
-		fdr_ring_window_event();
+		fdr_ring_window_event(c);
 	return c->w.page + c->w.len;
 }
 
@@ -286,8 +286,11 @@ static noinline void fdr_wake_end(struct fdr_cpu *c, unsigned long flags)
 {
 	c->wake_len = c->w.len + fdr_ring_wakeup;
 	fdr_set_limit(c);
-	/* Never wake from here: sched_switch holds rq locks. */
-	irq_work_queue(&c->wake);
+	/*
+	 * Never wake from here: sched_switch holds rq locks.  The irq_work
+	 * is queued once the ring is given up (fdr_release()).
+	 */
+	c->due |= FDR_DUE_WAKE;
 	fdr_end(c, flags);
 }
 
