@@ -1072,6 +1072,11 @@ static void failed_config_then_start(struct __test_metadata *_metadata,
 		put_markers(fd, 12, cpu, 0, 2000, MARK_SIZE);
 	}
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	/* A list that fails leaves the stopped capture alone. */
+	ASSERT_GT(0, review_set_kfuncs(fd, "tb_no_such_function\n"));
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(4000U, st.written);
+	ASSERT_EQ(0, review_set_kfuncs(fd, "tb_provoke_write\n"));
 	ASSERT_EQ(0, tb_provoke_unload());
 
 	ret = config_in_memcg(_metadata, fd, mode, 64 << 20);
@@ -1105,6 +1110,45 @@ static void failed_config_then_start(struct __test_metadata *_metadata,
 	EXPECT_EQ(10, s.n[0]);
 	EXPECT_EQ(10, s.n[1]);
 	EXPECT_EQ(0, s.foreign + s.gaps + s.wrong_cpu);
+	close(fd);
+}
+
+/*
+ * The rings freed by a CONFIG that failed for memory are allocated again
+ * by START, at the size last configured; a START that fails there, for
+ * memory, leaves them freed and the capture empty.
+ */
+TEST(failed_config_then_start_for_memory)
+{
+	pid_t pid;
+	int fd, ret, st;
+
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 16 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 15, 0, 0, 100, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	ret = config_in_memcg(_metadata, fd, TRACEBUF_FDR_MODE_STREAM, 64 << 20);
+	ASSERT_NE(100, ret) TH_LOG("no memory cgroup here");
+	ASSERT_EQ(ENOMEM, ret);
+	expect_empty(_metadata, fd, "a failed CONFIG");
+	/* 16 MiB a CPU again, in a cgroup of 16 MiB. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (join_memcg("tb_enomem", "16M"))
+			_exit(100);
+		_exit(ioctl(fd, TRACEBUF_FDR_IOC_START) ? errno : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	rmdir("/sys/fs/cgroup/tb_enomem");
+	ASSERT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(ENOMEM, WEXITSTATUS(st));
+	expect_empty(_metadata, fd, "a START that failed for memory");
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
 	close(fd);
 }
 
