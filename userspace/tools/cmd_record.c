@@ -552,8 +552,11 @@ int cmd_record(int argc, char **argv)
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	/* The capture this file is of: no other one's records follow it. */
-	if (tb_fdr_dev_start_owned(fd, &gen))
+	ret = tb_fdr_dev_start_owned(fd, &cfg, &gen);
+	if (ret < 0)
 		cli_die_errno(TB_EXIT_FAIL, "start");
+	if (ret)
+		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	sp.m.gen = gen;
 	/*
 	 * Its header at once: the file holds it even if another process

@@ -155,10 +155,14 @@ int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 	uint8_t *raw;
 	uint64_t gen;
 	size_t len;
+	int ret;
 
 	/* The capture the files are of (tracebuf_fdr_stats.gen). */
-	if (tb_fdr_dev_start_owned(fd, &gen))
+	ret = tb_fdr_dev_start_owned(fd, cfg, &gen);
+	if (ret < 0)
 		cli_die_errno(TB_EXIT_FAIL, "start");
+	if (ret)
+		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig)) {
 		if (errno == EPERM)
 			cli_die(TB_EXIT_FAIL, "arming the trigger: %s",
