@@ -124,21 +124,64 @@ RECORD_TRIGGER_HELP
 		tb_cli_prog());
 }
 
-/* Read what the device has now; 0 at EOF, -1 if it would block. */
-static int drain_once(int fd, struct tb_buf *b)
+/*
+ * The read() path.  A file's reads are of the capture its first read
+ * found running, until EOF: START and CONFIG end that capture with an
+ * EOF, and the read after it begins the next capture from its header
+ * (ioctl-fdr.rst).  So the first read is this capture's only if the
+ * capture number has not moved since START when it has returned, and
+ * nothing is read past an EOF.
+ */
+struct reader {
+	struct tb_buf b;
+	uint64_t gen;		/* the capture started; 0: a module without */
+	bool bound;		/* the file's reads are of capture @gen */
+	bool eof;		/* read to EOF: the next read is another's */
+};
+
+/* A new output of the file (SNAPSHOT) is bound anew. */
+static void reader_reset(struct reader *r)
 {
+	r->b.len = 0;
+	r->bound = false;
+	r->eof = false;
+}
+
+/*
+ * Read what the device has now; 1 if something was read, 0 at EOF (also
+ * when what the first read returned may be another capture's: it is then
+ * dropped), -1 if it would block.
+ */
+static int drain_once(int fd, struct reader *r)
+{
+	struct tracebuf_fdr_stats st;
 	ssize_t n;
 
-	if (tb_buf_reserve(b, 256 << 10))
+	if (r->eof)
+		return 0;
+	if (tb_buf_reserve(&r->b, 256 << 10))
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	n = read(fd, (char *)b->data + b->len, b->cap - b->len);
+	n = read(fd, (char *)r->b.data + r->b.len, r->b.cap - r->b.len);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return -1;
 		cli_die_errno(TB_EXIT_FAIL, "read");
 	}
-	b->len += n;
-	return n > 0;
+	if (!n) {
+		r->eof = true;
+		return 0;
+	}
+	if (!r->bound) {
+		if (tb_fdr_dev_stats(fd, &st, NULL))
+			cli_die_errno(TB_EXIT_FAIL, "stats");
+		if (r->gen && st.gen != r->gen) {
+			r->eof = true;	/* its next reads are not ours either */
+			return 0;
+		}
+		r->bound = true;
+	}
+	r->b.len += n;
+	return 1;
 }
 
 /*
@@ -414,6 +457,7 @@ int cmd_record(int argc, char **argv)
 	struct tb_task_map tasks;
 	struct tb_buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
+	struct reader rd = { 0 };
 	struct rusage stop0, stop1;
 	bool use_mmap = true, direct = true, restarted;
 	const char *gone = NULL;
@@ -558,6 +602,7 @@ int cmd_record(int argc, char **argv)
 	if (ret)
 		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	sp.m.gen = gen;
+	rd.gen = gen;
 	/*
 	 * Its header at once: the file holds it even if another process
 	 * restarts the device before anything else was read, and a read()
@@ -567,7 +612,7 @@ int cmd_record(int argc, char **argv)
 		if (use_mmap)
 			spool_drain(&sp, &stats.write_waits);
 		else
-			drain_once(fd, &raw);
+			drain_once(fd, &rd);
 	}
 	/*
 	 * The reader's time is recording and draining: START and STOP
@@ -607,12 +652,13 @@ int cmd_record(int argc, char **argv)
 		 * The end of the stream, or a quiet moment: is the capture
 		 * still ours?  Another process may have stopped it, or
 		 * restarted the device, whose next read is another capture.
+		 * An EOF is always one of those: the loop ends.
 		 */
 		if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
 			drained = !usleep(50000);
 		else if (poll(&p, 1, 100) > 0)
 			drained = use_mmap ? spool_drain(&sp, &stats.write_waits) :
-					     !drain_once(fd, &raw);
+					     !drain_once(fd, &rd);
 		else
 			drained = 1;	/* a quiet moment */
 		if (drained) {
@@ -621,6 +667,9 @@ int cmd_record(int argc, char **argv)
 				break;
 		}
 	}
+	/* Whatever ended the loop: a capture that is not ours is not stopped. */
+	if (!gone)
+		gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
 	getrusage(RUSAGE_SELF, &stop0);
 	if (gone)
 		tb_fdr_dev_disown();	/* what runs now is not ours to stop */
@@ -634,7 +683,8 @@ int cmd_record(int argc, char **argv)
 	/* Restarted: nothing the device holds now is of this capture. */
 	restarted = tb_fdr_dev_capture_gone(fd, gen, false, &st) != NULL;
 	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !restarted) {
-		raw.len = 0;
+		/* Of the capture running at SNAPSHOT: checked at its first read. */
+		reader_reset(&rd);
 		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
 			cli_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
@@ -645,8 +695,8 @@ int cmd_record(int argc, char **argv)
 		while (!spool_drain(&sp, &stats.write_waits))
 			usleep(10000);
 	} else {
-		/* One EOF: a read past it would begin the next capture. */
-		while (drain_once(fd, &raw))
+		/* To EOF, and not past it: the next read is another capture. */
+		while (drain_once(fd, &rd))
 			;
 	}
 	getrusage(RUSAGE_SELF, &stats.ru1);
@@ -660,6 +710,8 @@ int cmd_record(int argc, char **argv)
 
 	if (use_mmap)
 		spool_finish(&sp, &raw);
+	else
+		raw = rd.b;
 	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, raw.data, raw.len, f, &err))
 		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
