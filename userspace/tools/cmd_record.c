@@ -242,12 +242,14 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 
 /*
  * Write what the rings have now; 1 once everything was read, -1 when the
- * capture is another one now (tb_fdr_mmap_drain()'s -ESTALE).  O_DIRECT
- * writes block, which getrusage() counts as voluntary switches: those
- * are waits for our own writes, not wake-ups (*@write_waits).
+ * capture is another one now (tb_fdr_mmap_drain()'s -ESTALE, or MMAP_GET
+ * refused by a device configured anew).  O_DIRECT writes block, which
+ * getrusage() counts as voluntary switches: those are waits for our own
+ * writes, not wake-ups (*@write_waits).
  */
 static int spool_drain(struct spool *sp, long *write_waits)
 {
+	struct tracebuf_fdr_stats st;
 	struct rusage a, b;
 	int ret;
 
@@ -257,6 +259,10 @@ static int spool_drain(struct spool *sp, long *write_waits)
 	*write_waits += b.ru_nvcsw - a.ru_nvcsw;
 	if (ret == -ESTALE)
 		return -1;	/* another capture's pages: not taken */
+	/* EINVAL: another process configured a flight recorder since. */
+	if (ret < 0 && !sp->out.write_errno &&
+	    tb_fdr_dev_capture_gone(sp->m.fd, sp->m.gen, false, &st))
+		return -1;
 	if (ret < 0) {
 		errno = sp->out.write_errno ? sp->out.write_errno : -ret;
 		if (sp->out.write_errno)
@@ -279,6 +285,9 @@ static void spool_finish(struct spool *sp, struct tb_buf *raw)
 		cli_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
 			      sp->dir);
 	raw->len = len;
+	/* Nothing: not even the header of a capture of its own. */
+	if (!len)
+		return;
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
 		cli_die_errno(TB_EXIT_FAIL, "spool");
@@ -685,8 +694,16 @@ int cmd_record(int argc, char **argv)
 	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !restarted) {
 		/* Of the capture running at SNAPSHOT: checked at its first read. */
 		reader_reset(&rd);
-		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
-			cli_die_errno(TB_EXIT_FAIL, "snapshot");
+		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
+			int e = errno;
+
+			/* EINVAL: another process configured a stream since. */
+			restarted = tb_fdr_dev_capture_gone(fd, gen, false,
+							    &st) != NULL;
+			errno = e;
+			if (!restarted)
+				cli_die_errno(TB_EXIT_FAIL, "snapshot");
+		}
 	}
 	if (restarted) {
 		/* Only what was read before. */
@@ -712,6 +729,10 @@ int cmd_record(int argc, char **argv)
 		spool_finish(&sp, &raw);
 	else
 		raw = rd.b;
+	/* Not even a header of its own: no file, rather than an empty one. */
+	if (!raw.len)
+		cli_die(TB_EXIT_FAIL, "the capture ended under the recorder before anything of it was read: %s; nothing written",
+			gone ? gone : "no data");
 	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, raw.data, raw.len, f, &err))
 		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
