@@ -185,6 +185,19 @@ static int drain_once(int fd, struct reader *r)
 }
 
 /*
+ * Wait for a stopped stream whose rest another file holds (a page it is
+ * partway through, pages lent to it).  Modules before 2026-11-29 say
+ * such a stream is readable at once: no more than 100 reads a second.
+ */
+static void wait_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, 100) > 0)
+		usleep(10000);
+}
+
+/*
  * Zero-copy streaming: the rings' pages go from the mapping to an unlinked
  * spool file beside the output (in $TMPDIR for stdout), with O_DIRECT
  * where its file system has it (device/fdr_spool.h), which the post-processing
@@ -712,9 +725,13 @@ int cmd_record(int argc, char **argv)
 		while (!spool_drain(&sp, &stats.write_waits))
 			usleep(10000);
 	} else {
-		/* To EOF, and not past it: the next read is another capture. */
-		while (drain_once(fd, &rd))
-			;
+		/*
+		 * To EOF and not past it (the next read is another capture),
+		 * waiting, not spinning, while another file holds a page.
+		 */
+		while ((ret = drain_once(fd, &rd)))
+			if (ret < 0)
+				wait_readable(fd);
 	}
 	getrusage(RUSAGE_SELF, &stats.ru1);
 	tb_collect_exclude(&stats, &stop0, &stop1);
