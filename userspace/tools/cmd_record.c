@@ -124,21 +124,77 @@ RECORD_TRIGGER_HELP
 		tb_cli_prog());
 }
 
-/* Read what the device has now; 0 at EOF, -1 if it would block. */
-static int drain_once(int fd, struct tb_buf *b)
+/*
+ * The read() path.  A file's reads are of the capture its first read
+ * found running, until EOF: START and CONFIG end that capture with an
+ * EOF, and the read after it begins the next capture from its header
+ * (ioctl-fdr.rst).  So the first read is this capture's only if the
+ * capture number has not moved since START when it has returned, and
+ * nothing is read past an EOF.
+ */
+struct reader {
+	struct tb_buf b;
+	uint64_t gen;		/* the capture started; 0: a module without */
+	bool bound;		/* the file's reads are of capture @gen */
+	bool eof;		/* read to EOF: the next read is another's */
+};
+
+/* A new output of the file (SNAPSHOT) is bound anew. */
+static void reader_reset(struct reader *r)
 {
+	r->b.len = 0;
+	r->bound = false;
+	r->eof = false;
+}
+
+/*
+ * Read what the device has now; 1 if something was read, 0 at EOF (also
+ * when what the first read returned may be another capture's: it is then
+ * dropped), -1 if it would block.
+ */
+static int drain_once(int fd, struct reader *r)
+{
+	struct tracebuf_fdr_stats st;
 	ssize_t n;
 
-	if (tb_buf_reserve(b, 256 << 10))
+	if (r->eof)
+		return 0;
+	if (tb_buf_reserve(&r->b, 256 << 10))
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	n = read(fd, (char *)b->data + b->len, b->cap - b->len);
+	n = read(fd, (char *)r->b.data + r->b.len, r->b.cap - r->b.len);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return -1;
 		cli_die_errno(TB_EXIT_FAIL, "read");
 	}
-	b->len += n;
-	return n > 0;
+	if (!n) {
+		r->eof = true;
+		return 0;
+	}
+	if (!r->bound) {
+		if (tb_fdr_dev_stats(fd, &st, NULL))
+			cli_die_errno(TB_EXIT_FAIL, "stats");
+		if (r->gen && st.gen != r->gen) {
+			r->eof = true;	/* its next reads are not ours either */
+			return 0;
+		}
+		r->bound = true;
+	}
+	r->b.len += n;
+	return 1;
+}
+
+/*
+ * Wait for a stopped stream whose rest another file holds (a page it is
+ * partway through, pages lent to it).  Modules before 2026-11-29 say
+ * such a stream is readable at once: no more than 100 reads a second.
+ */
+static void wait_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, 100) > 0)
+		usleep(10000);
 }
 
 /*
@@ -199,12 +255,14 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 
 /*
  * Write what the rings have now; 1 once everything was read, -1 when the
- * capture is another one now (tb_fdr_mmap_drain()'s -ESTALE).  O_DIRECT
- * writes block, which getrusage() counts as voluntary switches: those
- * are waits for our own writes, not wake-ups (*@write_waits).
+ * capture is another one now (tb_fdr_mmap_drain()'s -ESTALE, or MMAP_GET
+ * refused by a device configured anew).  O_DIRECT writes block, which
+ * getrusage() counts as voluntary switches: those are waits for our own
+ * writes, not wake-ups (*@write_waits).
  */
 static int spool_drain(struct spool *sp, long *write_waits)
 {
+	struct tracebuf_fdr_stats st;
 	struct rusage a, b;
 	int ret;
 
@@ -214,6 +272,10 @@ static int spool_drain(struct spool *sp, long *write_waits)
 	*write_waits += b.ru_nvcsw - a.ru_nvcsw;
 	if (ret == -ESTALE)
 		return -1;	/* another capture's pages: not taken */
+	/* EINVAL: another process configured a flight recorder since. */
+	if (ret < 0 && !sp->out.write_errno &&
+	    tb_fdr_dev_capture_gone(sp->m.fd, sp->m.gen, false, &st))
+		return -1;
 	if (ret < 0) {
 		errno = sp->out.write_errno ? sp->out.write_errno : -ret;
 		if (sp->out.write_errno)
@@ -236,6 +298,9 @@ static void spool_finish(struct spool *sp, struct tb_buf *raw)
 		cli_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
 			      sp->dir);
 	raw->len = len;
+	/* Nothing: not even the header of a capture of its own. */
+	if (!len)
+		return;
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
 		cli_die_errno(TB_EXIT_FAIL, "spool");
@@ -414,6 +479,7 @@ int cmd_record(int argc, char **argv)
 	struct tb_task_map tasks;
 	struct tb_buf raw = { 0 };
 	struct spool sp = { .fd = -1 };
+	struct reader rd = { 0 };
 	struct rusage stop0, stop1;
 	bool use_mmap = true, direct = true, restarted;
 	const char *gone = NULL;
@@ -552,9 +618,13 @@ int cmd_record(int argc, char **argv)
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	/* The capture this file is of: no other one's records follow it. */
-	if (tb_fdr_dev_start_owned(fd, &gen))
+	ret = tb_fdr_dev_start_owned(fd, &cfg, &gen);
+	if (ret < 0)
 		cli_die_errno(TB_EXIT_FAIL, "start");
+	if (ret)
+		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	sp.m.gen = gen;
+	rd.gen = gen;
 	/*
 	 * Its header at once: the file holds it even if another process
 	 * restarts the device before anything else was read, and a read()
@@ -564,7 +634,7 @@ int cmd_record(int argc, char **argv)
 		if (use_mmap)
 			spool_drain(&sp, &stats.write_waits);
 		else
-			drain_once(fd, &raw);
+			drain_once(fd, &rd);
 	}
 	/*
 	 * The reader's time is recording and draining: START and STOP
@@ -604,12 +674,13 @@ int cmd_record(int argc, char **argv)
 		 * The end of the stream, or a quiet moment: is the capture
 		 * still ours?  Another process may have stopped it, or
 		 * restarted the device, whose next read is another capture.
+		 * An EOF is always one of those: the loop ends.
 		 */
 		if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
 			drained = !usleep(50000);
 		else if (poll(&p, 1, 100) > 0)
 			drained = use_mmap ? spool_drain(&sp, &stats.write_waits) :
-					     !drain_once(fd, &raw);
+					     !drain_once(fd, &rd);
 		else
 			drained = 1;	/* a quiet moment */
 		if (drained) {
@@ -618,6 +689,9 @@ int cmd_record(int argc, char **argv)
 				break;
 		}
 	}
+	/* Whatever ended the loop: a capture that is not ours is not stopped. */
+	if (!gone)
+		gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
 	getrusage(RUSAGE_SELF, &stop0);
 	if (gone)
 		tb_fdr_dev_disown();	/* what runs now is not ours to stop */
@@ -631,9 +705,18 @@ int cmd_record(int argc, char **argv)
 	/* Restarted: nothing the device holds now is of this capture. */
 	restarted = tb_fdr_dev_capture_gone(fd, gen, false, &st) != NULL;
 	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !restarted) {
-		raw.len = 0;
-		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
-			cli_die_errno(TB_EXIT_FAIL, "snapshot");
+		/* Of the capture running at SNAPSHOT: checked at its first read. */
+		reader_reset(&rd);
+		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
+			int e = errno;
+
+			/* EINVAL: another process configured a stream since. */
+			restarted = tb_fdr_dev_capture_gone(fd, gen, false,
+							    &st) != NULL;
+			errno = e;
+			if (!restarted)
+				cli_die_errno(TB_EXIT_FAIL, "snapshot");
+		}
 	}
 	if (restarted) {
 		/* Only what was read before. */
@@ -642,9 +725,13 @@ int cmd_record(int argc, char **argv)
 		while (!spool_drain(&sp, &stats.write_waits))
 			usleep(10000);
 	} else {
-		/* One EOF: a read past it would begin the next capture. */
-		while (drain_once(fd, &raw))
-			;
+		/*
+		 * To EOF and not past it (the next read is another capture),
+		 * waiting, not spinning, while another file holds a page.
+		 */
+		while ((ret = drain_once(fd, &rd)))
+			if (ret < 0)
+				wait_readable(fd);
 	}
 	getrusage(RUSAGE_SELF, &stats.ru1);
 	tb_collect_exclude(&stats, &stop0, &stop1);
@@ -657,6 +744,12 @@ int cmd_record(int argc, char **argv)
 
 	if (use_mmap)
 		spool_finish(&sp, &raw);
+	else
+		raw = rd.b;
+	/* Not even a header of its own: no file, rather than an empty one. */
+	if (!raw.len)
+		cli_die(TB_EXIT_FAIL, "the capture ended under the recorder before anything of it was read: %s; nothing written",
+			gone ? gone : "no data");
 	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, raw.data, raw.len, f, &err))
 		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);

@@ -143,6 +143,23 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * TRIGGER failed: ESRCH when another process stopped the capture first,
+ * which is what to say then.  What became of the capture, or exit.
+ */
+static const char *arm_failed(int fd, uint64_t gen,
+			      struct tracebuf_fdr_stats *st)
+{
+	int e = errno;
+	const char *gone = tb_fdr_dev_capture_gone(fd, gen, true, st);
+
+	if (!gone) {
+		errno = e;
+		cli_die_errno(TB_EXIT_FAIL, "arming the trigger");
+	}
+	return gone;
+}
+
 int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 		       const struct record_trigger *rt,
 		       volatile sig_atomic_t *stop)
@@ -155,21 +172,26 @@ int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 	uint8_t *raw;
 	uint64_t gen;
 	size_t len;
+	int ret;
 
 	/* The capture the files are of (tracebuf_fdr_stats.gen). */
-	if (tb_fdr_dev_start_owned(fd, &gen))
+	ret = tb_fdr_dev_start_owned(fd, cfg, &gen);
+	if (ret < 0)
 		cli_die_errno(TB_EXIT_FAIL, "start");
+	if (ret)
+		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig)) {
 		if (errno == EPERM)
 			cli_die(TB_EXIT_FAIL, "arming the trigger: %s",
 				TB_FDR_KPROBES_EPERM);
-		cli_die_errno(TB_EXIT_FAIL, "arming the trigger");
+		gone = arm_failed(fd, gen, &st);
 	}
-	if (!rt->opts.quiet)
+	if (!gone && !rt->opts.quiet)
 		printf("recording (%s), waiting for a trigger\n",
 		       tb_fdr_dev_mode_name(cfg->mode));
 	fflush(stdout);
-	while (!*stop && (!rt->duration || now_s() - t0 < rt->duration)) {
+	while (!gone && !*stop &&
+	       (!rt->duration || now_s() - t0 < rt->duration)) {
 		struct pollfd p = { .fd = fd, .events = POLLPRI };
 
 		if (poll(&p, 1, 100) <= 0 || !(p.revents & POLLPRI)) {
@@ -191,8 +213,10 @@ int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 		if (n > rt->keep)
 			remove_set(rt, n - rt->keep);
 		/* Arming again resumes recording. */
-		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig))
-			cli_die_errno(TB_EXIT_FAIL, "arming the trigger");
+		if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig)) {
+			gone = arm_failed(fd, gen, &st);
+			break;
+		}
 		/*
 		 * Said once armed again: whoever watches the log may make the
 		 * next trigger happen now, and it will be caught.

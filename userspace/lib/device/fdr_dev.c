@@ -131,9 +131,20 @@ static void fdr_stop_at_exit(void)
 		ioctl(fdr_owned_fd, TRACEBUF_FDR_IOC_STOP);
 }
 
-int tb_fdr_dev_start_owned(int fd, uint64_t *gen)
+/* Is @now what the caller configured (@want; buf_size 0: any)? */
+static bool fdr_config_is(const struct tracebuf_fdr_config *now,
+			  const struct tracebuf_fdr_config *want)
+{
+	return now->classes == want->classes && now->mode == want->mode &&
+	       (!want->buf_size || now->buf_size == want->buf_size) &&
+	       now->nr_args == want->nr_args && now->wakeup == want->wakeup;
+}
+
+int tb_fdr_dev_start_owned(int fd, const struct tracebuf_fdr_config *cfg,
+			   uint64_t *gen)
 {
 	struct tracebuf_fdr_stats before, after;
+	struct tracebuf_fdr_config now;
 	static bool registered;
 
 	if (!registered) {
@@ -143,16 +154,35 @@ int tb_fdr_dev_start_owned(int fd, uint64_t *gen)
 		}
 		registered = true;
 	}
-	if (tb_fdr_dev_stats(fd, &before, NULL) || ioctl(fd, TRACEBUF_FDR_IOC_START))
+	if (tb_fdr_dev_stats(fd, &before, NULL))
 		return -1;
+	/*
+	 * Another process's CONFIG since the caller's replaced its settings
+	 * without a word: what START would record is not what it asked for.
+	 * Read after the number, so that one more CONFIG shows in it.
+	 */
+	if (cfg) {
+		if (ioctl(fd, TRACEBUF_FDR_IOC_GET_CONFIG, &now))
+			return -1;
+		if (!fdr_config_is(&now, cfg))
+			return 1;
+	}
+	if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+		return -1;
+	/* Started: ours to stop, whatever the number says below. */
 	fdr_owned_fd = fd;
 	if (tb_fdr_dev_stats(fd, &after, NULL))
 		return -1;
-	/* START counts one capture: more, and the last is not ours. */
+	/*
+	 * START counts one capture.  More: another process's CONFIG came
+	 * between the look and START (its settings, not the caller's, are
+	 * recording), or its STOP and START came after ours (what runs is
+	 * its capture).  Nothing tells which, so the capture is stopped, not
+	 * left recording with nobody to stop it.
+	 */
 	if (before.gen && after.gen != before.gen + 1) {
-		fdr_owned_fd = -1;	/* what runs now is the other's */
-		errno = EBUSY;
-		return -1;
+		tb_fdr_dev_stop_owned(fd);
+		return 1;
 	}
 	*gen = after.gen;
 	return 0;

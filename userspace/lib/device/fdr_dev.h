@@ -81,11 +81,21 @@ int tb_fdr_dev_stats(int fd, struct tracebuf_fdr_stats *st,
  * tracepoints armed and the rings filling with nobody to drain them
  * (`tracebuf record --start` is the way to leave a capture running).
  * *@gen is the capture's number (tracebuf_fdr_stats.gen; 0 from a module
- * without it); EBUSY when another process started or reconfigured the
- * device at the same moment, so that the number may be another capture's.
- * Both: 0 or -1 with errno set.
+ * without it).  With @cfg, the configuration in force must be @cfg
+ * (buf_size 0: any size).  1 when another process configured, or stopped
+ * and started, the device in the meantime, so that what would record is
+ * not the caller's configuration or capture: the configuration is
+ * checked before START (nothing is started), the capture number after
+ * it (START counts one capture: a capture that moved by more is
+ * stopped).  TB_FDR_START_RACED says so.  0 or -1 with errno set (START
+ * failed, or a STATS or GET_CONFIG; a capture started is then stopped
+ * at exit).
  */
-int tb_fdr_dev_start_owned(int fd, uint64_t *gen);
+int tb_fdr_dev_start_owned(int fd, const struct tracebuf_fdr_config *cfg,
+			   uint64_t *gen);
+#define TB_FDR_START_RACED \
+	"another process configured, or stopped and started, the device while this one set up its capture: nothing recorded, and a capture it started is stopped"
+/* Stop the capture of tb_fdr_dev_start_owned(): 0 or -1 with errno set. */
 int tb_fdr_dev_stop_owned(int fd);
 /* The capture is not ours any more (tb_fdr_dev_capture_gone()): leave it be. */
 void tb_fdr_dev_disown(void);
