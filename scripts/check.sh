@@ -488,7 +488,7 @@ debug_stage() {
 
 # The lane beside the guests: the builds in the order the guests need them
 # (arm64 about 8 minutes after the lanes start, the PXA270 guests about
-# 15, the debug guest about 17, at this machine's speed), the host tests
+# 15, the debug guest about 16, at this machine's speed), the host tests
 # in between.
 build_lane() {
 	lane_tag="builds: "
