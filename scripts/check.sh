@@ -453,8 +453,10 @@ await() {
 	if [ ! -f "$lanes/$1.rc" ]; then
 		section "waiting for the build lane's $1"
 		while [ ! -f "$lanes/$1.rc" ]; do
-			# A lane that died without a word: its build failed.
-			kill -0 "$build_pid" 2>/dev/null || echo 1 >"$lanes/$1.rc"
+			# A lane that ended without a word: its build failed
+			# (looked at again after: it may have ended just now).
+			kill -0 "$build_pid" 2>/dev/null || [ -f "$lanes/$1.rc" ] ||
+				echo 1 >"$lanes/$1.rc"
 			sleep 1
 		done
 		t_rec guests "$t" "waiting for $1" "$1"
