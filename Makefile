@@ -309,12 +309,17 @@ define stage-debug-or-fail
 endef
 
 # `make check check-debug` (the CI command) runs both in one
-# scripts/check.sh, so that one summary line covers everything; the debug
-# kernel and module build there, in the background while the other
-# guests run (--debug-build).
+# scripts/check.sh, so that one summary line covers everything; the
+# arm64, PXA270 and debug builds and the host tests run there, beside the
+# guests, each done before the guest that needs it (--debug-build).
 ifneq ($(filter check,$(MAKECMDGOALS)),)
+ifneq ($(filter check-debug,$(MAKECMDGOALS)),)
+check: stage ksrc
+	@scripts/check.sh --debug-build
+else
 check: stage stage-arm64 stage-pxa ksrc
-	@scripts/check.sh $(if $(filter check-debug,$(MAKECMDGOALS)),--debug-build)
+	@scripts/check.sh
+endif
 # A recipe of its own, so that make says nothing after the summary line.
 check-debug: check
 	@:

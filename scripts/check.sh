@@ -16,10 +16,16 @@
 # the host tests built for 32-bit ARM, in that guest too; --pxa-only runs
 # these two alone.
 #
-# With --debug-build (make check check-debug) the debug kernel and module
-# are built here, in the background on one core at low priority while the
-# other suites run (a TCG guest keeps one core busy, the other is mostly
-# idle), and its guest tree is staged just before its suite.
+# With --debug-build (make check check-debug, CI) the work runs in two
+# lanes: the guests one after the other (x86, crash, provoke, arm64,
+# PXA270, debug: one VM at a time, each a single-threaded TCG process on
+# one core), and beside them, at the same priority, the builds each guest
+# needs (make stage-arm64, stage-pxa, then the host tests, then the debug
+# module and its guest tree, whose kernel .ci/run starts building first),
+# in the order the guests need them.  A guest whose build is not done
+# waits for it, and the wait is a step of its own in the timing table at
+# the end, which names the critical path (Documentation/testing.rst, "CI
+# on a fresh machine").
 #
 # Usage: scripts/check.sh [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug] [--debug-build]
 
@@ -52,12 +58,42 @@ done
 t_start=${TB_T0:-$(date +%s)}
 section() {
 	local t=$(($(date +%s) - t_start))
-	printf '# ---- %s [%d:%02d]\n' "$*" $((t / 60)) $((t % 60))
+	printf '# ---- %s%s [%d:%02d]\n' "${lane_tag:-}" "$*" $((t / 60)) $((t % 60))
 }
 
 results="$top/build/results"
 rm -rf "$results"
 mkdir -p "$results"
+
+# Where the minutes went: one line a step, "LANE START END NAME [DEPS]",
+# times in seconds since t_start, DEPS the steps (by NAME, comma
+# separated) it could not start before, besides the one before it in its
+# lane.  .ci/run writes its own steps into the same file (TB_TIMING).
+timing=${TB_TIMING:-$results/timing}
+now() { echo $(($(date +%s) - t_start)); }
+t_rec() {	# LANE START NAME [DEPS]: a step from START until now
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$(now)" "$3" "${4:-}" >>"$timing"
+}
+# step LANE NAME CMD...: run CMD as one step of LANE.
+step() {
+	local lane=$1 name=$2 t=$(now) ret
+	shift 2
+	"$@"
+	ret=$?
+	t_rec "$lane" "$t" "$name" "${t_deps:-}"
+	return $ret
+}
+# .ci/run's make started its builds at TB_MAKE_T (seconds since t_start):
+# those before this script are a step of its own.
+[ -n "${TB_MAKE_T:-}" ] && t_rec ci "$TB_MAKE_T" "builds for make check (stage, ksrc)"
+
+# The timeouts of every suite that runs at this machine's own speed (the
+# host tests, and the x86 guest, whose TCG is about as fast for what the
+# tests time): three times the tests' own (tb_harness.h) leaves a machine
+# three times slower than the ones they were measured on room to pass,
+# and costs nothing otherwise.  The other guests have factors of their
+# own below.
+slow=${TB_SLOW:-3}
 
 # run_tap SUITE NAME CMD...: run a TAP-printing command, keep its output
 # and exit code for the summary, and show its result lines.
@@ -79,9 +115,12 @@ run_host_tests() {
 		name=$(basename "$t")
 		[ -f "$top/userspace/tests/$name.c" ] || continue
 		section "$suite/$name"
-		# Tests find their data relative to userspace/tests.
-		run_tap "$suite" "$name" sh -c 'cd "$1" && exec timeout 600 "$2"' \
-			sh "$top/userspace/tests" "$t"
+		# Tests find their data relative to userspace/tests.  The
+		# harness stops a test at its timeout times TB_SLOW; the
+		# binary's limit, for a harness that hangs, is stretched alike.
+		TB_SLOW=$slow run_tap "$suite" "$name" sh -c \
+			'cd "$1" && exec timeout "$2" "$3"' sh "$top/userspace/tests" \
+			"$(awk -v s="$slow" 'BEGIN { print int(600 * s) }')" "$t"
 	done
 }
 
@@ -97,19 +136,9 @@ pseudo_result() {	# SUITE NAME OK(0/1) [WHY]
 	fi
 }
 
-# The debug kernel (about 8 minutes on both cores when not cached) and
-# the module built against it, while the suites before its own run.
-debug_pid=
-if [ $debug_build = 1 ]; then
-	rm -rf "$top/build/vmroot-debug"
-	section "the debug kernel and module build in the background ($results/debug-build.log)"
-	( TB_JOBS=1 nice -n 10 make -s debug-module debug-test-module \
-		>"$results/debug-build.log" 2>&1
-	  echo $? >"$results/debug-build.rc" ) &
-	debug_pid=$!
-fi
-
-if [ $do_host = 1 ]; then
+# The host tests (plain, then ASan and UBSan), the man pages, the file
+# circles and the viewer.
+host_suites() {
 	run_host_tests "$top/build/userspace/tests" host
 	# The packages build the man pages with rst2man --strict (make deb).
 	section "man pages (rst2man --strict)"
@@ -153,7 +182,7 @@ if [ $do_host = 1 ]; then
 		cat "$results/asan-build.log"
 		pseudo_result host-asan build 0 "sanitizer build failed"
 	fi
-fi
+}
 
 # guest_check SUITE NAME DIR CMD...: run_tap of a host check of the files
 # the guest wrote into DIR.  When the guest ran out of time ($rc 124) or
@@ -249,14 +278,12 @@ vm_suite() {
 		scripts/check-bpf-xray.sh "$results/$suite-out/bpf"
 }
 
-if [ $do_vm = 1 ]; then
+# Debian's kernel in the x86 guest, then the crash and provoke guests.
+x86_suites() {
 	section "VM: selftests in $(scripts/kver.sh) under qemu"
 	# The selftests' knobs reach the guest's environment through the
 	# kernel command line (init passes unknown NAME=value on).
-	# Timeouts turn a hang into a failure and cost nothing otherwise:
-	# three times the tests' own (tb_harness.h) leaves a machine three
-	# times slower than the ones they were measured on room to pass.
-	knobs="TB_SLOW=${TB_SLOW:-3}"
+	knobs="TB_SLOW=$slow"
 	for k in TB_SCALE TB_FUZZ_SEED; do
 		[ -n "${!k:-}" ] && knobs="$knobs $k=${!k}"
 	done
@@ -275,9 +302,9 @@ if [ $do_vm = 1 ]; then
 	# whose kernel-log gate expects exactly the provoked reports.
 	section "VM: a provoked WARN and oops (scripts/provoke-check.sh)"
 	run_tap vm-provoke provoke_check scripts/provoke-check.sh "$results/vm-provoke-work"
-fi
+}
 
-if [ $do_arm64 = 1 ]; then
+arm64_suites() {
 	# Debian's arm64 kernel of the same release under TCG: every
 	# selftest, then the host's checks of the traces its guest wrote.
 	# The interrupt source there is ttyS3 (vm-run --arch).
@@ -291,7 +318,7 @@ if [ $do_arm64 = 1 ]; then
 		-w "$top/build/vm-arm64" -o "$results/arm64-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite arm64
-fi
+}
 
 # pxa_suite SUITE: the results of a PXA guest run into $results/SUITE-out
 # with exit code $rc, and the run itself as one more result.
@@ -305,7 +332,7 @@ pxa_suite() {
 	esac
 }
 
-if [ $do_pxa = 1 ]; then
+pxa_suites() {
 	# The PXA270 guest (XScale, qemu-system-arm): the hardware backend
 	# over the CP14 model, which loads first (selftests/pxa/run-hw.sh;
 	# Documentation/architectures.rst).
@@ -323,22 +350,9 @@ if [ $do_pxa = 1 ]; then
 		-w "$top/build/vm-pxa-host" -o "$results/pxa-host-out" -- /selftests/run-host.sh
 	rc=$?
 	pxa_suite pxa-host
-fi
+}
 
-if [ $do_debug = 1 ]; then
-	if [ -n "$debug_pid" ]; then
-		section "waiting for the debug kernel's build, then staging its guest"
-		wait "$debug_pid"
-		if [ "$(cat "$results/debug-build.rc" 2>/dev/null)" = 0 ]; then
-			make -s stage-debug >>"$results/debug-build.log" 2>&1 ||
-				echo 1 >"$results/debug-build.rc"
-		fi
-		if [ "$(cat "$results/debug-build.rc" 2>/dev/null)" != 0 ]; then
-			tail -n 40 "$results/debug-build.log"
-			echo "# the debug kernel or module did not build (above): its run counts as failed"
-			rm -rf "$top/build/vmroot-debug"
-		fi
-	fi
+debug_suites() {
 	# run-debug.sh loads the module itself (-n), so that kmemleak's
 	# check covers the load, and unloads it before the final scan.
 	if kdir=$(scripts/debug-kernel.sh --print-dir) && [ -d "$top/build/vmroot-debug" ]; then
@@ -364,7 +378,176 @@ if [ $do_debug = 1 ]; then
 			"$results/debug-provoke-work" -K "$kdir/arch/x86/boot/bzImage" \
 			-r "$top/build/vmroot-debug" -m 2048
 	fi
+}
+
+# The timing table: every step of $timing by its start, then the critical
+# path: from the step that ended last, back through what each step waited
+# for last (the step before it in its lane, or a step it depended on; a
+# lane's first step depends on .ci/run's step that ended before it began).
+timing_report() {
+	[ -s "$timing" ] || return 0
+	section "where the time went (m:ss since the start)"
+	sort -t "$(printf '\t')" -k2,2n -s "$timing" | awk -F '\t' '
+	function mmss(t) { return sprintf("%d:%02d", int(t / 60), t % 60) }
+	NR == 1 { printf "#   %-7s %-46s %6s %6s %6s\n", "lane", "step", "start", "end", "took" }
+	{
+		n++; lane[n] = $1; st[n] = $2; en[n] = $3; name[n] = $4; deps[n] = $5
+		id[$4] = n
+		# the step before, in its lane: the latest that ended by this start
+		p = 0
+		for (i = 1; i < n; i++)
+			if (lane[i] == $1 && en[i] <= $2 + 1 && (!p || en[i] > en[p]))
+				p = i
+		prev[n] = p
+		printf "#   %-7s %-46s %6s %6s %6s\n", $1, $4, mmss($2), mmss($3), mmss($3 - $2)
+	}
+	END {
+		last = 0
+		for (i = 1; i <= n; i++)
+			if (!last || en[i] > en[last])
+				last = i
+		k = 0
+		for (i = last; i; i = best) {
+			path[++k] = i
+			best = prev[i]
+			if (!best && lane[i] != "ci")
+				for (j = 1; j <= n; j++)
+					if (lane[j] == "ci" && en[j] <= st[i] + 1 && (!best || en[j] > en[best]))
+						best = j
+			m = split(deps[i], d, ",")
+			for (j = 1; j <= m; j++)
+				if ((d[j] in id) && en[id[d[j]]] <= en[i] && (!best || en[id[d[j]]] >= en[best]))
+					best = id[d[j]]
+			pred[i] = best
+		}
+		# Each step adds the time from the end of the one before it
+		# on the path to its own end: the parts add up to the whole.
+		printf "# the critical path, %s in all (lane, step, its part of it):\n", mmss(en[last])
+		for (j = k; j >= 1; j--) {
+			i = path[j]
+			printf "#   %-7s %-46s %6s\n", lane[i], name[i], mmss(en[i] - (pred[i] ? en[pred[i]] : 0))
+		}
+	}'
+}
+
+# ---------------------------------------------------------- the lanes
+
+lanes="$results/lanes"
+mkdir -p "$lanes"
+
+# build NAME LOG TARGET...: make TARGET... at full priority, its output in
+# $results/LOG; $lanes/NAME.rc says it is done, and how.
+build() {
+	local name=$1 log=$2
+	shift 2
+	section "make $* ($results/$log)"
+	make -s "$@" >"$results/$log" 2>&1
+	echo $? >"$lanes/$name.rc.tmp"
+	mv "$lanes/$name.rc.tmp" "$lanes/$name.rc"
+}
+
+# await NAME: the guests' lane waits for build NAME of the other lane
+# (the wait is a step of the timing table); returns its exit status.
+await() {
+	local t=$(now)
+	if [ ! -f "$lanes/$1.rc" ]; then
+		section "waiting for the build lane's $1"
+		while [ ! -f "$lanes/$1.rc" ]; do
+			# A lane that ended without a word: its build failed
+			# (looked at again after: it may have ended just now).
+			kill -0 "$build_pid" 2>/dev/null || [ -f "$lanes/$1.rc" ] ||
+				echo 1 >"$lanes/$1.rc"
+			sleep 1
+		done
+		t_rec guests "$t" "waiting for $1" "$1"
+	fi
+	return "$(cat "$lanes/$1.rc")"
+}
+
+# build_failed SUITE LOG WHAT: a build a guest needed failed: its log's
+# end, and one failed result in the guest's place.
+build_failed() {
+	tail -n 40 "$results/$2"
+	pseudo_result "$1" build 0 "$3 failed ($results/$2)"
+	grep -E '^(not )?ok ' "$results/$1/build.tap"
+}
+
+# The debug module and its guest tree; the kernel first, unless cached
+# (.ci/run starts building it before anything else, and debug-kernel.sh
+# waits for a build of the same key under way).
+debug_stage() {
+	rm -rf "$top/build/vmroot-debug"
+	section "make debug-module debug-test-module stage-debug ($results/debug-build.log)"
+	if make -s debug-module debug-test-module >"$results/debug-build.log" 2>&1 &&
+	   make -s stage-debug >>"$results/debug-build.log" 2>&1; then
+		echo 0 >"$lanes/debug.rc.tmp"
+	else
+		echo 1 >"$lanes/debug.rc.tmp"
+		rm -rf "$top/build/vmroot-debug"
+	fi
+	mv "$lanes/debug.rc.tmp" "$lanes/stage-debug.rc"
+}
+
+# The lane beside the guests: the builds in the order the guests need them
+# (arm64 about 8 minutes after the lanes start, the PXA270 guests about
+# 15, the debug guest about 16, at this machine's speed), the host tests
+# in between.
+build_lane() {
+	lane_tag="builds: "
+	if [ $do_arm64 = 1 ]; then
+		step builds stage-arm64 build stage-arm64 arm64-build.log stage-arm64
+	fi
+	if [ $do_pxa = 1 ]; then
+		step builds stage-pxa build stage-pxa pxa-build.log stage-pxa
+	fi
+	if [ $do_host = 1 ]; then
+		step builds "host tests" host_suites
+	fi
+	if [ $do_debug = 1 ]; then
+		t_deps="debug kernel" step builds stage-debug debug_stage
+	fi
+}
+
+if [ $debug_build = 1 ]; then
+	build_lane &
+	build_pid=$!
+	lane_tag="guests: "
+	if [ $do_vm = 1 ]; then
+		step guests "x86, crash and provoke guests" x86_suites
+	fi
+	if [ $do_arm64 = 1 ]; then
+		if await stage-arm64; then
+			step guests "arm64 guest" arm64_suites
+		else
+			build_failed arm64 arm64-build.log "make stage-arm64"
+		fi
+	fi
+	if [ $do_pxa = 1 ]; then
+		if await stage-pxa; then
+			step guests "PXA270 guests" pxa_suites
+		else
+			build_failed pxa pxa-build.log "make stage-pxa"
+		fi
+	fi
+	if [ $do_debug = 1 ]; then
+		if ! await stage-debug; then
+			tail -n 40 "$results/debug-build.log"
+			echo "# the debug kernel or module did not build (above): its run counts as failed"
+		fi
+		step guests "debug guest" debug_suites
+	fi
+	lane_tag=
+	section "waiting for the build lane to finish"
+	wait "$build_pid"
+else
+	[ $do_host = 1 ] && step host "host tests" host_suites
+	[ $do_vm = 1 ] && step guests "x86, crash and provoke guests" x86_suites
+	[ $do_arm64 = 1 ] && step guests "arm64 guest" arm64_suites
+	[ $do_pxa = 1 ] && step guests "PXA270 guests" pxa_suites
+	[ $do_debug = 1 ] && step guests "debug guest" debug_suites
 fi
+
+timing_report
 
 # Add up: ok / not ok lines per binary; a binary that exited non-zero
 # without a failing line, or reported fewer results than its plan, counts

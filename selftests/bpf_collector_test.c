@@ -7,6 +7,7 @@
  * /out/bpf for scripts/check-bpf-xray.sh, which runs llvm-xray on them on
  * the host.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -524,6 +525,20 @@ TEST_F_TIMEOUT(bpf, duration, 120)
 	free(json);
 }
 
+/* Whether directory @dir holds a file whose name starts with @prefix. */
+static bool has_temp_output(const char *dir, const char *prefix)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	bool found = false;
+
+	while (d && !found && (e = readdir(d)))
+		found = !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /*
  * SIGTERM (how scripts stop it) ends the trace cleanly, and so does
  * SIGHUP (its terminal closed).
@@ -547,6 +562,16 @@ TEST_F_TIMEOUT(bpf, sigterm, 120)
 			      "-o", "/tmp/sigterm.fdr", (char *)NULL);
 			_exit(98);
 		}
+		/*
+		 * Its handlers are set before it creates its output (as
+		 * .sigterm.fdr.XXXXXX, renamed at the end): until then the
+		 * signal would kill it, however long a slow machine takes
+		 * to get there.  Then the 3 s in which it loads, attaches
+		 * and records, as before; a signal at any point after the
+		 * handlers must give a valid file.
+		 */
+		ASSERT_TRUE(TB_WAIT_FOR(has_temp_output("/tmp", ".sigterm.fdr."), 30))
+			TH_LOG("signal %d: the collector made no output file", sigs[i]);
 		sleep(3);
 		ASSERT_EQ(0, kill(pid, sigs[i]));
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));

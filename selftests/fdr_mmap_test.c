@@ -893,9 +893,14 @@ TEST(record_hangup_writes_the_trace)
 	struct tracebuf_fdr_stats st;
 	struct stat sb;
 	int fd, status;
+	uint64_t gen;
 	pid_t pid;
 
 	unlink("/tmp/hup.fdr");
+	fd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	gen = st.gen;
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
@@ -903,7 +908,14 @@ TEST(record_hangup_writes_the_trace)
 		       "syscall", "-o", "/tmp/hup.fdr", (char *)NULL);
 		_exit(98);
 	}
-	sleep(2);
+	/*
+	 * record sets its handlers before its START: the signal goes once
+	 * the capture it started runs, not after a time that a slow machine
+	 * may need all of for exec() alone.
+	 */
+	EXPECT_TRUE(TB_WAIT_FOR(!fdr_stats(fd, &st) && st.gen != gen && st.running, 20))
+		TH_LOG("record started no capture");
+	close(fd);
 	ASSERT_EQ(0, kill(pid, SIGHUP));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
@@ -982,14 +994,15 @@ static void record_under(struct __test_metadata *_metadata, enum under how,
 	}
 	fd = open(TB_FDR_DEV, O_RDWR);
 	ASSERT_LE(0, fd);
-	for (i = 0; i < 200; i++) {
-		if (!fdr_stats(fd, &st) && st.running)
-			break;
-		usleep(50000);
-	}
-	ASSERT_EQ(1U, st.running);
-	/* Past record's own START and its look at the capture's number. */
-	usleep(500000);
+	ASSERT_TRUE(TB_WAIT_FOR(!fdr_stats(fd, &st) && st.running, 10));
+	/*
+	 * Past record's own START and its look at the capture's number,
+	 * which nothing outside record shows (its header goes to a spool
+	 * file of a temporary name, or to memory): half a second here, times
+	 * TB_SLOW as every bound.  A STOP before that look makes record
+	 * refuse to start instead of noticing.
+	 */
+	usleep(tb_bound(0.5) * 1e6);
 	for (i = 0; i < 20; i++)
 		ASSERT_EQ(11, write(fd, "first-10001", 11));
 	usleep(300000);

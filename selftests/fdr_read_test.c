@@ -352,7 +352,7 @@ static void reader_across(struct __test_metadata *_metadata, uint32_t next_mode)
 	uint8_t *buf;
 	size_t len;
 	pid_t spin;
-	int fd, rfd, i;
+	int fd, rfd;
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
@@ -368,8 +368,7 @@ static void reader_across(struct __test_metadata *_metadata, uint32_t next_mode)
 	ASSERT_LE(0, sl->fd);
 	ASSERT_EQ(0, pthread_create(&th, NULL, sleeper_thread, sl));
 	/* Let it read the header and block for the wake-up amount. */
-	for (i = 0; i < 200 && (!sl->blocked || sl->len < 32); i++)
-		usleep(10000);
+	TB_WAIT_FOR(sl->blocked && sl->len >= 32, 2);
 	usleep(100000);
 	ASSERT_EQ(32, sl->len);
 	spin = hold_cpu1(600);
@@ -518,7 +517,7 @@ TEST(full_ring_wakes_blocked_reader)
 	struct tracebuf_fdr_stats st;
 	struct blocked_read b = { 0 };
 	pthread_t th;
-	int fd, n, i;
+	int fd, n;
 
 	ASSERT_EQ(0, pin_cpu(0));
 	fd = fdr_open_stopped();
@@ -530,8 +529,7 @@ TEST(full_ring_wakes_blocked_reader)
 	ASSERT_LE(0, b.fd);
 	ASSERT_EQ(0, pthread_create(&th, NULL, blocked_read_thread, &b));
 	/* Let it block in read() before anything is written. */
-	for (i = 0; i < 100 && !b.header; i++)
-		usleep(10000);
+	TB_WAIT_FOR(b.header, 1);
 	usleep(200000);
 	ASSERT_FALSE(b.done);
 	for (n = 0; n < 100000 && !b.done; n++) {
@@ -540,9 +538,7 @@ TEST(full_ring_wakes_blocked_reader)
 		if (st.dropped)
 			break;
 	}
-	for (i = 0; i < 300 && !b.done; i++)
-		usleep(10000);
-	EXPECT_TRUE(b.done) TH_LOG("the reader still sleeps after %d markers", n);
+	EXPECT_TRUE(TB_WAIT_FOR(b.done, 3)) TH_LOG("the reader still sleeps after %d markers", n);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
 	pthread_join(th, NULL);
 	EXPECT_LT(0, b.n);

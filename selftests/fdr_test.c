@@ -1267,8 +1267,7 @@ TEST(unload_while_capturing)
 		syscall(SYS_getppid);
 	ASSERT_EQ(0, tb_module_unload());
 	ASSERT_EQ(0, tb_module_load());
-	for (i = 0; i < 200 && access(TB_FDR_DEV, F_OK); i++)
-		usleep(10000);
+	TB_WAIT_FOR(!access(TB_FDR_DEV, F_OK), 2);
 	fd = open(TB_FDR_DEV, O_RDWR);
 	ASSERT_LE(0, fd);
 	close(fd);

@@ -17,6 +17,7 @@
 
 #include <linux/tracebuf.h>
 
+#include "tb_knobs.h"
 #include "tb_selftest.h"
 
 #define TB_SIZE		256	/* the default buf_size */
@@ -143,13 +144,6 @@ static inline int tb_module_load_params(const char *params)
 /* Wait for devtmpfs to add (@present) or remove the node. */
 static inline int tb_wait_node(int present)
 {
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		if ((access(TB_DEV, F_OK) == 0) == present)
-			return 0;
-		usleep(10000);
-	}
-	return -1;
+	return TB_WAIT_FOR((access(TB_DEV, F_OK) == 0) == present, 2) ? 0 : -1;
 }
 #endif

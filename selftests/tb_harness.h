@@ -12,6 +12,8 @@
 #ifndef TB_HARNESS_H
 #define TB_HARNESS_H
 
+#include <string.h>
+
 #include "kselftest_harness.h"
 #include "tb_knobs.h"
 
@@ -29,6 +31,63 @@ static inline void tb_stretch_timeouts(void)
 	for (f = __fixture_list; f; f = f->next)
 		for (t = f->tests; t; t = t->next)
 			t->timeout = (int)(t->timeout * slow + 0.5);
+}
+
+/*
+ * -t NAME (repeated: any of them) runs only the tests of that name, or of
+ * FIXTURE.NAME, in every variant: the harness of 6.1 has no such option
+ * and runs every test of a binary whatever its arguments, so that one
+ * test of fdr_stress_test in a guest took its 26.
+ */
+static inline int tb_test_wanted(const struct __fixture_metadata *f,
+				 const struct __test_metadata *t,
+				 int argc, char **argv)
+{
+	size_t n = strlen(f->name);
+	int i;
+
+	for (i = 1; i + 1 < argc; i++) {
+		const char *a = argv[i + 1];
+
+		if (strcmp(argv[i], "-t"))
+			continue;
+		if (!strcmp(a, t->name) ||
+		    (!strncmp(a, f->name, n) && a[n] == '.' &&
+		     !strcmp(a + n + 1, t->name)))
+			return 1;
+	}
+	return 0;
+}
+
+static inline void tb_select_tests(int argc, char **argv)
+{
+	struct __test_metadata *t, *next, *last;
+	struct __fixture_metadata *f;
+	int i, any = 0;
+
+	for (i = 1; i + 1 < argc; i++)
+		any |= !strcmp(argv[i], "-t");
+	if (!any)
+		return;
+	for (f = __fixture_list; f; f = f->next) {
+		/* The lists' shape: next ends in NULL, the head's prev is the last. */
+		last = NULL;
+		for (t = f->tests, f->tests = NULL; t; t = next) {
+			next = t->next;
+			if (!tb_test_wanted(f, t, argc, argv))
+				continue;
+			t->next = NULL;
+			if (last) {
+				last->next = t;
+				t->prev = last;
+			} else {
+				f->tests = t;
+			}
+			last = t;
+		}
+		if (f->tests)
+			f->tests->prev = last;
+	}
 }
 
 /*
@@ -51,6 +110,7 @@ static inline void tb_stretch_timeouts(void)
 #define TEST_HARNESS_MAIN \
 	int main(int argc, char **argv) \
 	{ \
+		tb_select_tests(argc, argv); \
 		tb_stretch_timeouts(); \
 		return test_harness_run(argc, argv); \
 	}

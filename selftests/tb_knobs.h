@@ -16,7 +16,10 @@
 #ifndef TB_KNOBS_H
 #define TB_KNOBS_H
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static inline double tb_env_factor(const char *name)
 {
@@ -51,5 +54,30 @@ static inline double tb_bound(double secs)
 {
 	return secs * tb_env_factor("TB_SLOW");
 }
+
+/* Seconds on the monotonic clock. */
+static inline double tb_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wait for @cond, looked at every 10 ms, for at most @secs stretched by
+ * TB_SLOW; true if it held.  For what another thread or the kernel does
+ * in its own time (a reader reaching read(), a device node appearing): a
+ * count of fixed sleeps instead waits as long on every machine, and a
+ * machine slow enough fails the test.
+ */
+#define TB_WAIT_FOR(cond, secs) ({					\
+	double __end = tb_now() + tb_bound(secs);			\
+	bool __held;							\
+									\
+	while (!(__held = (cond)) && tb_now() < __end)			\
+		usleep(10000);						\
+	__held;								\
+})
 
 #endif /* TB_KNOBS_H */

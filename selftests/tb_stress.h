@@ -22,14 +22,6 @@
 #include "tb_knobs.h"
 #include "tb_selftest.h"
 
-static inline double tb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static inline int tb_pin(int cpu)
 {
 	cpu_set_t set;
@@ -130,17 +122,9 @@ static inline long long tb_meminfo_kb(const char *name)
 /* Wait until both nodes exist (@present) or are gone. */
 static inline int tb_wait_nodes(int present)
 {
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		int a = access(TB_DEV, F_OK) == 0;
-		int b = access(TB_FDR_DEV, F_OK) == 0;
-
-		if (present ? a && b : !a && !b)
-			return 0;
-		usleep(10000);
-	}
-	return -ETIMEDOUT;
+	return TB_WAIT_FOR(present ? !access(TB_DEV, F_OK) && !access(TB_FDR_DEV, F_OK)
+				   : access(TB_DEV, F_OK) && access(TB_FDR_DEV, F_OK), 5) ?
+	       0 : -ETIMEDOUT;
 }
 
 /*
@@ -150,14 +134,10 @@ static inline int tb_wait_nodes(int present)
  */
 static inline int tb_reload(const char *params)
 {
-	int fd, ret, i;
+	int fd, ret;
 
-	for (i = 0; i < 200; i++) {
-		ret = tb_module_unload();
-		if (ret != -EWOULDBLOCK && ret != -EAGAIN && ret != -EBUSY)
-			break;
-		usleep(10000);
-	}
+	TB_WAIT_FOR((ret = tb_module_unload()) != -EWOULDBLOCK &&
+		    ret != -EAGAIN && ret != -EBUSY, 2);
 	if (ret && ret != -ENOENT)
 		return ret;
 	ret = tb_wait_nodes(0);

@@ -553,7 +553,7 @@ static void mutate(struct gb *g, unsigned int *seed)
  * accepted ones and is a prefix of it on the others, and every error
  * names an offset and a record kind.
  */
-TEST(mutations_match_verify)
+TEST_TIMEOUT(mutations_match_verify, TU_BATCH_TIMEOUT)
 {
 	struct theirs *t = calloc(MUTATIONS, sizeof(*t));
 	struct gb *g = calloc(MUTATIONS, sizeof(*g));

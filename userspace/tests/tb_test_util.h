@@ -15,6 +15,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/*
+ * The timeout of a test that runs an outside program over hundreds of
+ * files (llvm-xray or gdb once or twice a file, our tools on every
+ * truncation of a capture): 5 to 10 s each here, plain or ASan, with both
+ * cores busy (2026-11-29).  The harness's 30 s left them three times
+ * that, which a shared machine twice as slow used up (CI, 2026-11-29:
+ * fdr_llvm_test's mutations_match_verify and tools_test's
+ * fdr_tidy_hostile_input, 'Test terminated by timeout', and so did
+ * tfile_gdb_test's two batches on 10% of one core).  Six times their
+ * time, and TB_SLOW stretches it like every other (tb_harness.h).
+ */
+#define TU_BATCH_TIMEOUT	60
+
 static inline char *tu_tmpdir(void)
 {
 	char *d = strdup("/tmp/tbtest.XXXXXX");

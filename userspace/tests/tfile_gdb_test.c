@@ -446,7 +446,7 @@ static void build_shape(struct gb *g, unsigned int i)
 	}
 }
 
-TEST(shapes_match_gdb)
+TEST_TIMEOUT(shapes_match_gdb, TU_BATCH_TIMEOUT)
 {
 	unsigned int n = sizeof(shapes) / sizeof(shapes[0]), i, agree = 0;
 	struct theirs t[sizeof(shapes) / sizeof(shapes[0])] = { 0 };
@@ -558,7 +558,7 @@ static void mutate(struct gb *g, unsigned int *seed)
 	}
 }
 
-TEST(mutations_match_gdb)
+TEST_TIMEOUT(mutations_match_gdb, TU_BATCH_TIMEOUT)
 {
 	struct theirs t[MUTATIONS] = { 0 };
 	struct gb g[MUTATIONS] = { 0 };

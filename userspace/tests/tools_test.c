@@ -203,7 +203,7 @@ TEST(fdr_tidy_makes_one_block_per_task)
  * output file when they fail, and what they write reads back (and passes
  * llvm-xray fdr-dump -verify).  I/O and usage errors: 1 and 2.
  */
-TEST(fdr_tidy_hostile_input)
+TEST_TIMEOUT(fdr_tidy_hostile_input, TU_BATCH_TIMEOUT)
 {
 	struct tb_fdr_header h = {
 		.version = 5, .type = TB_FDR_TYPE_FDR,
