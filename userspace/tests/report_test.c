@@ -380,6 +380,49 @@ TEST(folded_stacks_hold_self_time)
 	gb_free(&g);
 }
 
+/*
+ * Faults and fork/exit are points, whole or with a half lost: task 6
+ * has a fault exit whose entry is lost (at 0), a fault whose exit is lost
+ * (10), a getpid (20-30), a whole fault (40) and a getpid (50-70).  Three
+ * faults, and the getpids stay outermost: the task's time is 30.
+ */
+TEST(a_point_event_missing_a_half_is_still_a_point)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	const struct tb_fdr_report_func *f;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 6, 6, 0, 1000);
+	gf_func(&g, TB_FDR_EXIT, FAULT_USER, 0);
+	gf_func(&g, TB_FDR_ENTER_ARGS, FAULT_USER, 10);
+	gf_arg(&g, 0x1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 10);
+	gf_func(&g, TB_FDR_ENTER_ARGS, FAULT_USER, 10);
+	gf_arg(&g, 0x2000);
+	gf_func(&g, TB_FDR_EXIT, FAULT_USER, 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 20);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, FAULT_USER);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(3, f->points);
+	EXPECT_EQ(0, f->no_entry);
+	EXPECT_EQ(0, f->no_exit);
+	EXPECT_EQ(2, func(&r, SYS(39))->lat.count);
+	ASSERT_EQ(1, r.ntasks);
+	EXPECT_EQ(30, r.tasks[0].time[0]);
+	EXPECT_EQ(2, r.tasks[0].count[0]);
+	EXPECT_EQ(3, r.tasks[0].count[func(&r, FAULT_USER)->rc]);
+	EXPECT_EQ(5, r.events);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 TEST(percentiles_exact_then_within_the_bound)
 {
 	struct tb_latency l = { 0 };

@@ -67,6 +67,8 @@ struct tb_fdr_report_task {
 	struct tb_fdr_report_frame *stack;
 	unsigned int depth;
 	size_t cap;
+	/* funcs[] index + 1 of a point event's entry just read, or 0 */
+	uint32_t point;
 };
 
 struct tb_fdr_report_cpu {
