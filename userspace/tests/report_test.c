@@ -381,6 +381,62 @@ TEST(folded_stacks_hold_self_time)
 }
 
 /*
+ * One function recursing 1,030 deep in task 2 (1 ns apart, every exit 1 ns
+ * after the one before): the 1,024 outer calls keep their own exits --
+ * entry i ends at 2059 - 2i ns after it began -- and the 6 deeper ones
+ * are counted as nested too deep, neither timed nor taken for exits
+ * without entry, while every entry is an event of the task.
+ */
+TEST(nesting_beyond_the_limit_is_counted_and_shifts_no_call)
+{
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	const struct tb_fdr_report_func *f;
+	char *text = NULL;
+	unsigned int i;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 2, 2, 0, 1000);
+	for (i = 0; i < 1030; i++)
+		gf_func(&g, TB_FDR_ENTER, SYS(2), i ? 1 : 0);
+	for (i = 0; i < 1030; i++)
+		gf_func(&g, TB_FDR_EXIT, SYS(2), 1);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, SYS(2));
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(1024, f->lat.count);
+	EXPECT_EQ(13, f->lat.min);
+	EXPECT_EQ(2059, f->lat.max);
+	EXPECT_EQ(1024 * 1036, f->lat.total);
+	EXPECT_EQ(0, f->no_entry);
+	EXPECT_EQ(0, f->no_exit);
+	EXPECT_EQ(6, f->too_deep);
+	EXPECT_EQ(6, r.too_deep);
+	EXPECT_EQ(1030, r.events);
+	ASSERT_EQ(1, r.ntasks);
+	EXPECT_EQ(1030, r.tasks[0].count[0]);
+	EXPECT_EQ(2059, r.tasks[0].time[0]);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "\"entry_no_exit\": 0, \"too_deep\": 6,")) TH_LOG("%s", text);
+	free(text);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_text(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "6 calls nested deeper than 1024 levels")) TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
  * Faults and fork/exit are points, whole or with a half lost: task 6
  * has a fault exit whose entry is lost (at 0), a fault whose exit is lost
  * (10), a getpid (20-30), a whole fault (40) and a getpid (50-70).  Three

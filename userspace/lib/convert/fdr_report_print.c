@@ -89,6 +89,21 @@ static bool rp_incomplete(const struct tb_fdr_report_func *f)
 	return f->no_entry || f->no_exit;
 }
 
+static bool rp_too_deep(const struct tb_fdr_report_func *f)
+{
+	return f->too_deep;
+}
+
+static int rp_by_deep(const void *a, const void *b)
+{
+	const struct tb_fdr_report_func *x = *(void *const *)a;
+	const struct tb_fdr_report_func *y = *(void *const *)b;
+
+	if (x->too_deep != y->too_deep)
+		return x->too_deep < y->too_deep ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
 static const char *rp_task_name(const struct tb_fdr_report *r, int32_t tid,
 				int32_t pid)
 {
@@ -158,7 +173,7 @@ static void rp_heading(struct tb_fdr_report *r,
 		fprintf(out, " (events begun in it)\n");
 	}
 	if (r->too_deep)
-		fprintf(out, "  %" PRIu64 " entries nested deeper than %u levels were not matched\n",
+		fprintf(out, "  %" PRIu64 " calls nested deeper than %u levels in their task: counted, not timed (DEEP below)\n",
 			r->too_deep, o->depth_max);
 	if (r->backwards)
 		fprintf(out, "  %" PRIu64 " exits earlier than their entry counted as 0\n",
@@ -237,6 +252,17 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 			fprintf(out, "%-9s %-28s %14" PRIu64 " %14" PRIu64 "\n",
 				tb_fdr_report_class_name(v[i]->rc), v[i]->name,
 				v[i]->no_entry, v[i]->no_exit);
+	}
+	free(v);
+	v = rp_select(r, rp_too_deep, rp_by_deep, &n);
+	if (v && n) {
+		fprintf(out, "\nCalls nested deeper than %u levels in their task, not in the latencies: counted, not timed\n",
+			r->opts.depth_max);
+		fprintf(out, "%-9s %-28s %8s\n", "CLASS", "NAME", "DEEP");
+		for (i = 0; i < n; i++)
+			fprintf(out, "%-9s %-28s %8" PRIu64 "\n",
+				tb_fdr_report_class_name(v[i]->rc), v[i]->name,
+				v[i]->too_deep);
 	}
 	free(v);
 }
@@ -458,8 +484,9 @@ static void rp_json_func(struct tb_fdr_report *r,
 		tb_fdr_report_class_name(f->rc));
 	rp_jstr(out, f->name);
 	fprintf(out, ", \"count\": %" PRIu64 ", \"points\": %" PRIu64
-		", \"exit_no_entry\": %" PRIu64 ", \"entry_no_exit\": %" PRIu64,
-		f->lat.count, f->points, f->no_entry, f->no_exit);
+		", \"exit_no_entry\": %" PRIu64 ", \"entry_no_exit\": %" PRIu64
+		", \"too_deep\": %" PRIu64,
+		f->lat.count, f->points, f->no_entry, f->no_exit, f->too_deep);
 	if (f->lat.count) {
 		fprintf(out, ", \"total_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
 			", \"max_ns\": %" PRIu64,
@@ -544,7 +571,8 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	for (k = 0, i = 0; k < r->nfuncs; k++) {
 		struct tb_fdr_report_func *f = &r->funcs[k];
 
-		if (!f->lat.count && !f->points && !f->no_entry && !f->no_exit)
+		if (!f->lat.count && !f->points && !f->no_entry &&
+		    !f->no_exit && !f->too_deep)
 			continue;
 		fprintf(out, "%s\n", i++ ? "," : "");
 		rp_json_func(r, f, out);

@@ -311,7 +311,17 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	uint32_t parent;
 
 	if (t->depth >= r->opts.depth_max) {
-		r->too_deep++;
+		/*
+		 * No frame (memory stays bounded): an event, not timed.
+		 * The next exit of the task is its own, not one of the
+		 * calls kept below it (rp_exit()).
+		 */
+		t->deep++;
+		if (rp_counted(c, f, rec)) {
+			r->too_deep++;
+			f->too_deep++;
+			rp_count(c, t, f, rec->cpu);
+		}
 		return;
 	}
 	if (tb_buf_array_grow(&t->stack, &t->cap, t->depth + 1,
@@ -394,6 +404,11 @@ static void rp_exit(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	struct tb_fdr_report_func *f = &c->r->funcs[fi];
 	unsigned int i = t->depth;
 
+	if (t->deep) {
+		/* The innermost entry, nested too deep to be kept, ends. */
+		t->deep--;
+		return;
+	}
 	while (i && t->stack[i - 1].fi != fi)
 		i--;
 	if (!i) {
