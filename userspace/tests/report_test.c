@@ -437,6 +437,51 @@ TEST(nesting_beyond_the_limit_is_counted_and_shifts_no_call)
 }
 
 /*
+ * A capture whose task 7 must be put in order, and task 8 that need not:
+ * ordering moves records, it adds and removes none.  Exits without entry
+ * (sys 5 in task 7, sys 3 in task 8) stay counted as such, and a call
+ * whose exit is lost (sys 7) is not closed by its caller's exit.
+ */
+TEST(ordering_a_capture_keeps_every_record)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 7, 7, 1, 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(1), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(5), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 8, 8, 1, 1100);
+	gf_func(&g, TB_FDR_EXIT, SYS(3), 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(6), 10);
+	gf_func(&g, TB_FDR_ENTER, SYS(7), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(6), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 7, 7, 0, 500);
+	gf_func(&g, TB_FDR_ENTER, SYS(1), 0);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_TRUE(r.tidied);
+	EXPECT_EQ(1, func(&r, SYS(1))->lat.count);
+	EXPECT_EQ(500, func(&r, SYS(1))->lat.total);
+	ASSERT_NE(NULL, func(&r, SYS(5)));
+	EXPECT_EQ(1, func(&r, SYS(5))->no_entry);
+	ASSERT_NE(NULL, func(&r, SYS(3)));
+	EXPECT_EQ(1, func(&r, SYS(3))->no_entry);
+	EXPECT_EQ(1, func(&r, SYS(6))->lat.count);
+	EXPECT_EQ(20, func(&r, SYS(6))->lat.total);
+	EXPECT_EQ(0, func(&r, SYS(7))->lat.count);
+	EXPECT_EQ(1, func(&r, SYS(7))->no_exit);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
  * Faults and fork/exit are points, whole or with a half lost: task 6
  * has a fault exit whose entry is lost (at 0), a fault whose exit is lost
  * (10), a getpid (20-30), a whole fault (40) and a getpid (50-70).  Three

@@ -12,7 +12,8 @@
  * Records of one task must come in time order, which the collectors'
  * files guarantee (one block per task).  A file whose tasks' records go
  * back in time (a capture read straight from the device) is first put in
- * order in memory by the post-processing of tracebuf convert fdr-tidy.
+ * order in memory by the post-processing of tracebuf convert fdr-tidy,
+ * every record kept (tb_fdr_post.keep_records).
  */
 #ifndef TB_FDR_REPORT_H
 #define TB_FDR_REPORT_H
