@@ -482,6 +482,56 @@ TEST(ordering_a_capture_keeps_every_record)
 }
 
 /*
+ * More marker texts than the report keeps by name: a 50-byte text twice
+ * (kept, its name cut to 40 bytes), then 300 short ones of which 255
+ * are kept.  Text and JSON account for all 302 events: the 45 others in
+ * one bucket, the cut name said in both.
+ */
+TEST(markers_beyond_the_kept_texts_are_accounted_for)
+{
+	static const char longer[] =
+		"0123456789abcdefghij0123456789ABCDEFGHIJ-the-rest";
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text = NULL, m[8];
+	unsigned int i;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 4, 4, 0, 1000);
+	gf_custom(&g, 5, longer, sizeof(longer) - 1, 1, 0);
+	gf_custom(&g, 5, longer, sizeof(longer) - 1, 1, 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(m, sizeof(m), "m%03u", i);
+		gf_custom(&g, 5, m, 4, 1, 0);
+	}
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_EQ(302, r.events);
+	EXPECT_EQ(256, r.nmarkers);
+	EXPECT_EQ(45, r.markers_other);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "\"markers_other\": 45")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "\"name\": \"0123456789abcdefghij0123456789ABCDEFGHIJ\", \"cut\": true, \"count\": 0, \"points\": 2"));
+	EXPECT_NE(NULL, strstr(text, "\"name\": \"m000\", \"count\": 0, \"points\": 1"));
+	free(text);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_text(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "0123456789abcdefghij0123456789ABCDEFGHIJ...")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "(other texts)                      45"));
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
  * Faults and fork/exit are points, whole or with a half lost: task 6
  * has a fault exit whose entry is lost (at 0), a fault whose exit is lost
  * (10), a getpid (20-30), a whole fault (40) and a getpid (50-70).  Three

@@ -59,6 +59,7 @@ struct tb_fdr_report_func {
 	uint64_t no_entry;	/* exits whose entry is not in the trace */
 	uint64_t no_exit;	/* entries whose exit is not in the trace */
 	uint64_t too_deep;	/* entries nested beyond opts.depth_max */
+	bool cut;		/* a marker: its text is longer than its name */
 };
 
 struct tb_fdr_report_task {

@@ -11,6 +11,8 @@
 #include "util/json.h"
 
 #define RP_PCT_NR	3
+/* A marker's name and "..." */
+#define RP_NAME_CUT	64
 static const double rp_pcts[RP_PCT_NR] = { 50, 90, 99 };
 
 /* @ns with a unit chosen for reading: "812 ns", "3.41 us", "12.0 ms". */
@@ -222,9 +224,20 @@ static void rp_latencies(struct tb_fdr_report *r, FILE *out, bool *approx)
 	free(v);
 }
 
+/* A marker's name, "..." after it when its text was longer. */
+static const char *rp_marker_name(const struct tb_fdr_report_func *m,
+				  char *buf)
+{
+	if (!m->cut)
+		return m->name;
+	snprintf(buf, RP_NAME_CUT, "%s...", m->name);
+	return buf;
+}
+
 static void rp_points(struct tb_fdr_report *r, FILE *out)
 {
 	struct tb_fdr_report_func **v;
+	char name[RP_NAME_CUT];
 	size_t n, i;
 
 	v = rp_select(r, rp_has_points, rp_by_count, &n);
@@ -236,8 +249,10 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 				tb_fdr_report_class_name(v[i]->rc), v[i]->name,
 				v[i]->points);
 		for (i = 0; i < r->nmarkers; i++)
+			/* A longer text is counted by its first bytes. */
 			fprintf(out, "%-9s %-28s %8" PRIu64 "\n", "marker",
-				r->markers[i].name, r->markers[i].points);
+				rp_marker_name(&r->markers[i], name),
+				r->markers[i].points);
 		if (r->markers_other)
 			fprintf(out, "%-9s %-28s %8" PRIu64 "\n", "marker",
 				"(other texts)", r->markers_other);
@@ -483,6 +498,9 @@ static void rp_json_func(struct tb_fdr_report *r,
 	fprintf(out, "{\"class\": \"%s\", \"name\": ",
 		tb_fdr_report_class_name(f->rc));
 	rp_jstr(out, f->name);
+	/* A marker's text longer than its name: said, not printed. */
+	if (f->cut)
+		fprintf(out, ", \"cut\": true");
 	fprintf(out, ", \"count\": %" PRIu64 ", \"points\": %" PRIu64
 		", \"exit_no_entry\": %" PRIu64 ", \"entry_no_exit\": %" PRIu64
 		", \"too_deep\": %" PRIu64,
@@ -581,7 +599,9 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		fprintf(out, "%s\n", i++ ? "," : "");
 		rp_json_func(r, &r->markers[k], out);
 	}
-	fprintf(out, "],\n\"tasks\": [");
+	/* The text output's "(other texts)": every marker is accounted for. */
+	fprintf(out, "],\n\"markers_other\": %" PRIu64 ",\n\"tasks\": [",
+		r->markers_other);
 	for (k = 0, i = 0; k < r->ntasks; k++) {
 		const struct tb_fdr_report_task *t = &r->tasks[k];
 		uint64_t busy = 0;

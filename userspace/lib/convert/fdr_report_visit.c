@@ -437,6 +437,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	struct tb_fdr_report_func *m;
 	char name[RP_MARKER_NAME + 1];
 	size_t i, n;
+	bool cut;
 
 	if (!cpu) {
 		c->oom = 1;
@@ -501,6 +502,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	    rec->tsc < r->window_from || rec->tsc > r->window_to)
 		return;
 	n = len < RP_MARKER_NAME ? len : RP_MARKER_NAME;
+	cut = len > n;
 	for (i = 0; i < n; i++)
 		name[i] = d[i] >= 0x20 && d[i] < 0x7f ? d[i] : '.';
 	name[n] = '\0';
@@ -514,8 +516,9 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	r->events++;
 	t->count[TB_FDR_NR_CLASSES - 1]++;
 	cpu->count[TB_FDR_NR_CLASSES - 1]++;
+	/* A text of exactly those bytes is not the longer ones. */
 	for (i = 0; i < r->nmarkers; i++)
-		if (!strcmp(r->markers[i].name, name))
+		if (r->markers[i].cut == cut && !strcmp(r->markers[i].name, name))
 			break;
 	if (i == r->nmarkers) {
 		if (r->nmarkers == RP_MARKERS_MAX) {
@@ -530,6 +533,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 		m = &r->markers[r->nmarkers];
 		memset(m, 0, sizeof(*m));
 		m->rc = TB_FDR_NR_CLASSES - 1;
+		m->cut = cut;
 		m->name = strdup(name);
 		if (!m->name) {
 			c->oom = 1;
