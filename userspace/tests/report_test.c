@@ -574,6 +574,57 @@ TEST(a_point_event_missing_a_half_is_still_a_point)
 	gb_free(&g);
 }
 
+/*
+ * sys 1 (0-5000) calls sys 2 (1000-, its exit lost), which calls sys 3
+ * (2000-3000): 5000 ns of stacks in all, sys 3's 1000 under sys 2.  The
+ * task's command and a function name hold a ';', the folded format's
+ * separator: written as ':'.
+ */
+TEST(folded_stacks_add_up_when_a_frame_never_exits)
+{
+	static const char comm[] = "tracebuf: comm a;b";
+	struct tb_fdr_report_print p = { .input = "x" };
+	static struct tb_task_map tasks;
+	struct tb_name_map names = { 0 };
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text = NULL;
+	size_t ext, len;
+	FILE *out, *f;
+
+	ASSERT_EQ(0, tb_name_map_add(&names, SYS(1), "one;two"));
+	ASSERT_EQ(0, tb_name_map_finish(&names, &err));
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 9, 9, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(1), 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(2), 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(3), 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(3), 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(1), 2000);
+	gf_custom(&g, 5, comm, sizeof(comm) - 1, 1, 0);
+	gf_extents_end(&g, ext);
+	f = fmemopen(g.p, g.n, "r");
+	ASSERT_EQ(0, tb_fdr_report_run(&r, f, &names, &tasks,
+				       &(struct tb_fdr_report_opts){
+					.pid = TB_REPORT_NO_FILTER,
+					.tid = TB_REPORT_NO_FILTER,
+					.cpu = TB_REPORT_NO_FILTER,
+					.top = 10 }, true, &err));
+	fclose(f);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_folded(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "a:b-9;one:two 4000\n")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "a:b-9;one:two;syscall_0x2;syscall_0x3 1000\n"));
+	EXPECT_EQ(NULL, strstr(text, ";two"));
+	free(text);
+	tb_fdr_report_free(&r);
+	tb_name_map_free(&names);
+	gb_free(&g);
+}
+
 TEST(percentiles_exact_then_within_the_bound)
 {
 	struct tb_latency l = { 0 };

@@ -651,6 +651,16 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	return ferror(out) ? -EIO : 0;
 }
 
+/*
+ * @s in a folded stack, whose frames ';' separates: a ';' of a command
+ * or function name is written as ':' (Documentation/tools.rst).
+ */
+static void rp_fold_name(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ';' ? ':' : *s, out);
+}
+
 /* The path of node @n (index + 1): "task;outer;...;inner". */
 static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 			 FILE *out)
@@ -660,8 +670,8 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	size_t lo = 0, hi = r->nfuncs;
 
 	if (!f->parent) {
-		fprintf(out, "%s-%d", rp_task_name(r, f->tid, f->pid),
-			f->tid);
+		rp_fold_name(out, rp_task_name(r, f->tid, f->pid));
+		fprintf(out, "-%d", f->tid);
 		return;
 	}
 	rp_fold_path(r, f->parent, out);
@@ -675,10 +685,12 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	}
 	if (lo < r->nfuncs && r->funcs[lo].id == f->id)
 		fn = &r->funcs[lo];
-	if (fn)
-		fprintf(out, ";%s", fn->name);
-	else
+	if (fn) {
+		fputc(';', out);
+		rp_fold_name(out, fn->name);
+	} else {
 		fprintf(out, ";function_%u", f->id);
+	}
 }
 
 int tb_fdr_report_print_folded(const struct tb_fdr_report *r,

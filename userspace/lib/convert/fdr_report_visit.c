@@ -389,10 +389,17 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	}
 }
 
-/* The frame on top of @t has no exit in the trace. */
+/*
+ * The frame on top of @t has no exit in the trace.  The calls it holds
+ * that ended go to its caller, whose self time (folded stacks) must not
+ * count them again.
+ */
 void tb_fdr_report_visit_abandon(struct rp_ctx *c, struct tb_fdr_report_task *t)
 {
 	struct tb_fdr_report_frame *fr = &t->stack[--t->depth];
+
+	if (t->depth)
+		t->stack[t->depth - 1].child += fr->child;
 
 	if (fr->counted)
 		c->r->funcs[fr->fi].no_exit++;
