@@ -7,8 +7,13 @@ For each FDR trace given, the records are read from `llvm-xray fdr-dump`
 which prints the same text), not from our C reader's structures, and the
 report's numbers are computed again here: per event name the completed
 calls (count, total, min, max, nearest-rank p50/p90/p99 when the report
-says they are exact), point events, exits without entry and entries
-without exit; per task and per CPU the events by class; the loss reports.
+says they are exact), point events (a fault, fork or exit is one event,
+whole or with a half lost), exits without entry, entries without exit
+and calls nested deeper than the report keeps; per task and per CPU the
+events by class; the loss reports; every marker event in the JSON, by
+name or among the others.  A capture read straight from the device is
+put in order here, block by block, as the report says it does: every
+record kept.
 Where a collector wrote the trace (a .map beside it), `llvm-xray account
 -m` without -k, as the documentation gives it, must accept it and count
 what the report counts.  Prints TAP, one result per trace.
@@ -34,6 +39,8 @@ TRIGGERS = ("tracebuf trigger: ", "tracebuf: panic: ")
 START = "tracebuf: capture start"
 # A task's command name, written as it exits (uapi/linux/tracebuf.h).
 COMM = "tracebuf: comm "
+# Calls the report keeps per task (tools.rst): deeper ones not timed.
+DEPTH_MAX = 1024
 
 LINE = re.compile(r"<(Function Enter|Function Exit|Function Tail Exit|"
                   r"Function Enter With Arg): #(\d+) delta = \+(\d+)>")
@@ -102,12 +109,59 @@ def pct(sorted_v, p):
     return sorted_v[min(rank, len(sorted_v)) - 1]
 
 
-def compute(trace, text, names):
+def records(text):
+    """(kind, rest, data) of each record of an fdr-dump text."""
+    pos = 0
+    tokens = re.compile(r"<(Thread ID|PID|CPU|TSC Wrap|Custom Event|"
+                        r"Typed Event|Function[^:]*)(:[^\n]*)?")
+    while True:
+        m = tokens.search(text, pos)
+        if not m:
+            return
+        kind, rest = m.group(1), m.group(2) or ""
+        pos = m.end()
+        data = None
+        if kind in ("Custom Event", "Typed Event"):
+            g = re.match(r": (?:delta = \+(-?\d+)|tsc = (\d+), cpu = \d+)"
+                         r"(?:, type = \d+)?, size = (\d+), data = '", rest)
+            start = m.start(2) + g.end()
+            data = text[start:start + int(g.group(3))]
+            pos = start + len(data)
+        elif kind.startswith("Function"):
+            rest = m.group(0)
+        yield kind, rest, data
+
+
+def in_order(recs):
+    """The blocks (each from its Thread ID record) by task, then time."""
+    blocks, cur = [], []
+    for r in recs:
+        if r[0] == "Thread ID" and cur:
+            blocks.append(cur)
+            cur = []
+        cur.append(r)
+    if cur:
+        blocks.append(cur)
+
+    def key(i):
+        tid, t = -1, 0
+        for kind, rest, _ in blocks[i]:
+            if kind == "Thread ID":
+                tid = int(rest[1:].strip(" >"))
+            elif kind == "CPU":
+                t = int(re.match(r": id = \d+, tsc = (\d+)>", rest).group(1))
+                break
+        return (tid, t, i)
+    for i in sorted(range(len(blocks)), key=key):
+        yield from blocks[i]
+
+
+def compute(trace, text, names, tidy):
     with open(trace, "rb") as f:
         freq = struct.unpack_from("<Q", f.read(32), 8)[0]
     to_ns = (lambda t: int(t * 1000000000 // freq)) if freq else (lambda t: t)
     funcs, tasks, cpus = {}, {}, {}
-    stacks, comms = {}, {}
+    stacks, comms, deep, point = {}, {}, {}, {}
     lost = 0
     tid = pid = cpu = None
     tsc = 0
@@ -116,7 +170,8 @@ def compute(trace, text, names):
         if fid not in funcs:
             funcs[fid] = {"name": name_of(names, fid),
                           "class": class_of(names, fid), "calls": [],
-                          "points": 0, "no_entry": 0, "no_exit": 0}
+                          "points": 0, "no_entry": 0, "no_exit": 0,
+                          "too_deep": 0}
         return funcs[fid]
 
     def count(cls):
@@ -126,15 +181,8 @@ def compute(trace, text, names):
         c = cpus.setdefault(cpu, {"events": {}, "lost": 0})["events"]
         c[cls] = c.get(cls, 0) + 1
 
-    pos = 0
-    tokens = re.compile(r"<(Thread ID|PID|CPU|TSC Wrap|Custom Event|"
-                        r"Typed Event|Function[^:]*)(:[^\n]*)?")
-    while True:
-        m = tokens.search(text, pos)
-        if not m:
-            break
-        kind, rest = m.group(1), m.group(2) or ""
-        pos = m.end()
+    recs = records(text)
+    for kind, rest, data in (in_order(recs) if tidy else recs):
         if kind == "Thread ID":
             tid = int(rest[1:].strip(" >"))
         elif kind == "PID":
@@ -144,15 +192,10 @@ def compute(trace, text, names):
             cpu, tsc = int(g.group(1)), int(g.group(2))
         elif kind == "TSC Wrap":
             tsc = int(re.match(r": base = (\d+)>", rest).group(1))
-        elif kind in ("Custom Event", "Typed Event"):
-            g = re.match(r": (?:delta = \+(-?\d+)|tsc = (\d+), cpu = \d+)"
-                         r"(?:, type = \d+)?, size = (\d+), data = '", rest)
-            if g.group(1) is not None:
+        elif data is not None:
+            g = re.match(r": delta = \+(-?\d+)", rest)
+            if g:
                 tsc += int(g.group(1))
-            size = int(g.group(3))
-            start = m.start(2) + g.end()
-            data = text[start:start + size]
-            pos = start + size
             if data.startswith(LOST):
                 n = int(data[len(LOST):].split()[0])
                 lost += n
@@ -162,16 +205,31 @@ def compute(trace, text, names):
             elif not data.startswith(TRIGGERS) and data != START:
                 count("marker")
         else:
-            g = LINE.match(m.group(0) + ">")
-            if not g:
-                g = LINE.match(m.group(0))
+            g = LINE.match(rest + ">") or LINE.match(rest)
             what, fid, delta = g.group(1), int(g.group(2)), int(g.group(3))
             tsc += delta
             f = func(fid)
             st = stacks.setdefault(tid, [])
-            if what in ("Function Enter", "Function Enter With Arg"):
-                st.append((fid, tsc))
+            enter = what in ("Function Enter", "Function Enter With Arg")
+            half = point.pop(tid, None)
+            if f["class"] in POINT:
+                # One event: the entry, or a half whose other is lost.
+                if enter or half != fid:
+                    f["points"] += 1
+                    count(f["class"])
+                if enter:
+                    point[tid] = fid
+                continue
+            if enter:
+                if len(st) >= DEPTH_MAX:
+                    deep[tid] = deep.get(tid, 0) + 1
+                    f["too_deep"] += 1
+                else:
+                    st.append((fid, tsc))
                 count(f["class"])
+                continue
+            if deep.get(tid):
+                deep[tid] -= 1
                 continue
             i = len(st)
             while i and st[i - 1][0] != fid:
@@ -182,10 +240,7 @@ def compute(trace, text, names):
             while len(st) > i:
                 funcs[st.pop()[0]]["no_exit"] += 1
             _, t0 = st.pop()
-            if f["class"] in POINT:
-                f["points"] += 1
-            else:
-                f["calls"].append(tsc - t0)
+            f["calls"].append(tsc - t0)
     for st in stacks.values():
         for fid, _ in st:
             funcs[fid]["no_exit"] += 1
@@ -223,23 +278,16 @@ def check(trace, tracebuf):
                          capture_output=True, check=True)
     got = json.loads(rep.stdout)
     names = load_names(trace + ".names")
-    src = trace
-    if got["tidied"]:
-        # A capture read from the device: the report ordered it first, as
-        # fdr-tidy does; compute over fdr-tidy's output.
-        src = trace + ".report-check-tidy"
-        subprocess.run([tracebuf, "convert", "fdr-tidy", trace, src],
-                       capture_output=True, check=True)
-    try:
-        text, source = dump(src, tracebuf)
-        funcs, tasks, cpus, lost, to_ns, comms = compute(src, text, names)
-    finally:
-        if src != trace:
-            os.unlink(src)
+    # A capture read from the device: the report put it in order first,
+    # every record kept; so does compute().
+    text, source = dump(trace, tracebuf)
+    funcs, tasks, cpus, lost, to_ns, comms = compute(trace, text, names,
+                                                     got["tidied"])
     bad = []
     want = {}
     for f in funcs.values():
-        if not (f["calls"] or f["points"] or f["no_entry"] or f["no_exit"]):
+        if not (f["calls"] or f["points"] or f["no_entry"] or f["no_exit"]
+                or f["too_deep"]):
             continue
         want[(f["class"], f["name"])] = f
     seen = {(n["class"], n["name"]): n for n in got["names"]
@@ -252,7 +300,8 @@ def check(trace, tracebuf):
         w, g = want[key], seen[key]
         calls = sorted(w["calls"])
         exp = {"count": len(calls), "points": w["points"],
-               "exit_no_entry": w["no_entry"], "entry_no_exit": w["no_exit"]}
+               "exit_no_entry": w["no_entry"], "entry_no_exit": w["no_exit"],
+               "too_deep": w["too_deep"]}
         for k, v in exp.items():
             if g[k] != v:
                 bad.append("%s %s: %s %d, computed %d" % (key[0], key[1], k,
@@ -290,6 +339,12 @@ def check(trace, tracebuf):
         if want_comm and t["tid"] not in listed and t["comm"] != want_comm:
             bad.append("task %d: comm %r, its exit says %r" %
                        (t["tid"], t["comm"], want_comm))
+    # Every marker event is in the JSON: by name, or among the others.
+    named = sum(n["points"] for n in got["names"] if n["class"] == "marker")
+    events = sum(c["events"].get("marker", 0) for c in got["per_cpu"])
+    if named + got["markers_other"] != events:
+        bad.append("markers: %d by name + %d others, %d events" %
+                   (named, got["markers_other"], events))
     if got["lost"] != lost:
         bad.append("lost %d, computed %d" % (got["lost"], lost))
     # What the collectors wrote (a map beside it, no ordering needed):

@@ -380,6 +380,251 @@ TEST(folded_stacks_hold_self_time)
 	gb_free(&g);
 }
 
+/*
+ * One function recursing 1,030 deep in task 2 (1 ns apart, every exit 1 ns
+ * after the one before): the 1,024 outer calls keep their own exits --
+ * entry i ends at 2059 - 2i ns after it began -- and the 6 deeper ones
+ * are counted as nested too deep, neither timed nor taken for exits
+ * without entry, while every entry is an event of the task.
+ */
+TEST(nesting_beyond_the_limit_is_counted_and_shifts_no_call)
+{
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	const struct tb_fdr_report_func *f;
+	char *text = NULL;
+	unsigned int i;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 2, 2, 0, 1000);
+	for (i = 0; i < 1030; i++)
+		gf_func(&g, TB_FDR_ENTER, SYS(2), i ? 1 : 0);
+	for (i = 0; i < 1030; i++)
+		gf_func(&g, TB_FDR_EXIT, SYS(2), 1);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, SYS(2));
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(1024, f->lat.count);
+	EXPECT_EQ(13, f->lat.min);
+	EXPECT_EQ(2059, f->lat.max);
+	EXPECT_EQ(1024 * 1036, f->lat.total);
+	EXPECT_EQ(0, f->no_entry);
+	EXPECT_EQ(0, f->no_exit);
+	EXPECT_EQ(6, f->too_deep);
+	EXPECT_EQ(6, r.too_deep);
+	EXPECT_EQ(1030, r.events);
+	ASSERT_EQ(1, r.ntasks);
+	EXPECT_EQ(1030, r.tasks[0].count[0]);
+	EXPECT_EQ(2059, r.tasks[0].time[0]);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "\"entry_no_exit\": 0, \"too_deep\": 6,")) TH_LOG("%s", text);
+	free(text);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_text(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "6 calls nested deeper than 1024 levels")) TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * A capture whose task 7 must be put in order, and task 8 that need not:
+ * ordering moves records, it adds and removes none.  Exits without entry
+ * (sys 5 in task 7, sys 3 in task 8) stay counted as such, and a call
+ * whose exit is lost (sys 7) is not closed by its caller's exit.
+ */
+TEST(ordering_a_capture_keeps_every_record)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 7, 7, 1, 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(1), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(5), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 8, 8, 1, 1100);
+	gf_func(&g, TB_FDR_EXIT, SYS(3), 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(6), 10);
+	gf_func(&g, TB_FDR_ENTER, SYS(7), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(6), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 7, 7, 0, 500);
+	gf_func(&g, TB_FDR_ENTER, SYS(1), 0);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_TRUE(r.tidied);
+	EXPECT_EQ(1, func(&r, SYS(1))->lat.count);
+	EXPECT_EQ(500, func(&r, SYS(1))->lat.total);
+	ASSERT_NE(NULL, func(&r, SYS(5)));
+	EXPECT_EQ(1, func(&r, SYS(5))->no_entry);
+	ASSERT_NE(NULL, func(&r, SYS(3)));
+	EXPECT_EQ(1, func(&r, SYS(3))->no_entry);
+	EXPECT_EQ(1, func(&r, SYS(6))->lat.count);
+	EXPECT_EQ(20, func(&r, SYS(6))->lat.total);
+	EXPECT_EQ(0, func(&r, SYS(7))->lat.count);
+	EXPECT_EQ(1, func(&r, SYS(7))->no_exit);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * More marker texts than the report keeps by name: a 50-byte text twice
+ * (kept, its name cut to 40 bytes), then 300 short ones of which 255
+ * are kept.  Text and JSON account for all 302 events: the 45 others in
+ * one bucket, the cut name said in both.
+ */
+TEST(markers_beyond_the_kept_texts_are_accounted_for)
+{
+	static const char longer[] =
+		"0123456789abcdefghij0123456789ABCDEFGHIJ-the-rest";
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text = NULL, m[8];
+	unsigned int i;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 4, 4, 0, 1000);
+	gf_custom(&g, 5, longer, sizeof(longer) - 1, 1, 0);
+	gf_custom(&g, 5, longer, sizeof(longer) - 1, 1, 0);
+	for (i = 0; i < 300; i++) {
+		snprintf(m, sizeof(m), "m%03u", i);
+		gf_custom(&g, 5, m, 4, 1, 0);
+	}
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_EQ(302, r.events);
+	EXPECT_EQ(256, r.nmarkers);
+	EXPECT_EQ(45, r.markers_other);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "\"markers_other\": 45")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "\"name\": \"0123456789abcdefghij0123456789ABCDEFGHIJ\", \"cut\": true, \"count\": 0, \"points\": 2"));
+	EXPECT_NE(NULL, strstr(text, "\"name\": \"m000\", \"count\": 0, \"points\": 1"));
+	free(text);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_text(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "0123456789abcdefghij0123456789ABCDEFGHIJ...")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "(other texts)                      45"));
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * Faults and fork/exit are points, whole or with a half lost: task 6
+ * has a fault exit whose entry is lost (at 0), a fault whose exit is lost
+ * (10), a getpid (20-30), a whole fault (40) and a getpid (50-70).  Three
+ * faults, and the getpids stay outermost: the task's time is 30.
+ */
+TEST(a_point_event_missing_a_half_is_still_a_point)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	const struct tb_fdr_report_func *f;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 6, 6, 0, 1000);
+	gf_func(&g, TB_FDR_EXIT, FAULT_USER, 0);
+	gf_func(&g, TB_FDR_ENTER_ARGS, FAULT_USER, 10);
+	gf_arg(&g, 0x1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 10);
+	gf_func(&g, TB_FDR_ENTER_ARGS, FAULT_USER, 10);
+	gf_arg(&g, 0x2000);
+	gf_func(&g, TB_FDR_EXIT, FAULT_USER, 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 20);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, FAULT_USER);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(3, f->points);
+	EXPECT_EQ(0, f->no_entry);
+	EXPECT_EQ(0, f->no_exit);
+	EXPECT_EQ(2, func(&r, SYS(39))->lat.count);
+	ASSERT_EQ(1, r.ntasks);
+	EXPECT_EQ(30, r.tasks[0].time[0]);
+	EXPECT_EQ(2, r.tasks[0].count[0]);
+	EXPECT_EQ(3, r.tasks[0].count[func(&r, FAULT_USER)->rc]);
+	EXPECT_EQ(5, r.events);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * sys 1 (0-5000) calls sys 2 (1000-, its exit lost), which calls sys 3
+ * (2000-3000): 5000 ns of stacks in all, sys 3's 1000 under sys 2.  The
+ * task's command and a function name hold a ';', the folded format's
+ * separator: written as ':'.
+ */
+TEST(folded_stacks_add_up_when_a_frame_never_exits)
+{
+	static const char comm[] = "tracebuf: comm a;b";
+	struct tb_fdr_report_print p = { .input = "x" };
+	static struct tb_task_map tasks;
+	struct tb_name_map names = { 0 };
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text = NULL;
+	size_t ext, len;
+	FILE *out, *f;
+
+	ASSERT_EQ(0, tb_name_map_add(&names, SYS(1), "one;two"));
+	ASSERT_EQ(0, tb_name_map_finish(&names, &err));
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 9, 9, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(1), 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(2), 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(3), 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(3), 1000);
+	gf_func(&g, TB_FDR_EXIT, SYS(1), 2000);
+	gf_custom(&g, 5, comm, sizeof(comm) - 1, 1, 0);
+	gf_extents_end(&g, ext);
+	f = fmemopen(g.p, g.n, "r");
+	ASSERT_EQ(0, tb_fdr_report_run(&r, f, &names, &tasks,
+				       &(struct tb_fdr_report_opts){
+					.pid = TB_REPORT_NO_FILTER,
+					.tid = TB_REPORT_NO_FILTER,
+					.cpu = TB_REPORT_NO_FILTER,
+					.top = 10 }, true, &err));
+	fclose(f);
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_folded(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(text, "a:b-9;one:two 4000\n")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "a:b-9;one:two;syscall_0x2;syscall_0x3 1000\n"));
+	EXPECT_EQ(NULL, strstr(text, ";two"));
+	free(text);
+	tb_fdr_report_free(&r);
+	tb_name_map_free(&names);
+	gb_free(&g);
+}
+
 TEST(percentiles_exact_then_within_the_bound)
 {
 	struct tb_latency l = { 0 };

@@ -303,6 +303,8 @@ static int keep_function(struct merge *m, const struct tb_fdr_record *r)
 	struct task_stack *st = &m->st;
 	size_t d;
 
+	if (m->p->keep_records)
+		return 1;
 	if (r->func_type == TB_FDR_ENTER || r->func_type == TB_FDR_ENTER_ARGS) {
 		if (tb_buf_array_grow(&st->id, &st->cap, st->depth + 1,
 				      sizeof(*st->id)))

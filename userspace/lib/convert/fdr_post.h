@@ -27,7 +27,8 @@
  * In raw mode the device's blocks are only ordered: blocks, ids and
  * records stay as recorded.  With keep_ids the blocks are merged and
  * filtered but the ids stay the kernel's (no map: tracebuf convert
- * fdr-tidy, for a capture read straight from the device).  The names file and the instrumentation map
+ * fdr-tidy, for a capture read straight from the device); keep_records
+ * adds that nothing is filtered.  The names file and the instrumentation map
  * are written from the ids the trace uses.
  */
 #ifndef TB_FDR_POST_H
@@ -48,6 +49,12 @@
 struct tb_fdr_post {
 	bool raw;		/* keep blocks, ids and records as recorded */
 	bool keep_ids;		/* one block per task, but the kernel's ids */
+	/*
+	 * With keep_ids: every function record kept, no exit left out or
+	 * added -- only put in order (tracebuf report matches the calls
+	 * itself, and counts the halves).
+	 */
+	bool keep_records;
 	struct tb_fdr_header hdr;
 	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
 	size_t nids;

@@ -114,10 +114,14 @@ static int rp_init(struct tb_fdr_report *r, const struct tb_name_map *names,
 	return 0;
 }
 
-/* Read the whole of @in, put it in order with fdr-tidy's logic. */
+/*
+ * Read the whole of @in, put it in order with fdr-tidy's logic, every
+ * record kept: fdr-tidy leaves out exits without entry and closes calls
+ * whose exit is lost, for llvm-xray; the report counts both as such.
+ */
 static FILE *rp_tidy(FILE *in, char **buf, size_t *len, struct tb_error *err)
 {
-	struct tb_fdr_post post = { .keep_ids = true };
+	struct tb_fdr_post post = { .keep_ids = true, .keep_records = true };
 	struct tb_buf raw = { 0 };
 	FILE *out;
 	int ret;

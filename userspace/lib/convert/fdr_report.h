@@ -5,14 +5,15 @@
  * progress, so that every exit is matched with its entry in the same
  * task, nested events included, and keeps per event name, task and CPU
  * what the report prints.  Memory grows with the names, tasks, CPUs and
- * nesting depth, never with the length of the trace (convert/latency.h bounds the
- * percentiles).  Documentation/tools.rst ("Reading a trace") describes
- * the numbers.
+ * nesting depth (up to opts.depth_max calls per task), never with the
+ * length of the trace (convert/latency.h bounds the percentiles).
+ * Documentation/tools.rst ("Reading a trace") describes the numbers.
  *
  * Records of one task must come in time order, which the collectors'
  * files guarantee (one block per task).  A file whose tasks' records go
  * back in time (a capture read straight from the device) is first put in
- * order in memory by the post-processing of tracebuf convert fdr-tidy.
+ * order in memory by the post-processing of tracebuf convert fdr-tidy,
+ * every record kept (tb_fdr_post.keep_records).
  */
 #ifndef TB_FDR_REPORT_H
 #define TB_FDR_REPORT_H
@@ -40,7 +41,11 @@ struct tb_fdr_report_opts {
 	/* --before: nanoseconds before the trigger or panic, 0: off */
 	uint64_t before_ns;
 	unsigned int top;	/* longest events kept */
-	unsigned int depth_max;	/* deepest nesting kept per task */
+	/*
+	 * Calls kept per task (default 1024): deeper entries are counted
+	 * (too_deep) and their exits matched to them, not timed.
+	 */
+	unsigned int depth_max;
 };
 
 /* One event name. */
@@ -53,6 +58,8 @@ struct tb_fdr_report_func {
 	uint64_t points;	/* point events (faults, fork, exit): count */
 	uint64_t no_entry;	/* exits whose entry is not in the trace */
 	uint64_t no_exit;	/* entries whose exit is not in the trace */
+	uint64_t too_deep;	/* entries nested beyond opts.depth_max */
+	bool cut;		/* a marker: its text is longer than its name */
 };
 
 struct tb_fdr_report_task {
@@ -67,6 +74,10 @@ struct tb_fdr_report_task {
 	struct tb_fdr_report_frame *stack;
 	unsigned int depth;
 	size_t cap;
+	/* open entries beyond opts.depth_max: exits close these first */
+	uint64_t deep;
+	/* funcs[] index + 1 of a point event's entry just read, or 0 */
+	uint32_t point;
 };
 
 struct tb_fdr_report_cpu {
@@ -108,7 +119,7 @@ struct tb_fdr_report {
 	uint64_t window_from, window_to;	/* ticks, after the filters */
 	uint64_t events;	/* counted events (entries, markers) */
 	uint64_t lost;		/* all CPUs' loss reports */
-	uint64_t too_deep;	/* entries beyond depth_max, not matched */
+	uint64_t too_deep;	/* entries beyond depth_max, not timed */
 	uint64_t backwards;	/* exits earlier than their entry */
 	struct tb_fdr_report_func *funcs;	/* sorted by id */
 	size_t nfuncs, cap_funcs;

@@ -11,6 +11,8 @@
 #include "util/json.h"
 
 #define RP_PCT_NR	3
+/* A marker's name and "..." */
+#define RP_NAME_CUT	64
 static const double rp_pcts[RP_PCT_NR] = { 50, 90, 99 };
 
 /* @ns with a unit chosen for reading: "812 ns", "3.41 us", "12.0 ms". */
@@ -89,6 +91,21 @@ static bool rp_incomplete(const struct tb_fdr_report_func *f)
 	return f->no_entry || f->no_exit;
 }
 
+static bool rp_too_deep(const struct tb_fdr_report_func *f)
+{
+	return f->too_deep;
+}
+
+static int rp_by_deep(const void *a, const void *b)
+{
+	const struct tb_fdr_report_func *x = *(void *const *)a;
+	const struct tb_fdr_report_func *y = *(void *const *)b;
+
+	if (x->too_deep != y->too_deep)
+		return x->too_deep < y->too_deep ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
 static const char *rp_task_name(const struct tb_fdr_report *r, int32_t tid,
 				int32_t pid)
 {
@@ -158,7 +175,7 @@ static void rp_heading(struct tb_fdr_report *r,
 		fprintf(out, " (events begun in it)\n");
 	}
 	if (r->too_deep)
-		fprintf(out, "  %" PRIu64 " entries nested deeper than %u levels were not matched\n",
+		fprintf(out, "  %" PRIu64 " calls nested deeper than %u levels in their task: counted, not timed (DEEP below)\n",
 			r->too_deep, o->depth_max);
 	if (r->backwards)
 		fprintf(out, "  %" PRIu64 " exits earlier than their entry counted as 0\n",
@@ -207,9 +224,20 @@ static void rp_latencies(struct tb_fdr_report *r, FILE *out, bool *approx)
 	free(v);
 }
 
+/* A marker's name, "..." after it when its text was longer. */
+static const char *rp_marker_name(const struct tb_fdr_report_func *m,
+				  char *buf)
+{
+	if (!m->cut)
+		return m->name;
+	snprintf(buf, RP_NAME_CUT, "%s...", m->name);
+	return buf;
+}
+
 static void rp_points(struct tb_fdr_report *r, FILE *out)
 {
 	struct tb_fdr_report_func **v;
+	char name[RP_NAME_CUT];
 	size_t n, i;
 
 	v = rp_select(r, rp_has_points, rp_by_count, &n);
@@ -221,8 +249,10 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 				tb_fdr_report_class_name(v[i]->rc), v[i]->name,
 				v[i]->points);
 		for (i = 0; i < r->nmarkers; i++)
+			/* A longer text is counted by its first bytes. */
 			fprintf(out, "%-9s %-28s %8" PRIu64 "\n", "marker",
-				r->markers[i].name, r->markers[i].points);
+				rp_marker_name(&r->markers[i], name),
+				r->markers[i].points);
 		if (r->markers_other)
 			fprintf(out, "%-9s %-28s %8" PRIu64 "\n", "marker",
 				"(other texts)", r->markers_other);
@@ -237,6 +267,17 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 			fprintf(out, "%-9s %-28s %14" PRIu64 " %14" PRIu64 "\n",
 				tb_fdr_report_class_name(v[i]->rc), v[i]->name,
 				v[i]->no_entry, v[i]->no_exit);
+	}
+	free(v);
+	v = rp_select(r, rp_too_deep, rp_by_deep, &n);
+	if (v && n) {
+		fprintf(out, "\nCalls nested deeper than %u levels in their task, not in the latencies: counted, not timed\n",
+			r->opts.depth_max);
+		fprintf(out, "%-9s %-28s %8s\n", "CLASS", "NAME", "DEEP");
+		for (i = 0; i < n; i++)
+			fprintf(out, "%-9s %-28s %8" PRIu64 "\n",
+				tb_fdr_report_class_name(v[i]->rc), v[i]->name,
+				v[i]->too_deep);
 	}
 	free(v);
 }
@@ -457,9 +498,13 @@ static void rp_json_func(struct tb_fdr_report *r,
 	fprintf(out, "{\"class\": \"%s\", \"name\": ",
 		tb_fdr_report_class_name(f->rc));
 	rp_jstr(out, f->name);
+	/* A marker's text longer than its name: said, not printed. */
+	if (f->cut)
+		fprintf(out, ", \"cut\": true");
 	fprintf(out, ", \"count\": %" PRIu64 ", \"points\": %" PRIu64
-		", \"exit_no_entry\": %" PRIu64 ", \"entry_no_exit\": %" PRIu64,
-		f->lat.count, f->points, f->no_entry, f->no_exit);
+		", \"exit_no_entry\": %" PRIu64 ", \"entry_no_exit\": %" PRIu64
+		", \"too_deep\": %" PRIu64,
+		f->lat.count, f->points, f->no_entry, f->no_exit, f->too_deep);
 	if (f->lat.count) {
 		fprintf(out, ", \"total_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64
 			", \"max_ns\": %" PRIu64,
@@ -544,7 +589,8 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	for (k = 0, i = 0; k < r->nfuncs; k++) {
 		struct tb_fdr_report_func *f = &r->funcs[k];
 
-		if (!f->lat.count && !f->points && !f->no_entry && !f->no_exit)
+		if (!f->lat.count && !f->points && !f->no_entry &&
+		    !f->no_exit && !f->too_deep)
 			continue;
 		fprintf(out, "%s\n", i++ ? "," : "");
 		rp_json_func(r, f, out);
@@ -553,7 +599,9 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		fprintf(out, "%s\n", i++ ? "," : "");
 		rp_json_func(r, &r->markers[k], out);
 	}
-	fprintf(out, "],\n\"tasks\": [");
+	/* The text output's "(other texts)": every marker is accounted for. */
+	fprintf(out, "],\n\"markers_other\": %" PRIu64 ",\n\"tasks\": [",
+		r->markers_other);
 	for (k = 0, i = 0; k < r->ntasks; k++) {
 		const struct tb_fdr_report_task *t = &r->tasks[k];
 		uint64_t busy = 0;
@@ -603,6 +651,16 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	return ferror(out) ? -EIO : 0;
 }
 
+/*
+ * @s in a folded stack, whose frames ';' separates: a ';' of a command
+ * or function name is written as ':' (Documentation/tools.rst).
+ */
+static void rp_fold_name(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ';' ? ':' : *s, out);
+}
+
 /* The path of node @n (index + 1): "task;outer;...;inner". */
 static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 			 FILE *out)
@@ -612,8 +670,8 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	size_t lo = 0, hi = r->nfuncs;
 
 	if (!f->parent) {
-		fprintf(out, "%s-%d", rp_task_name(r, f->tid, f->pid),
-			f->tid);
+		rp_fold_name(out, rp_task_name(r, f->tid, f->pid));
+		fprintf(out, "-%d", f->tid);
 		return;
 	}
 	rp_fold_path(r, f->parent, out);
@@ -627,10 +685,12 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	}
 	if (lo < r->nfuncs && r->funcs[lo].id == f->id)
 		fn = &r->funcs[lo];
-	if (fn)
-		fprintf(out, ";%s", fn->name);
-	else
+	if (fn) {
+		fputc(';', out);
+		rp_fold_name(out, fn->name);
+	} else {
 		fprintf(out, ";function_%u", f->id);
+	}
 }
 
 int tb_fdr_report_print_folded(const struct tb_fdr_report *r,

@@ -264,6 +264,44 @@ static uint32_t rp_fold_node(struct rp_ctx *c, uint32_t parent, uint32_t id,
 	return (uint32_t)r->nfolds;
 }
 
+/* An event of @f begun by task @t on CPU @cpu_nr: counted. */
+static void rp_count(struct rp_ctx *c, struct tb_fdr_report_task *t,
+		     const struct tb_fdr_report_func *f, uint16_t cpu_nr)
+{
+	struct tb_fdr_report_cpu *cpu = rp_cpu(c, cpu_nr);
+
+	c->r->events++;
+	t->count[f->rc]++;
+	if (cpu)
+		cpu->count[f->rc]++;
+	else
+		c->oom = 1;
+}
+
+/*
+ * A fault, fork or exit: an entry and its exit at once, one event.  A
+ * half whose other half was lost is an event all the same, never a call
+ * in progress: left open, it would make every later call of the task
+ * nested in it.  @entry: t->point before this record.
+ */
+static void rp_point(struct rp_ctx *c, struct tb_fdr_report_task *t,
+		     uint32_t fi, const struct tb_fdr_record *rec,
+		     uint32_t entry)
+{
+	struct tb_fdr_report_func *f = &c->r->funcs[fi];
+	bool is_exit = rec->func_type == TB_FDR_EXIT ||
+		       rec->func_type == TB_FDR_TAIL_EXIT;
+
+	if (is_exit && entry == fi + 1)
+		return;		/* the second half of the record before */
+	if (!is_exit)
+		t->point = fi + 1;
+	if (!rp_counted(c, f, rec))
+		return;
+	f->points++;
+	rp_count(c, t, f, rec->cpu);
+}
+
 static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		     uint32_t fi, const struct tb_fdr_record *rec)
 {
@@ -273,7 +311,17 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	uint32_t parent;
 
 	if (t->depth >= r->opts.depth_max) {
-		r->too_deep++;
+		/*
+		 * No frame (memory stays bounded): an event, not timed.
+		 * The next exit of the task is its own, not one of the
+		 * calls kept below it (rp_exit()).
+		 */
+		t->deep++;
+		if (rp_counted(c, f, rec)) {
+			r->too_deep++;
+			f->too_deep++;
+			rp_count(c, t, f, rec->cpu);
+		}
 		return;
 	}
 	if (tb_buf_array_grow(&t->stack, &t->cap, t->depth + 1,
@@ -286,17 +334,9 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		.fi = fi, .cpu = rec->cpu, .tsc = rec->tsc,
 		.counted = rp_counted(c, f, rec),
 	};
-	if (fr->counted) {
-		struct tb_fdr_report_cpu *cpu = rp_cpu(c, rec->cpu);
-
-		r->events++;
-		t->count[f->rc]++;
-		if (cpu)
-			cpu->count[f->rc]++;
-		else
-			c->oom = 1;
-	}
-	if (r->want_folds && !rp_is_point(c, f->rc)) {
+	if (fr->counted)
+		rp_count(c, t, f, rec->cpu);
+	if (r->want_folds) {
 		parent = t->depth > 1 ? fr[-1].node : 0;
 		if (t->depth == 1 || parent)
 			parent = parent ? parent :
@@ -325,10 +365,6 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		t->stack[t->depth - 1].child += ticks;
 	if (!fr->counted)
 		return;
-	if (rp_is_point(c, f->rc)) {
-		f->points++;
-		return;
-	}
 	if (tb_latency_add(&f->lat, ticks))
 		c->oom = 1;
 	if (!t->depth)
@@ -353,10 +389,17 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	}
 }
 
-/* The frame on top of @t has no exit in the trace. */
+/*
+ * The frame on top of @t has no exit in the trace.  The calls it holds
+ * that ended go to its caller, whose self time (folded stacks) must not
+ * count them again.
+ */
 void tb_fdr_report_visit_abandon(struct rp_ctx *c, struct tb_fdr_report_task *t)
 {
 	struct tb_fdr_report_frame *fr = &t->stack[--t->depth];
+
+	if (t->depth)
+		t->stack[t->depth - 1].child += fr->child;
 
 	if (fr->counted)
 		c->r->funcs[fr->fi].no_exit++;
@@ -368,6 +411,11 @@ static void rp_exit(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	struct tb_fdr_report_func *f = &c->r->funcs[fi];
 	unsigned int i = t->depth;
 
+	if (t->deep) {
+		/* The innermost entry, nested too deep to be kept, ends. */
+		t->deep--;
+		return;
+	}
 	while (i && t->stack[i - 1].fi != fi)
 		i--;
 	if (!i) {
@@ -396,6 +444,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	struct tb_fdr_report_func *m;
 	char name[RP_MARKER_NAME + 1];
 	size_t i, n;
+	bool cut;
 
 	if (!cpu) {
 		c->oom = 1;
@@ -460,6 +509,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	    rec->tsc < r->window_from || rec->tsc > r->window_to)
 		return;
 	n = len < RP_MARKER_NAME ? len : RP_MARKER_NAME;
+	cut = len > n;
 	for (i = 0; i < n; i++)
 		name[i] = d[i] >= 0x20 && d[i] < 0x7f ? d[i] : '.';
 	name[n] = '\0';
@@ -473,8 +523,9 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	r->events++;
 	t->count[TB_FDR_NR_CLASSES - 1]++;
 	cpu->count[TB_FDR_NR_CLASSES - 1]++;
+	/* A text of exactly those bytes is not the longer ones. */
 	for (i = 0; i < r->nmarkers; i++)
-		if (!strcmp(r->markers[i].name, name))
+		if (r->markers[i].cut == cut && !strcmp(r->markers[i].name, name))
 			break;
 	if (i == r->nmarkers) {
 		if (r->nmarkers == RP_MARKERS_MAX) {
@@ -489,6 +540,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 		m = &r->markers[r->nmarkers];
 		memset(m, 0, sizeof(*m));
 		m->rc = TB_FDR_NR_CLASSES - 1;
+		m->cut = cut;
 		m->name = strdup(name);
 		if (!m->name) {
 			c->oom = 1;
@@ -520,6 +572,7 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 	struct rp_ctx *c = ctx;
 	struct tb_fdr_report *r = c->r;
 	struct tb_fdr_report_task *t;
+	uint32_t point;
 	int64_t fi;
 
 	if (rec->ignored)
@@ -541,7 +594,11 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 	t->last = rec->tsc;
 	if (rec->cpu < 64)
 		t->cpus |= 1ULL << rec->cpu;
-	if (rec->func_type == TB_FDR_EXIT || rec->func_type == TB_FDR_TAIL_EXIT)
+	point = t->point;
+	t->point = 0;
+	if (rp_is_point(c, r->funcs[fi].rc))
+		rp_point(c, t, (uint32_t)fi, rec, point);
+	else if (rec->func_type == TB_FDR_EXIT || rec->func_type == TB_FDR_TAIL_EXIT)
 		rp_exit(c, t, (uint32_t)fi, rec);
 	else
 		rp_enter(c, t, (uint32_t)fi, rec);

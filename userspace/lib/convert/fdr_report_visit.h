@@ -16,8 +16,10 @@
 #include "util/error.h"
 #include "util/hash.h"
 
-#define RP_MARKERS_MAX	256	/* distinct marker texts kept */
-#define RP_MARKER_NAME	40	/* bytes of a marker's text used as name */
+/* Distinct marker texts kept by name; the others counted together. */
+#define RP_MARKERS_MAX	256
+/* Bytes of a marker's text used as its name (a longer one: ->cut). */
+#define RP_MARKER_NAME	40
 #define RP_UNORDERED	1	/* visitor: a task's records went back */
 
 /* A call in progress. */
