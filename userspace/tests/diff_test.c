@@ -429,9 +429,10 @@ TEST(json_holds_every_column)
 	release(&d, &a, &b);
 }
 
+/* The build's own tool: the sanitizer build's beside its tests. */
 static const char *tool(void)
 {
-	return "../../build/userspace/tracebuf";
+	return tu_tool("tracebuf");
 }
 
 TEST(command_line)

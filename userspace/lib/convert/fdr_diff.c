@@ -8,6 +8,8 @@
 #include "convert/fdr_report_class.h"
 #include "convert/latency.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char *const fd_cols[TB_FDR_DIFF_NR] = {
 	"count", "total", "p50", "p99", "max",
 };
@@ -162,7 +164,7 @@ static int fd_by_change(const void *x, const void *y, void *ctx)
 	unsigned int i;
 	int c;
 
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		uint64_t sa = fd_size(a->change[order[i]]);
 		uint64_t sb = fd_size(b->change[order[i]]);
 
@@ -170,7 +172,7 @@ static int fd_by_change(const void *x, const void *y, void *ctx)
 			return sa < sb ? 1 : -1;
 	}
 	/* Equal changes: the busier name first, as the report lists them. */
-	for (i = 1; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (i = 1; i < ARRAY_SIZE(order); i++) {
 		uint64_t sa = fd_most(a, order[i]), sb = fd_most(b, order[i]);
 
 		if (sa != sb)

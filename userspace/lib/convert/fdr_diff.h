@@ -54,8 +54,9 @@ struct tb_fdr_diff {
 
 /*
  * Compare @a and @b (read with the same options) into @d, sorted by the
- * size of the change in column @key, then in total, in count, then by
- * class and name.  @d refers to their names: they must outlive it.
+ * size of the change in column @key, then in total, in count; equal
+ * changes the larger total first, then count, class and name.  @d
+ * refers to their names: they must outlive it.
  * Returns 0 or -ENOMEM.
  */
 int tb_fdr_diff_run(struct tb_fdr_diff *d, struct tb_fdr_report *a,
