@@ -59,9 +59,9 @@ TEST_F(bash, values_from_the_tables)
 	static const struct {
 		const char *words, *want;
 	} c[] = {
-		{ "tracebuf \"\"", "bpf convert crash ctl decode fdr help record report workload" },
+		{ "tracebuf \"\"", "bpf convert crash ctl decode diff fdr help record report workload" },
 		{ "tracebuf -", "--help --version" },
-		{ "tracebuf help \"\"", "bpf convert crash ctl decode fdr record report workload" },
+		{ "tracebuf help \"\"", "bpf convert crash ctl decode diff fdr record report workload" },
 		{ "tracebuf record -e \"\"", "all fault irq marker sched softirq syscall workqueue" },
 		{ "tracebuf record -e syscall,s", "syscall,sched syscall,softirq syscall,syscall" },
 		{ "tracebuf record --trigger \"\"",
@@ -86,6 +86,8 @@ TEST_F(bash, values_from_the_tables)
 		{ "tracebuf convert -q fdr-t", "fdr-text fdr-tfile fdr-tidy" },
 		{ "tracebuf report -e k", "kfunc" },
 		{ "tracebuf report --folded = c", "count" },
+		{ "tracebuf diff --sort p", "p50 p99" },
+		{ "tracebuf diff -e k", "kfunc" },
 		{ "tracebuf bpf -e m", "" },
 		{ "tracebuf workload \"\"", "faults getppid pingpong rtc serial" },
 		{ "tracebuf workload getppid \"\"", "" },

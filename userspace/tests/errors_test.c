@@ -21,8 +21,8 @@
 #define TFILE	"data/corpus/tfile/fdr-tfile.tf"
 
 static const char *const subs[] = {
-	"record", "bpf", "report", "crash", "fdr", "ctl", "convert", "decode",
-	"workload",
+	"record", "bpf", "report", "diff", "crash", "fdr", "ctl", "convert",
+	"decode", "workload",
 };
 
 TEST(wrong_invocations)

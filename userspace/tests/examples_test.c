@@ -2,10 +2,11 @@
 /*
  * The man pages' EXAMPLES (issue 27 item 4): every page has some, and
  * the host-side ones run.  Host-side are the examples of the pages of
- * convert, decode, report and tracebuf(1) whose tracebuf commands are
- * all convert, decode, report or help, and that read no device: they
- * run in a directory holding the files they name (trace.fdr with its
- * .names and .tasks, a kernel trace from the demo; chain.rec, XScale
+ * convert, decode, report, diff and tracebuf(1) whose tracebuf commands
+ * are all convert, decode, report, diff or help, and that read no
+ * device: they run in a directory holding the files they name
+ * (trace.fdr with its .names and .tasks, a kernel trace from the demo,
+ * and before.fdr and after.fdr, copies of it; chain.rec, XScale
  * records) and must exit 0.
  */
 #include <stdlib.h>
@@ -18,14 +19,15 @@
 
 static const char *const pages[] = {
 	"tracebuf.1", "tracebuf.4", "tracebuf-record.1", "tracebuf-bpf.1",
-	"tracebuf-report.1", "tracebuf-crash.1", "tracebuf-fdr.1",
+	"tracebuf-report.1", "tracebuf-diff.1", "tracebuf-crash.1",
+	"tracebuf-fdr.1",
 	"tracebuf-ctl.1", "tracebuf-convert.1", "tracebuf-decode.1",
 	"tracebuf-workload.1",
 };
 
 static const char *const host_pages[] = {
-	"tracebuf.1", "tracebuf-report.1", "tracebuf-convert.1",
-	"tracebuf-decode.1",
+	"tracebuf.1", "tracebuf-report.1", "tracebuf-diff.1",
+	"tracebuf-convert.1", "tracebuf-decode.1",
 };
 
 /*
@@ -92,7 +94,7 @@ static bool host_side(const char *line)
 {
 	static const char *const subs[] = {
 		"convert ", "decode ", "decode\n", "report ", "report\n",
-		"help ", "--help",
+		"diff ", "help ", "--help",
 	};
 	const char *p = line;
 	unsigned int i;
@@ -149,6 +151,12 @@ TEST(host_side_examples_run)
 		     "cp data/viewer/demo.fdr.tasks %s/trace.fdr.tasks && "
 		     "cp data/corpus/xscale/gen-three-checkpoints.bin %s/chain.rec",
 		     dir, dir, dir, dir);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	free(out);
+	/* tracebuf-diff(1)'s two runs: the demo's trace twice. */
+	out = tu_run(&st, "cd %s && for f in before after; do "
+		     "cp trace.fdr $f.fdr && cp trace.fdr.names $f.fdr.names; "
+		     "done", dir);
 	ASSERT_EQ(0, st) TH_LOG("%s", out);
 	free(out);
 	for (i = 0; i < ARRAY_SIZE(host_pages); i++) {

@@ -7,20 +7,18 @@
  * command line.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "report_cli.h"
 #include "convert/fdr_report.h"
 #include "convert/fdr_report_print.h"
 #include "util/companion.h"
 #include "util/parse.h"
-#include "util/sniff.h"
 
 #define DEFAULT_IN	"trace.fdr"
 
@@ -28,9 +26,6 @@ enum {
 	OPT_TASKS = TB_OPT_ID_FIRST_FREE, OPT_TID, OPT_NAME, OPT_TIME,
 	OPT_BEFORE, OPT_TOP, OPT_HIST, OPT_FOLDED,
 };
-
-#define REPORT_CLASS_WORDS \
-	"syscall irq softirq workqueue fault sched marker kfunc function"
 
 static const struct tb_opt report_opts[] = {
 	{ TB_OPT_MAP },
@@ -42,9 +37,9 @@ static const struct tb_opt report_opts[] = {
 	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_NUMBER },
 	{ TB_OPT_CPU },
-	{ TB_OPT_EVENTS_OF(REPORT_CLASS_WORDS) },
+	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) },
 	{ .id = 'e', .name = "class", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_CLASSES, .values = REPORT_CLASS_WORDS,
+	  .val = TB_VAL_CLASSES, .values = REPORT_CLI_CLASS_WORDS,
 	  .instead = "--events" },
 	{ .id = OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED },
 	{ .id = OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED },
@@ -107,140 +102,6 @@ static void usage(FILE *f)
 		tb_cli_prog());
 }
 
-/* "1.5", "200ms", "30us", "10ns" (default seconds) into nanoseconds. */
-static int parse_time(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *suffix;
-		double scale;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-		{ "", 1e9 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (!strcmp(end, units[i].suffix)) {
-			if (v * units[i].scale > 1.8e19)
-				return -ERANGE;
-			*ns = (uint64_t)(v * units[i].scale + 0.5);
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-static void parse_window(const char *arg, struct tb_fdr_report_opts *o)
-{
-	const char *comma = strchr(arg, ',');
-	char from[64];
-	size_t n;
-
-	if (!comma)
-		cli_die(TB_EXIT_USAGE, "--time '%s': expected FROM,TO (either may be empty)",
-			arg);
-	n = (size_t)(comma - arg);
-	if (n >= sizeof(from))
-		cli_die(TB_EXIT_USAGE, "--time '%s': FROM too long", arg);
-	memcpy(from, arg, n);
-	from[n] = '\0';
-	if (n && parse_time(from, &o->from_ns))
-		cli_die(TB_EXIT_USAGE, "--time: bad FROM '%s' (seconds, or with ms, us, ns)",
-			from);
-	if (comma[1] && parse_time(comma + 1, &o->to_ns))
-		cli_die(TB_EXIT_USAGE, "--time: bad TO '%s' (seconds, or with ms, us, ns)",
-			comma + 1);
-	if (comma[1] && !o->to_ns)
-		cli_die(TB_EXIT_USAGE, "--time: TO must be after the first record");
-	if (o->to_ns && o->to_ns < o->from_ns)
-		cli_die(TB_EXIT_USAGE, "--time '%s': TO is before FROM", arg);
-}
-
-static int class_word(void *ctx, const char *tok)
-{
-	uint32_t *mask = ctx;
-	int rc = tb_fdr_report_class(tok);
-
-	if (rc < 0)
-		cli_die(TB_EXIT_USAGE,
-			"--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
-			tok);
-	*mask |= 1U << rc;
-	return 0;
-}
-
-static uint32_t parse_class_list(const char *arg)
-{
-	uint32_t mask = 0;
-
-	if (tb_parse_words(arg, class_word, &mask))
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	if (!mask)
-		cli_die(TB_EXIT_USAGE, "--events: empty list");
-	return mask;
-}
-
-static int64_t parse_id(const char *opt, const char *arg, uint32_t max)
-{
-	uint32_t v;
-
-	if (tb_parse_u32(arg, 0, max, &v))
-		cli_die(TB_EXIT_USAGE, "%s '%s': expected a number from 0 to %u",
-			opt, arg, max);
-	return v;
-}
-
-/*
- * The input as a seekable stream: the report may read it twice (--time,
- * --before, a capture that must be ordered first).
- */
-static FILE *open_seekable(const char *path)
-{
-	FILE *in = cli_open_input(path), *tmp;
-	char buf[65536];
-	size_t n;
-
-	if (in != stdin && !fseek(in, 0, SEEK_SET))
-		return in;
-	tmp = tmpfile();
-	if (!tmp)
-		cli_die_errno(TB_EXIT_FAIL, "temporary file for %s", path);
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, tmp) != n)
-			cli_die_errno(TB_EXIT_FAIL, "temporary file for %s",
-				      path);
-	if (ferror(in))
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
-	if (in != stdin)
-		fclose(in);
-	rewind(tmp);
-	return tmp;
-}
-
-/* A companion: @given (must exist), else INPUT SUFFIX if it exists. */
-static char *companion(const char *input, const char *given,
-		       const char *suffix, bool off)
-{
-	char *p;
-
-	if (given)
-		return strdup(given);
-	if (off)
-		return NULL;
-	p = tb_companion_path(input, suffix);
-	if (p && access(p, F_OK)) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct tb_fdr_report_opts o = {
@@ -257,9 +118,8 @@ int cmd_report(int argc, char **argv)
 	char *names_file, *tasks_file;
 	struct tb_opt_parser p;
 	const char *optarg;
-	char msg[512];
 	uint32_t v;
-	FILE *in, *out, *f;
+	FILE *in, *out;
 	int c, ret;
 
 	tb_cli_init(argv[0]);
@@ -277,34 +137,28 @@ int cmd_report(int argc, char **argv)
 			no_names = true;
 			break;
 		case 'p':
-			o.pid = parse_id("--pid", optarg, INT32_MAX);
+			o.pid = report_cli_id("--pid", optarg, INT32_MAX);
 			break;
 		case OPT_TID:
-			o.tid = parse_id("--tid", optarg, INT32_MAX);
+			o.tid = report_cli_id("--tid", optarg, INT32_MAX);
 			break;
 		case 'C':
-			o.cpu = parse_id("--cpu", optarg, UINT16_MAX);
+			o.cpu = report_cli_id("--cpu", optarg, UINT16_MAX);
 			break;
 		case 'e':
-			o.classes = parse_class_list(optarg);
+			o.classes = report_cli_classes(optarg);
 			break;
 		case OPT_NAME:
 			o.name = optarg;
 			break;
 		case OPT_TIME:
-			parse_window(optarg, &o);
+			report_cli_window(optarg, &o);
 			break;
 		case OPT_BEFORE:
-			if (parse_time(optarg, &o.before_ns) || !o.before_ns)
-				cli_die(TB_EXIT_USAGE,
-					"--before '%s': expected milliseconds above 0",
-					optarg);
-			/* A plain number is milliseconds here. */
-			if (strspn(optarg, "0123456789.") == strlen(optarg))
-				o.before_ns /= 1000;
+			report_cli_before(optarg, &o);
 			break;
 		case OPT_TOP:
-			o.top = parse_id("--top", optarg, 1000);
+			o.top = report_cli_id("--top", optarg, 1000);
 			break;
 		case OPT_HIST:
 			if (tb_parse_u32(optarg, 0, 100000, &v))
@@ -339,20 +193,12 @@ int cmd_report(int argc, char **argv)
 		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
-	names_file = companion(pr.input, map, TB_COMPANION_NAMES, no_names);
-	tasks_file = companion(pr.input, tasks_path, TB_COMPANION_TASKS,
-			       no_names);
-	if (names_file) {
-		f = cli_open_input(names_file);
-		if (tb_name_map_load(&names, f, &err)) {
-			if (tb_sniff_mismatch(names_file, TB_SNIFF_NAMES, msg,
-					      sizeof(msg)))
-				cli_die(TB_EXIT_DATA, "--map: %s (%s)", msg,
-					err.msg);
-			cli_die(TB_EXIT_DATA, "%s: %s", names_file, err.msg);
-		}
-		fclose(f);
-	}
+	names_file = report_cli_companion(pr.input, map, TB_COMPANION_NAMES,
+					  no_names);
+	tasks_file = report_cli_companion(pr.input, tasks_path,
+					  TB_COMPANION_TASKS, no_names);
+	if (names_file)
+		report_cli_names(&names, names_file);
 	tb_task_map_init(&tasks);
 	if (tasks_file) {
 		ret = tb_task_map_load(&tasks, tasks_file, &err);
@@ -365,19 +211,10 @@ int cmd_report(int argc, char **argv)
 	pr.names = names_file;
 	pr.tasks = tasks_file;
 
-	in = open_seekable(pr.input);
+	in = report_cli_open(pr.input);
 	out = cli_open_output(output);
 	cli_refuse_input_as_output(in, pr.input, output);
-	ret = tb_fdr_report_run(&r, in, &names, &tasks, &o, folded, &err);
-	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	if (ret && tb_sniff_mismatch(pr.input, TB_SNIFF_FDR, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
-	if (ret)
-		cli_die(TB_EXIT_DATA, "%s: %s", pr.input, err.msg);
-	fclose(in);
-	if (err.warning[0])
-		tb_cli_warn("%s: %s", pr.input, err.warning);
+	report_cli_read(&r, pr.input, in, &names, &tasks, &o, folded);
 	if (folded)
 		ret = tb_fdr_report_print_folded(&r, &pr, out);
 	else if (json)

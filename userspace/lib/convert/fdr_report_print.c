@@ -36,6 +36,11 @@ static const char *rp_dur(uint64_t ns, char *buf, size_t size)
 	return buf;
 }
 
+const char *tb_fdr_report_print_dur(uint64_t ns, char *buf, size_t size)
+{
+	return rp_dur(ns, buf, size);
+}
+
 /* Functions with completed calls, the most total time first. */
 static int rp_by_total(const void *a, const void *b)
 {

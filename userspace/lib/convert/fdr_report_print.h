@@ -8,6 +8,8 @@
 #ifndef TB_FDR_REPORT_PRINT_H
 #define TB_FDR_REPORT_PRINT_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "convert/fdr_report.h"
@@ -19,6 +21,9 @@ struct tb_fdr_report_print {
 	unsigned int hists;	/* histograms of the N busiest names */
 	bool fold_counts;	/* folded: calls, not nanoseconds */
 };
+
+/* @ns as the report prints a time: "812 ns", "3.41 us", "12.0 ms". */
+const char *tb_fdr_report_print_dur(uint64_t ns, char *buf, size_t size);
 
 /* Each returns 0 or -EIO when writing failed. */
 int tb_fdr_report_print_text(struct tb_fdr_report *r,
