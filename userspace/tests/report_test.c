@@ -407,6 +407,81 @@ TEST(percentiles_exact_then_within_the_bound)
 	tb_latency_free(&l);
 }
 
+/* The text report of @r, histograms of its @hists busiest names. */
+static char *report_text(struct tb_fdr_report *r, unsigned int hists)
+{
+	struct tb_fdr_report_print p = { .input = "x", .hists = hists };
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return NULL;
+	if (tb_fdr_report_print_text(r, &p, out))
+		fprintf(out, "(write error)");
+	fclose(out);
+	return text;
+}
+
+/*
+ * A histogram's rows hold the calls whose durations they name.  The clock
+ * is demo.fdr's (2.596 GHz), so that a power of two of ticks is not one of
+ * nanoseconds: durations of 1.2 ms (the demo's nanosleeps), 101 ms (its
+ * poll), and one tick on either side of 2^20 and 2^21 ns.  Each call is
+ * alone in its row or shares it with the calls of the same row only.
+ */
+TEST(histogram_rows_hold_the_calls_they_name)
+{
+	static const uint64_t ns[] = {
+		1200000, 1200000, 101000000, 1048575, 1048576, 2097151, 2097152,
+		999, 1000, 0,
+	};
+	const uint64_t hz = 2596000000ULL;
+	uint64_t ticks[sizeof(ns) / sizeof(ns[0])];
+	uint64_t want[TB_LATENCY_LOG2] = { 0 };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	unsigned int i, k, rows = 0;
+	char *text, line[128];
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	tb_bytes_put64(g.p + 8, hz);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		/* the fewest ticks that read as at least ns[i] */
+		ticks[i] = (ns[i] * hz + 999999999) / 1000000000;
+		gf_func(&g, TB_FDR_ENTER, SYS(35), 10);
+		gf_func(&g, TB_FDR_EXIT, SYS(35), (uint32_t)ticks[i]);
+	}
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		uint64_t v = tb_fdr_report_ns(&r, ticks[i]);
+
+		ASSERT_EQ(ns[i], v);
+		want[v ? 64 - __builtin_clzll(v) : 0]++;
+	}
+	text = report_text(&r, 1);
+	ASSERT_NE(NULL, text);
+	for (k = 0; k < TB_LATENCY_LOG2; k++) {
+		if (!want[k])
+			continue;
+		snprintf(line, sizeof(line), "%10llu -> %-8llu : %-9llu |",
+			 k ? 1ULL << (k - 1) : 0ULL,
+			 k ? (1ULL << k) - 1 : 0ULL,
+			 (unsigned long long)want[k]);
+		EXPECT_NE(NULL, strstr(text, line)) TH_LOG("no \"%s\" in\n%s",
+							   line, text);
+		rows++;
+	}
+	EXPECT_EQ(6, rows);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 static const char *tool(void)
 {
 	return "../../build/userspace/tracebuf";

@@ -19,10 +19,7 @@
 
 uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks)
 {
-	if (!r->hdr.cycle_frequency)
-		return ticks;
-	return (uint64_t)((long double)ticks * 1e9L /
-			  (long double)r->hdr.cycle_frequency);
+	return tb_fdr_report_visit_ns(r, ticks);
 }
 
 /* The trace's command name of @tid, or NULL. */

@@ -242,23 +242,12 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 }
 
 /* A log2 histogram in nanoseconds, as bcc's print_log2_hist draws it. */
-static void rp_hist(struct tb_fdr_report *r,
-		    const struct tb_fdr_report_func *f, FILE *out)
+static void rp_hist(const struct tb_fdr_report_func *f, FILE *out)
 {
-	uint64_t ns[TB_LATENCY_LOG2] = { 0 }, top = 0;
+	const uint64_t *ns = f->log2_ns;
 	unsigned int k, lo = TB_LATENCY_LOG2, hi = 0, bars;
-	uint64_t v;
+	uint64_t top = 0;
 
-	/* Re-bucket by nanoseconds: a tick bucket maps to one ns bucket. */
-	for (k = 0; k < TB_LATENCY_LOG2; k++) {
-		unsigned int b;
-
-		if (!f->lat.log2[k])
-			continue;
-		v = k ? tb_fdr_report_ns(r, 1ULL << (k - 1)) : 0;
-		b = v ? 64 - __builtin_clzll(v) : 0;
-		ns[b] += f->lat.log2[k];
-	}
 	for (k = 0; k < TB_LATENCY_LOG2; k++) {
 		if (!ns[k])
 			continue;
@@ -296,7 +285,7 @@ static void rp_hists(struct tb_fdr_report *r,
 	fprintf(out, "\nLatency histograms of the %zu events with the most time (--hist N for more)\n",
 		n < p->hists ? n : p->hists);
 	for (i = 0; i < n && i < p->hists; i++)
-		rp_hist(r, v[i], out);
+		rp_hist(v[i], out);
 	free(v);
 }
 

@@ -29,6 +29,51 @@ uint64_t tb_fdr_report_visit_ticks(const struct tb_fdr_report *r, uint64_t ns)
 			  (long double)r->hdr.cycle_frequency / 1e9L);
 }
 
+uint64_t tb_fdr_report_visit_ns(const struct tb_fdr_report *r, uint64_t ticks)
+{
+	if (!r->hdr.cycle_frequency)
+		return ticks;
+	return (uint64_t)((long double)ticks * 1e9L /
+			  (long double)r->hdr.cycle_frequency);
+}
+
+/*
+ * The table of rp_ctx.ns_log2: the ticks of one log2 bucket, [2^(b-1),
+ * 2^b), last less than twice the first, and so are their nanoseconds:
+ * they span one or two buckets of those.
+ */
+static void rp_ns_buckets(struct rp_ctx *c)
+{
+	const struct tb_fdr_report *r = c->r;
+	unsigned int b, k;
+
+	for (b = 0; b < TB_LATENCY_LOG2; b++) {
+		uint64_t lo = b ? 1ULL << (b - 1) : 0;
+		uint64_t hi = b ? lo + (lo - 1) : 0;
+
+		k = tb_latency_log2(tb_fdr_report_visit_ns(r, lo));
+		c->ns_log2[b] = (uint8_t)k;
+		/* The last tick still in ns bucket k. */
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2 + 1;
+
+			if (tb_latency_log2(tb_fdr_report_visit_ns(r, mid)) == k)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		c->ns_split[b] = lo;
+	}
+}
+
+/* The log2 bucket of @ticks in nanoseconds (rp_ns_buckets()). */
+static inline unsigned int rp_ns_log2(const struct rp_ctx *c, uint64_t ticks)
+{
+	unsigned int b = tb_latency_log2(ticks);
+
+	return c->ns_log2[b] + (ticks > c->ns_split[b]);
+}
+
 /* Where task @tid is in tasks[] (sorted by tid), or would go. */
 size_t tb_fdr_report_visit_task_at(const struct tb_fdr_report *r, int32_t tid)
 {
@@ -331,6 +376,7 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	}
 	if (tb_latency_add(&f->lat, ticks))
 		c->oom = 1;
+	f->log2_ns[rp_ns_log2(c, ticks)]++;
 	if (!t->depth)
 		t->time[f->rc] += ticks;
 	/* Most calls are not among the longest: decide before copying. */
@@ -512,6 +558,7 @@ int tb_fdr_report_visit_header(void *ctx, const struct tb_fdr_header *h)
 	struct rp_ctx *c = ctx;
 
 	c->r->hdr = *h;
+	rp_ns_buckets(c);
 	return 0;
 }
 

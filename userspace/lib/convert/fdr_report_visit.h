@@ -47,9 +47,18 @@ struct rp_ctx {
 	struct tb_fdr_report_task *last;	/* the task of the last record */
 	struct tb_error *err;
 	struct tb_hash fold_index;	/* key -> node index + 1 */
+	/*
+	 * A call's log2 bucket in nanoseconds from that in ticks, without
+	 * a division per call: the ticks of bucket b are in ns bucket
+	 * ns_log2[b] up to ns_split[b], in the next one above it.
+	 */
+	uint8_t ns_log2[TB_LATENCY_LOG2];
+	uint64_t ns_split[TB_LATENCY_LOG2];
 	int oom;
 };
 
+/* Ticks @ticks in nanoseconds (tb_fdr_report_ns()). */
+uint64_t tb_fdr_report_visit_ns(const struct tb_fdr_report *r, uint64_t ticks);
 /* Nanoseconds @ns in the trace's ticks. */
 uint64_t tb_fdr_report_visit_ticks(const struct tb_fdr_report *r, uint64_t ns);
 /* Where task @tid is in tasks[] (sorted by tid), or would go. */

@@ -30,6 +30,9 @@ struct tb_latency {
 	uint64_t *fine;		/* the log-linear histogram after that */
 };
 
+/* The index in log2[] of @v. */
+unsigned int tb_latency_log2(uint64_t v);
+
 /* Add one value: 0, or -ENOMEM (the value is then counted but not kept). */
 int tb_latency_add(struct tb_latency *l, uint64_t v);
 
