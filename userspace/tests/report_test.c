@@ -482,6 +482,54 @@ TEST(histogram_rows_hold_the_calls_they_name)
 	gb_free(&g);
 }
 
+/*
+ * The bound the text prints for "~" percentiles holds where the
+ * histogram errs most: 150,001 calls, the median's exact value on the
+ * lower edge of a log-linear bucket (2^20 ticks, 1 GHz), which the
+ * histogram answers with the bucket's middle, 1/256 above it.
+ */
+TEST(printed_percentile_bound_holds_on_a_bucket_edge)
+{
+	const uint64_t edge = 1ULL << 20, n = 150001;
+	struct tb_fdr_report r;
+	struct gb g = { 0 };
+	const struct tb_fdr_report_func *f;
+	double bound = 0, err;
+	uint64_t i, v;
+	char *text, *at;
+	bool exact;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	for (i = 0; i < n; i++) {
+		gf_func(&g, TB_FDR_ENTER, SYS(35), 10);
+		gf_func(&g, TB_FDR_EXIT, SYS(35),
+			(uint32_t)(i <= n / 2 ? edge : 2 * edge));
+	}
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, SYS(35));
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(n, f->lat.count);
+	v = tb_latency_percentile((struct tb_latency *)&f->lat, 50, &exact);
+	EXPECT_FALSE(exact);
+	err = (double)(v > edge ? v - edge : edge - v) / (double)edge;
+	EXPECT_EQ(1.0 / 256, err);
+	EXPECT_LE(err * 1e6, TB_LATENCY_ERROR_PPM);
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	at = strstr(text, "within ");
+	ASSERT_NE(NULL, at) TH_LOG("%s", text);
+	bound = strtod(at + 7, NULL);
+	EXPECT_LE(err * 100, bound) TH_LOG("printed: %.40s, error %.6f%%",
+					   at, err * 100);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 static const char *tool(void)
 {
 	return "../../build/userspace/tracebuf";

@@ -417,9 +417,15 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 
 	rp_heading(r, p, out);
 	rp_latencies(r, out, &approx);
+	/*
+	 * The bound in thousandths of a percent, rounded up: the error
+	 * reaches 1/256 = 0.390625% on a bucket's lower edge, which "0.39%"
+	 * would not cover.
+	 */
 	if (approx)
-		fprintf(out, "~ from a histogram (more than %u calls): within %.2f%%\n",
-			TB_LATENCY_EXACT, TB_LATENCY_ERROR_PPM / 1e4);
+		fprintf(out, "~ from a histogram (more than %u calls): within %u.%03u%% (1/256)\n",
+			TB_LATENCY_EXACT, (TB_LATENCY_ERROR_PPM + 9) / 10 / 1000,
+			(TB_LATENCY_ERROR_PPM + 9) / 10 % 1000);
 	rp_points(r, out);
 	rp_hists(r, p, out);
 	rp_tasks(r, out);

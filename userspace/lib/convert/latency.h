@@ -15,7 +15,10 @@
 #include <stdint.h>
 
 #define TB_LATENCY_EXACT	4096
-/* Half a sub-bucket over its lower bound: 1/256. */
+/*
+ * Half a sub-bucket over its lower bound: 1/256 = 3906.25 ppm, reached
+ * when the exact value is a bucket's lower edge; rounded up.
+ */
 #define TB_LATENCY_ERROR_PPM	3907
 /* log2[0] counts zeros, log2[k] the values in [2^(k-1), 2^k). */
 #define TB_LATENCY_LOG2		65
