@@ -119,6 +119,22 @@ static int run_mem(struct tb_fdr_report *r, const struct gb *g,
 	return ret;
 }
 
+/* The text report of @r, histograms of its @hists busiest names. */
+static char *report_text(struct tb_fdr_report *r, unsigned int hists)
+{
+	struct tb_fdr_report_print p = { .input = "x", .hists = hists };
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return NULL;
+	if (tb_fdr_report_print_text(r, &p, out))
+		fprintf(out, "(write error)");
+	fclose(out);
+	return text;
+}
+
 TEST(nesting_incomplete_calls_points_loss_and_markers)
 {
 	struct gb g = { 0 };
@@ -210,6 +226,44 @@ TEST(filters_count_what_they_select)
 	EXPECT_EQ(2, func(&r, SYS(39))->lat.count);
 	EXPECT_EQ(0, func(&r, IRQ(4))->lat.count);
 	EXPECT_EQ(0, r.nmarkers);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * A task's TIME is its outermost calls among those counted: with --class
+ * irq, task 10's IRQ (20 ns inside sys 39) is outermost, and with a
+ * --time window that begins inside sys 39, so is the IRQ begun in it.
+ * Without a filter it is inside sys 39 and the syscall's time holds it.
+ */
+TEST(task_time_is_of_the_outermost_counted_calls)
+{
+	const unsigned int irq = tb_fdr_report_class_of(IRQ(4));
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.classes = 1U << irq), false));
+	ASSERT_EQ(10, r.tasks[0].tid);
+	EXPECT_EQ(1, r.tasks[0].count[irq]);
+	EXPECT_EQ(20, r.tasks[0].time[irq]);
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "         1      20 ns\n")) TH_LOG("%s",
+									  text);
+	free(text);
+	tb_fdr_report_free(&r);
+
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.from_ns = 50, .to_ns = 60),
+			     false));
+	EXPECT_EQ(20, r.tasks[0].time[irq]);
+	EXPECT_EQ(0, r.tasks[0].time[0]);
+	tb_fdr_report_free(&r);
+
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_EQ(0, r.tasks[0].time[irq]);
+	EXPECT_EQ(200, r.tasks[0].time[0]);
 	tb_fdr_report_free(&r);
 	gb_free(&g);
 }
@@ -405,22 +459,6 @@ TEST(percentiles_exact_then_within_the_bound)
 	EXPECT_EQ(1000, l.min);
 	EXPECT_EQ(100000, l.count);
 	tb_latency_free(&l);
-}
-
-/* The text report of @r, histograms of its @hists busiest names. */
-static char *report_text(struct tb_fdr_report *r, unsigned int hists)
-{
-	struct tb_fdr_report_print p = { .input = "x", .hists = hists };
-	char *text = NULL;
-	size_t len;
-	FILE *out = open_memstream(&text, &len);
-
-	if (!out)
-		return NULL;
-	if (tb_fdr_report_print_text(r, &p, out))
-		fprintf(out, "(write error)");
-	fclose(out);
-	return text;
 }
 
 /*

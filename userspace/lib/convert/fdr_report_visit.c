@@ -330,6 +330,10 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	*fr = (struct tb_fdr_report_frame){
 		.fi = fi, .cpu = rec->cpu, .tsc = rec->tsc,
 		.counted = rp_counted(c, f, rec),
+		.inner = t->depth > 1 &&
+			 ((fr[-1].counted &&
+			   !rp_is_point(c, r->funcs[fr[-1].fi].rc)) ||
+			  fr[-1].inner),
 	};
 	if (fr->counted) {
 		struct tb_fdr_report_cpu *cpu = rp_cpu(c, rec->cpu);
@@ -377,7 +381,7 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	if (tb_latency_add(&f->lat, ticks))
 		c->oom = 1;
 	f->log2_ns[rp_ns_log2(c, ticks)]++;
-	if (!t->depth)
+	if (!fr->inner)
 		t->time[f->rc] += ticks;
 	/* Most calls are not among the longest: decide before copying. */
 	if (rp_long_enough(r, ticks) || r->opts.before_ns) {

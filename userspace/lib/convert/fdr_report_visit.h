@@ -24,6 +24,12 @@
 struct tb_fdr_report_frame {
 	uint32_t fi;		/* its function: index in funcs[] */
 	bool counted;		/* passes the filters */
+	/*
+	 * Inside a counted call: its time is in that call's, not once more
+	 * in the task's.  A call the filters leave out does not count, so
+	 * that an IRQ is outermost under --class irq.
+	 */
+	bool inner;
 	uint16_t cpu;
 	uint64_t tsc;
 	uint64_t child;		/* ticks of completed calls inside it */
