@@ -348,6 +348,7 @@ TEST(kept_events_name_their_function_whatever_its_id)
  */
 TEST(exit_comm_names_tasks_the_tasks_file_missed)
 {
+	char buf[TB_TASK_COMM_LEN];
 	static const char comm[] = "tracebuf: comm cc1\x01";
 	struct gb g = { 0 };
 	struct tb_fdr_report r;
@@ -375,9 +376,71 @@ TEST(exit_comm_names_tasks_the_tasks_file_missed)
 	EXPECT_EQ(3, r.events);
 	EXPECT_EQ(3, func(&r, SYS(39))->lat.count);
 	/* Unprintable bytes as dots, as markers' texts. */
-	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 30, 30));
-	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 31, 30));
-	EXPECT_EQ(NULL, tb_fdr_report_comm(&r, 40, 40));
+	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 30, 30, buf));
+	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 31, 30, buf));
+	EXPECT_EQ(NULL, tb_fdr_report_comm(&r, 40, 40, buf));
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * The idle tasks of CPUs 0 and 1 (TRACEBUF_FDR_IDLE_TID, pid 0) each take
+ * an IRQ: the task table, the longest events, --json and --folded call
+ * them swapper/0 and swapper/1 with tid 0, as the kernel and perf do,
+ * never by the raw tid.
+ */
+TEST(idle_tasks_are_swapper_n_with_tid_0)
+{
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text, *json = NULL, *folded = NULL, want[160];
+	unsigned int cpu;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	for (cpu = 0; cpu < 2; cpu++) {
+		ext = gf_extents(&g, 0);
+		block(&g, TRACEBUF_FDR_IDLE_TID(cpu), 0, (uint16_t)cpu,
+		      1000 + cpu * 100);
+		gf_func(&g, TB_FDR_ENTER, IRQ(4), 10);
+		gf_func(&g, TB_FDR_EXIT, IRQ(4), 20 + cpu);
+		gf_extents_end(&g, ext);
+	}
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), true));
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	out = open_memstream(&json, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	out = open_memstream(&folded, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_folded(&r, &p, out));
+	fclose(out);
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(want, sizeof(want), "%10d %10d %-16s %-7u", 0, 0,
+			 cpu ? "swapper/1" : "swapper/0", cpu);
+		EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no \"%s\" in\n%s",
+							   want, text);
+		snprintf(want, sizeof(want), "%4u %10d %-16s irq", cpu, 0,
+			 cpu ? "swapper/1" : "swapper/0");
+		EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no \"%s\" in\n%s",
+							   want, text);
+		snprintf(want, sizeof(want),
+			 "{\"tid\": 0, \"pid\": 0, \"comm\": \"swapper/%u\"", cpu);
+		EXPECT_NE(NULL, strstr(json, want)) TH_LOG("no %s in\n%s",
+							   want, json);
+		snprintf(want, sizeof(want), "swapper/%u-0;irq_0x4 %u\n", cpu,
+			 20 + cpu);
+		EXPECT_NE(NULL, strstr(folded, want)) TH_LOG("no %s in\n%s",
+							     want, folded);
+	}
+	EXPECT_EQ(NULL, strstr(text, "107374182")) TH_LOG("%s", text);
+	EXPECT_EQ(NULL, strstr(json, "107374182")) TH_LOG("%s", json);
+	EXPECT_EQ(NULL, strstr(folded, "107374182")) TH_LOG("%s", folded);
+	free(text);
+	free(json);
+	free(folded);
 	tb_fdr_report_free(&r);
 	gb_free(&g);
 }

@@ -163,7 +163,7 @@ uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks);
  * process's, else NULL.
  */
 const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
-			       int32_t pid);
+			       int32_t pid, char buf[TB_TASK_COMM_LEN]);
 
 void tb_fdr_report_free(struct tb_fdr_report *r);
 

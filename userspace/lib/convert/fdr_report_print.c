@@ -89,10 +89,11 @@ static bool rp_incomplete(const struct tb_fdr_report_func *f)
 	return f->no_entry || f->no_exit;
 }
 
+/* What to call task @tid: @buf holds the name if the map does not. */
 static const char *rp_task_name(const struct tb_fdr_report *r, int32_t tid,
-				int32_t pid)
+				int32_t pid, char buf[TB_TASK_COMM_LEN])
 {
-	const char *c = tb_fdr_report_comm(r, tid, pid);
+	const char *c = tb_fdr_report_comm(r, tid, pid, buf);
 
 	return c ? c : "?";
 }
@@ -312,7 +313,7 @@ static unsigned int rp_columns(const struct tb_fdr_report *r,
 static void rp_tasks(struct tb_fdr_report *r, FILE *out)
 {
 	unsigned int cols[TB_RC_NR], nc = rp_columns(r, cols), k;
-	char d[32];
+	char d[32], comm[TB_TASK_COMM_LEN];
 	size_t i;
 
 	fprintf(out, "\nTasks (events begun by each; TIME: its outermost syscalls, kfuncs, IRQs...)\n");
@@ -336,8 +337,9 @@ static void rp_tasks(struct tb_fdr_report *r, FILE *out)
 			if (t->cpus & (1ULL << c))
 				len += snprintf(cpus + len, sizeof(cpus) - len,
 						"%s%u", len ? "," : "", c);
-		fprintf(out, "%10d %10d %-16s %-7s", t->tid, t->pid,
-			rp_task_name(r, t->tid, t->pid), cpus);
+		fprintf(out, "%10d %10d %-16s %-7s",
+			tb_task_map_shown_tid(t->tid), t->pid,
+			rp_task_name(r, t->tid, t->pid, comm), cpus);
 		for (k = 0; k < nc; k++)
 			fprintf(out, " %9" PRIu64, t->count[cols[k]]);
 		fprintf(out, " %10s\n",
@@ -365,7 +367,7 @@ static void rp_long_line(struct tb_fdr_report *r,
 			 const struct tb_fdr_report_long *l, FILE *out,
 			 uint64_t zero, bool negative)
 {
-	char d[32];
+	char d[32], comm[TB_TASK_COMM_LEN];
 	double at;
 
 	if (negative)
@@ -373,7 +375,8 @@ static void rp_long_line(struct tb_fdr_report *r,
 	else
 		at = (double)tb_fdr_report_ns(r, l->start - zero) / 1e9;
 	fprintf(out, "%12.6f %4u %10d %-16s %-9s %-28s %10s\n", at, l->cpu,
-		l->tid, rp_task_name(r, l->tid, l->pid),
+		tb_task_map_shown_tid(l->tid),
+		rp_task_name(r, l->tid, l->pid, comm),
 		l->func ? tb_fdr_report_class_name(l->func->rc) : "?",
 		l->func ? l->func->name : "?",
 		rp_dur(tb_fdr_report_ns(r, l->ticks), d, sizeof(d)));
@@ -483,11 +486,13 @@ static void rp_json_long(struct tb_fdr_report *r,
 			 const struct tb_fdr_report_long *l, FILE *out,
 			 uint64_t zero)
 {
+	char comm[TB_TASK_COMM_LEN];
+
 	fprintf(out, "{\"start_ns\": %" PRId64 ", \"cpu\": %u, \"tid\": %d, \"pid\": %d, \"comm\": ",
 		l->start >= zero ? (int64_t)tb_fdr_report_ns(r, l->start - zero) :
 		-(int64_t)tb_fdr_report_ns(r, zero - l->start),
-		l->cpu, l->tid, l->pid);
-	rp_jstr(out, rp_task_name(r, l->tid, l->pid));
+		l->cpu, tb_task_map_shown_tid(l->tid), l->pid);
+	rp_jstr(out, rp_task_name(r, l->tid, l->pid, comm));
 	fprintf(out, ", \"class\": \"%s\", \"name\": ",
 		l->func ? tb_fdr_report_class_name(l->func->rc) : "?");
 	rp_jstr(out, l->func ? l->func->name : "?");
@@ -515,6 +520,7 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 			     const struct tb_fdr_report_print *p, FILE *out)
 {
 	unsigned int c, i, top = r->opts.top;
+	char comm[TB_TASK_COMM_LEN];
 	size_t k;
 
 	fprintf(out, "{\"trace\": ");
@@ -531,7 +537,7 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		fprintf(out, ", \"trigger\": {\"at_ns\": %" PRIu64
 			", \"cpu\": %u, \"tid\": %d, \"text\": ",
 			tb_fdr_report_ns(r, r->trigger.tsc - r->first),
-			r->trigger.cpu, r->trigger.tid);
+			r->trigger.cpu, tb_task_map_shown_tid(r->trigger.tid));
 		rp_jstr(out, r->trigger.text);
 		fprintf(out, "}");
 	}
@@ -557,8 +563,8 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		for (rc = 0; rc < TB_RC_NR; rc++)
 			busy += t->time[rc];
 		fprintf(out, "%s\n{\"tid\": %d, \"pid\": %d, \"comm\": ",
-			i++ ? "," : "", t->tid, t->pid);
-		rp_jstr(out, rp_task_name(r, t->tid, t->pid));
+			i++ ? "," : "", tb_task_map_shown_tid(t->tid), t->pid);
+		rp_jstr(out, rp_task_name(r, t->tid, t->pid, comm));
 		fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": ",
 			tb_fdr_report_ns(r, busy));
 		rp_json_counts(out, t->count);
@@ -605,10 +611,11 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	const struct tb_fdr_report_fold *f = &r->folds[n - 1];
 	const struct tb_fdr_report_func *fn = NULL;
 	size_t lo = 0, hi = r->nfuncs;
+	char comm[TB_TASK_COMM_LEN];
 
 	if (!f->parent) {
-		fprintf(out, "%s-%d", rp_task_name(r, f->tid, f->pid),
-			f->tid);
+		fprintf(out, "%s-%d", rp_task_name(r, f->tid, f->pid, comm),
+			tb_task_map_shown_tid(f->tid));
 		return;
 	}
 	rp_fold_path(r, f->parent, out);
