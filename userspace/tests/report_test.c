@@ -193,6 +193,29 @@ TEST(nesting_incomplete_calls_points_loss_and_markers)
 	gb_free(&g);
 }
 
+/*
+ * The heading says what its numbers count: events (calls and point
+ * events begun, markers: 6 in the demo trace) out of function records
+ * (entries and exits: 10), and losses in records as the recorder counts
+ * them.
+ */
+TEST(heading_says_what_it_counts)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\n  6 events (calls and point events begun, markers) in 10 function records; 3 records lost (the recorder's loss reports)\n"))
+		TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 TEST(filters_count_what_they_select)
 {
 	struct gb g = { 0 };

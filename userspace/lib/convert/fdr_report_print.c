@@ -113,8 +113,11 @@ static void rp_heading(struct tb_fdr_report *r,
 	fprintf(out, "  %u CPUs, %zu tasks, %s from the first record to the last\n",
 		r->ncpus, r->ntasks,
 		rp_dur(tb_fdr_report_ns(r, r->last - r->first), d, sizeof(d)));
-	fprintf(out, "  %" PRIu64 " events counted; %" PRIu64
-		" lost (the recorder's loss reports)\n", r->events, r->lost);
+	/* The words of Documentation/tools.rst: events, records. */
+	fprintf(out, "  %" PRIu64 " events (calls and point events begun, markers) in %"
+		PRIu64 " function records; %" PRIu64
+		" records lost (the recorder's loss reports)\n", r->events,
+		r->stats.functions, r->lost);
 	fprintf(out, "  names: %s; tasks: %s\n",
 		p->names ? p->names : "none (ids as numbers)",
 		p->tasks ? p->tasks : "none (threads as tid)");
