@@ -4,7 +4,7 @@
  *
  *  - every subcommand `tracebuf --help` lists has a man page
  *    (Documentation/man/tracebuf-NAME.1.rst) and every such page a
- *    subcommand;
+ *    subcommand, and is in tracebuf(1)'s list and README's Tools table;
  *  - each man page's option lists name exactly the options its --help
  *    names (and options_test holds --help to the option tables the
  *    completion offers, so the completion offers what the page says);
@@ -136,6 +136,38 @@ TEST(every_subcommand_has_a_man_page_and_back)
 		}
 	}
 	free(subs);
+}
+
+/*
+ * tracebuf(1) lists each subcommand as "**NAME**" with its page, and
+ * README's Tools table has a row "| `tracebuf NAME` |" for it.
+ */
+TEST(every_subcommand_is_in_tracebuf_1_and_the_readme)
+{
+	char *subs = subcommands(), *p, *save = NULL, want[128];
+	char *man = tu_slurp(MANDIR "/tracebuf.1.rst");
+	char *readme = tu_slurp(TOP "/README.md");
+
+	ASSERT_NE(NULL, subs);
+	ASSERT_NE(NULL, man);
+	ASSERT_NE(NULL, readme);
+	for (p = strtok_r(subs, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		snprintf(want, sizeof(want), "\n**%s**\n", p);
+		EXPECT_NE(NULL, strstr(man, want)) {
+			TH_LOG("tracebuf.1.rst does not list %s", p);
+		}
+		snprintf(want, sizeof(want), "**tracebuf-%s**\\(1)", p);
+		EXPECT_NE(NULL, strstr(man, want)) {
+			TH_LOG("tracebuf.1.rst does not cite tracebuf-%s(1)", p);
+		}
+		snprintf(want, sizeof(want), "\n| `tracebuf %s` |", p);
+		EXPECT_NE(NULL, strstr(readme, want)) {
+			TH_LOG("README.md's Tools table has no %s", p);
+		}
+	}
+	free(subs);
+	free(man);
+	free(readme);
 }
 
 /* One page against one --help: the same options, both ways. */
