@@ -170,6 +170,35 @@ TEST(every_subcommand_is_in_tracebuf_1_and_the_readme)
 	free(readme);
 }
 
+/*
+ * The viewers the tools send a JSON file to open it: Debian's Chromium
+ * does not open chrome://tracing (headless: net::ERR_ABORTED), so
+ * neither the help nor the hint for a JSON file given to report names it.
+ */
+TEST(json_hints_name_viewers_that_open_it)
+{
+	char *dir = tu_tmpdir(), path[256], *out;
+	FILE *f;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs("{\"traceEvents\": []}\n", f);
+	fclose(f);
+	out = tu_run(&st, "%s report %s 2>&1", tu_tool("tracebuf"), path);
+	EXPECT_NE(NULL, strstr(out, "speedscope")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "chrome://tracing")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "%s convert --help", tu_tool("tracebuf"));
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "fdr-json")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "chrome://tracing")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+
 /* One page against one --help: the same options, both ways. */
 static int same_options(struct __test_metadata *_metadata, const char *page,
 			const char *sub)
