@@ -654,6 +654,41 @@ TEST(printed_percentile_bound_holds_on_a_bucket_edge)
 	gb_free(&g);
 }
 
+/*
+ * A hostile clock: 1 tick per second, and a call of 2^50 ticks (its exit
+ * in a later block), whose nanoseconds do not fit 64 bits: printed as
+ * the largest value, in the histogram's last row, without a crash.
+ */
+TEST(nanoseconds_beyond_64_bits_saturate)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	size_t ext;
+	char *text;
+
+	gf_header(&g, 5, 1, 0);
+	tb_bytes_put64(g.p + 8, 1);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(35), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1ULL << 50);
+	gf_func(&g, TB_FDR_EXIT, SYS(35), 10);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	ASSERT_EQ(1, func(&r, SYS(35))->lat.count);
+	EXPECT_EQ(UINT64_MAX, tb_fdr_report_ns(&r, func(&r, SYS(35))->lat.max));
+	EXPECT_EQ(1, func(&r, SYS(35))->log2_ns[64]);
+	text = report_text(&r, 1);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "9223372036854775808 -> 18446744073709551615 : 1 "))
+		TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 static const char *tool(void)
 {
 	return "../../build/userspace/tracebuf";

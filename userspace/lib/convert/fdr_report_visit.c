@@ -31,10 +31,18 @@ uint64_t tb_fdr_report_visit_ticks(const struct tb_fdr_report *r, uint64_t ns)
 
 uint64_t tb_fdr_report_visit_ns(const struct tb_fdr_report *r, uint64_t ticks)
 {
+	long double ns;
+
 	if (!r->hdr.cycle_frequency)
 		return ticks;
-	return (uint64_t)((long double)ticks * 1e9L /
-			  (long double)r->hdr.cycle_frequency);
+	ns = (long double)ticks * 1e9L / (long double)r->hdr.cycle_frequency;
+	/*
+	 * A clock below 1 GHz (a header's frequency is the file's word)
+	 * makes more nanoseconds than ticks: the largest value, not the
+	 * wrapped or undefined conversion, and the ns histogram stays
+	 * monotonic.
+	 */
+	return ns >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)ns;
 }
 
 /*
