@@ -415,6 +415,7 @@ TEST(exit_comm_names_tasks_the_tasks_file_missed)
 TEST(idle_tasks_are_swapper_n_with_tid_0)
 {
 	struct tb_fdr_report_print p = { .input = "x" };
+	struct tb_fdr_report_opts o;
 	struct gb g = { 0 };
 	struct tb_fdr_report r;
 	char *text, *json = NULL, *folded = NULL, want[160];
@@ -464,6 +465,17 @@ TEST(idle_tasks_are_swapper_n_with_tid_0)
 	free(text);
 	free(json);
 	free(folded);
+	tb_fdr_report_free(&r);
+	/* --tid 0 selects them as shown; the file's tid one of them. */
+	o = OPTS();
+	o.tid = 0;	/* OPTS() reads 0 as no filter */
+	ASSERT_EQ(0, run_mem(&r, &g, o, false));
+	EXPECT_EQ(2, func(&r, IRQ(4))->lat.count);
+	tb_fdr_report_free(&r);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.tid = TRACEBUF_FDR_IDLE_TID(1)),
+			     false));
+	EXPECT_EQ(1, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(21, func(&r, IRQ(4))->lat.total);
 	tb_fdr_report_free(&r);
 	gb_free(&g);
 }

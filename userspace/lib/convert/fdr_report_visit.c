@@ -205,6 +205,15 @@ static inline struct tb_fdr_report_cpu *rp_cpu(struct rp_ctx *c,
 	return cpu < c->r->ncpus ? &c->r->cpus[cpu] : rp_cpu_new(c, cpu);
 }
 
+/*
+ * Whether thread @tid is the --tid @want: as the file has it, or as the
+ * tables show it (0: the idle tasks, format/task_map.h).
+ */
+static inline bool rp_tid_is(int32_t tid, int64_t want)
+{
+	return tid == want || tb_task_map_shown_tid(tid) == want;
+}
+
 /* Whether an event of @f by @rec passes the filters. */
 static inline bool rp_counted(const struct rp_ctx *c,
 			      const struct tb_fdr_report_func *f,
@@ -219,7 +228,7 @@ static inline bool rp_counted(const struct rp_ctx *c,
 		return true;
 	if (o->pid != TB_REPORT_NO_FILTER && rec->pid != o->pid)
 		return false;
-	if (o->tid != TB_REPORT_NO_FILTER && rec->tid != o->tid)
+	if (o->tid != TB_REPORT_NO_FILTER && !rp_tid_is(rec->tid, o->tid))
 		return false;
 	if (o->cpu != TB_REPORT_NO_FILTER && rec->cpu != o->cpu)
 		return false;
@@ -512,7 +521,8 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	if (r->opts.cpu != TB_REPORT_NO_FILTER && rec->cpu != r->opts.cpu)
 		return;
 	if ((r->opts.pid != TB_REPORT_NO_FILTER && rec->pid != r->opts.pid) ||
-	    (r->opts.tid != TB_REPORT_NO_FILTER && rec->tid != r->opts.tid) ||
+	    (r->opts.tid != TB_REPORT_NO_FILTER &&
+	     !rp_tid_is(rec->tid, r->opts.tid)) ||
 	    (r->opts.classes &&
 	     !(r->opts.classes & (1U << (TB_FDR_NR_CLASSES - 1)))) ||
 	    rec->tsc < r->window_from || rec->tsc > r->window_to)
