@@ -35,8 +35,8 @@ static const char *rp_trace_comm(const struct tb_fdr_report *r, int32_t tid)
 const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
 			       int32_t pid, char buf[TB_TASK_COMM_LEN])
 {
-	const char *c = r->tasks_map ? tb_task_map_comm(r->tasks_map, tid, buf) :
-			NULL;
+	const char *c = r->tasks_map ?
+			tb_task_map_comm(r->tasks_map, tid, buf) : NULL;
 
 	if (!c)
 		c = rp_trace_comm(r, tid);
