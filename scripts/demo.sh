@@ -120,7 +120,7 @@ if [ -s "$out/fdr/trace.fdr" ]; then
 	echo "== /dev/tracebuf_fdr: tracebuf record of a syscall/IRQ/context-switch workload"
 	sed 's/^/   /' "$out/fdr/record.log"
 	echo "== fdr: files: $(cd "$out/fdr" && echo *)"
-	echo "== fdr: trace.fdr.json is trace_event JSON for Perfetto / chrome://tracing / speedscope;"
+	echo "== fdr: trace.fdr.json is trace_event JSON for Perfetto / speedscope;"
 	echo "   gdb -batch -ex 'target tfile $out/fdr/trace.fdr.tfile' -ex tstatus"
 	gdb -batch -nx -ex "target tfile $out/fdr/trace.fdr.tfile" -ex tstatus 2>&1 |
 		grep -E 'Collected|frames' | sed 's/^/   /'

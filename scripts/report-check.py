@@ -42,6 +42,21 @@ COMM = "tracebuf: comm "
 # Calls the report keeps per task (tools.rst): deeper ones not timed.
 DEPTH_MAX = 1024
 
+# Idle tasks: tid 0x40000000 + CPU in the file (uapi TRACEBUF_FDR_IDLE_TID),
+# shown as tid 0 named swapper/CPU (format/task_map.h).
+IDLE_TID = 0x40000000
+IDLE_CPUS = 0x10000
+
+
+def task_key(tid, comm=None):
+    """A task as the report shows it: the raw tid, or an idle task's name."""
+    if IDLE_TID <= tid < IDLE_TID + IDLE_CPUS:
+        return "swapper/%d" % (tid - IDLE_TID)
+    if tid == 0 and comm and comm.startswith("swapper/"):
+        return comm
+    return tid
+
+
 LINE = re.compile(r"<(Function Enter|Function Exit|Function Tail Exit|"
                   r"Function Enter With Arg): #(\d+) delta = \+(\d+)>")
 
@@ -317,8 +332,9 @@ def check(trace, tracebuf):
             if abs(g[k] - v) > 1:
                 bad.append("%s %s: %s %d, computed %d" % (key[0], key[1], k,
                                                            g[k], v))
+    tasks = {task_key(k): v for k, v in tasks.items()}
     for t in got["tasks"]:
-        w = tasks.get(t["tid"], {"events": {}})["events"]
+        w = tasks.get(task_key(t["tid"], t["comm"]), {"events": {}})["events"]
         if t["events"] != w:
             bad.append("task %d: events %s, computed %s" % (t["tid"],
                                                            t["events"], w))

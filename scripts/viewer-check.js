@@ -99,6 +99,7 @@ function dumpThreads(trace) {
 	const threads = new Map();
 	let tid = 0, pid = 0, tsc = 0n, cpu = 0, th = null;
 	const cpus = new Set();
+	const ranOn = new Map();	// pid:tid -> the CPUs of its blocks
 	const key = () => `${pid}:${tid}`;
 	for (const line of text.split('\n')) {
 		let m;
@@ -112,6 +113,9 @@ function dumpThreads(trace) {
 			cpu = Number(m[1]);
 			tsc = BigInt(m[2]);
 			cpus.add(cpu);
+			if (!ranOn.has(key()))
+				ranOn.set(key(), new Set());
+			ranOn.get(key()).add(cpu);
 		} else if ((m = /^<TSC Wrap: base = (\d+)>/.exec(line))) {
 			tsc = BigInt(m[1]);
 		} else if ((m = /^<Function (Enter|Enter With Arg|Exit|Tail Exit): #(\d+) delta = \+(\d+)>/.exec(line))) {
@@ -133,7 +137,7 @@ function dumpThreads(trace) {
 		}
 		th.recs.push(r);
 	}
-	return {threads, cpus};
+	return {threads, cpus, ranOn};
 }
 
 // What a viewer must show for one thread: its slices in start order with
@@ -336,7 +340,7 @@ async function checkJson(trace, json, shots) {
 	const tasks = readTasks(`${trace}.tasks`);
 	const freq = cycleFrequency(trace);
 	const us = tsc => Number(tsc) * 1e6 / freq;
-	const {threads, cpus} = dumpThreads(trace);
+	const {threads, cpus, ranOn} = dumpThreads(trace);
 	// Calls running at the start are shown from the capture's start.
 	let t0 = null;
 	for (const th of threads.values())
@@ -449,8 +453,17 @@ async function checkJson(trace, json, shots) {
 		}
 	}
 	// A track per CPU: who ran there, one level, within the capture.
-	const taskNames = new Set(models.map(m => threadName(m.tid, m.pid)));
+	// A slice is "COMMAND TID" of a task with a block on that CPU, the
+	// tid as shown (0 for an idle task: its name says which CPU's).
+	const shownTid = tid => tid >= IDLE_TID && tid < IDLE_TID + 4096 ? 0 : tid;
+	const sliceName = m => {
+		const n = threadName(m.tid, m.pid);
+		return n.startsWith('tid ') ? `tid ${shownTid(m.tid)}` : `${n} ${shownTid(m.tid)}`;
+	};
 	for (const cpu of [...cpus].sort((a, b) => a - b)) {
+		const taskNames = new Set(models
+			.filter(m => (ranOn.get(`${m.pid}:${m.tid}`) || new Set()).has(cpu))
+			.map(sliceName));
 		const label = `CPUs (pid ${CPUS_PID}), CPU ${cpu} (tid ${CPUS_PID + 1 + cpu})`;
 		const p = byName.get(label);
 		ok(p && p.calls.length && p.calls.every(c => c.depth === 0),
@@ -458,8 +471,8 @@ async function checkJson(trace, json, shots) {
 		if (!p)
 			continue;
 		const unknown = p.calls.map(c => stripArgs(c.name))
-			.filter(n => !taskNames.has(n) && !taskNames.has(n.replace(/ \d+$/, '')));
-		ok(!unknown.length, `${label}: every slice is a task of the trace`,
+			.filter(n => !taskNames.has(n));
+		ok(!unknown.length, `${label}: every slice is a task that ran on it, by name and shown tid`,
 		   unknown.slice(0, 5).join('\n'));
 	}
 }

@@ -289,11 +289,17 @@ TEST(summary)
 	tb_cli_init("tracebuf test");
 	fill(&s);
 	s.files = &files;
+	/*
+	 * What each number counts, said on its line: records as the
+	 * recorder writes them (an entry, an exit, a marker), events as
+	 * report counts them (a call, a point event, a marker).
+	 */
+	s.events = 24;
 	t = in_memory(summary_of, &s);
 	ASSERT_NE(NULL, t);
-	EXPECT_STREQ("tracebuf test: 12 events in 1.50 s -> t.fdr (4096 bytes, 3 blocks)\n"
-		     "  syscall 10 irq 2, switches 4\n"
-		     "  lost 5 events (detail); command exited 1\n"
+	EXPECT_STREQ("tracebuf test: 24 records in 1.50 s -> t.fdr (4096 bytes, 3 blocks)\n"
+		     "  12 events: syscall 10 irq 2, switches 4\n"
+		     "  lost 5 records (detail); command exited 1\n"
 		     "  left out 1 exits whose entry precedes the capture or was lost (-r keeps them)\n"
 		     "  names: t.fdr.names, map: t.fdr.map (llvm-xray -m), tfile: -\n"
 		     "  trace_event JSON: t.fdr.json\n", t);
@@ -305,7 +311,7 @@ TEST(summary)
 	files.json = NULL;
 	t = in_memory(summary_of, &s);
 	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "  lost 5 events (detail)\n"));
+	EXPECT_NE(NULL, strstr(t, "  lost 5 records (detail)\n"));
 	EXPECT_NE(NULL, strstr(t, "  names: t.fdr.names (kernel ids; no map or tfile with -r)\n"));
 	free(t);
 	s.files = NULL;
@@ -319,7 +325,7 @@ TEST(summary)
 	s.kfunc_calls = 741;
 	t = in_memory(summary_of, &s);
 	ASSERT_NE(NULL, t);
-	EXPECT_NE(NULL, strstr(t, "  syscall 10 irq 2, kernel function calls 741, switches 4\n"));
+	EXPECT_NE(NULL, strstr(t, "  753 events: syscall 10 irq 2, kernel function calls 741, switches 4\n"));
 	free(t);
 }
 

@@ -321,6 +321,66 @@ TEST(calls_of_an_exited_task)
 }
 
 /* Read from a pipe: copied, then read twice. */
+/*
+ * The idle tasks of CPUs 0 and 1 (TRACEBUF_FDR_IDLE_TID, pid 0) each take
+ * an IRQ: each thread and each CPU track names its own idle task,
+ * swapper/N with tid 0 as the kernel shows it, never the other CPU's
+ * name (a buffer the names shared was overwritten) nor the raw tid.
+ */
+TEST(idle_tasks_are_swapper_n_with_tid_0)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct tb_task_map tasks;
+	struct tb_fdr_writer w;
+	struct tb_error err;
+	char *text = NULL, *raw = NULL, want[128];
+	size_t len, rawlen;
+	unsigned int cpu;
+	FILE *f = open_memstream(&raw, &rawlen), *in, *out;
+
+	ASSERT_NE(NULL, f);
+	tb_fdr_writer_init(&w, f, &h, 0);
+	for (cpu = 0; cpu < 2; cpu++) {
+		uint64_t t = 1000 + cpu * 100;
+
+		tb_fdr_writer_begin(&w, 0, TRACEBUF_FDR_IDLE_TID(cpu), cpu, t,
+				    0, 0);
+		tb_fdr_writer_function(&w, TB_FDR_ENTER, 7, t + 10, NULL, 0);
+		tb_fdr_writer_function(&w, TB_FDR_EXIT, 7, t + 20, NULL, 0);
+	}
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+	tb_task_map_init(&tasks);
+	in = fmemopen(raw, rawlen, "r");
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_json_write(in, out, NULL, &tasks, NULL, &err))
+		TH_LOG("%s", err.msg);
+	fclose(in);
+	fclose(out);
+	for (cpu = 0; cpu < 2; cpu++) {
+		/* The thread's name... */
+		snprintf(want, sizeof(want),
+			 "\"tid\": %d, \"args\": {\"name\": \"swapper/%u\"}",
+			 TRACEBUF_FDR_IDLE_TID(cpu), cpu);
+		EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no %s in\n%s",
+							   want, text);
+		/* ...and its CPU's slices, with the pid and tid shown. */
+		snprintf(want, sizeof(want),
+			 "{\"name\": \"swapper/%u 0\", \"cat\": \"cpu\", \"ph\": \"B\", \"pid\": %d, \"tid\": %d",
+			 cpu, TB_FDR_JSON_CPUS_PID, TB_FDR_JSON_CPU_TID(cpu));
+		EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no %s in\n%s",
+							   want, text);
+	}
+	EXPECT_EQ(NULL, strstr(text, "\"pid\": 0, \"tid\": 1073741824}"));
+	EXPECT_EQ(NULL, strstr(text, "swapper/1 1073741825"));
+	free(text);
+	free(raw);
+	tb_task_map_free(&tasks);
+}
+
 TEST(input_from_a_pipe)
 {
 	char *dir = tu_tmpdir(), fdr[256], cmd[600];

@@ -4,7 +4,7 @@
  *
  *  - every subcommand `tracebuf --help` lists has a man page
  *    (Documentation/man/tracebuf-NAME.1.rst) and every such page a
- *    subcommand;
+ *    subcommand, and is in tracebuf(1)'s list and README's Tools table;
  *  - each man page's option lists name exactly the options its --help
  *    names (and options_test holds --help to the option tables the
  *    completion offers, so the completion offers what the page says);
@@ -136,6 +136,67 @@ TEST(every_subcommand_has_a_man_page_and_back)
 		}
 	}
 	free(subs);
+}
+
+/*
+ * tracebuf(1) lists each subcommand as "**NAME**" with its page, and
+ * README's Tools table has a row "| `tracebuf NAME` |" for it.
+ */
+TEST(every_subcommand_is_in_tracebuf_1_and_the_readme)
+{
+	char *subs = subcommands(), *p, *save = NULL, want[128];
+	char *man = tu_slurp(MANDIR "/tracebuf.1.rst");
+	char *readme = tu_slurp(TOP "/README.md");
+
+	ASSERT_NE(NULL, subs);
+	ASSERT_NE(NULL, man);
+	ASSERT_NE(NULL, readme);
+	for (p = strtok_r(subs, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		snprintf(want, sizeof(want), "\n**%s**\n", p);
+		EXPECT_NE(NULL, strstr(man, want)) {
+			TH_LOG("tracebuf.1.rst does not list %s", p);
+		}
+		snprintf(want, sizeof(want), "**tracebuf-%s**\\(1)", p);
+		EXPECT_NE(NULL, strstr(man, want)) {
+			TH_LOG("tracebuf.1.rst does not cite tracebuf-%s(1)", p);
+		}
+		snprintf(want, sizeof(want), "\n| `tracebuf %s` |", p);
+		EXPECT_NE(NULL, strstr(readme, want)) {
+			TH_LOG("README.md's Tools table has no %s", p);
+		}
+	}
+	free(subs);
+	free(man);
+	free(readme);
+}
+
+/*
+ * The viewers the tools send a JSON file to open it: Debian's Chromium
+ * does not open chrome://tracing (headless: net::ERR_ABORTED), so
+ * neither the help nor the hint for a JSON file given to report names it.
+ */
+TEST(json_hints_name_viewers_that_open_it)
+{
+	char *dir = tu_tmpdir(), path[256], *out;
+	FILE *f;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs("{\"traceEvents\": []}\n", f);
+	fclose(f);
+	out = tu_run(&st, "%s report %s 2>&1", tu_tool("tracebuf"), path);
+	EXPECT_NE(NULL, strstr(out, "speedscope")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "chrome://tracing")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "%s convert --help", tu_tool("tracebuf"));
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "fdr-json")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "chrome://tracing")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
 }
 
 /* One page against one --help: the same options, both ways. */

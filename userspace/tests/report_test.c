@@ -119,6 +119,22 @@ static int run_mem(struct tb_fdr_report *r, const struct gb *g,
 	return ret;
 }
 
+/* The text report of @r, histograms of its @hists busiest names. */
+static char *report_text(struct tb_fdr_report *r, unsigned int hists)
+{
+	struct tb_fdr_report_print p = { .input = "x", .hists = hists };
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		return NULL;
+	if (tb_fdr_report_print_text(r, &p, out))
+		fprintf(out, "(write error)");
+	fclose(out);
+	return text;
+}
+
 TEST(nesting_incomplete_calls_points_loss_and_markers)
 {
 	struct gb g = { 0 };
@@ -177,6 +193,29 @@ TEST(nesting_incomplete_calls_points_loss_and_markers)
 	gb_free(&g);
 }
 
+/*
+ * The heading says what its numbers count: events (calls and point
+ * events begun, markers: 6 in the demo trace) out of function records
+ * (entries and exits: 10), and losses in records as the recorder counts
+ * them.
+ */
+TEST(heading_says_what_it_counts)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\n  6 events (calls and point events begun, markers) in 10 function records; 3 records lost (the recorder's loss reports)\n"))
+		TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 TEST(filters_count_what_they_select)
 {
 	struct gb g = { 0 };
@@ -210,6 +249,44 @@ TEST(filters_count_what_they_select)
 	EXPECT_EQ(2, func(&r, SYS(39))->lat.count);
 	EXPECT_EQ(0, func(&r, IRQ(4))->lat.count);
 	EXPECT_EQ(0, r.nmarkers);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * A task's TIME is its outermost calls among those counted: with --class
+ * irq, task 10's IRQ (20 ns inside sys 39) is outermost, and with a
+ * --time window that begins inside sys 39, so is the IRQ begun in it.
+ * Without a filter it is inside sys 39 and the syscall's time holds it.
+ */
+TEST(task_time_is_of_the_outermost_counted_calls)
+{
+	const unsigned int irq = tb_fdr_report_class_of(IRQ(4));
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text;
+
+	demo_trace(&g, false);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.classes = 1U << irq), false));
+	ASSERT_EQ(10, r.tasks[0].tid);
+	EXPECT_EQ(1, r.tasks[0].count[irq]);
+	EXPECT_EQ(20, r.tasks[0].time[irq]);
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "         1      20 ns\n")) TH_LOG("%s",
+									  text);
+	free(text);
+	tb_fdr_report_free(&r);
+
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.from_ns = 50, .to_ns = 60),
+			     false));
+	EXPECT_EQ(20, r.tasks[0].time[irq]);
+	EXPECT_EQ(0, r.tasks[0].time[0]);
+	tb_fdr_report_free(&r);
+
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_EQ(0, r.tasks[0].time[irq]);
+	EXPECT_EQ(200, r.tasks[0].time[0]);
 	tb_fdr_report_free(&r);
 	gb_free(&g);
 }
@@ -294,6 +371,7 @@ TEST(kept_events_name_their_function_whatever_its_id)
  */
 TEST(exit_comm_names_tasks_the_tasks_file_missed)
 {
+	char buf[TB_TASK_COMM_LEN];
 	static const char comm[] = "tracebuf: comm cc1\x01";
 	struct gb g = { 0 };
 	struct tb_fdr_report r;
@@ -321,9 +399,83 @@ TEST(exit_comm_names_tasks_the_tasks_file_missed)
 	EXPECT_EQ(3, r.events);
 	EXPECT_EQ(3, func(&r, SYS(39))->lat.count);
 	/* Unprintable bytes as dots, as markers' texts. */
-	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 30, 30));
-	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 31, 30));
-	EXPECT_EQ(NULL, tb_fdr_report_comm(&r, 40, 40));
+	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 30, 30, buf));
+	EXPECT_STREQ("cc1.", tb_fdr_report_comm(&r, 31, 30, buf));
+	EXPECT_EQ(NULL, tb_fdr_report_comm(&r, 40, 40, buf));
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * The idle tasks of CPUs 0 and 1 (TRACEBUF_FDR_IDLE_TID, pid 0) each take
+ * an IRQ: the task table, the longest events, --json and --folded call
+ * them swapper/0 and swapper/1 with tid 0, as the kernel and perf do,
+ * never by the raw tid.
+ */
+TEST(idle_tasks_are_swapper_n_with_tid_0)
+{
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct tb_fdr_report_opts o;
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text, *json = NULL, *folded = NULL, want[160];
+	unsigned int cpu;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	for (cpu = 0; cpu < 2; cpu++) {
+		ext = gf_extents(&g, 0);
+		block(&g, TRACEBUF_FDR_IDLE_TID(cpu), 0, (uint16_t)cpu,
+		      1000 + cpu * 100);
+		gf_func(&g, TB_FDR_ENTER, IRQ(4), 10);
+		gf_func(&g, TB_FDR_EXIT, IRQ(4), 20 + cpu);
+		gf_extents_end(&g, ext);
+	}
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), true));
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	out = open_memstream(&json, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	out = open_memstream(&folded, &len);
+	ASSERT_EQ(0, tb_fdr_report_print_folded(&r, &p, out));
+	fclose(out);
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(want, sizeof(want), "%10d %10d %-16s %-7u", 0, 0,
+			 cpu ? "swapper/1" : "swapper/0", cpu);
+		EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no \"%s\" in\n%s",
+							   want, text);
+		snprintf(want, sizeof(want), "%4u %10d %-16s irq", cpu, 0,
+			 cpu ? "swapper/1" : "swapper/0");
+		EXPECT_NE(NULL, strstr(text, want)) TH_LOG("no \"%s\" in\n%s",
+							   want, text);
+		snprintf(want, sizeof(want),
+			 "{\"tid\": 0, \"pid\": 0, \"comm\": \"swapper/%u\"", cpu);
+		EXPECT_NE(NULL, strstr(json, want)) TH_LOG("no %s in\n%s",
+							   want, json);
+		snprintf(want, sizeof(want), "swapper/%u-0;irq_0x4 %u\n", cpu,
+			 20 + cpu);
+		EXPECT_NE(NULL, strstr(folded, want)) TH_LOG("no %s in\n%s",
+							     want, folded);
+	}
+	EXPECT_EQ(NULL, strstr(text, "107374182")) TH_LOG("%s", text);
+	EXPECT_EQ(NULL, strstr(json, "107374182")) TH_LOG("%s", json);
+	EXPECT_EQ(NULL, strstr(folded, "107374182")) TH_LOG("%s", folded);
+	free(text);
+	free(json);
+	free(folded);
+	tb_fdr_report_free(&r);
+	/* --tid 0 selects them as shown; the file's tid one of them. */
+	o = OPTS();
+	o.tid = 0;	/* OPTS() reads 0 as no filter */
+	ASSERT_EQ(0, run_mem(&r, &g, o, false));
+	EXPECT_EQ(2, func(&r, IRQ(4))->lat.count);
+	tb_fdr_report_free(&r);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.tid = TRACEBUF_FDR_IDLE_TID(1)),
+			     false));
+	EXPECT_EQ(1, func(&r, IRQ(4))->lat.count);
+	EXPECT_EQ(21, func(&r, IRQ(4))->lat.total);
 	tb_fdr_report_free(&r);
 	gb_free(&g);
 }
@@ -650,6 +802,148 @@ TEST(percentiles_exact_then_within_the_bound)
 	EXPECT_EQ(1000, l.min);
 	EXPECT_EQ(100000, l.count);
 	tb_latency_free(&l);
+}
+
+/*
+ * A histogram's rows hold the calls whose durations they name.  The clock
+ * is demo.fdr's (2.596 GHz), so that a power of two of ticks is not one of
+ * nanoseconds: durations of 1.2 ms (the demo's nanosleeps), 101 ms (its
+ * poll), and one tick on either side of 2^20 and 2^21 ns.  Each call is
+ * alone in its row or shares it with the calls of the same row only.
+ */
+TEST(histogram_rows_hold_the_calls_they_name)
+{
+	static const uint64_t ns[] = {
+		1200000, 1200000, 101000000, 1048575, 1048576, 2097151, 2097152,
+		999, 1000, 0,
+	};
+	const uint64_t hz = 2596000000ULL;
+	uint64_t ticks[sizeof(ns) / sizeof(ns[0])];
+	uint64_t want[TB_LATENCY_LOG2] = { 0 };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	unsigned int i, k, rows = 0;
+	char *text, line[128];
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	tb_bytes_put64(g.p + 8, hz);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		/* the fewest ticks that read as at least ns[i] */
+		ticks[i] = (ns[i] * hz + 999999999) / 1000000000;
+		gf_func(&g, TB_FDR_ENTER, SYS(35), 10);
+		gf_func(&g, TB_FDR_EXIT, SYS(35), (uint32_t)ticks[i]);
+	}
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		uint64_t v = tb_fdr_report_ns(&r, ticks[i]);
+
+		ASSERT_EQ(ns[i], v);
+		want[v ? 64 - __builtin_clzll(v) : 0]++;
+	}
+	text = report_text(&r, 1);
+	ASSERT_NE(NULL, text);
+	for (k = 0; k < TB_LATENCY_LOG2; k++) {
+		if (!want[k])
+			continue;
+		snprintf(line, sizeof(line), "%10llu -> %-8llu : %-9llu |",
+			 k ? 1ULL << (k - 1) : 0ULL,
+			 k ? (1ULL << k) - 1 : 0ULL,
+			 (unsigned long long)want[k]);
+		EXPECT_NE(NULL, strstr(text, line)) TH_LOG("no \"%s\" in\n%s",
+							   line, text);
+		rows++;
+	}
+	EXPECT_EQ(6, rows);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * The bound the text prints for "~" percentiles holds where the
+ * histogram errs most: 150,001 calls, the median's exact value on the
+ * lower edge of a log-linear bucket (2^20 ticks, 1 GHz), which the
+ * histogram answers with the bucket's middle, 1/256 above it.
+ */
+TEST(printed_percentile_bound_holds_on_a_bucket_edge)
+{
+	const uint64_t edge = 1ULL << 20, n = 150001;
+	struct tb_fdr_report r;
+	struct gb g = { 0 };
+	const struct tb_fdr_report_func *f;
+	double bound = 0, err;
+	uint64_t i, v;
+	char *text, *at;
+	bool exact;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	for (i = 0; i < n; i++) {
+		gf_func(&g, TB_FDR_ENTER, SYS(35), 10);
+		gf_func(&g, TB_FDR_EXIT, SYS(35),
+			(uint32_t)(i <= n / 2 ? edge : 2 * edge));
+	}
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	f = func(&r, SYS(35));
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(n, f->lat.count);
+	v = tb_latency_percentile((struct tb_latency *)&f->lat, 50, &exact);
+	EXPECT_FALSE(exact);
+	err = (double)(v > edge ? v - edge : edge - v) / (double)edge;
+	EXPECT_EQ(1.0 / 256, err);
+	EXPECT_LE(err * 1e6, TB_LATENCY_ERROR_PPM);
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	at = strstr(text, "within ");
+	ASSERT_NE(NULL, at) TH_LOG("%s", text);
+	bound = strtod(at + 7, NULL);
+	EXPECT_LE(err * 100, bound) TH_LOG("printed: %.40s, error %.6f%%",
+					   at, err * 100);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
+ * A hostile clock: 1 tick per second, and a call of 2^50 ticks (its exit
+ * in a later block), whose nanoseconds do not fit 64 bits: printed as
+ * the largest value, in the histogram's last row, without a crash.
+ */
+TEST(nanoseconds_beyond_64_bits_saturate)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	size_t ext;
+	char *text;
+
+	gf_header(&g, 5, 1, 0);
+	tb_bytes_put64(g.p + 8, 1);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(35), 10);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1ULL << 50);
+	gf_func(&g, TB_FDR_EXIT, SYS(35), 10);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	ASSERT_EQ(1, func(&r, SYS(35))->lat.count);
+	EXPECT_EQ(UINT64_MAX, tb_fdr_report_ns(&r, func(&r, SYS(35))->lat.max));
+	EXPECT_EQ(1, func(&r, SYS(35))->log2_ns[64]);
+	text = report_text(&r, 1);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "9223372036854775808 -> 18446744073709551615 : 1 "))
+		TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
 }
 
 static const char *tool(void)

@@ -66,6 +66,7 @@ TEST(round_trip_of_awkward_names)
 
 TEST(newest_name_wins_and_long_names_are_cut)
 {
+	char buf[TB_TASK_COMM_LEN];
 	struct tb_task_map m;
 
 	tb_task_map_init(&m);
@@ -74,22 +75,33 @@ TEST(newest_name_wins_and_long_names_are_cut)
 	ASSERT_EQ(0, tb_task_map_set(&m, 5, 5,
 				     "fdr_workload_with_a_long_name"));
 	ASSERT_EQ(2, m.n);
-	EXPECT_STREQ("fdr_workload_wi", tb_task_map_comm(&m, 5));
-	EXPECT_STREQ("init", tb_task_map_comm(&m, 3));
-	EXPECT_EQ(NULL, tb_task_map_comm(&m, 4));
+	EXPECT_STREQ("fdr_workload_wi", tb_task_map_comm(&m, 5, buf));
+	EXPECT_STREQ("init", tb_task_map_comm(&m, 3, buf));
+	EXPECT_EQ(NULL, tb_task_map_comm(&m, 4, buf));
 	tb_task_map_free(&m);
 }
 
+/* Each name stays where it was written: one per CPU, kept together. */
 TEST(idle_tasks_are_named_per_cpu)
 {
+	char buf[TB_TASK_COMM_LEN], buf2[TB_TASK_COMM_LEN];
+	const char *zero, *last;
 	struct tb_task_map m;
 
 	tb_task_map_init(&m);
-	EXPECT_STREQ("swapper/0",
-		     tb_task_map_comm(&m, TRACEBUF_FDR_IDLE_TID(0)));
+	zero = tb_task_map_comm(&m, TRACEBUF_FDR_IDLE_TID(0), buf);
 	EXPECT_STREQ("swapper/13",
-		     tb_task_map_comm(&m, TRACEBUF_FDR_IDLE_TID(13)));
-	EXPECT_EQ(NULL, tb_task_map_comm(&m, 0x3fffffff));
+		     tb_task_map_comm(&m, TRACEBUF_FDR_IDLE_TID(13), buf2));
+	EXPECT_STREQ("swapper/0", zero);
+	last = tb_task_map_comm(&m, TRACEBUF_FDR_IDLE_TID(0xffff), buf);
+	EXPECT_STREQ("swapper/65535", last);
+	EXPECT_EQ(NULL, tb_task_map_comm(&m, 0x3fffffff, buf));
+	EXPECT_EQ(NULL, tb_task_map_comm(&m, TRACEBUF_FDR_IDLE_TID(0x10000),
+					 buf));
+	EXPECT_EQ(7, tb_task_map_idle_cpu(TRACEBUF_FDR_IDLE_TID(7)));
+	EXPECT_EQ(-1, tb_task_map_idle_cpu(7));
+	EXPECT_EQ(0, tb_task_map_shown_tid(TRACEBUF_FDR_IDLE_TID(7)));
+	EXPECT_EQ(7, tb_task_map_shown_tid(7));
 	tb_task_map_free(&m);
 }
 

@@ -70,7 +70,7 @@ static void usage(FILE *f)
 		"  xscale-names  \"ID NAME\" map of the xscale-fdr function ids\n"
 		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
 		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
-		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, chrome://tracing)\n"
+		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, speedscope)\n"
 		"  fdr-tidy      kernel FDR capture (cat /dev/tracebuf_fdr) -> one block\n"
 		"                per task, exits without entry left out, for llvm-xray\n"
 		"                account and stack\n"

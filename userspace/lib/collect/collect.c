@@ -260,13 +260,24 @@ void tb_collect_summary(FILE *f, const struct tb_collect_stats *s,
 			const char *class_tail, const char *lost_tail)
 {
 	const struct tb_fdr_post_files *fl = s->files;
+	uint64_t events = 0;
 	size_t i;
 
-	fprintf(f, "%s: %llu events in %.2f s -> %s (%llu bytes, %llu blocks)\n",
+	/*
+	 * Records as the recorder counts them (an entry, an exit, a marker
+	 * each), events as tracebuf report does (a call, a point event, a
+	 * marker each): Documentation/tools.rst.
+	 */
+	fprintf(f, "%s: %llu records in %.2f s -> %s (%llu bytes, %llu blocks)\n",
 		tb_cli_prog(), (unsigned long long)s->events, s->duration,
 		s->output, (unsigned long long)s->bytes,
 		(unsigned long long)s->blocks);
-	fprintf(f, " ");
+	for (i = 0; i < TB_FDR_NR_CLASSES; i++)
+		if (s->classes & tb_fdr_classes[i].bit)
+			events += s->per_class[i];
+	if (s->kfuncs)
+		events += s->kfunc_calls;
+	fprintf(f, "  %llu events:", (unsigned long long)events);
 	for (i = 0; i < TB_FDR_NR_CLASSES; i++)
 		if (s->classes & tb_fdr_classes[i].bit)
 			fprintf(f, " %s %llu", tb_fdr_classes[i].name,
@@ -275,7 +286,7 @@ void tb_collect_summary(FILE *f, const struct tb_collect_stats *s,
 		fprintf(f, ", kernel function calls %llu",
 			(unsigned long long)s->kfunc_calls);
 	fprintf(f, "%s\n", class_tail ? class_tail : "");
-	fprintf(f, "  lost %llu events%s", (unsigned long long)s->lost,
+	fprintf(f, "  lost %llu records%s", (unsigned long long)s->lost,
 		lost_tail ? lost_tail : "");
 	if (s->status != -1) {
 		if (WIFEXITED(s->status))

@@ -140,13 +140,18 @@ struct tb_collect_count {
 struct tb_collect_stats {
 	const char *output;	/* the trace file */
 	uint32_t classes;	/* TRACEBUF_FDR_* asked for */
-	uint64_t events;	/* events recorded, all classes */
+	/*
+	 * Records written, all classes: an entry, an exit, a marker each
+	 * (the device's "written"; "events" in the JSON, as it always was).
+	 */
+	uint64_t events;
+	/* events: calls (entry and exit once), points, markers */
 	uint64_t per_class[TB_FDR_NR_CLASSES];	/* by tb_fdr_classes[] */
 	bool kfuncs;		/* kernel functions were traced (-f) */
 	uint64_t kfunc_calls;	/* their calls recorded */
 	uint64_t bytes;		/* size of the trace written */
 	uint64_t blocks;	/* blocks in it */
-	uint64_t lost;		/* events lost, all classes */
+	uint64_t lost;		/* records lost, all classes */
 	uint64_t unmatched;	/* exits without a recorded entry, left out */
 	double duration;	/* seconds, from tracing on to the end */
 	struct rusage ru0, ru1;	/* the collector's usage at those times */
@@ -182,9 +187,9 @@ int tb_collect_status(int status);
 /*
  * The summary on @f (stderr: the trace may be on stdout):
  *
- *   PROG: N events in T s -> OUTPUT (B bytes, K blocks)
- *     syscall N irq N ...@class_tail      (the classes asked for)
- *     lost N events@lost_tail; command exited S
+ *   PROG: N records in T s -> OUTPUT (B bytes, K blocks)
+ *     N events: syscall N irq N ...@class_tail   (the classes asked for)
+ *     lost N records@lost_tail; command exited S
  *     left out N exits ...                 (only when there are)
  *     names: F, map: F (llvm-xray -m), tfile: F   (the files written)
  *

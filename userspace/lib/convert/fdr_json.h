@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * XRay FDR -> Chrome trace_event JSON (what Perfetto, chrome://tracing and
- * speedscope open): {"traceEvents": [...]}, pid and tid from the blocks,
+ * XRay FDR -> Chrome trace_event JSON (what Perfetto and speedscope
+ * open): {"traceEvents": [...]}, pid and tid from the blocks,
  * ts in microseconds (the TSC over the header's cycle_frequency), names
  * from a name map ("function N" otherwise), processes and threads named
  * from a task map.  A viewer shows what was recorded:

@@ -57,7 +57,7 @@ int tb_fdr_json_meta_tasks(struct fj_ctx *c)
 {
 	const char *comm, *pcomm = NULL;
 	struct fj_thread **v;
-	char buf[32];
+	char buf[32], tbuf[TB_TASK_COMM_LEN];
 	size_t i, j;
 
 	v = malloc((c->nth ? c->nth : 1) * sizeof(*v));
@@ -73,15 +73,16 @@ int tb_fdr_json_meta_tasks(struct fj_ctx *c)
 			 * after a thread of it the tasks file knows, else
 			 * after one that exited during the capture.
 			 */
-			comm = v[i]->pid ? tb_task_map_comm(c->tasks, v[i]->pid)
-					 : "swapper";
+			comm = v[i]->pid ? tb_task_map_comm(c->tasks, v[i]->pid,
+							    tbuf) : "swapper";
 			for (j = i; !comm && j < c->nth &&
 			     v[j]->pid == v[i]->pid; j++)
 				if (v[j]->tid == v[i]->pid)
 					comm = fj_exit_comm(v[j]);
 			for (j = i; !comm && j < c->nth &&
 			     v[j]->pid == v[i]->pid; j++)
-				comm = tb_task_map_comm(c->tasks, v[j]->tid);
+				comm = tb_task_map_comm(c->tasks, v[j]->tid,
+							tbuf);
 			for (j = i; !comm && j < c->nth &&
 			     v[j]->pid == v[i]->pid; j++)
 				comm = fj_exit_comm(v[j]);
@@ -98,7 +99,8 @@ int tb_fdr_json_meta_tasks(struct fj_ctx *c)
 			 */
 			pcomm = v[i]->pid && comm != buf ? comm : NULL;
 		}
-		v[i]->comm = tb_task_map_comm(c->tasks, v[i]->tid);
+		v[i]->comm = tb_task_map_comm(c->tasks, v[i]->tid,
+					      v[i]->idle_comm);
 		if (!v[i]->comm)
 			v[i]->comm = fj_exit_comm(v[i]);
 		if (!v[i]->comm)
@@ -131,20 +133,21 @@ static void fj_cpu_write(struct fj_ctx *c, const struct fj_stint *s)
 {
 	const struct fj_thread *t = tb_fdr_json_out_thread(c, s->pid, s->tid);
 	const char *comm = t ? t->comm : NULL;
+	int32_t tid = tb_task_map_shown_tid(s->tid);
 	char name[48];
 	char ph;
 
-	/* The command and the tid: one name per task. */
+	/* The command and the tid as shown: one name per task. */
 	if (comm)
-		snprintf(name, sizeof(name), "%s %" PRId32, comm, s->tid);
+		snprintf(name, sizeof(name), "%s %" PRId32, comm, tid);
 	else
-		snprintf(name, sizeof(name), "tid %" PRId32, s->tid);
+		snprintf(name, sizeof(name), "tid %" PRId32, tid);
 	for (ph = 'B'; ph; ph = ph == 'B' ? 'E' : 0) {
 		tb_fdr_json_out_head(c, name, "cpu", ph, TB_FDR_JSON_CPUS_PID,
 				     TB_FDR_JSON_CPU_TID(s->cpu),
 				     ph == 'B' ? s->first : s->last);
 		fprintf(c->out, ", \"args\": {\"pid\": %" PRId32
-			", \"tid\": %" PRId32 "}}", s->pid, s->tid);
+			", \"tid\": %" PRId32 "}}", s->pid, tid);
 	}
 	c->st->cpu_slices++;
 }

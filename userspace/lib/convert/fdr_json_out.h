@@ -43,6 +43,7 @@ struct fj_cutmark {
 struct fj_thread {
 	int32_t pid, tid;
 	const char *comm;	/* fj_meta_tasks(): its name, NULL if none */
+	char idle_comm[TB_TASK_COMM_LEN];	/* where comm is swapper/N */
 	char exit_comm[16];	/* TRACEBUF_FDR_COMM_PREFIX's, or "" */
 	uint64_t first, last;	/* times of its first and last record */
 	bool seen;		/* first and last are set */

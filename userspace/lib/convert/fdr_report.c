@@ -19,10 +19,7 @@
 
 uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks)
 {
-	if (!r->hdr.cycle_frequency)
-		return ticks;
-	return (uint64_t)((long double)ticks * 1e9L /
-			  (long double)r->hdr.cycle_frequency);
+	return tb_fdr_report_visit_ns(r, ticks);
 }
 
 /* The trace's command name of @tid, or NULL. */
@@ -36,16 +33,16 @@ static const char *rp_trace_comm(const struct tb_fdr_report *r, int32_t tid)
 }
 
 const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
-			       int32_t pid)
+			       int32_t pid, char buf[TB_TASK_COMM_LEN])
 {
-	const char *c = r->tasks_map ? tb_task_map_comm(r->tasks_map, tid) :
-			NULL;
+	const char *c = r->tasks_map ?
+			tb_task_map_comm(r->tasks_map, tid, buf) : NULL;
 
 	if (!c)
 		c = rp_trace_comm(r, tid);
 	if (c || !pid || pid == tid)
 		return c;
-	c = r->tasks_map ? tb_task_map_comm(r->tasks_map, pid) : NULL;
+	c = r->tasks_map ? tb_task_map_comm(r->tasks_map, pid, buf) : NULL;
 	return c ? c : rp_trace_comm(r, pid);
 }
 

@@ -55,6 +55,12 @@ struct tb_fdr_report_func {
 	char *name;
 	bool selected;		/* passes --class and --name */
 	struct tb_latency lat;	/* completed calls, in ticks */
+	/*
+	 * lat.log2 of the calls in nanoseconds, as the text draws it: a
+	 * power of two of ticks is not one of nanoseconds, so it cannot be
+	 * derived from lat.log2.
+	 */
+	uint64_t log2_ns[TB_LATENCY_LOG2];
 	uint64_t points;	/* point events (faults, fork, exit): count */
 	uint64_t no_entry;	/* exits whose entry is not in the trace */
 	uint64_t no_exit;	/* entries whose exit is not in the trace */
@@ -168,7 +174,7 @@ uint64_t tb_fdr_report_ns(const struct tb_fdr_report *r, uint64_t ticks);
  * process's, else NULL.
  */
 const char *tb_fdr_report_comm(const struct tb_fdr_report *r, int32_t tid,
-			       int32_t pid);
+			       int32_t pid, char buf[TB_TASK_COMM_LEN]);
 
 void tb_fdr_report_free(struct tb_fdr_report *r);
 

@@ -111,10 +111,11 @@ static int rp_by_deep(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* What to call task @tid: @buf holds the name if the map does not. */
 static const char *rp_task_name(const struct tb_fdr_report *r, int32_t tid,
-				int32_t pid)
+				int32_t pid, char buf[TB_TASK_COMM_LEN])
 {
-	const char *c = tb_fdr_report_comm(r, tid, pid);
+	const char *c = tb_fdr_report_comm(r, tid, pid, buf);
 
 	return c ? c : "?";
 }
@@ -134,8 +135,11 @@ static void rp_heading(struct tb_fdr_report *r,
 	fprintf(out, "  %u CPUs, %zu tasks, %s from the first record to the last\n",
 		r->ncpus, r->ntasks,
 		rp_dur(tb_fdr_report_ns(r, r->last - r->first), d, sizeof(d)));
-	fprintf(out, "  %" PRIu64 " events counted; %" PRIu64
-		" lost (the recorder's loss reports)\n", r->events, r->lost);
+	/* The words of Documentation/tools.rst: events, records. */
+	fprintf(out, "  %" PRIu64 " events (calls and point events begun, markers) in %"
+		PRIu64 " function records; %" PRIu64
+		" records lost (the recorder's loss reports)\n", r->events,
+		r->stats.functions, r->lost);
 	fprintf(out, "  names: %s; tasks: %s\n",
 		p->names ? p->names : "none (ids as numbers)",
 		p->tasks ? p->tasks : "none (threads as tid)");
@@ -288,23 +292,12 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 }
 
 /* A log2 histogram in nanoseconds, as bcc's print_log2_hist draws it. */
-static void rp_hist(struct tb_fdr_report *r,
-		    const struct tb_fdr_report_func *f, FILE *out)
+static void rp_hist(const struct tb_fdr_report_func *f, FILE *out)
 {
-	uint64_t ns[TB_LATENCY_LOG2] = { 0 }, top = 0;
+	const uint64_t *ns = f->log2_ns;
 	unsigned int k, lo = TB_LATENCY_LOG2, hi = 0, bars;
-	uint64_t v;
+	uint64_t top = 0;
 
-	/* Re-bucket by nanoseconds: a tick bucket maps to one ns bucket. */
-	for (k = 0; k < TB_LATENCY_LOG2; k++) {
-		unsigned int b;
-
-		if (!f->lat.log2[k])
-			continue;
-		v = k ? tb_fdr_report_ns(r, 1ULL << (k - 1)) : 0;
-		b = v ? 64 - __builtin_clzll(v) : 0;
-		ns[b] += f->lat.log2[k];
-	}
 	for (k = 0; k < TB_LATENCY_LOG2; k++) {
 		if (!ns[k])
 			continue;
@@ -342,7 +335,7 @@ static void rp_hists(struct tb_fdr_report *r,
 	fprintf(out, "\nLatency histograms of the %zu events with the most time (--hist N for more)\n",
 		n < p->hists ? n : p->hists);
 	for (i = 0; i < n && i < p->hists; i++)
-		rp_hist(r, v[i], out);
+		rp_hist(v[i], out);
 	free(v);
 }
 
@@ -369,7 +362,7 @@ static unsigned int rp_columns(const struct tb_fdr_report *r,
 static void rp_tasks(struct tb_fdr_report *r, FILE *out)
 {
 	unsigned int cols[TB_RC_NR], nc = rp_columns(r, cols), k;
-	char d[32];
+	char d[32], comm[TB_TASK_COMM_LEN];
 	size_t i;
 
 	fprintf(out, "\nTasks (events begun by each; TIME: its outermost syscalls, kfuncs, IRQs...)\n");
@@ -393,8 +386,9 @@ static void rp_tasks(struct tb_fdr_report *r, FILE *out)
 			if (t->cpus & (1ULL << c))
 				len += snprintf(cpus + len, sizeof(cpus) - len,
 						"%s%u", len ? "," : "", c);
-		fprintf(out, "%10d %10d %-16s %-7s", t->tid, t->pid,
-			rp_task_name(r, t->tid, t->pid), cpus);
+		fprintf(out, "%10d %10d %-16s %-7s",
+			tb_task_map_shown_tid(t->tid), t->pid,
+			rp_task_name(r, t->tid, t->pid, comm), cpus);
 		for (k = 0; k < nc; k++)
 			fprintf(out, " %9" PRIu64, t->count[cols[k]]);
 		fprintf(out, " %10s\n",
@@ -422,7 +416,7 @@ static void rp_long_line(struct tb_fdr_report *r,
 			 const struct tb_fdr_report_long *l, FILE *out,
 			 uint64_t zero, bool negative)
 {
-	char d[32];
+	char d[32], comm[TB_TASK_COMM_LEN];
 	double at;
 
 	if (negative)
@@ -430,7 +424,8 @@ static void rp_long_line(struct tb_fdr_report *r,
 	else
 		at = (double)tb_fdr_report_ns(r, l->start - zero) / 1e9;
 	fprintf(out, "%12.6f %4u %10d %-16s %-9s %-28s %10s\n", at, l->cpu,
-		l->tid, rp_task_name(r, l->tid, l->pid),
+		tb_task_map_shown_tid(l->tid),
+		rp_task_name(r, l->tid, l->pid, comm),
 		l->func ? tb_fdr_report_class_name(l->func->rc) : "?",
 		l->func ? l->func->name : "?",
 		rp_dur(tb_fdr_report_ns(r, l->ticks), d, sizeof(d)));
@@ -474,9 +469,15 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 
 	rp_heading(r, p, out);
 	rp_latencies(r, out, &approx);
+	/*
+	 * The bound in thousandths of a percent, rounded up: the error
+	 * reaches 1/256 = 0.390625% on a bucket's lower edge, which "0.39%"
+	 * would not cover.
+	 */
 	if (approx)
-		fprintf(out, "~ from a histogram (more than %u calls): within %.2f%%\n",
-			TB_LATENCY_EXACT, TB_LATENCY_ERROR_PPM / 1e4);
+		fprintf(out, "~ from a histogram (more than %u calls): within %u.%03u%% (1/256)\n",
+			TB_LATENCY_EXACT, (TB_LATENCY_ERROR_PPM + 9) / 10 / 1000,
+			(TB_LATENCY_ERROR_PPM + 9) / 10 % 1000);
 	rp_points(r, out);
 	rp_hists(r, p, out);
 	rp_tasks(r, out);
@@ -538,11 +539,13 @@ static void rp_json_long(struct tb_fdr_report *r,
 			 const struct tb_fdr_report_long *l, FILE *out,
 			 uint64_t zero)
 {
+	char comm[TB_TASK_COMM_LEN];
+
 	fprintf(out, "{\"start_ns\": %" PRId64 ", \"cpu\": %u, \"tid\": %d, \"pid\": %d, \"comm\": ",
 		l->start >= zero ? (int64_t)tb_fdr_report_ns(r, l->start - zero) :
 		-(int64_t)tb_fdr_report_ns(r, zero - l->start),
-		l->cpu, l->tid, l->pid);
-	rp_jstr(out, rp_task_name(r, l->tid, l->pid));
+		l->cpu, tb_task_map_shown_tid(l->tid), l->pid);
+	rp_jstr(out, rp_task_name(r, l->tid, l->pid, comm));
 	fprintf(out, ", \"class\": \"%s\", \"name\": ",
 		l->func ? tb_fdr_report_class_name(l->func->rc) : "?");
 	rp_jstr(out, l->func ? l->func->name : "?");
@@ -570,6 +573,7 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 			     const struct tb_fdr_report_print *p, FILE *out)
 {
 	unsigned int c, i, top = r->opts.top;
+	char comm[TB_TASK_COMM_LEN];
 	size_t k;
 
 	fprintf(out, "{\"trace\": ");
@@ -586,7 +590,7 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		fprintf(out, ", \"trigger\": {\"at_ns\": %" PRIu64
 			", \"cpu\": %u, \"tid\": %d, \"text\": ",
 			tb_fdr_report_ns(r, r->trigger.tsc - r->first),
-			r->trigger.cpu, r->trigger.tid);
+			r->trigger.cpu, tb_task_map_shown_tid(r->trigger.tid));
 		rp_jstr(out, r->trigger.text);
 		fprintf(out, "}");
 	}
@@ -615,8 +619,8 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		for (rc = 0; rc < TB_RC_NR; rc++)
 			busy += t->time[rc];
 		fprintf(out, "%s\n{\"tid\": %d, \"pid\": %d, \"comm\": ",
-			i++ ? "," : "", t->tid, t->pid);
-		rp_jstr(out, rp_task_name(r, t->tid, t->pid));
+			i++ ? "," : "", tb_task_map_shown_tid(t->tid), t->pid);
+		rp_jstr(out, rp_task_name(r, t->tid, t->pid, comm));
 		fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": ",
 			tb_fdr_report_ns(r, busy));
 		rp_json_counts(out, t->count);
@@ -673,10 +677,11 @@ static void rp_fold_path(const struct tb_fdr_report *r, uint32_t n,
 	const struct tb_fdr_report_fold *f = &r->folds[n - 1];
 	const struct tb_fdr_report_func *fn = NULL;
 	size_t lo = 0, hi = r->nfuncs;
+	char comm[TB_TASK_COMM_LEN];
 
 	if (!f->parent) {
-		rp_fold_name(out, rp_task_name(r, f->tid, f->pid));
-		fprintf(out, "-%d", f->tid);
+		rp_fold_name(out, rp_task_name(r, f->tid, f->pid, comm));
+		fprintf(out, "-%d", tb_task_map_shown_tid(f->tid));
 		return;
 	}
 	rp_fold_path(r, f->parent, out);

@@ -29,6 +29,59 @@ uint64_t tb_fdr_report_visit_ticks(const struct tb_fdr_report *r, uint64_t ns)
 			  (long double)r->hdr.cycle_frequency / 1e9L);
 }
 
+uint64_t tb_fdr_report_visit_ns(const struct tb_fdr_report *r, uint64_t ticks)
+{
+	long double ns;
+
+	if (!r->hdr.cycle_frequency)
+		return ticks;
+	ns = (long double)ticks * 1e9L / (long double)r->hdr.cycle_frequency;
+	/*
+	 * A clock below 1 GHz (a header's frequency is the file's word)
+	 * makes more nanoseconds than ticks: the largest value, not the
+	 * wrapped or undefined conversion, and the ns histogram stays
+	 * monotonic.
+	 */
+	return ns >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)ns;
+}
+
+/*
+ * The table of rp_ctx.ns_log2: the ticks of one log2 bucket, [2^(b-1),
+ * 2^b), last less than twice the first, and so are their nanoseconds:
+ * they span one or two buckets of those.
+ */
+static void rp_ns_buckets(struct rp_ctx *c)
+{
+	const struct tb_fdr_report *r = c->r;
+	unsigned int b, k;
+
+	for (b = 0; b < TB_LATENCY_LOG2; b++) {
+		uint64_t lo = b ? 1ULL << (b - 1) : 0;
+		uint64_t hi = b ? lo + (lo - 1) : 0;
+
+		k = tb_latency_log2(tb_fdr_report_visit_ns(r, lo));
+		c->ns_log2[b] = (uint8_t)k;
+		/* The last tick still in ns bucket k. */
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2 + 1;
+
+			if (tb_latency_log2(tb_fdr_report_visit_ns(r, mid)) == k)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		c->ns_split[b] = lo;
+	}
+}
+
+/* The log2 bucket of @ticks in nanoseconds (rp_ns_buckets()). */
+static inline unsigned int rp_ns_log2(const struct rp_ctx *c, uint64_t ticks)
+{
+	unsigned int b = tb_latency_log2(ticks);
+
+	return c->ns_log2[b] + (ticks > c->ns_split[b]);
+}
+
 /* Where task @tid is in tasks[] (sorted by tid), or would go. */
 size_t tb_fdr_report_visit_task_at(const struct tb_fdr_report *r, int32_t tid)
 {
@@ -152,6 +205,15 @@ static inline struct tb_fdr_report_cpu *rp_cpu(struct rp_ctx *c,
 	return cpu < c->r->ncpus ? &c->r->cpus[cpu] : rp_cpu_new(c, cpu);
 }
 
+/*
+ * Whether thread @tid is the --tid @want: as the file has it, or as the
+ * tables show it (0: the idle tasks, format/task_map.h).
+ */
+static inline bool rp_tid_is(int32_t tid, int64_t want)
+{
+	return tid == want || tb_task_map_shown_tid(tid) == want;
+}
+
 /* Whether an event of @f by @rec passes the filters. */
 static inline bool rp_counted(const struct rp_ctx *c,
 			      const struct tb_fdr_report_func *f,
@@ -166,7 +228,7 @@ static inline bool rp_counted(const struct rp_ctx *c,
 		return true;
 	if (o->pid != TB_REPORT_NO_FILTER && rec->pid != o->pid)
 		return false;
-	if (o->tid != TB_REPORT_NO_FILTER && rec->tid != o->tid)
+	if (o->tid != TB_REPORT_NO_FILTER && !rp_tid_is(rec->tid, o->tid))
 		return false;
 	if (o->cpu != TB_REPORT_NO_FILTER && rec->cpu != o->cpu)
 		return false;
@@ -333,6 +395,10 @@ static void rp_enter(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	*fr = (struct tb_fdr_report_frame){
 		.fi = fi, .cpu = rec->cpu, .tsc = rec->tsc,
 		.counted = rp_counted(c, f, rec),
+		.inner = t->depth > 1 &&
+			 ((fr[-1].counted &&
+			   !rp_is_point(c, r->funcs[fr[-1].fi].rc)) ||
+			  fr[-1].inner),
 	};
 	if (fr->counted)
 		rp_count(c, t, f, rec->cpu);
@@ -367,7 +433,8 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 		return;
 	if (tb_latency_add(&f->lat, ticks))
 		c->oom = 1;
-	if (!t->depth)
+	f->log2_ns[rp_ns_log2(c, ticks)]++;
+	if (!fr->inner)
 		t->time[f->rc] += ticks;
 	/* Most calls are not among the longest: decide before copying. */
 	if (rp_long_enough(r, ticks) || r->opts.before_ns) {
@@ -503,7 +570,8 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 	if (r->opts.cpu != TB_REPORT_NO_FILTER && rec->cpu != r->opts.cpu)
 		return;
 	if ((r->opts.pid != TB_REPORT_NO_FILTER && rec->pid != r->opts.pid) ||
-	    (r->opts.tid != TB_REPORT_NO_FILTER && rec->tid != r->opts.tid) ||
+	    (r->opts.tid != TB_REPORT_NO_FILTER &&
+	     !rp_tid_is(rec->tid, r->opts.tid)) ||
 	    (r->opts.classes &&
 	     !(r->opts.classes & (1U << (TB_FDR_NR_CLASSES - 1)))) ||
 	    rec->tsc < r->window_from || rec->tsc > r->window_to)
@@ -564,6 +632,7 @@ int tb_fdr_report_visit_header(void *ctx, const struct tb_fdr_header *h)
 	struct rp_ctx *c = ctx;
 
 	c->r->hdr = *h;
+	rp_ns_buckets(c);
 	return 0;
 }
 

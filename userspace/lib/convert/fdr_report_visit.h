@@ -26,6 +26,12 @@
 struct tb_fdr_report_frame {
 	uint32_t fi;		/* its function: index in funcs[] */
 	bool counted;		/* passes the filters */
+	/*
+	 * Inside a counted call: its time is in that call's, not once more
+	 * in the task's.  A call the filters leave out does not count, so
+	 * that an IRQ is outermost under --class irq.
+	 */
+	bool inner;
 	uint16_t cpu;
 	uint64_t tsc;
 	uint64_t child;		/* ticks of completed calls inside it */
@@ -49,9 +55,18 @@ struct rp_ctx {
 	struct tb_fdr_report_task *last;	/* the task of the last record */
 	struct tb_error *err;
 	struct tb_hash fold_index;	/* key -> node index + 1 */
+	/*
+	 * A call's log2 bucket in nanoseconds from that in ticks, without
+	 * a division per call: the ticks of bucket b are in ns bucket
+	 * ns_log2[b] up to ns_split[b], in the next one above it.
+	 */
+	uint8_t ns_log2[TB_LATENCY_LOG2];
+	uint64_t ns_split[TB_LATENCY_LOG2];
 	int oom;
 };
 
+/* Ticks @ticks in nanoseconds (tb_fdr_report_ns()). */
+uint64_t tb_fdr_report_visit_ns(const struct tb_fdr_report *r, uint64_t ticks);
 /* Nanoseconds @ns in the trace's ticks. */
 uint64_t tb_fdr_report_visit_ticks(const struct tb_fdr_report *r, uint64_t ns);
 /* Where task @tid is in tasks[] (sorted by tid), or would go. */

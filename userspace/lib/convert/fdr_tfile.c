@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "convert/fdr_tfile.h"
 #include "format/fdr_reader.h"
+#include "format/task_map.h"
 #include "format/tfile.h"
 #include "format/xray_map.h"
 #include "util/hash.h"
@@ -105,7 +106,8 @@ static void ft_vars(struct ft_ctx *c, const struct tb_fdr_record *r,
 
 	v[FT_TSC - 1] = (int64_t)r->tsc;
 	v[FT_CPU - 1] = r->cpu;
-	v[FT_TID - 1] = r->tid;
+	/* An idle task is tid 0 as gdb users know it; $cpu tells which. */
+	v[FT_TID - 1] = tb_task_map_shown_tid(r->tid);
 	v[FT_PID - 1] = r->pid;
 	v[FT_FID - 1] = fid;
 	v[FT_TYPE - 1] = type;

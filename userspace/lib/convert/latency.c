@@ -15,7 +15,7 @@
 #define LAT_FINE_SUB	128
 #define LAT_FINE_NR	(LAT_FINE_LOW + (64 - 8) * LAT_FINE_SUB)
 
-static unsigned int lat_log2(uint64_t v)
+unsigned int tb_latency_log2(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
 }
@@ -71,7 +71,7 @@ int tb_latency_add(struct tb_latency *l, uint64_t v)
 		l->max = v;
 	l->count++;
 	l->total += v;
-	l->log2[lat_log2(v)]++;
+	l->log2[tb_latency_log2(v)]++;
 	l->sorted = false;
 	if (!l->fine && l->count > TB_LATENCY_EXACT && lat_go_fine(l))
 		return -ENOMEM;

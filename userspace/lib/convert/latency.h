@@ -15,7 +15,10 @@
 #include <stdint.h>
 
 #define TB_LATENCY_EXACT	4096
-/* Half a sub-bucket over its lower bound: 1/256. */
+/*
+ * Half a sub-bucket over its lower bound: 1/256 = 3906.25 ppm, reached
+ * when the exact value is a bucket's lower edge; rounded up.
+ */
 #define TB_LATENCY_ERROR_PPM	3907
 /* log2[0] counts zeros, log2[k] the values in [2^(k-1), 2^k). */
 #define TB_LATENCY_LOG2		65
@@ -29,6 +32,9 @@ struct tb_latency {
 	bool sorted;
 	uint64_t *fine;		/* the log-linear histogram after that */
 };
+
+/* The index in log2[] of @v. */
+unsigned int tb_latency_log2(uint64_t v);
 
 /* Add one value: 0, or -ENOMEM (the value is then counted but not kept). */
 int tb_latency_add(struct tb_latency *l, uint64_t v);

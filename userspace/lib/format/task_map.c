@@ -84,18 +84,31 @@ const struct tb_task *tb_task_map_find(const struct tb_task_map *m,
 	return found ? &m->v[i] : NULL;
 }
 
-const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid)
+int tb_task_map_idle_cpu(int32_t tid)
 {
-	static __thread char idle[24];
-	const struct tb_task *t = tb_task_map_find(m, tid);
 	int64_t cpu = (int64_t)tid - TRACEBUF_FDR_IDLE_TID(0);
+
+	return cpu < 0 || cpu >= TB_TASK_IDLE_CPUS ? -1 : (int)cpu;
+}
+
+int32_t tb_task_map_shown_tid(int32_t tid)
+{
+	return tb_task_map_idle_cpu(tid) < 0 ? tid : 0;
+}
+
+const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid,
+			     char buf[TB_TASK_COMM_LEN])
+{
+	const struct tb_task *t = tb_task_map_find(m, tid);
+	int cpu = tb_task_map_idle_cpu(tid);
 
 	if (t)
 		return t->comm;
-	if (cpu < 0 || cpu >= TB_TASK_IDLE_CPUS)
+	if (cpu < 0)
 		return NULL;
-	snprintf(idle, sizeof(idle), "swapper/%d", (int)cpu);
-	return idle;
+	/* "swapper/65535" and its NUL fit TB_TASK_COMM_LEN. */
+	snprintf(buf, TB_TASK_COMM_LEN, "swapper/%d", cpu);
+	return buf;
 }
 
 /* The contents of a small file at @dirfd/@name, without its newline. */

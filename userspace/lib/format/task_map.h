@@ -59,10 +59,22 @@ const struct tb_task *tb_task_map_find(const struct tb_task_map *m,
 
 /*
  * What to call @tid: its command name, "swapper/N" for the idle task of
- * CPU N (TRACEBUF_FDR_IDLE_TID), or NULL when unknown.  The idle names are
- * in a per-thread buffer, valid until the next call.
+ * CPU N (TRACEBUF_FDR_IDLE_TID), written into @buf, or NULL when unknown.
+ * The name lives as long as the map or @buf, whichever it is in.
  */
-const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid);
+const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid,
+			     char buf[TB_TASK_COMM_LEN]);
+
+/* The CPU whose idle task @tid is (TRACEBUF_FDR_IDLE_TID), or -1. */
+int tb_task_map_idle_cpu(int32_t tid);
+
+/*
+ * The tid to show a person for @tid: 0 for an idle task, as the kernel,
+ * perf and trace-cmd show every one (its name, swapper/N, tells them
+ * apart), @tid otherwise.  Traces keep one tid per idle task so that
+ * the calls of different CPUs' idle tasks are not mixed.
+ */
+int32_t tb_task_map_shown_tid(int32_t tid);
 
 /*
  * Add every task under @proc (normally "/proc": PROC/PID/task/TID/comm).

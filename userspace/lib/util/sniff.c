@@ -23,7 +23,7 @@ static const struct {
 	[TB_SNIFF_ELF] = { "an ELF file (an instrumentation map, a program or a memory image)",
 			   "llvm-xray -m %s, or tracebuf crash %s for a memory image" },
 	[TB_SNIFF_JSON] = { "a trace_event JSON file",
-			    "Perfetto (ui.perfetto.dev), chrome://tracing or speedscope: %s%.0s" },
+			    "Perfetto (ui.perfetto.dev) or speedscope: %s%.0s" },
 	[TB_SNIFF_NAMES] = { "an ID NAME names file",
 			     "tracebuf convert map-elf %s (an ELF map for llvm-xray -m), or -m %s" },
 };
