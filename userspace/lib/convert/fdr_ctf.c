@@ -72,6 +72,8 @@ struct cv_ctx {
 	size_t nruns, runcap;
 	bool new_run;
 	uint64_t last_tsc;
+	uint64_t first, last;	/* the trace's span */
+	bool has_first;
 	/* tasks: tid -> index + 1 */
 	struct cv_task *tasks;
 	size_t ntasks, taskcap;
@@ -126,6 +128,11 @@ static int cv_put(struct cv_ctx *c, const struct cv_item *it,
 		c->new_run = false;
 	}
 	c->last_tsc = it->tsc;
+	if (!c->has_first || it->tsc < c->first)
+		c->first = it->tsc;
+	if (!c->has_first || it->tsc > c->last)
+		c->last = it->tsc;
+	c->has_first = true;
 	if (fwrite(it, sizeof(*it), 1, c->tmp) != 1 ||
 	    (it->nargs && fwrite(args, 8, it->nargs, c->tmp) != it->nargs) ||
 	    (it->len && fwrite(data, 1, it->len, c->tmp) != it->len))
@@ -450,6 +457,8 @@ static struct tb_ctf_stream *cv_stream(struct cv_ctx *c, uint16_t cpu)
 			c->err = ret;
 			return NULL;
 		}
+		c->streams[cpu].start = c->first;
+		c->streams[cpu].stop = c->last;
 		c->st->cpus++;
 	}
 	return &c->streams[cpu];

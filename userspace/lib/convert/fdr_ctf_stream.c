@@ -68,7 +68,7 @@ static void cs_begin(struct tb_ctf_stream *s, uint64_t tsc)
 	if (s->open)
 		return;
 	/* Packets follow each other: the next begins where one ended. */
-	s->begin = s->seq ? s->end : tsc;
+	s->begin = s->seq ? s->end : s->start < tsc ? s->start : tsc;
 	s->end = tsc;
 	s->open = true;
 }
@@ -104,7 +104,14 @@ int tb_ctf_stream_lost(struct tb_ctf_stream *s, uint64_t n, uint64_t tsc,
 
 int tb_ctf_stream_close(struct tb_ctf_stream *s, const uint8_t uuid[16])
 {
-	int ret = cs_flush(s, uuid);
+	int ret;
+
+	/* The last packet ends at the trace's end, an empty one if need be. */
+	if (!s->open && s->seq && s->stop > s->end)
+		cs_begin(s, s->stop);
+	if (s->open && s->stop > s->end)
+		s->end = s->stop;
+	ret = cs_flush(s, uuid);
 
 	if (fclose(s->f) && !ret)
 		ret = errno ? -errno : -EIO;

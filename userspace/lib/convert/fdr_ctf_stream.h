@@ -30,6 +30,12 @@ struct tb_ctf_stream {
 	uint64_t seq;		/* packets written */
 	uint64_t discarded;	/* events lost so far, the CTF's running count */
 	uint64_t events;
+	/*
+	 * The trace's first and last times: the first packet begins at
+	 * @start and the last ends at @stop, so that every stream spans
+	 * the whole recording (readers intersect the streams' spans).
+	 */
+	uint64_t start, stop;
 };
 
 /* Create @dir/channel0_@cpu.  Returns 0 or -errno. */
