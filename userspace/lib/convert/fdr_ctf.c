@@ -288,6 +288,7 @@ static int cv_scan(void *ctx, const struct tb_fdr_record *r)
 		n = cv_lost(r);
 		cv_item_of(&it, r, n ? IT_LOST : IT_MARKER);
 		if (n) {
+			it.nargs = 1;
 			c->err = cv_put(c, &it, &n, NULL);
 			return c->err;
 		}
@@ -404,17 +405,36 @@ static int32_t cv_tid(int32_t tid)
 	return tid >= TRACEBUF_FDR_IDLE_TID(0) ? 0 : tid;
 }
 
-static const char *cv_comm_of(struct cv_ctx *c, int32_t tid, char *buf)
+/* @tid's own name: from its comm record, else .tasks, else NULL. */
+static const char *cv_own_comm(struct cv_ctx *c, int32_t tid)
 {
 	uint32_t i = tb_hash_get(&c->by_tid, (uint32_t)tid);
-	const char *s = NULL;
 
 	if (i && c->tasks[i - 1].comm[0])
 		return c->tasks[i - 1].comm;
-	if (c->o->tasks)
-		s = tb_task_map_comm(c->o->tasks, tid);
+	return c->o->tasks ? tb_task_map_comm(c->o->tasks, tid) : NULL;
+}
+
+static int32_t cv_pid_of(struct cv_ctx *c, int32_t tid);
+
+/*
+ * What to call @tid: its own name, else its process's (a thread is
+ * named as the thread that made it until it names itself: the best
+ * guess for a thread that began after .tasks was written and did not
+ * exit), else "swapper" for idle, else "".
+ */
+static const char *cv_comm_of(struct cv_ctx *c, int32_t tid, char *buf)
+{
+	const char *s = cv_own_comm(c, tid);
+	int32_t pid;
+
 	if (!s && tid >= TRACEBUF_FDR_IDLE_TID(0))
 		s = "swapper";
+	if (!s) {
+		pid = cv_pid_of(c, tid);
+		if (pid != tid)
+			s = cv_own_comm(c, pid);
+	}
 	snprintf(buf, TB_CTF_COMM_LEN, "%s", s ? s : "");
 	return buf;
 }
@@ -983,25 +1003,53 @@ static void cv_uuid(uint8_t u[16])
 	u[8] = (uint8_t)((u[8] & 0x3f) | 0x80);
 }
 
-static int cv_mkdirs(const char *dir, char *kdir, size_t size)
+/* DIR/kernel; -EEXIST when it holds a trace: never mix two. */
+static int cv_kdir(const char *dir, char *kdir, size_t size)
 {
+	char meta[4200];
 	struct stat sb;
 
 	if ((size_t)snprintf(kdir, size, "%s/kernel", dir) >= size)
 		return -ENAMETOOLONG;
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		return -errno;
-	if (mkdir(kdir, 0777) && errno != EEXIST)
-		return -errno;
-	/* Never mix our streams with another trace's. */
-	if (strlen(kdir) + 10 < size) {
-		char meta[4096];
-
-		snprintf(meta, sizeof(meta), "%s/metadata", kdir);
-		if (!stat(meta, &sb))
-			return -EEXIST;
-	}
+	snprintf(meta, sizeof(meta), "%s/metadata", kdir);
+	if (!stat(meta, &sb))
+		return -EEXIST;
 	return 0;
+}
+
+/* Create DIR and DIR/kernel; @made says which, for cv_undo(). */
+static int cv_mkdirs(const char *dir, const char *kdir, unsigned int *made)
+{
+	*made = 0;
+	if (!mkdir(dir, 0777))
+		*made |= 1;
+	else if (errno != EEXIST)
+		return -errno;
+	if (!mkdir(kdir, 0777))
+		*made |= 2;
+	else if (errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* After a failure: no half trace left behind. */
+static void cv_undo(struct cv_ctx *c, const char *dir, unsigned int made)
+{
+	char path[4200];
+	size_t i;
+
+	for (i = 0; i < c->ncpus; i++) {
+		if (!c->streams[i].created)
+			continue;
+		snprintf(path, sizeof(path), "%s/channel0_%zu", c->dir, i);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/metadata", c->dir);
+	unlink(path);
+	if (made & 2)
+		rmdir(c->dir);
+	if (made & 1)
+		rmdir(dir);
 }
 
 int tb_fdr_ctf_write(FILE *in, const char *dir,
@@ -1011,13 +1059,14 @@ int tb_fdr_ctf_write(FILE *in, const char *dir,
 	struct tb_fdr_ctf_stats local;
 	struct cv_ctx c = { .o = o, .freq = 1000000000ULL };
 	char kdir[4096], path[4200];
+	unsigned int made = 0;
 	FILE *meta;
 	size_t i;
 	int ret;
 
 	c.st = st ? st : &local;
 	memset(c.st, 0, sizeof(*c.st));
-	ret = cv_mkdirs(dir, kdir, sizeof(kdir));
+	ret = cv_kdir(dir, kdir, sizeof(kdir));
 	if (ret)
 		return ret;
 	c.dir = kdir;
@@ -1034,6 +1083,9 @@ int tb_fdr_ctf_write(FILE *in, const char *dir,
 	if (ret)
 		goto out;
 	c.st->runs = c.nruns;
+	ret = cv_mkdirs(dir, kdir, &made);
+	if (ret)
+		goto out;
 	cv_uuid(c.meta.uuid);
 	cv_clock(&c);
 	c.meta.hostname = o->hostname;
@@ -1060,6 +1112,8 @@ int tb_fdr_ctf_write(FILE *in, const char *dir,
 	if (fclose(meta) && !ret)
 		ret = -EIO;
 out:
+	if (ret)
+		cv_undo(&c, dir, made);
 	for (i = 0; i < c.ncpus; i++)
 		tb_ctf_stream_free(&c.streams[i]);
 	free(c.streams);

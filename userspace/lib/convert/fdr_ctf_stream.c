@@ -28,6 +28,7 @@ int tb_ctf_stream_open(struct tb_ctf_stream *s, const char *dir, uint32_t cpu)
 		s->buf = NULL;
 		return -errno;
 	}
+	s->created = true;
 	return 0;
 }
 
@@ -96,6 +97,18 @@ int tb_ctf_stream_add(struct tb_ctf_stream *s, const uint8_t *ev, size_t len,
 int tb_ctf_stream_lost(struct tb_ctf_stream *s, uint64_t n, uint64_t tsc,
 		       const uint8_t uuid[16])
 {
+	int ret;
+
+	/*
+	 * Readers take the first packet's count as where counting starts:
+	 * it must be 0, so a loss in it goes to a packet of its own.
+	 */
+	if (!s->seq) {
+		cs_begin(s, tsc);
+		ret = cs_flush(s, uuid);
+		if (ret)
+			return ret;
+	}
 	cs_begin(s, tsc);
 	s->end = tsc;
 	s->discarded += n;
@@ -116,6 +129,7 @@ int tb_ctf_stream_close(struct tb_ctf_stream *s, const uint8_t uuid[16])
 	if (fclose(s->f) && !ret)
 		ret = errno ? -errno : -EIO;
 	s->f = NULL;
+	/* Not freed: tb_ctf_stream_free() after close only frees. */
 	free(s->buf);
 	s->buf = NULL;
 	return ret;

@@ -27,6 +27,7 @@ struct tb_ctf_stream {
 	size_t len;
 	uint64_t begin, end;	/* times of the packet */
 	bool open;		/* a packet has begun */
+	bool created;		/* the file was made (kept after close) */
 	uint64_t seq;		/* packets written */
 	uint64_t discarded;	/* events lost so far, the CTF's running count */
 	uint64_t events;
