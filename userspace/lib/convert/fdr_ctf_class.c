@@ -74,7 +74,9 @@ int tb_ctf_class_print(const struct tb_ctf_classes *c, FILE *out)
 	for (i = 0; i < c->n; i++) {
 		fprintf(out, "event {\n\tname = \"%s\";\n\tid = %zu;\n"
 			"\tstream_id = 0;\n\tfields := struct {\n", c->v[i].name, i);
-		fwrite(c->v[i].fields.data, 1, c->v[i].fields.len, out);
+		/* A class without fields has no buffer yet. */
+		if (c->v[i].fields.len)
+			fwrite(c->v[i].fields.data, 1, c->v[i].fields.len, out);
 		fprintf(out, "\t};\n};\n\n");
 	}
 	return ferror(out) ? -EIO : 0;
