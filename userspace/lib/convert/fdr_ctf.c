@@ -808,7 +808,7 @@ static int cv_func(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
 	const struct cv_item *it = &k->it;
 	bool exit = it->kind == IT_EXIT;
 	uint32_t space = TRACEBUF_FDR_ID_SPACE(kid), key = TRACEBUF_FDR_ID_KEY(kid);
-	char b1[TB_CTF_COMM_LEN], b2[TB_CTF_COMM_LEN];
+	char b1[TB_CTF_COMM_LEN], b2[TB_CTF_COMM_LEN], fname[32];
 	const char *n;
 	int64_t id;
 	int ret = -ENOMEM;
@@ -869,9 +869,15 @@ static int cv_func(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
 		id = exit ? cv_class(c, K_FUNC_EXIT, "tracebuf_func_exit", f_func) :
 		     cv_class(c, K_FUNC_ENTRY, "tracebuf_func_entry", f_func);
 		n = c->o->names ? tb_name_map_find(c->o->names, it->id) : NULL;
+		if (!n) {
+			/* As tracebuf report names an id it has no name for. */
+			snprintf(fname, sizeof(fname), "function_%u", it->id);
+			n = fname;
+		}
+		/* The kernel's id when known, else the file's. */
 		if (id >= 0 && !tb_ctf_ev_begin(&c->ev, (uint32_t)id, it->tsc) &&
-		    !tb_ctf_ev_u32(&c->ev, kid))
-			ret = tb_ctf_ev_str(&c->ev, n ? n : "");
+		    !tb_ctf_ev_u32(&c->ev, kid ? kid : it->id))
+			ret = tb_ctf_ev_str(&c->ev, n);
 		c->st->own++;
 		break;
 	}
