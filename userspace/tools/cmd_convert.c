@@ -477,8 +477,15 @@ static void fdr_ctf(FILE *in, const char *dir)
 		return;
 	tb_cli_warn("%s: %llu events on %u CPUs; not in the trace, so written as \"unknown\": hostname, kernel release",
 		    dir, (unsigned long long)st.events, st.cpus);
-	tb_cli_warn("%s: not recorded, so placeholders: syscall_exit_* ret (0), irq_handler_exit ret (1), sched_switch prev_state (0) and priorities (20); sched_switch is derived from the blocks (%llu)",
-		    dir, (unsigned long long)st.switches);
+	if (st.sys_exits)
+		tb_cli_warn("%s: %llu syscall exits: ret is not recorded, written as 0",
+			    dir, (unsigned long long)st.sys_exits);
+	if (st.irq_exits)
+		tb_cli_warn("%s: %llu IRQ handler exits: ret is not recorded, written as 1 (IRQ_HANDLED)",
+			    dir, (unsigned long long)st.irq_exits);
+	if (st.switches)
+		tb_cli_warn("%s: %llu sched_switch derived from the blocks (a CPU's events changing task): prev_state 0 and priorities 20 are not recorded",
+			    dir, (unsigned long long)st.switches);
 	if (st.args_unrecorded)
 		tb_cli_warn("%s: %llu syscall entries have no arguments recorded: the fields lttng-analyses reads are -1 or \"\"",
 			    dir, (unsigned long long)st.args_unrecorded);

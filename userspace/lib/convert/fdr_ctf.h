@@ -46,6 +46,8 @@ struct tb_fdr_ctf_opts {
 struct tb_fdr_ctf_stats {
 	uint64_t events;	/* events written, derived ones included */
 	uint64_t switches;	/* sched_switch derived from CPU changes */
+	uint64_t sys_exits;	/* syscall_exit_*: ret a placeholder */
+	uint64_t irq_exits;	/* irq_handler_exit: ret a placeholder */
 	uint64_t statedump;	/* lttng_statedump_process_state */
 	uint64_t lost;		/* events lost (events_discarded) */
 	uint64_t runs;		/* runs merged */

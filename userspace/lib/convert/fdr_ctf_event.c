@@ -381,6 +381,7 @@ static int cv_syscall(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
 		return -ENOMEM;
 	if (exit) {
 		/* Not recorded yet: 0, which the analyses count as success. */
+		c->st->sys_exits++;
 		if (tb_ctf_ev_64(&c->ev, 0))
 			return -ENOMEM;
 		return cv_emit(c, it->cpu, it->tsc);
@@ -462,6 +463,7 @@ static int cv_func(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
 		    tb_ctf_ev_i32(&c->ev, (int32_t)key))
 			break;
 		/* The handler's return is not recorded: 1, IRQ_HANDLED. */
+		c->st->irq_exits += exit;
 		ret = exit ? tb_ctf_ev_i32(&c->ev, 1) :
 		      tb_ctf_ev_str(&c->ev, cv_irq_name(c, it->id));
 		break;

@@ -68,11 +68,14 @@ int tb_ctf_meta_write(FILE *out, const struct tb_ctf_meta *m,
 	cm_string(out, "tracebuf_source", m->source ? m->source : "-");
 	fprintf(out, "};\n\n");
 	fprintf(out, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
-		"\tdescription = \"tracebuf FDR clock (the trace's cycle_frequency%s)\";\n"
+		"\tdescription = \"tracebuf FDR clock: %s%s\";\n"
 		"\tfreq = %" PRIu64 ";\n\toffset_s = %" PRId64 ";\n"
 		"\toffset = %" PRIu64 ";\n\tabsolute = false;\n};\n\n",
-		uuid, m->has_wall ? ", zero from its first WallClockTime" :
-		", no WallClockTime: zero unknown", m->freq, m->offset_s,
+		uuid, m->freq == 1000000000ULL ?
+		"the kernel's local_clock() in ns, or a 1 GHz counter" :
+		"the TSC, or arm64's virtual counter, at the header's cycle_frequency",
+		m->has_wall ? "; zero from the first WallClockTime" :
+		"; no WallClockTime: zero unknown", m->freq, m->offset_s,
 		m->offset);
 	fprintf(out,
 		"typealias integer { size = 64; align = 8; signed = false;\n"
