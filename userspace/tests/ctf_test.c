@@ -153,7 +153,7 @@ TEST(kernel_records)
 		"sched_process_exit: { cpu_id = 1 }, { comm = \"child\", tid = 101 }",
 		"syscall_entry_close: { cpu_id = 1 }, { fd = -1 }",
 		"sched_switch: { cpu_id = 0 }, { prev_comm = \"parent\", prev_tid = 100, prev_prio = 20, prev_state = 0, next_comm = \"swapper/0\", next_tid = 0, next_prio = 20 }",
-		"lttng_statedump_process_state: { cpu_id = 0 }, { tid = 100, vtid = 100, pid = 100, vpid = 100, name = \"parent\" }",
+		"lttng_statedump_process_state: { cpu_id = 0 }, { tid = 100, vtid = 100, pid = 100, vpid = 100, ppid = 0, vppid = 0, name = \"parent\", status = 0 }",
 		"Tracer discarded 5 events",
 	};
 	char *dir = tu_tmpdir(), fdr[256], *out;

@@ -203,9 +203,14 @@ static int cv_switch(struct cv_ctx *c, uint16_t cpu, int32_t tid, uint64_t tsc)
 	return cv_emit(c, cpu, tsc);
 }
 
+/*
+ * Trace Compass's state dump handler requires ppid and status: neither is
+ * recorded, so 0 (status 0 is LTTng's "unnamed", unknown).
+ */
 static const struct cv_field f_proc[] = {
 	{ TB_CTF_I32, "tid" }, { TB_CTF_I32, "vtid" }, { TB_CTF_I32, "pid" },
-	{ TB_CTF_I32, "vpid" }, { TB_CTF_COMM, "name" }, { 0, NULL },
+	{ TB_CTF_I32, "vpid" }, { TB_CTF_I32, "ppid" }, { TB_CTF_I32, "vppid" },
+	{ TB_CTF_COMM, "name" }, { TB_CTF_I32, "status" }, { 0, NULL },
 };
 
 static bool cv_dumped_tid(const struct cv_ctx *c, int32_t tid)
@@ -224,7 +229,9 @@ static int cv_dump_one(struct cv_ctx *c, int64_t id, int32_t tid, uint16_t cpu,
 	if (tb_ctf_ev_begin(&c->ev, (uint32_t)id, tsc) ||
 	    tb_ctf_ev_i32(&c->ev, tid) || tb_ctf_ev_i32(&c->ev, tid) ||
 	    tb_ctf_ev_i32(&c->ev, pid) || tb_ctf_ev_i32(&c->ev, pid) ||
-	    tb_ctf_ev_comm(&c->ev, cv_comm_of(c, tid, b)))
+	    tb_ctf_ev_i32(&c->ev, 0) || tb_ctf_ev_i32(&c->ev, 0) ||
+	    tb_ctf_ev_comm(&c->ev, cv_comm_of(c, tid, b)) ||
+	    tb_ctf_ev_i32(&c->ev, 0))
 		return -ENOMEM;
 	c->st->statedump++;
 	return cv_emit(c, cpu, tsc);
