@@ -213,8 +213,8 @@ static int cur_fill(struct cv_ctx *c, struct cv_cursor *k, uint64_t off)
 	uint64_t want = k->end - off;
 	ssize_t n;
 
-	if (want > CV_WINDOW)
-		want = CV_WINDOW;
+	if (want > k->win_cap)
+		want = k->win_cap;
 	n = pread(fileno(c->tmp), k->win, want, (off_t)off);
 	if (n < 0)
 		return -errno;
@@ -233,7 +233,7 @@ static int cur_read(struct cv_ctx *c, struct cv_cursor *k, void *dst, size_t n)
 
 	if (k->off + n > k->end)
 		return -EIO;
-	if (n > CV_WINDOW) {
+	if (n > k->win_cap) {
 		got = pread(fileno(c->tmp), dst, n, (off_t)k->off);
 		if (got < 0 || (size_t)got != n)
 			return got < 0 ? -errno : -EIO;
@@ -303,17 +303,25 @@ static void heap_down(struct cv_cursor **h, size_t n, size_t i)
 
 static int cv_merge(struct cv_ctx *c)
 {
+	size_t runs = c->nruns ? c->nruns : 1, win = CV_WINDOW;
 	struct cv_cursor *cur, **heap;
+	uint8_t *wins = NULL;
 	size_t i, n = 0;
 	int ret = 0;
 
-	cur = calloc(c->nruns ? c->nruns : 1, sizeof(*cur));
-	heap = calloc(c->nruns ? c->nruns : 1, sizeof(*heap));
-	if (!cur || !heap) {
+	if (runs * win > CV_WINDOWS_MAX)
+		win = CV_WINDOWS_MAX / runs > CV_WINDOW_MIN ?
+		      CV_WINDOWS_MAX / runs : CV_WINDOW_MIN;
+	cur = calloc(runs, sizeof(*cur));
+	heap = calloc(runs, sizeof(*heap));
+	wins = malloc(runs * win);
+	if (!cur || !heap || !wins) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < c->nruns && !ret; i++) {
+		cur[i].win = wins + i * win;
+		cur[i].win_cap = win;
 		cur[i].off = c->runs[i].start;
 		cur[i].end = c->runs[i].end;
 		ret = cur_next(c, &cur[i]);
@@ -340,6 +348,7 @@ out:
 		tb_buf_free(&cur[i].data);
 	free(cur);
 	free(heap);
+	free(wins);
 	return ret;
 }
 

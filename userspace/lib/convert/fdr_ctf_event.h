@@ -45,11 +45,19 @@ struct cv_run {
 	uint64_t start, end;	/* item bytes in the temporary file */
 };
 
+/*
+ * Each run's read window: 4 KiB, less when there are so many runs (a
+ * capture read from the device: a block per page) that the windows
+ * would pass CV_WINDOWS_MAX together, never below CV_WINDOW_MIN.
+ */
 #define CV_WINDOW	4096
+#define CV_WINDOW_MIN	256
+#define CV_WINDOWS_MAX	(16U << 20)
 
 struct cv_cursor {
 	uint64_t off, end;
-	uint8_t win[CV_WINDOW];
+	uint8_t *win;		/* win_cap bytes */
+	size_t win_cap;
 	uint64_t win_off;
 	size_t win_len;
 	struct cv_item it;
