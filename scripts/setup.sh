@@ -28,7 +28,10 @@ PACKAGES="
 	bash-completion
 	chromium
 	lttng-tools linux-perf gnuplot-nox
+	babeltrace2 python3-bt2 babeltrace python3-babeltrace python3-lttnganalyses
 "
+# babeltrace2, babeltrace (lttng-analyses runs its CLI) and
+# python3-lttnganalyses read our CTF in the host tests (scripts/ctf-check.py).
 # lttng-tools and linux-perf run in make bench's guest (scripts/bench-root.sh),
 # gnuplot draws make bench-curves' plots.  lttng-modules is not installed
 # here: lttng-modules-dkms would build at install time for every installed

@@ -17,6 +17,7 @@
 #include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "convert/fdr_ctf.h"
 #include "convert/fdr_json.h"
 #include "convert/fdr_post.h"
 #include "convert/fdr_print.h"
@@ -71,6 +72,8 @@ static void usage(FILE *f)
 		"  fdr-text      XRay FDR (v1-5) -> text, as llvm-xray fdr-dump\n"
 		"  fdr-tfile     XRay FDR -> GDB trace file (x86-64)\n"
 		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, speedscope)\n"
+		"  fdr-ctf       XRay FDR -> CTF 1.8 directory OUTPUT/kernel, an LTTng\n"
+		"                kernel trace (babeltrace2, Trace Compass, lttng-analyses)\n"
 		"  fdr-tidy      kernel FDR capture (cat /dev/tracebuf_fdr) -> one block\n"
 		"                per task, exits without entry left out, for llvm-xray\n"
 		"                account and stack\n"
@@ -87,7 +90,7 @@ static void usage(FILE *f)
 		"                    exist; fdr-text only with -m or --names)\n"
 		"      --with-names  fdr-text: name function records from INPUT.names\n"
 		"                    (the text is then no longer llvm-xray's)\n"
-		"      --no-names    fdr-tfile, fdr-json: ignore INPUT.names/.tasks\n"
+		"      --no-names    fdr-tfile, fdr-json, fdr-ctf: ignore INPUT.names/.tasks\n"
 		"  -o, --output=FILE the output, instead of OUTPUT\n"
 		"  -q, --quiet       no warnings (a cut trace, records left out) and\n"
 		"                    no progress on stderr\n"
@@ -96,7 +99,8 @@ static void usage(FILE *f)
 		"An option a conversion does not use is refused (exit 2).\n\n"
 		"Examples:\n"
 		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
-		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n\n"
+		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n"
+		"  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n\n"
 		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
 		tb_cli_prog(), (unsigned long long)TB_XS_FDR_DEFAULT_CLOCK);
 }
@@ -427,6 +431,75 @@ static void fdr_json(FILE *in, FILE *out)
 			    opt.in, (unsigned long long)st.disordered);
 }
 
+/* The tasks of INPUT.tasks, unless --no-names. */
+static void load_tasks(struct tb_task_map *tasks)
+{
+	struct tb_error err = { 0 };
+	char *path;
+
+	tb_task_map_init(tasks);
+	path = opt.no_names ? NULL :
+	       tb_companion_path(opt.in, TB_COMPANION_TASKS);
+	if (path && tb_task_map_load(tasks, path, &err) == -1)
+		cli_die(TB_EXIT_DATA, "%s", err.msg);
+	free(path);
+}
+
+/*
+ * fdr-ctf: an LTTng kernel trace in the directory OUTPUT
+ * (lib/convert/fdr_ctf.h); what LTTng's events cannot say is said here.
+ */
+static void fdr_ctf(FILE *in, const char *dir)
+{
+	struct tb_fdr_ctf_opts o = { .source = opt.in };
+	struct tb_fdr_ctf_stats st;
+	struct tb_name_map names;
+	struct tb_task_map tasks;
+	struct tb_error err = { 0 };
+	int ret;
+
+	load_names(&names);
+	load_tasks(&tasks);
+	o.names = &names;
+	o.tasks = &tasks;
+	ret = tb_fdr_ctf_write(in, dir, &o, &st, &err);
+	tb_name_map_free(&names);
+	tb_task_map_free(&tasks);
+	if (ret == -1)
+		data_error(&err);
+	if (ret == -EEXIST)
+		cli_die(TB_EXIT_FAIL, "'%s/kernel' holds a trace already: refusing to mix another one in",
+			dir);
+	if (ret)
+		write_error(-ret);
+	warn_cut(&err);
+	if (opt.quiet)
+		return;
+	tb_cli_warn("%s: %llu events on %u CPUs; not in the trace, so written as \"unknown\": hostname, kernel release",
+		    dir, (unsigned long long)st.events, st.cpus);
+	if (st.sys_exits)
+		tb_cli_warn("%s: %llu syscall exits: ret is not recorded, written as 0",
+			    dir, (unsigned long long)st.sys_exits);
+	if (st.irq_exits)
+		tb_cli_warn("%s: %llu IRQ handler exits: ret is not recorded, written as 1 (IRQ_HANDLED)",
+			    dir, (unsigned long long)st.irq_exits);
+	if (st.switches)
+		tb_cli_warn("%s: %llu sched_switch derived from the blocks (a CPU's events changing task): prev_state 0 and priorities 20 are not recorded",
+			    dir, (unsigned long long)st.switches);
+	if (st.args_unrecorded)
+		tb_cli_warn("%s: %llu syscall entries have no arguments recorded: the fields lttng-analyses reads are -1 or \"\"",
+			    dir, (unsigned long long)st.args_unrecorded);
+	if (st.args_dropped)
+		tb_cli_warn("%s: %llu arguments past the syscalls' own left out",
+			    dir, (unsigned long long)st.args_dropped);
+	if (st.own)
+		tb_cli_warn("%s: %llu events have no LTTng counterpart (kernel functions, work items, typed events): written as tracebuf_* events",
+			    dir, (unsigned long long)st.own);
+	if (st.cut_markers)
+		tb_cli_warn("%s: %llu markers longer than a packet were cut",
+			    dir, (unsigned long long)st.cut_markers);
+}
+
 /*
  * fdr-tidy: the collectors' post-processing (lib/convert/fdr_post.h) for a capture
  * read straight from the device, keeping the kernel's function ids (the
@@ -551,12 +624,15 @@ enum {
 /* A conversion: the table's data (cli_cmd.h). */
 struct conv {
 	void (*fn)(FILE *in, FILE *out);
+	void (*dir_fn)(FILE *in, const char *dir);	/* OUTPUT is a directory */
 	unsigned int uses;
 	enum tb_sniff_kind kind;	/* of its input */
 };
 
 #define CONV(name, fn, uses, kind) \
-	{ name, NULL, NULL, NULL, &(const struct conv){ fn, uses, kind } }
+	{ name, NULL, NULL, NULL, &(const struct conv){ fn, NULL, uses, kind } }
+#define CONV_DIR(name, fn, uses, kind) \
+	{ name, NULL, NULL, NULL, &(const struct conv){ NULL, fn, uses, kind } }
 
 static const struct cli_cmd convs[] = {
 	CONV("xscale-text", xscale_text, USE_SIZE, TB_SNIFF_XSCALE),
@@ -567,6 +643,7 @@ static const struct cli_cmd convs[] = {
 	CONV("fdr-text", fdr_text, USE_MAP | USE_NAMES, TB_SNIFF_FDR),
 	CONV("fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
 	CONV("fdr-json", fdr_json, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
+	CONV_DIR("fdr-ctf", fdr_ctf, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
 	CONV("fdr-tidy", fdr_tidy, 0, TB_SNIFF_FDR),
 	CONV("tfile-text", tfile_text, 0, TB_SNIFF_TFILE),
 	CONV("map-elf", map_elf, 0, TB_SNIFF_NAMES),
@@ -616,6 +693,7 @@ static const struct tb_opt_word convert_words[] = {
 	{ .name = "fdr-text", .val = TB_VAL_FILE },
 	{ .name = "fdr-tfile", .val = TB_VAL_FILE },
 	{ .name = "fdr-json", .val = TB_VAL_FILE },
+	{ .name = "fdr-ctf", .val = TB_VAL_FILE },
 	{ .name = "fdr-tidy", .val = TB_VAL_FILE },
 	{ .name = "tfile-text", .val = TB_VAL_FILE },
 	{ .name = "map-elf", .val = TB_VAL_FILE },
@@ -695,6 +773,15 @@ int cmd_convert(int argc, char **argv)
 		cli_die(TB_EXIT_FAIL,
 			"'%s' is the name map '%s': refusing to overwrite it",
 			opt.out, opt.map);
+	if (conv->dir_fn) {
+		if (!strcmp(opt.out, "-"))
+			cli_opt_usage("%s writes a directory: give OUTPUT", cmd->name);
+		conv->dir_fn(in, opt.out);
+		tb_cli_progress_done();
+		if (in != stdin)
+			fclose(in);
+		return TB_EXIT_OK;
+	}
 	out = cli_open_output(opt.out);
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
 	conv->fn(in, out);

@@ -99,7 +99,7 @@ int32_t tb_task_map_shown_tid(int32_t tid)
 const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid,
 			     char buf[TB_TASK_COMM_LEN])
 {
-	const struct tb_task *t = tb_task_map_find(m, tid);
+	const struct tb_task *t = m ? tb_task_map_find(m, tid) : NULL;
 	int cpu = tb_task_map_idle_cpu(tid);
 
 	if (t)

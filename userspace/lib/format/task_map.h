@@ -60,7 +60,8 @@ const struct tb_task *tb_task_map_find(const struct tb_task_map *m,
 /*
  * What to call @tid: its command name, "swapper/N" for the idle task of
  * CPU N (TRACEBUF_FDR_IDLE_TID), written into @buf, or NULL when unknown.
- * The name lives as long as the map or @buf, whichever it is in.
+ * The name lives as long as the map or @buf, whichever it is in.  @m may
+ * be NULL (no names known): idle tasks are still named.
  */
 const char *tb_task_map_comm(const struct tb_task_map *m, int32_t tid,
 			     char buf[TB_TASK_COMM_LEN]);

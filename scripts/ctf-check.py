@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check a trace converted by `tracebuf convert fdr-ctf` against the real
+# readers: babeltrace2 must read it without a warning (a discarded-events
+# notice must say exactly the trace's lost events) and count, per event
+# name, what `tracebuf report --json` counts; with --analyses,
+# lttng-syscallstats-mi and lttng-irqstats-mi must give the report's
+# counts, minimums, maximums and totals.  Durations may differ by 1 ns a
+# call: the report converts each duration to ns, babeltrace each time.
+#
+# Usage: ctf-check.py TRACEBUF FDR CTFDIR [--analyses]
+# Exit: 0 ok, 1 mismatch, 4 a reader is not installed (the test skips).
+
+import collections
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+
+def fail(msg):
+    print('ctf-check: ' + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def report(tb, fdr):
+    out = subprocess.run([tb, 'report', '--json', fdr], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+# The CTF names of a report name, as convert/fdr_ctf.c maps them.
+def ctf_names(cls, name):
+    if cls == 'syscall':
+        sys_ = name[4:] if name.startswith('sys_') else name
+        return ['syscall_entry_' + sys_], ['syscall_exit_' + sys_]
+    if cls == 'irq':
+        return ['irq_handler_entry'], ['irq_handler_exit']
+    if cls == 'softirq':
+        return ['softirq_entry'], ['softirq_exit']
+    if cls == 'marker':
+        return ['lttng_logger'], []
+    if name == 'fault_user':
+        return ['x86_exceptions_page_fault_user'], []
+    if name == 'fault_kernel':
+        return ['x86_exceptions_page_fault_kernel'], []
+    if name == 'task_fork':
+        return ['sched_process_fork'], []
+    if name == 'task_exit':
+        return ['sched_process_exit'], []
+    return ['tracebuf_func_entry'], ['tracebuf_func_exit']
+
+
+def expected_counts(rep):
+    want = collections.Counter()
+    for n in rep['names']:
+        entries, exits = ctf_names(n['class'], n['name'])
+        if n['points']:
+            for e in entries:
+                want[e] += n['points']
+            continue
+        for e in entries:
+            want[e] += n['count'] + n['entry_no_exit']
+        for e in exits:
+            want[e] += n['count'] + n['exit_no_entry']
+    return want
+
+
+def check_babeltrace(rep, ctf):
+    p = subprocess.run(['babeltrace2', ctf], capture_output=True, text=True)
+    if p.returncode:
+        fail('babeltrace2 failed: ' + p.stderr[-2000:])
+    lost = 0
+    for line in p.stderr.splitlines():
+        m = re.search(r'Tracer discarded (\d+) events', line)
+        if m:
+            lost += int(m.group(1))
+        elif line.strip() and 'WARNING' not in line and \
+                'discarded' not in line and 'between' not in line:
+            fail('babeltrace2 said: ' + line)
+    got = collections.Counter()
+    for line in p.stdout.splitlines():
+        if line.startswith('WARNING') or 'discarded' in line:
+            continue
+        m = re.match(r'\[[^]]*\] \([^)]*\) \S+ ([^:]+):', line)
+        if not m:
+            fail('babeltrace2 line not understood: ' + line)
+        got[m.group(1)] += 1
+    if lost != rep['lost']:
+        fail('babeltrace2: %d events discarded, the report %d' %
+             (lost, rep['lost']))
+    want = expected_counts(rep)
+    # The report counts typed events with the markers (class "marker").
+    got['lttng_logger'] += got.pop('tracebuf_typed_event', 0)
+    for name in set(want) | set(got):
+        if name == 'sched_switch' or name.startswith('lttng_'):
+            continue        # derived events, not in the report
+        if got[name] != want[name]:
+            fail('%s: babeltrace2 %d, report %d' % (name, got[name],
+                                                    want[name]))
+    print('babeltrace2: %d events, %d names agree with tracebuf report' %
+          (sum(got.values()), len(want)))
+
+
+def near(a, b, calls):
+    return abs(a - b) <= calls
+
+
+def mi(tool, ctf):
+    p = subprocess.run([tool, ctf], capture_output=True, text=True)
+    if p.returncode:
+        fail('%s failed: %s' % (tool, p.stderr[-2000:]))
+    return json.loads(p.stdout)['results']
+
+
+def check_analyses(rep, ctf):
+    names = {n['name']: n for n in rep['names']}
+    # lttng-syscallstats-mi: a table per task; summed per syscall.
+    agg = {}
+    for table in mi('lttng-syscallstats-mi', ctf):
+        if table['class'] == 'total' or not isinstance(table['class'], dict):
+            continue
+        for row in table['data']:
+            name, count = row[0]['name'], row[1]['value']
+            mn, avg, mx = row[2]['value'], row[3]['value'], row[4]['value']
+            a = agg.setdefault(name, [0, None, None, 0.0])
+            a[0] += count
+            a[1] = mn if a[1] is None else min(a[1], mn)
+            a[2] = mx if a[2] is None else max(a[2], mx)
+            a[3] += avg * count
+    rows = [('sys_' + k, v) for k, v in agg.items()]
+    for n in rep['names']:
+        if n['class'] == 'syscall' and n['count'] and \
+                n['name'] not in dict(rows):
+            fail('%s: in the report, not in lttng-syscallstats' % n['name'])
+    # lttng-irqstats-mi: hard and soft IRQs.
+    for table in mi('lttng-irqstats-mi', ctf):
+        for row in table['data']:
+            irq = row[0]
+            if irq['hard']:
+                key = 'irq_%d_%s' % (irq['nr'], irq['name'])
+            else:
+                key = 'softirq_' + irq['name'].replace('_SOFTIRQ', '')
+            rows.append((key, [row[1]['value'], row[2]['value'],
+                               row[4]['value'],
+                               row[3]['value'] * row[1]['value']]))
+    for key, (count, mn, mx, total) in rows:
+        n = names.get(key)
+        if not n:
+            fail('%s: in lttng-analyses, not in the report' % key)
+        if count != n['count'] or not near(mn, n['min_ns'], 1) or \
+                not near(mx, n['max_ns'], 1) or \
+                not near(total, n['total_ns'], count + 1):
+            fail('%s: lttng-analyses %d calls min %d max %d total %d, '
+                 'report %d min %d max %d total %d' %
+                 (key, count, mn, mx, total, n['count'], n['min_ns'],
+                  n['max_ns'], n['total_ns']))
+    print('lttng-analyses: %d syscall and IRQ names agree with tracebuf '
+          'report' % len(rows))
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__ or 'usage: ctf-check.py TRACEBUF FDR CTFDIR [--analyses]')
+        return 2
+    tb, fdr, ctf = sys.argv[1:4]
+    analyses = '--analyses' in sys.argv[4:]
+    need = ['babeltrace2']
+    if analyses:
+        need += ['babeltrace', 'lttng-syscallstats-mi', 'lttng-irqstats-mi']
+    missing = [t for t in need if not shutil.which(t)]
+    if missing:
+        print('ctf-check: not installed: ' + ' '.join(missing) +
+              ' (scripts/setup.sh installs them)')
+        return 4
+    rep = report(tb, fdr)
+    check_babeltrace(rep, ctf)
+    if analyses:
+        check_analyses(rep, ctf)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

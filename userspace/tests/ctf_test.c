@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf convert fdr-ctf (lib/convert/fdr_ctf.c) against the real
+ * readers, through scripts/ctf-check.py: babeltrace2 reads each converted
+ * trace without a warning and counts per event name what tracebuf report
+ * counts; on the demo trace lttng-syscallstats-mi and lttng-irqstats-mi
+ * give the report's counts, minimums, maximums and totals.  Skipped, with
+ * the reason, when the readers are not installed (scripts/setup.sh).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_harness.h"
+
+#include "format/fdr_reader.h"
+#include "format/fdr_writer.h"
+#include "tb_test_util.h"
+
+#define KID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
+
+#define CHECK	"python3 ../../scripts/ctf-check.py"
+
+/* Convert @fdr into a new directory and check it; returns the status. */
+static int convert_check(const char *fdr, const char *extra, char **out)
+{
+	char dir[] = "/tmp/tb-ctf-XXXXXX";
+	int status;
+
+	if (!mkdtemp(dir))
+		return -1;
+	*out = tu_run(&status, "%s convert -q fdr-ctf %s %s/t && %s %s %s %s/t %s",
+		      tu_tool("tracebuf"), fdr, dir, CHECK,
+		      tu_tool("tracebuf"), fdr, dir, extra);
+	tu_rmdir(dir);
+	return status;
+}
+
+TEST(demo_analyses)
+{
+	char *out;
+	int st = convert_check("data/viewer/demo.fdr", "--analyses", &out);
+
+	if (st == 4)
+		SKIP(free(out); return, "%s", out);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "lttng-analyses:"));
+	free(out);
+}
+
+/* The traces the tests keep: every version, cut ones, XScale's mapping. */
+TEST(corpus_babeltrace)
+{
+	static const char *const files[] = {
+		"gen-v1-fixed-buffers.fdr", "gen-v2.fdr", "gen-v3.fdr",
+		"gen-v4.fdr", "writer-sample.fdr", "xscale-mapping.fdr",
+		"gen-extents-cut-short.fdr", "gen-header-only.fdr",
+		"compiler-rt-truncated.fdr", "gen-extent-2pow32-plus.fdr",
+	};
+	char path[256], *out;
+	size_t i;
+	int st;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "data/corpus/fdr/%s", files[i]);
+		st = convert_check(path, "", &out);
+		if (st == 4)
+			SKIP(free(out); return, "%s", out);
+		ASSERT_EQ(0, st) TH_LOG("%s: %s", files[i], out);
+		free(out);
+	}
+}
+
+/*
+ * Every kind of record the kernel writes, with the kernel's ids and a
+ * names file as the collectors write it: task 100 on CPU 0 then 1, its
+ * child 101 on CPU 1, the idle task of CPU 0, a loss on CPU 0.
+ */
+static void make_kernel_trace(const char *dir, char *fdr, size_t size)
+{
+	static const uint64_t rd[3] = { 3, 0x7ffd0000, 7 };
+	uint64_t a;
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct tb_fdr_writer w;
+	char path[300];
+	FILE *f;
+
+	snprintf(fdr, size, "%s/k.fdr", dir);
+	f = fopen(fdr, "wb");
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_writer_begin(&w, 100, 100, 0, 1000, 1700000000, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, KID(SYSCALL, 0), 1000, rd, 3);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, KID(IRQ, 4), 1100, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(IRQ, 4), 1200, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(SYSCALL, 0), 1300, NULL, 0);
+	a = 0xdead000;
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, KID(FAULT, 0), 1400, &a, 1);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(FAULT, 0), 1400, NULL, 0);
+	a = 101;
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, KID(TASK, 0), 1500, &a, 1);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(TASK, 0), 1500, NULL, 0);
+	tb_fdr_writer_custom(&w, 1600, "hello", 5);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, KID(KFUNC, 2), 1700, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(KFUNC, 2), 1800, NULL, 0);
+	tb_fdr_writer_typed(&w, 1850, 9, "ab", 2);
+	tb_fdr_writer_new_cpu(&w, 1, 3000);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, KID(SYSCALL, 3), 3000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(SYSCALL, 3), 3100, NULL, 0);
+	tb_fdr_writer_begin(&w, 101, 101, 1, 2000, 1700000000, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, KID(SOFTIRQ, 1), 2000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(SOFTIRQ, 1), 2100, NULL, 0);
+	a = 101;
+	tb_fdr_writer_function(&w, TB_FDR_ENTER_ARGS, KID(TASK, 1), 2200, &a, 1);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(TASK, 1), 2200, NULL, 0);
+	tb_fdr_writer_custom(&w, 2200, TRACEBUF_FDR_COMM_PREFIX "child", 20);
+	tb_fdr_writer_begin(&w, 0, TRACEBUF_FDR_IDLE_TID(0), 0, 2500, 1700000000, 0);
+	tb_fdr_writer_custom(&w, 2500, "tracebuf: lost 5 events", 23);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, KID(SOFTIRQ, 9), 2600, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(SOFTIRQ, 9), 2700, NULL, 0);
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s.names", fdr);
+	f = fopen(path, "w");
+	fprintf(f, "%u sys_read\n%u sys_close\n%u irq_4_ttyS0\n%u softirq_TIMER\n"
+		"%u softirq_RCU\n%u fault_user\n%u task_fork\n%u task_exit\n"
+		"%u kfunc_vfs_read\n", KID(SYSCALL, 0), KID(SYSCALL, 3),
+		KID(IRQ, 4), KID(SOFTIRQ, 1), KID(SOFTIRQ, 9), KID(FAULT, 0),
+		KID(TASK, 0), KID(TASK, 1), KID(KFUNC, 2));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s.tasks", fdr);
+	f = fopen(path, "w");
+	fprintf(f, "100 100 parent\n");
+	fclose(f);
+}
+
+/* Each mapping, as babeltrace2 prints it, and the counts as the report's. */
+TEST(kernel_records)
+{
+	static const char *const want[] = {
+		"syscall_entry_read: { cpu_id = 0 }, { fd = 3, buf = 2147287040, count = 7 }",
+		"syscall_exit_read: { cpu_id = 0 }, { ret = 0 }",
+		"irq_handler_entry: { cpu_id = 0 }, { irq = 4, name = \"ttyS0\" }",
+		"irq_handler_exit: { cpu_id = 0 }, { irq = 4, ret = 1 }",
+		"x86_exceptions_page_fault_user: { cpu_id = 0 }, { address = 0xDEAD000 }",
+		"sched_process_fork: { cpu_id = 0 }, { parent_comm = \"parent\", parent_tid = 100, parent_pid = 100, child_comm = \"parent\", child_tid = 101, child_pid = 101 }",
+		"lttng_logger: { cpu_id = 0 }, { msg_length = 5, msg = \"hello\" }",
+		"tracebuf_func_entry: { cpu_id = 0 }, { id = 117440514, name = \"kfunc_vfs_read\" }",
+		"tracebuf_typed_event: { cpu_id = 0 }, { type = 9, data_length = 2, data = \"ab\" }",
+		"softirq_entry: { cpu_id = 1 }, { vec = 1 }",
+		"sched_process_exit: { cpu_id = 1 }, { comm = \"child\", tid = 101 }",
+		"syscall_entry_close: { cpu_id = 1 }, { fd = -1 }",
+		"sched_switch: { cpu_id = 0 }, { prev_comm = \"parent\", prev_tid = 100, prev_prio = 20, prev_state = 0, next_comm = \"swapper/0\", next_tid = 0, next_prio = 20 }",
+		"lttng_statedump_process_state: { cpu_id = 0 }, { tid = 100, vtid = 100, pid = 100, vpid = 100, ppid = 0, vppid = 0, name = \"parent\", status = 0 }",
+		"Tracer discarded 5 events",
+	};
+	char *dir = tu_tmpdir(), fdr[256], *out;
+	size_t i;
+	int status;
+
+	if (!tu_have("babeltrace2")) {
+		tu_rmdir(dir);
+		SKIP(return, "babeltrace2 not installed (scripts/setup.sh installs it)");
+	}
+	make_kernel_trace(dir, fdr, sizeof(fdr));
+	out = tu_run(&status, "%s convert -q fdr-ctf %s %s/ctf && %s %s %s %s/ctf",
+		     tu_tool("tracebuf"), fdr, dir, CHECK, tu_tool("tracebuf"),
+		     fdr, dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, "babeltrace2 %s/ctf", dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const char *hit = strstr(out, want[i]);
+
+		EXPECT_NE(NULL, hit) TH_LOG("no '%s'", want[i]);
+		if (!hit)
+			fprintf(stderr, "%s", out);
+	}
+	/* The child was forked in the trace: no state dump of it. */
+	EXPECT_EQ(NULL, strstr(out, "lttng_statedump_process_state: { cpu_id = 0 }, { tid = 101"));
+	free(out);
+	tu_rmdir(dir);
+}
+
+/* A second trace is never mixed into a directory that holds one. */
+TEST(refuses_existing)
+{
+	char dir[] = "/tmp/tb-ctf-XXXXXX";
+	char *out;
+	int status;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	out = tu_run(&status, "%s convert -q fdr-ctf data/viewer/demo.fdr %s && "
+		     "%s convert -q fdr-ctf data/viewer/demo.fdr %s",
+		     tu_tool("tracebuf"), dir, tu_tool("tracebuf"), dir);
+	tu_rmdir(dir);
+	ASSERT_EQ(1, status) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "holds a trace already"));
+	free(out);
+}
+
+/* OUTPUT is a directory: stdout cannot be one. */
+TEST(needs_output)
+{
+	char *out;
+	int status;
+
+	out = tu_run(&status, "%s convert fdr-ctf data/viewer/demo.fdr",
+		     tu_tool("tracebuf"));
+	ASSERT_EQ(2, status) TH_LOG("%s", out);
+	free(out);
+}
+
+TEST_HARNESS_MAIN
