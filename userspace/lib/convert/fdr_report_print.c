@@ -118,9 +118,9 @@ static void rp_heading(struct tb_fdr_report *r,
 		p->names ? p->names : "none (ids as numbers)",
 		p->tasks ? p->tasks : "none (threads as tid)");
 	if (r->stats.cut_bytes)
-		fprintf(out, "  CUT: the file ends %llu bytes short of its last block (at offset %llu): its last records are lost\n",
-			(unsigned long long)r->stats.cut_bytes,
-			(unsigned long long)r->stats.cut_block);
+		fprintf(out, "  CUT: its last block (at offset %llu) lacks the records of its last %llu bytes\n",
+			(unsigned long long)r->stats.cut_block,
+			(unsigned long long)r->stats.cut_bytes);
 	if (r->tidied)
 		fprintf(out, "  the records of its tasks were not in time order: ordered in memory first (fdr-tidy)\n");
 	if (r->trigger.found)
