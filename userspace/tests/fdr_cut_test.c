@@ -9,7 +9,8 @@
  * file was written, a full disk or a crash dump's partial ring leave it:
  * every reader gives exactly what it gives for the file cut at the last
  * whole record, exit status 0, and one line on stderr saying what was
- * lost.
+ * lost.  And a task whose clock goes back (issue 41 item 7) is read and
+ * counted, never refused.
  */
 #include <fcntl.h>
 #include <spawn.h>
@@ -509,6 +510,75 @@ TEST(xscale_fdr_cut_at_every_byte)
 	check_cuts(_metadata, dir, d, n, cuts, n - TB_FDR_HEADER_SIZE, xs, 1);
 	free(cuts);
 	free(d);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/* ---- a task's clock that goes back ---- */
+
+/*
+ * One task's block whose clock goes back @back ticks at a CPU change (a
+ * move to a CPU whose TSC is behind, Documentation/fdr.rst): a call
+ * before, one across the step, one begun right at it.
+ */
+static void back_trace(struct gb *g, uint64_t back)
+{
+	size_t ext;
+
+	gf_header(g, 5, 1, 0);
+	ext = gf_extents(g, 0);
+	gf_new_buffer(g, 5);
+	gf_wallclock(g, 1, 0);
+	gf_pid(g, 5);
+	gf_cpu(g, 0, 1000);
+	gf_func(g, TB_FDR_ENTER, 1, 0);
+	gf_func(g, TB_FDR_EXIT, 1, 100);
+	gf_func(g, TB_FDR_ENTER, 2, 10);
+	gf_cpu(g, 1, 1110 - back);
+	gf_func(g, TB_FDR_ENTER, 3, 0);
+	gf_func(g, TB_FDR_EXIT, 3, 20);
+	gf_func(g, TB_FDR_EXIT, 2, 500);
+	gf_extents_end(g, ext);
+}
+
+TEST(clock_back_is_counted)
+{
+	static const uint64_t backs[] = { 1, 400 };
+	char *dir = tu_tmpdir(), path[512], want[128], *out;
+	unsigned int i;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/b.fdr", dir);
+	for (i = 0; i < ARRAY_SIZE(backs); i++) {
+		struct gb g = { 0 };
+
+		back_trace(&g, backs[i]);
+		ASSERT_EQ(0, gb_write(&g, path));
+		gb_free(&g);
+		out = tu_run(&st, TOOL " report --no-names %s", path);
+		EXPECT_EQ(0, st) TH_LOG("back %llu: %s",
+					(unsigned long long)backs[i], out);
+		snprintf(want, sizeof(want),
+			 "1 step back in a task's clock (at most %llu ticks, ",
+			 (unsigned long long)backs[i]);
+		EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%s", out);
+		free(out);
+		out = tu_run(&st, TOOL " report --no-names --json %s", path);
+		EXPECT_EQ(0, st) TH_LOG("%s", out);
+		snprintf(want, sizeof(want),
+			 "\"clock_back\": 1, \"clock_back_max_ns\": %llu",
+			 (unsigned long long)backs[i]);
+		EXPECT_NE(NULL, strstr(out, want)) TH_LOG("%s", out);
+		free(out);
+		/* fdr-tidy's own output of it. */
+		out = tu_run(&st, "(" TOOL " convert -q fdr-tidy %s %s.tidy && "
+			     TOOL " report --no-names %s.tidy)", path, path,
+			     path);
+		EXPECT_EQ(0, st) TH_LOG("%s", out);
+		EXPECT_NE(NULL, strstr(out, "1 step back in a task's clock"))
+			TH_LOG("%s", out);
+		free(out);
+	}
 	tu_rmdir(dir);
 	free(dir);
 }
