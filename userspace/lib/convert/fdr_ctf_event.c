@@ -19,53 +19,16 @@ static int32_t cv_tid(int32_t tid)
 	return tb_task_map_shown_tid(tid);
 }
 
-/*
- * @tid's own name: from its comm record, else .tasks (swapper/N for an
- * idle task, in @buf), else NULL.
- */
-static const char *cv_own_comm(struct cv_ctx *c, int32_t tid,
-			       char buf[TB_TASK_COMM_LEN])
-{
-	uint32_t i = tb_hash_get(&c->m.by_tid, (uint32_t)tid);
-
-	if (i && c->m.tasks[i - 1].comm[0])
-		return c->m.tasks[i - 1].comm;
-	return tb_task_map_comm(c->o->tasks, tid, buf);
-}
-
-static int32_t cv_pid_of(struct cv_ctx *c, int32_t tid);
-
-/*
- * What to call @tid: its own name (swapper/N for idle), else its
- * process's (a thread is named as the thread that made it until it
- * names itself: the best guess for a thread that began after .tasks was
- * written and did not exit), else "".
- */
+/* What to call @tid: see tb_fdr_merge_comm(). */
 static const char *cv_comm_of(struct cv_ctx *c, int32_t tid,
 			      char buf[TB_CTF_COMM_LEN])
 {
-	char own[TB_TASK_COMM_LEN];
-	const char *s = cv_own_comm(c, tid, own);
-	int32_t pid;
-
-	if (!s) {
-		pid = cv_pid_of(c, tid);
-		if (pid != tid)
-			s = cv_own_comm(c, pid, own);
-	}
-	snprintf(buf, TB_CTF_COMM_LEN, "%s", s ? s : "");
-	return buf;
+	return tb_fdr_merge_comm(&c->m, c->o->tasks, tid, buf);
 }
 
 static int32_t cv_pid_of(struct cv_ctx *c, int32_t tid)
 {
-	uint32_t i = tb_hash_get(&c->m.by_tid, (uint32_t)tid);
-	const struct tb_task *t;
-
-	if (i && c->m.tasks[i - 1].pid >= 0)
-		return c->m.tasks[i - 1].pid;
-	t = c->o->tasks ? tb_task_map_find(c->o->tasks, tid) : NULL;
-	return t ? t->pid : tid;
+	return tb_fdr_merge_pid(&c->m, c->o->tasks, tid);
 }
 
 static struct tb_ctf_stream *cv_stream(struct cv_ctx *c, uint16_t cpu)

@@ -42,6 +42,50 @@ const struct tb_fdr_merge_task *tb_fdr_merge_find(const struct tb_fdr_merge *m,
 	return i ? &m->tasks[i - 1] : NULL;
 }
 
+/*
+ * @tid's own name: from its comm record, else @tasks (swapper/N for an
+ * idle task, in @buf), else NULL.
+ */
+static const char *mg_own_comm(const struct tb_fdr_merge *m,
+			       const struct tb_task_map *tasks, int32_t tid,
+			       char buf[TB_TASK_COMM_LEN])
+{
+	const struct tb_fdr_merge_task *t = tb_fdr_merge_find(m, tid);
+
+	if (t && t->comm[0])
+		return t->comm;
+	return tb_task_map_comm(tasks, tid, buf);
+}
+
+const char *tb_fdr_merge_comm(const struct tb_fdr_merge *m,
+			      const struct tb_task_map *tasks, int32_t tid,
+			      char buf[TB_TASK_COMM_LEN])
+{
+	char own[TB_TASK_COMM_LEN];
+	const char *s = mg_own_comm(m, tasks, tid, own);
+	int32_t pid;
+
+	if (!s) {
+		pid = tb_fdr_merge_pid(m, tasks, tid);
+		if (pid != tid)
+			s = mg_own_comm(m, tasks, pid, own);
+	}
+	snprintf(buf, TB_TASK_COMM_LEN, "%s", s ? s : "");
+	return buf;
+}
+
+int32_t tb_fdr_merge_pid(const struct tb_fdr_merge *m,
+			 const struct tb_task_map *tasks, int32_t tid)
+{
+	const struct tb_fdr_merge_task *mt = tb_fdr_merge_find(m, tid);
+	const struct tb_task *t;
+
+	if (mt && mt->pid >= 0)
+		return mt->pid;
+	t = tasks ? tb_task_map_find(tasks, tid) : NULL;
+	return t ? t->pid : tid;
+}
+
 uint32_t tb_fdr_merge_kid(const struct tb_fdr_merge *m, uint32_t id)
 {
 	return m->names ? tb_name_map_kernel_id(m->names, id) : id;

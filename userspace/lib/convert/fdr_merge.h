@@ -131,6 +131,20 @@ struct tb_fdr_merge_task *tb_fdr_merge_task(struct tb_fdr_merge *m,
 const struct tb_fdr_merge_task *tb_fdr_merge_find(const struct tb_fdr_merge *m,
 						  int32_t tid);
 
+/*
+ * What to call @tid: its own name (from its comm record, else @tasks,
+ * swapper/N for an idle task), else its process's (a thread is named as
+ * the thread that made it until it names itself: the best guess for a
+ * thread that began after .tasks was written), else "".  In @buf.
+ */
+const char *tb_fdr_merge_comm(const struct tb_fdr_merge *m,
+			      const struct tb_task_map *tasks, int32_t tid,
+			      char buf[TB_TASK_COMM_LEN]);
+
+/* @tid's process: from its records, else @tasks, else @tid. */
+int32_t tb_fdr_merge_pid(const struct tb_fdr_merge *m,
+			 const struct tb_task_map *tasks, int32_t tid);
+
 /* The kernel id of file id @id (0: none known). */
 uint32_t tb_fdr_merge_kid(const struct tb_fdr_merge *m, uint32_t id);
 
