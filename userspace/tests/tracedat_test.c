@@ -4,8 +4,10 @@
  * trace-cmd itself, through scripts/tracedat-check.py: trace-cmd report
  * reads each converted trace without a word on stderr, counts per event
  * what tracebuf report counts and splits them by CPU as --cpu does; its
- * -F filters and --stat work on them.  Skipped, with the reason, when
- * trace-cmd is not installed (scripts/setup.sh installs it).
+ * -F filters and --stat work on them; KernelShark loads one under Xvfb
+ * (scripts/kernelshark-check.sh).  Skipped, with the reason, when
+ * trace-cmd or KernelShark is not installed (scripts/setup.sh installs
+ * them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,6 +379,27 @@ TEST(no_half_output)
 	snprintf(path, sizeof(path), "%s/o.dat", dir);
 	EXPECT_NE(0, stat(path, &sb));
 	tu_rmdir(dir);
+}
+
+/*
+ * KernelShark under Xvfb: loads demo.fdr's trace.dat without a word but
+ * "Loading", draws a plot per CPU and task 640's; the screenshot stays in
+ * build/ for a person to look at.
+ */
+TEST(kernelshark)
+{
+	char *dir = tu_tmpdir(), *out;
+	int status;
+
+	out = tu_run(&status, "%s convert -q fdr-tracedat data/viewer/demo.fdr %s/t.dat && "
+		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark.png 640",
+		     tu_tool("tracebuf"), dir, dir);
+	tu_rmdir(dir);
+	if (status == 4)
+		SKIP(free(out); return, "%s", out);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "kernelshark: loaded")) TH_LOG("%s", out);
+	free(out);
 }
 
 TEST_HARNESS_MAIN
