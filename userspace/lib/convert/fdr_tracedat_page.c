@@ -6,6 +6,7 @@
  * (libtraceevent's kbuffer) decode.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "convert/fdr_tracedat_page.h"
@@ -36,10 +37,23 @@ static size_t td_room(const struct tb_td_page *p)
 	return TB_TD_PAGE_SIZE - TB_TD_PAGE_HDR - (p->lost ? 8U : 0U);
 }
 
+/*
+ * The page buffer, made on a CPU's first event: a trace may name CPUs
+ * up to 65535, and only those with events cost a page of memory.
+ */
+static int td_alloc(struct tb_td_page *p)
+{
+	if (!p->data)
+		p->data = calloc(1, TB_TD_PAGE_SIZE);
+	return p->data ? 0 : -ENOMEM;
+}
+
 static int td_write(struct tb_td_page *p)
 {
 	uint64_t commit = p->len;
 
+	if (td_alloc(p))
+		return -ENOMEM;
 	if (!p->f) {
 		p->f = tmpfile();
 		if (!p->f)
@@ -53,7 +67,7 @@ static int td_write(struct tb_td_page *p)
 	td_put64(p->data + 8, commit);
 	if (fwrite(p->data, TB_TD_PAGE_SIZE, 1, p->f) != 1)
 		return errno ? -errno : -EIO;
-	memset(p->data, 0, sizeof(p->data));
+	memset(p->data, 0, TB_TD_PAGE_SIZE);
 	p->len = 0;
 	p->lost = 0;
 	p->pages++;
@@ -88,6 +102,8 @@ int tb_fdr_tracedat_page_add(struct tb_td_page *p, uint64_t ts, const void *rec,
 
 	if (n > TB_TD_RECORD_MAX)
 		return -EINVAL;
+	if (td_alloc(p))
+		return -ENOMEM;
 	for (;;) {
 		if (!p->len) {
 			p->ts0 = ts;
@@ -132,4 +148,6 @@ void tb_fdr_tracedat_page_free(struct tb_td_page *p)
 	if (p->f)
 		fclose(p->f);
 	p->f = NULL;
+	free(p->data);
+	p->data = NULL;
 }

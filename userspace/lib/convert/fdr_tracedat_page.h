@@ -23,7 +23,7 @@
 
 struct tb_td_page {
 	FILE *f;		/* the CPU's pages; NULL until the first */
-	uint8_t data[TB_TD_PAGE_SIZE];
+	uint8_t *data;		/* the page under way; NULL until the first */
 	size_t len;		/* bytes of events after the header */
 	uint64_t ts0;		/* the page's timestamp */
 	uint64_t last;		/* the timestamp of its last event */
