@@ -121,7 +121,8 @@ static int mg_put(struct tb_fdr_merge *c, const struct tb_fdr_merge_item *it,
 	return 0;
 }
 
-static void mg_item_of(struct tb_fdr_merge_item *it, const struct tb_fdr_record *r,
+static void mg_item_of(struct tb_fdr_merge_item *it,
+		       const struct tb_fdr_record *r,
 		       unsigned int kind)
 {
 	memset(it, 0, sizeof(*it));
@@ -280,7 +281,8 @@ static int mg_scan(void *ctx, const struct tb_fdr_record *r)
 
 /* ---- cursors over the runs ---- */
 
-static int mg_cur_fill(struct tb_fdr_merge *c, struct tb_fdr_merge_cursor *k, uint64_t off)
+static int mg_cur_fill(struct tb_fdr_merge *c, struct tb_fdr_merge_cursor *k,
+		       uint64_t off)
 {
 	uint64_t want = k->end - off;
 	ssize_t n;
@@ -298,7 +300,8 @@ static int mg_cur_fill(struct tb_fdr_merge *c, struct tb_fdr_merge_cursor *k, ui
 }
 
 /* Copy @n bytes at k->off to @dst, advancing. */
-static int mg_cur_read(struct tb_fdr_merge *c, struct tb_fdr_merge_cursor *k, void *dst, size_t n)
+static int mg_cur_read(struct tb_fdr_merge *c, struct tb_fdr_merge_cursor *k,
+		       void *dst, size_t n)
 {
 	ssize_t got;
 	int ret;
