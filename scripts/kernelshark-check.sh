@@ -8,8 +8,6 @@
 # sched_waking, kvm_combo a host-guest pair), and the screenshot shows
 # the plots (many colours, not a blank or a dialog).
 #
-# KernelShark runs as nobody: as root it opens a modal warning first.
-#
 # Usage: kernelshark-check.sh DAT PNG [PID]
 # Exit: 0 ok, 1 failure, 4 kernelshark, trace-cmd, Xvfb, xwd or convert
 # missing.
@@ -26,7 +24,13 @@ work=$(mktemp -d /tmp/tb-ks-XXXXXX)
 chmod 755 "$work"
 cp "$dat" "$work/t.dat"
 chmod 644 "$work/t.dat"
-mkdir "$work/home" && chown 65534:65534 "$work/home"
+mkdir "$work/home"
+# As root, KernelShark opens a modal warning first: run it as nobody.
+asuser=
+if [ "$(id -u)" = 0 ]; then
+	chown 65534:65534 "$work/home"
+	asuser="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
 xvfb=
 ks=
 cleanup() {
@@ -51,8 +55,7 @@ cpus=$(trace-cmd report "$work/t.dat" 2>/dev/null | sed -n '1s/^cpus=//p')
 plots="--cpu 0-$((${cpus:-1} - 1))"
 [ -n "$pid" ] && plots="$plots --pid $pid"
 HOME=$work/home XDG_RUNTIME_DIR=$work/home \
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-	kernelshark -geometry 1280x800+0+0 -i "$work/t.dat" $plots \
+	$asuser kernelshark -geometry 1280x800+0+0 -i "$work/t.dat" $plots \
 	>"$work/ks.log" 2>&1 &
 ks=$!
 # Loaded when the window is drawn: wait for its screenshot to fill in.

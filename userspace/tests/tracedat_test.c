@@ -51,7 +51,7 @@ TEST(demo)
 }
 
 /* The traces the tests keep: every version, cut ones, XScale's mapping. */
-TEST(corpus)
+TEST_TIMEOUT(corpus, TU_BATCH_TIMEOUT)
 {
 	static const char *const files[] = {
 		"gen-v1-fixed-buffers.fdr", "gen-v2.fdr", "gen-v3.fdr",
@@ -135,7 +135,7 @@ static void make_busy_trace(const char *fdr, unsigned int cpus,
 }
 
 /* From one CPU and a few events to four CPUs of many pages each. */
-TEST(generated)
+TEST_TIMEOUT(generated, TU_BATCH_TIMEOUT)
 {
 	static const unsigned int sz[][3] = {
 		{ 1, 1, 1 }, { 2, 3, 40 }, { 4, 16, 3000 },
@@ -386,7 +386,7 @@ TEST(no_half_output)
  * "Loading", draws a plot per CPU and task 640's; the screenshot stays in
  * build/ for a person to look at.
  */
-TEST(kernelshark)
+TEST_TIMEOUT(kernelshark, TU_BATCH_TIMEOUT)
 {
 	char *dir = tu_tmpdir(), *out;
 	int status;
