@@ -426,7 +426,17 @@ TEST(header_only_and_malformed)
 	s_block(&s, 1, 10, 100);
 	s_func(&s, TB_FDR_ENTER, 8, 1);
 	s_end(&s);
-	s.len -= 4;			/* the block overruns the stream */
+	/* A stream cut inside a record: the records before it, no more. */
+	s.len -= 4;
+	EXPECT_EQ(0, post(&p, &s, &v, &len));
+	EXPECT_EQ(1, p.blocks);
+	EXPECT_NE(0, v.n);
+	EXPECT_NE(TB_FDR_FUNCTION, v.kind[v.n - 1]);
+	tb_fdr_post_free(&p);
+	/* The block overruns its extent: malformed. */
+	s.len += 4;
+	tb_bytes_put64(s.p + s.blk + 1,
+		       s.len - s.blk - TB_FDR_META_SIZE - 4);
 	EXPECT_EQ(-1, post(&p, &s, &v, &len));
 	tb_fdr_post_free(&p);
 }

@@ -295,11 +295,21 @@ static void fdr_xscale(FILE *in, FILE *out)
 {
 	struct tb_xs_fdr_reader x;
 	struct tb_error err = { 0 };
+	int left_out = 0;
 
 	tb_xs_fdr_reader_init(&x, &err, fx_emit, out);
-	if (tb_fdr_reader_read(in, NULL, tb_xs_fdr_visit, &x, NULL, &err) ||
-	    tb_xs_fdr_reader_finish(&x))
+	if (tb_fdr_reader_read(in, NULL, tb_xs_fdr_visit, &x, NULL, &err))
 		data_error(&err);
+	/* A cut trace: its last buffer may have lost its end. */
+	if (err.warning[0])
+		left_out = tb_xs_fdr_reader_finish_cut(&x);
+	else if (tb_xs_fdr_reader_finish(&x))
+		left_out = -1;
+	if (left_out < 0)
+		data_error(&err);
+	if (err.warning[0] && !opt.quiet)
+		tb_cli_warn("%s: %s%s", opt.in, err.warning, left_out ?
+			    "; the trace buffer it ends in is left out" : "");
 }
 
 struct ft_ctx {

@@ -18,23 +18,13 @@
 #include "util/companion.h"
 
 enum {
-	OPT_TID = TB_OPT_ID_FIRST_FREE, OPT_NAME, OPT_TIME, OPT_BEFORE,
-	OPT_SORT,
+	OPT_SORT = REPORT_CLI_OPT_END,
 };
 
 static const struct tb_opt diff_opts[] = {
 	{ TB_OPT_MAP },
 	{ TB_OPT_NO_NAMES },
-	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_CPU },
-	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) },
-	{ .id = OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED },
-	{ .id = OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED },
-	{ .id = OPT_BEFORE, .name = "before", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	REPORT_CLI_FILTER_OPTS,
 	{ .id = OPT_SORT, .name = "sort", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_WORD, .values = "count total p50 p99 max" },
 	{ TB_OPT_JSON },
@@ -127,33 +117,14 @@ int cmd_diff(int argc, char **argv)
 	tb_opt_init(&p, &cmd_diff_spec, NULL, argc, argv, 1);
 	while ((c = cli_opt_next(&p, usage))) {
 		optarg = p.arg;
+		if (report_cli_filter(c, optarg, &o))
+			continue;
 		switch (c) {
 		case 'm':
 			map = optarg;
 			break;
 		case TB_OPT_ID_NO_NAMES:
 			no_names = true;
-			break;
-		case 'p':
-			o.pid = report_cli_id("--pid", optarg, INT32_MAX);
-			break;
-		case OPT_TID:
-			o.tid = report_cli_id("--tid", optarg, INT32_MAX);
-			break;
-		case 'C':
-			o.cpu = report_cli_id("--cpu", optarg, UINT16_MAX);
-			break;
-		case 'e':
-			o.classes = report_cli_classes(optarg);
-			break;
-		case OPT_NAME:
-			o.name = optarg;
-			break;
-		case OPT_TIME:
-			report_cli_window(optarg, &o);
-			break;
-		case OPT_BEFORE:
-			report_cli_before(optarg, &o);
 			break;
 		case OPT_SORT:
 			ret = tb_fdr_diff_col(optarg);

@@ -23,8 +23,7 @@
 #define DEFAULT_IN	"trace.fdr"
 
 enum {
-	OPT_TASKS = TB_OPT_ID_FIRST_FREE, OPT_TID, OPT_NAME, OPT_TIME,
-	OPT_BEFORE, OPT_TOP, OPT_HIST, OPT_FOLDED,
+	OPT_TASKS = REPORT_CLI_OPT_END, OPT_TOP, OPT_HIST, OPT_FOLDED,
 };
 
 static const struct tb_opt report_opts[] = {
@@ -32,19 +31,10 @@ static const struct tb_opt report_opts[] = {
 	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_FILE },
 	{ TB_OPT_NO_NAMES },
-	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_CPU },
-	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) },
+	REPORT_CLI_FILTER_OPTS,
 	{ .id = 'e', .name = "class", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_CLASSES, .values = REPORT_CLI_CLASS_WORDS,
 	  .instead = "--events" },
-	{ .id = OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED },
-	{ .id = OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED },
-	{ .id = OPT_BEFORE, .name = "before", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
 	{ .id = OPT_TOP, .name = "top", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_NUMBER },
 	{ .id = OPT_HIST, .name = "hist", .arg = TB_OPT_REQUIRED,
@@ -126,6 +116,8 @@ int cmd_report(int argc, char **argv)
 	tb_opt_init(&p, &cmd_report_spec, NULL, argc, argv, 1);
 	while ((c = cli_opt_next(&p, usage))) {
 		optarg = p.arg;
+		if (report_cli_filter(c, optarg, &o))
+			continue;
 		switch (c) {
 		case 'm':
 			map = optarg;
@@ -135,27 +127,6 @@ int cmd_report(int argc, char **argv)
 			break;
 		case TB_OPT_ID_NO_NAMES:
 			no_names = true;
-			break;
-		case 'p':
-			o.pid = report_cli_id("--pid", optarg, INT32_MAX);
-			break;
-		case OPT_TID:
-			o.tid = report_cli_id("--tid", optarg, INT32_MAX);
-			break;
-		case 'C':
-			o.cpu = report_cli_id("--cpu", optarg, UINT16_MAX);
-			break;
-		case 'e':
-			o.classes = report_cli_classes(optarg);
-			break;
-		case OPT_NAME:
-			o.name = optarg;
-			break;
-		case OPT_TIME:
-			report_cli_window(optarg, &o);
-			break;
-		case OPT_BEFORE:
-			report_cli_before(optarg, &o);
 			break;
 		case OPT_TOP:
 			o.top = report_cli_id("--top", optarg, 1000);

@@ -113,6 +113,35 @@ int64_t report_cli_id(const char *opt, const char *arg, uint32_t max)
 	return v;
 }
 
+bool report_cli_filter(int id, const char *arg,
+		       struct tb_fdr_report_opts *o)
+{
+	switch (id) {
+	case 'p':
+		o->pid = report_cli_id("--pid", arg, INT32_MAX);
+		return true;
+	case REPORT_CLI_OPT_TID:
+		o->tid = report_cli_id("--tid", arg, INT32_MAX);
+		return true;
+	case 'C':
+		o->cpu = report_cli_id("--cpu", arg, UINT16_MAX);
+		return true;
+	case 'e':
+		o->classes = report_cli_classes(arg);
+		return true;
+	case REPORT_CLI_OPT_NAME:
+		o->name = arg;
+		return true;
+	case REPORT_CLI_OPT_TIME:
+		report_cli_window(arg, o);
+		return true;
+	case REPORT_CLI_OPT_BEFORE:
+		report_cli_before(arg, o);
+		return true;
+	}
+	return false;
+}
+
 FILE *report_cli_open(const char *path)
 {
 	FILE *in = cli_open_input(path), *tmp;

@@ -14,11 +14,45 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/opt.h"
 #include "convert/fdr_report.h"
 
 /* The classes -e takes (convert/fdr_report_class.h). */
 #define REPORT_CLI_CLASS_WORDS \
 	"syscall irq softirq workqueue fault sched marker kfunc function"
+
+/* Ids of the filter options; a command's own ids start at _END. */
+enum {
+	REPORT_CLI_OPT_TID = TB_OPT_ID_FIRST_FREE,
+	REPORT_CLI_OPT_NAME,
+	REPORT_CLI_OPT_TIME,
+	REPORT_CLI_OPT_BEFORE,
+	REPORT_CLI_OPT_END,
+};
+
+/*
+ * The filters as entries of a command's option table, the same in every
+ * command that reads traces as report does: -p, --tid, -C, -e, --name,
+ * --time, --before.  report_cli_filter() takes their values.
+ */
+#define REPORT_CLI_FILTER_OPTS \
+	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED, \
+	  .val = TB_VAL_NUMBER }, \
+	{ .id = REPORT_CLI_OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED, \
+	  .val = TB_VAL_NUMBER }, \
+	{ TB_OPT_CPU }, \
+	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) }, \
+	{ .id = REPORT_CLI_OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED }, \
+	{ .id = REPORT_CLI_OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED }, \
+	{ .id = REPORT_CLI_OPT_BEFORE, .name = "before", \
+	  .arg = TB_OPT_REQUIRED, .val = TB_VAL_NUMBER }
+
+/*
+ * Option @id of REPORT_CLI_FILTER_OPTS with its value @arg into @o:
+ * true if @id is one of them (a bad value exits), false otherwise.
+ */
+bool report_cli_filter(int id, const char *arg,
+		       struct tb_fdr_report_opts *o);
 
 /* --time FROM,TO (seconds, or with ms, us, ns) into @o. */
 void report_cli_window(const char *arg, struct tb_fdr_report_opts *o);

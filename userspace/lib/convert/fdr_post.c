@@ -385,11 +385,16 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 	}
 }
 
-/* Feed input block @b to merge_record(): read it again on its own. */
+/*
+ * Feed input block @b to merge_record(): read it again on its own, with
+ * an error of its own, so that the warning of the whole read (a trace cut
+ * short, said with its offsets in the input) stays.
+ */
 static int merge_block(struct merge *m, const uint8_t *in,
 		       const struct block *b, struct tb_error *err)
 {
 	size_t need = TB_FDR_HEADER_SIZE + b->len;
+	struct tb_error e = { 0 };
 	uint8_t *q;
 
 	if (need > m->scratch_cap) {
@@ -404,9 +409,11 @@ static int merge_block(struct merge *m, const uint8_t *in,
 	tb_fdr_writer_put_header(m->scratch, &m->p->hdr);
 	memcpy(m->scratch + TB_FDR_HEADER_SIZE, in + b->off, b->len);
 	if (tb_fdr_reader_read_mem(m->scratch, need, NULL, merge_record, m, NULL,
-				   err) == -1) {
+				   &e) == -1) {
 		if (m->oom)
 			tb_error_set(err, 0, "out of memory");
+		else
+			memcpy(err->msg, e.msg, sizeof(err->msg));
 		return -1;
 	}
 	/* The writer's errors are sticky: tb_fdr_writer_finish() says. */
@@ -436,6 +443,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	const uint8_t *in = buf;
 	struct scan s = { .p = p, .len = len };
 	struct merge m = { .p = p };
+	struct tb_fdr_stats st;
 	struct tb_fdr_writer w;
 	int ret = -1, werr;
 	size_t i, k;
@@ -443,7 +451,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	p->ids = NULL;
 	p->nids = 0;
 	/* A header alone (nothing recorded) is a valid, empty trace. */
-	if (tb_fdr_reader_read_mem(buf, len, scan_header, scan_record, &s, NULL,
+	if (tb_fdr_reader_read_mem(buf, len, scan_header, scan_record, &s, &st,
 				   err)) {
 		if (s.oom)
 			tb_error_set(err, 0, "out of memory");
@@ -457,6 +465,10 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		tb_error_set(err, 0, "FDR version %u, not 5", p->hdr.version);
 		goto out;
 	}
+	/* A stream cut inside a record: its blocks end before that record. */
+	for (i = 0; i < s.n; i++)
+		if (s.v[i].off + s.v[i].len > st.bytes)
+			s.v[i].len = st.bytes - s.v[i].off;
 	p->blocks = s.n;
 	m.t0 = s.t0;
 	m.has_t0 = s.has_t0;

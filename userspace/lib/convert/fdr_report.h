@@ -127,6 +127,8 @@ struct tb_fdr_report {
 	uint64_t lost;		/* all CPUs' loss reports */
 	uint64_t too_deep;	/* entries beyond depth_max, not timed */
 	uint64_t backwards;	/* exits earlier than their entry */
+	/* steps back of a task's clock inside a block, the largest */
+	uint64_t clock_back, clock_back_max;
 	struct tb_fdr_report_func *funcs;	/* sorted by id */
 	size_t nfuncs, cap_funcs;
 	struct tb_fdr_report_func *markers;	/* by text, unsorted */

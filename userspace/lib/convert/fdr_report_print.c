@@ -144,9 +144,9 @@ static void rp_heading(struct tb_fdr_report *r,
 		p->names ? p->names : "none (ids as numbers)",
 		p->tasks ? p->tasks : "none (threads as tid)");
 	if (r->stats.cut_bytes)
-		fprintf(out, "  CUT: the file ends %llu bytes short of its last block (at offset %llu): its last records are lost\n",
-			(unsigned long long)r->stats.cut_bytes,
-			(unsigned long long)r->stats.cut_block);
+		fprintf(out, "  CUT: its last block (at offset %llu) lacks the records of its last %llu bytes\n",
+			(unsigned long long)r->stats.cut_block,
+			(unsigned long long)r->stats.cut_bytes);
 	if (r->tidied)
 		fprintf(out, "  the records of its tasks were not in time order: ordered in memory first (fdr-tidy)\n");
 	if (r->trigger.found)
@@ -189,6 +189,13 @@ static void rp_heading(struct tb_fdr_report *r,
 	if (r->backwards)
 		fprintf(out, "  %" PRIu64 " exits earlier than their entry counted as 0\n",
 			r->backwards);
+	if (r->clock_back)
+		fprintf(out, "  %" PRIu64 " step%s back in a task's clock (at most %" PRIu64
+			" ticks, %s): records kept in file order\n",
+			r->clock_back, r->clock_back == 1 ? "" : "s",
+			r->clock_back_max,
+			rp_dur(tb_fdr_report_ns(r, r->clock_back_max), d,
+			       sizeof(d)));
 }
 
 static void rp_latencies(struct tb_fdr_report *r, FILE *out, bool *approx)
@@ -581,10 +588,12 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	fprintf(out, ", \"version\": %u, \"cycle_frequency\": %" PRIu64
 		", \"cpus\": %u, \"span_ns\": %" PRIu64 ", \"events\": %" PRIu64
 		", \"lost\": %" PRIu64 ", \"tidied\": %s, \"too_deep\": %" PRIu64
-		", \"backwards\": %" PRIu64 ", \"cut_bytes\": %" PRIu64,
+		", \"backwards\": %" PRIu64 ", \"clock_back\": %" PRIu64
+		", \"clock_back_max_ns\": %" PRIu64 ", \"cut_bytes\": %" PRIu64,
 		r->hdr.version, r->hdr.cycle_frequency, r->ncpus,
 		tb_fdr_report_ns(r, r->last - r->first), r->events, r->lost,
 		r->tidied ? "true" : "false", r->too_deep, r->backwards,
+		r->clock_back, tb_fdr_report_ns(r, r->clock_back_max),
 		r->stats.cut_bytes);
 	if (r->trigger.found) {
 		fprintf(out, ", \"trigger\": {\"at_ns\": %" PRIu64

@@ -651,6 +651,8 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 		tb_fdr_report_visit_custom(c, rec);
 		return c->oom ? -ENOMEM : 0;
 	}
+	if (rec->kind == TB_FDR_NEW_BUFFER)
+		c->run = false;
 	if (rec->kind != TB_FDR_FUNCTION)
 		return 0;
 	tb_fdr_report_visit_time(r, rec->tsc);
@@ -658,8 +660,20 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 	fi = rp_func(c, rec->func_id);
 	if (!t || fi < 0)
 		return -ENOMEM;
-	if (rec->tsc < t->last)
-		return RP_UNORDERED;
+	if (rec->tsc < t->last) {
+		/*
+		 * Blocks out of order (a capture read from the device) are
+		 * put in order; inside one block the clock itself went back
+		 * (a move to a CPU whose TSC is behind): read on, say it.
+		 */
+		if (!c->run || c->run_tid != rec->tid)
+			return RP_UNORDERED;
+		r->clock_back++;
+		if (t->last - rec->tsc > r->clock_back_max)
+			r->clock_back_max = t->last - rec->tsc;
+	}
+	c->run = true;
+	c->run_tid = rec->tid;
 	t->last = rec->tsc;
 	if (rec->cpu < 64)
 		t->cpus |= 1ULL << rec->cpu;

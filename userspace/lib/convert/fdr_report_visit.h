@@ -53,6 +53,13 @@ struct rp_ctx {
 	bool narrow;
 	uint32_t points;	/* tb_fdr_report_class_points(), once a pass */
 	struct tb_fdr_report_task *last;	/* the task of the last record */
+	/*
+	 * The function records since the block's NewBuffer are all of
+	 * task @run_tid: one whose clock goes back among them went back in
+	 * time (counted); one that goes back across blocks is out of order.
+	 */
+	bool run;
+	int32_t run_tid;
 	struct tb_error *err;
 	struct tb_hash fold_index;	/* key -> node index + 1 */
 	/*

@@ -312,3 +312,15 @@ int tb_xs_fdr_reader_finish(struct tb_xs_fdr_reader *x)
 	x->data = NULL;
 	return ret;
 }
+
+int tb_xs_fdr_reader_finish_cut(struct tb_xs_fdr_reader *x)
+{
+	bool partial = x->in_buf &&
+		       (x->have_pending || x->len != x->hdr.buf_size);
+
+	if (partial)
+		x->in_buf = false;
+	if (tb_xs_fdr_reader_finish(x))
+		return -1;
+	return partial;
+}

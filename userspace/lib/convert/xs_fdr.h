@@ -75,5 +75,11 @@ void tb_xs_fdr_reader_init(struct tb_xs_fdr_reader *x, struct tb_error *err,
 int tb_xs_fdr_visit(void *ctx, const struct tb_fdr_record *r);
 /* Flush the last buffer; returns 0 or -1 with err set. */
 int tb_xs_fdr_reader_finish(struct tb_xs_fdr_reader *x);
+/*
+ * The same at the end of a trace cut short (the reader's warning): the
+ * buffer being rebuilt is passed on if whole, else left out (returns 1),
+ * as a cut trace's last records are.
+ */
+int tb_xs_fdr_reader_finish_cut(struct tb_xs_fdr_reader *x);
 
 #endif /* TB_XSCALE_FDR_H */

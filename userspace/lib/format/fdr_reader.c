@@ -8,15 +8,17 @@
  *  - from version 3 a BufferExtents record says how many bytes of records
  *    follow and no record may cross that extent; llvm keeps the extent in
  *    32 bits, so does this reader.  When an extent is used up, bytes are
- *    skipped up to the next BufferExtents introducer (0x0f).  A
- *    BufferExtents record that ends the file needs only its size field.
+ *    skipped up to the next BufferExtents introducer (0x0f).
  *  - blocks, for the grammar, start at each NewBuffer record; a block may
  *    end anywhere (fdr-dump -verify does not check how blocks end).
  *  - after an EndOfBuffer record (version 1) everything up to the next
  *    NewBuffer is parsed but not checked against the grammar: the rest of
  *    a fixed-size thread buffer, zero bytes that read as function records.
  *
- * Documentation/formats.rst lists where we differ from llvm-xray and why.
+ * Where we differ (Documentation/formats.rst says why): a file that ends
+ * inside a record, which llvm-xray refuses (but for a BufferExtents record
+ * with its size field, which it reads), is read up to its last whole
+ * record, with a warning that says what is lost.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,9 @@
 #define CUSTOM_V4_CPU	13
 
 #define WINDOW	(64U * 1024)
+
+/* parse_*(): the file ends inside the record (rd->cut_kind, cut_have). */
+#define CUT	(-2)
 
 /* Grammar states: the kind of the previous record in the block. */
 enum {
@@ -59,6 +64,12 @@ struct tb_fdr_reader {
 	uint64_t extent_at;	/* offset of the current extent's record */
 	struct tb_fdr_record cur;	/* carries the block state */
 	struct tb_error *err;
+
+	/* The file ends inside a record: its kind and the bytes there. */
+	bool cut;
+	unsigned int cut_kind;
+	size_t cut_have;
+	uint64_t cut_at;	/* its offset: where the read ended */
 };
 
 const char *tb_fdr_reader_kind_name(unsigned int kind)
@@ -116,6 +127,19 @@ static void consume(struct tb_fdr_reader *rd, size_t n)
 {
 	rd->pos += n;
 	rd->off += n;
+}
+
+/*
+ * The file ends @have bytes into a record of @kind, which is not whole:
+ * a trace cut at any byte, as a copy taken while the file was written, a
+ * full disk or a crash dump's partial ring leave it.  run() ends the read
+ * at that record, as if the file ended right before it.
+ */
+static int cut(struct tb_fdr_reader *rd, unsigned int kind, size_t have)
+{
+	rd->cut_kind = kind;
+	rd->cut_have = have;
+	return CUT;
 }
 
 int tb_fdr_reader_parse_header(const uint8_t *p, struct tb_fdr_header *h,
@@ -216,6 +240,9 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 		r->data = rd->win + rd->pos + TB_FDR_META_SIZE;
 		return 0;
 	}
+	/* ensure() stopped short of a need that fits the window: the end. */
+	if (need <= WINDOW)
+		return cut(rd, r->kind, have);
 	/* Larger than the window: copy it out piece by piece. */
 	if (rd->payload_cap < (size_t)r->size) {
 		uint8_t *p = realloc(rd->payload, r->size);
@@ -235,13 +262,9 @@ static int read_payload(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 			size_t chunk;
 
 			have = ensure(rd, 1);
-			if (!have) {
-				tb_error_set(rd->err, rd->off,
-					     "%s record: truncated payload (%zu of %d bytes)",
-					     tb_fdr_reader_kind_name(r->kind), done,
-					     r->size);
-				return -1;
-			}
+			if (!have)
+				return cut(rd, r->kind,
+					   TB_FDR_META_SIZE + done);
 			chunk = (size_t)r->size - done;
 			if (chunk > have)
 				chunk = have;
@@ -275,18 +298,17 @@ static int parse_meta(struct tb_fdr_reader *rd, struct tb_fdr_record *r,
 			     v);
 		return -1;
 	}
+	/*
+	 * A BufferExtents record too: llvm-xray reads one whose size field
+	 * ends the file, but it is not whole, and a cut trace reads as the
+	 * same file cut before its last partial record.
+	 */
 	avail = rd->len - rd->pos;
-	if (avail < (kind == TB_FDR_BUFFER_EXTENTS ? TB_FDR_EXTENTS_MIN :
-		     TB_FDR_META_SIZE)) {
-		tb_error_set(rd->err, rd->off,
-			     "truncated %s record (%zu of 16 bytes)",
-			     tb_fdr_reader_kind_name(kind), avail);
-		return -1;
-	}
+	if (avail < TB_FDR_META_SIZE)
+		return cut(rd, kind, avail);
 	r->kind = kind;
 	r->data = NULL;
-	/* Only a BufferExtents record at the end of the file is shorter. */
-	*reclen = avail < TB_FDR_META_SIZE ? avail : TB_FDR_META_SIZE;
+	*reclen = TB_FDR_META_SIZE;
 	switch (kind) {
 	case TB_FDR_NEW_BUFFER:
 		r->tid = (int32_t)tb_bytes_get32(p + TRACEBUF_FDR_FIELD);
@@ -350,12 +372,8 @@ static inline int parse_func(struct tb_fdr_reader *rd,
 	const uint8_t *p = rd->win + rd->pos;
 	uint32_t w;
 
-	if (rd->len - rd->pos < TB_FDR_FUNC_SIZE) {
-		tb_error_set(rd->err, rd->off,
-			     "truncated Function record (%zu of 8 bytes)",
-			     rd->len - rd->pos);
-		return -1;
-	}
+	if (rd->len - rd->pos < TB_FDR_FUNC_SIZE)
+		return cut(rd, TB_FDR_FUNCTION, rd->len - rd->pos);
 	w = tb_bytes_get32(p);
 	r->kind = TB_FDR_FUNCTION;
 	r->func_type = (w >> 1) & 7;
@@ -381,7 +399,8 @@ static void set_extent(struct tb_fdr_reader *rd, uint64_t size)
 
 /*
  * Version 3+: between extents, skip to the next BufferExtents introducer
- * as llvm-xray does.  Returns 1 with the extent parsed, 0 at a clean end.
+ * as llvm-xray does.  Returns 1 with the extent parsed, 0 at a clean end,
+ * CUT when the file ends inside the BufferExtents record.
  */
 static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 {
@@ -408,20 +427,16 @@ static int next_extent(struct tb_fdr_reader *rd, struct tb_fdr_record *r)
 		skipped++;
 	}
 	have = ensure(rd, TB_FDR_META_SIZE);
-	if (have < TB_FDR_EXTENTS_MIN) {
-		tb_error_set(rd->err, rd->off,
-			     "truncated BufferExtents record (%zu of 16 bytes)",
-			     have);
-		return -1;
-	}
-	r->kind = TB_FDR_BUFFER_EXTENTS;
 	r->offset = rd->off;
+	if (have < TB_FDR_META_SIZE)
+		return cut(rd, TB_FDR_BUFFER_EXTENTS, have);
+	r->kind = TB_FDR_BUFFER_EXTENTS;
 	rd->extent_at = rd->off;
 	r->ignored = false;
 	r->value = tb_bytes_get64(rd->win + rd->pos + TRACEBUF_FDR_FIELD);
 	r->data = NULL;
 	set_extent(rd, r->value);
-	consume(rd, have < TB_FDR_META_SIZE ? have : TB_FDR_META_SIZE);
+	consume(rd, TB_FDR_META_SIZE);
 	return 1;
 }
 
@@ -445,6 +460,58 @@ static int verify(struct tb_fdr_reader *rd, const struct tb_fdr_record *r)
 		return -1;
 	}
 	rd->state = r->kind;
+	return 0;
+}
+
+/*
+ * The read ends at offset @at, before a record the file holds only
+ * rd->cut_have bytes of (none: the file ends at @at).  Say in the error's
+ * warning what is lost, in one line; the records before are read as in
+ * the file cut at @at, so every reader's output is that file's.  -1 if
+ * the record would cross its extent even whole: that file is malformed.
+ */
+static int end_at(struct tb_fdr_reader *rd, struct tb_fdr_stats *st,
+		  uint64_t at)
+{
+	const char *kind = tb_fdr_reader_kind_name(rd->cut_kind);
+	bool in_block = rd->hdr.version >= 3 && rd->remaining;
+	unsigned long long have = rd->cut_have;
+	size_t need = rd->cut_kind == TB_FDR_FUNCTION ? TB_FDR_FUNC_SIZE :
+		      TB_FDR_META_SIZE;
+
+	if (have && in_block && rd->cut_kind != TB_FDR_BUFFER_EXTENTS &&
+	    need > rd->remaining) {
+		tb_error_set(rd->err, at,
+			     "%s record crosses the buffer extent (over-read by %llu bytes)",
+			     kind, (unsigned long long)(need - rd->remaining));
+		return -1;
+	}
+	rd->cut_at = at;
+	rd->cut = true;
+	if (in_block) {
+		/* The file ends where its last block says more follows. */
+		st->cut_bytes = rd->remaining;
+		st->cut_block = rd->extent_at;
+		if (!have)
+			tb_error_warn(rd->err,
+				      "the trace is cut: its last block (BufferExtents at offset %llu) lacks its last %llu bytes, whose records are lost",
+				      (unsigned long long)rd->extent_at,
+				      (unsigned long long)rd->remaining);
+		else
+			tb_error_warn(rd->err,
+				      "the trace is cut: its last block (BufferExtents at offset %llu) lacks its last %llu bytes, whose records are lost, and the %llu bytes of a %s record at offset %llu are left out",
+				      (unsigned long long)rd->extent_at,
+				      (unsigned long long)rd->remaining - have,
+				      have, kind, (unsigned long long)at);
+	} else if (have && rd->cut_kind == TB_FDR_BUFFER_EXTENTS) {
+		tb_error_warn(rd->err,
+			      "the trace is cut: the %llu bytes of a BufferExtents record at offset %llu are left out, and the block it starts is lost",
+			      have, (unsigned long long)at);
+	} else if (have) {
+		tb_error_warn(rd->err,
+			      "the trace is cut: the %llu bytes of a %s record at offset %llu are left out, and whatever followed it is lost",
+			      have, kind, (unsigned long long)at);
+	}
 	return 0;
 }
 
@@ -518,6 +585,10 @@ static int run(struct tb_fdr_reader *rd,
 		}
 		if (rd->hdr.version >= 3 && !rd->remaining) {
 			ret = next_extent(rd, r);
+			if (ret == CUT) {
+				end_at(rd, st, r->offset);
+				break;
+			}
 			if (ret < 0)
 				return -1;
 			if (!ret)
@@ -534,15 +605,8 @@ static int run(struct tb_fdr_reader *rd,
 		/* ensure() only when the window runs low: it is called a lot */
 		if (rd->len - rd->pos < TB_FDR_META_SIZE &&
 		    !ensure(rd, TB_FDR_META_SIZE)) {
-			/* The file ends where its last block says more follows. */
-			if (rd->hdr.version >= 3 && rd->remaining) {
-				st->cut_bytes = rd->remaining;
-				st->cut_block = rd->extent_at;
-				tb_error_warn(rd->err,
-					      "the trace is cut: its last block (BufferExtents at offset %llu) lacks its last %llu bytes, whose records are lost",
-					      (unsigned long long)rd->extent_at,
-					      (unsigned long long)rd->remaining);
-			}
+			rd->cut_have = 0;
+			end_at(rd, st, rd->off);
 			break;
 		}
 		r->offset = rd->off;
@@ -554,6 +618,11 @@ static int run(struct tb_fdr_reader *rd,
 			ret = parse_meta(rd, r, &reclen);
 		else
 			ret = parse_func(rd, r, &reclen);
+		if (ret == CUT) {
+			if (end_at(rd, st, r->offset))
+				return -1;
+			break;
+		}
 		if (ret)
 			return -1;
 		if (rd->hdr.version >= 3 && r->kind != TB_FDR_BUFFER_EXTENTS &&
@@ -601,7 +670,8 @@ static int read_common(struct tb_fdr_reader *rd,
 		return -1;
 	}
 	ret = run(rd, on_header, visit, ctx, stats);
-	stats->bytes = rd->off;
+	/* A payload cut short was copied out from the window in part. */
+	stats->bytes = rd->cut ? rd->cut_at : rd->off;
 	free(rd->win);
 	free(rd->payload);
 	return ret;

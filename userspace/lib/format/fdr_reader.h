@@ -6,8 +6,12 @@
  * visitor callback in file order.  It accepts the files llvm-xray 14's
  * fdr-dump -verify accepts for versions 1 to 5 (Documentation/formats.rst
  * lists the exceptions), and reports the first problem with its byte
- * offset and record kind.  Records that llvm-xray's trace loader skips
- * (version 1 padding after an EndOfBuffer) come with r->ignored set.
+ * offset and record kind.  A file that ends at any byte inside a record
+ * is read up to its last whole record (@bytes in the stats), as if it
+ * ended there, and the error's warning says in one line what is lost: a
+ * cut trace is not a malformed one.  Records that llvm-xray's trace
+ * loader skips (version 1 padding after an EndOfBuffer) come with
+ * r->ignored set.
  */
 #ifndef TB_FDR_READER_H
 #define TB_FDR_READER_H
@@ -27,10 +31,10 @@ struct tb_fdr_stats {
 	uint64_t blocks;
 	uint64_t bytes;
 	/*
-	 * Versions 3+: the file ended inside a block, @cut_bytes short of
-	 * what its BufferExtents record (at offset @cut_block) announced.
-	 * The read still succeeds (llvm-xray accepts such a file too), with
-	 * the same words in the error's warning.
+	 * Versions 3+: the file ended inside a block, whose BufferExtents
+	 * record (at offset @cut_block) announced @cut_bytes more bytes after
+	 * the last whole record.  The read still succeeds (llvm-xray accepts
+	 * such a file too), with the same words in the error's warning.
 	 */
 	uint64_t cut_bytes;
 	uint64_t cut_block;

@@ -21,8 +21,6 @@
  */
 #define TB_FDR_HEADER_SIZE	TRACEBUF_FDR_HEADER_SIZE
 #define TB_FDR_META_SIZE	TRACEBUF_FDR_META_SIZE
-/* A BufferExtents record at the end of a file may stop after its size. */
-#define TB_FDR_EXTENTS_MIN	(TRACEBUF_FDR_FIELD + 8)
 #define TB_FDR_FUNC_SIZE	TRACEBUF_FDR_FUNC_SIZE
 #define TB_FDR_TYPE_FDR		TRACEBUF_FDR_FILE_TYPE
 #define TB_FDR_VERSION_MIN	1

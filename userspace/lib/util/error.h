@@ -18,7 +18,7 @@ struct tb_error {
 	 * print it on stderr and still exit 0, as perf and trace-cmd do
 	 * with a truncated file.
 	 */
-	char warning[200];
+	char warning[256];
 };
 
 void tb_error_set(struct tb_error *e, uint64_t offset, const char *fmt, ...)
