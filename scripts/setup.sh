@@ -29,9 +29,13 @@ PACKAGES="
 	chromium
 	lttng-tools linux-perf gnuplot-nox
 	babeltrace2 python3-bt2 babeltrace python3-babeltrace python3-lttnganalyses
+	trace-cmd kernelshark xvfb x11-apps imagemagick
 "
 # babeltrace2, babeltrace (lttng-analyses runs its CLI) and
 # python3-lttnganalyses read our CTF in the host tests (scripts/ctf-check.py).
+# trace-cmd reads our trace.dat in the host tests (scripts/tracedat-check.py);
+# kernelshark opens it under xvfb's X server, xwd (x11-apps) and
+# imagemagick's convert keep a screenshot of it (tracedat_test).
 # lttng-tools and linux-perf run in make bench's guest (scripts/bench-root.sh),
 # gnuplot draws make bench-curves' plots.  lttng-modules is not installed
 # here: lttng-modules-dkms would build at install time for every installed

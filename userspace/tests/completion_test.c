@@ -83,7 +83,7 @@ TEST_F(bash, values_from_the_tables)
 		{ "tracebuf ctl chain --", "--count --depth" },
 		{ "tracebuf ctl inject --", "--binary --text" },
 		{ "tracebuf convert fdr-j", "fdr-json" },
-		{ "tracebuf convert -q fdr-t", "fdr-text fdr-tfile fdr-tidy" },
+		{ "tracebuf convert -q fdr-t", "fdr-text fdr-tfile fdr-tidy fdr-tracedat" },
 		{ "tracebuf report -e k", "kfunc" },
 		{ "tracebuf report --folded = c", "count" },
 		{ "tracebuf diff --sort p", "p50 p99" },

@@ -21,6 +21,7 @@
 #include "convert/fdr_json.h"
 #include "convert/fdr_post.h"
 #include "convert/fdr_print.h"
+#include "convert/fdr_tracedat.h"
 #include "convert/fdr_tfile.h"
 #include "convert/xs_fdr.h"
 #include "convert/xs_print.h"
@@ -74,6 +75,8 @@ static void usage(FILE *f)
 		"  fdr-json      XRay FDR -> trace_event JSON (Perfetto, speedscope)\n"
 		"  fdr-ctf       XRay FDR -> CTF 1.8 directory OUTPUT/kernel, an LTTng\n"
 		"                kernel trace (babeltrace2, Trace Compass, lttng-analyses)\n"
+		"  fdr-tracedat  XRay FDR -> trace-cmd trace.dat (version 6): trace-cmd\n"
+		"                report, KernelShark\n"
 		"  fdr-tidy      kernel FDR capture (cat /dev/tracebuf_fdr) -> one block\n"
 		"                per task, exits without entry left out, for llvm-xray\n"
 		"                account and stack\n"
@@ -90,7 +93,7 @@ static void usage(FILE *f)
 		"                    exist; fdr-text only with -m or --names)\n"
 		"      --with-names  fdr-text: name function records from INPUT.names\n"
 		"                    (the text is then no longer llvm-xray's)\n"
-		"      --no-names    fdr-tfile, fdr-json, fdr-ctf: ignore INPUT.names/.tasks\n"
+		"      --no-names    fdr-tfile, fdr-json, fdr-ctf, fdr-tracedat: ignore INPUT.names/.tasks\n"
 		"  -o, --output=FILE the output, instead of OUTPUT\n"
 		"  -q, --quiet       no warnings (a cut trace, records left out) and\n"
 		"                    no progress on stderr\n"
@@ -100,7 +103,8 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
 		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n"
-		"  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n\n"
+		"  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n"
+		"  tracebuf convert fdr-tracedat trace.fdr trace.dat && trace-cmd report trace.dat\n\n"
 		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
 		tb_cli_prog(), (unsigned long long)TB_XS_FDR_DEFAULT_CLOCK);
 }
@@ -456,6 +460,64 @@ static void load_tasks(struct tb_task_map *tasks)
 }
 
 /*
+ * fdr-tracedat: a trace-cmd trace.dat (lib/convert/fdr_tracedat.h); what
+ * ftrace's events cannot say is said here.
+ */
+static void fdr_tracedat(FILE *in, FILE *out)
+{
+	struct tb_fdr_tracedat_opts o = { 0 };
+	struct tb_fdr_tracedat_stats st;
+	struct tb_name_map names;
+	struct tb_task_map tasks;
+	struct tb_error err = { 0 };
+	int ret;
+
+	load_names(&names);
+	load_tasks(&tasks);
+	o.names = &names;
+	o.tasks = &tasks;
+	ret = tb_fdr_tracedat_write(in, out, &o, &st, &err);
+	tb_name_map_free(&names);
+	tb_task_map_free(&tasks);
+	if (ret == -1)
+		data_error(&err);
+	if (ret)
+		write_error(-ret);
+	warn_cut(&err);
+	if (opt.quiet)
+		return;
+	tb_cli_warn("%s: %llu events on %u CPUs in %llu pages, %llu command lines",
+		    opt.out, (unsigned long long)st.events, st.cpus,
+		    (unsigned long long)st.pages, (unsigned long long)st.tasks);
+	tb_cli_warn("%s: not recorded, so not written: sched_switch, sched_wakeup; the events' flags and preempt counts are 0; no kernel symbol addresses (kallsyms empty): kernel functions are tracebuf:func_entry/func_exit with their names",
+		    opt.out);
+	if (st.sys_exits)
+		tb_cli_warn("%s: %llu sys_exit: ret is not recorded, written as 0",
+			    opt.out, (unsigned long long)st.sys_exits);
+	if (st.irq_exits)
+		tb_cli_warn("%s: %llu irq_handler_exit: ret is not recorded, written as 1 (handled)",
+			    opt.out, (unsigned long long)st.irq_exits);
+	if (st.faults)
+		tb_cli_warn("%s: %llu page faults: ip and error_code are not recorded, written as 0",
+			    opt.out, (unsigned long long)st.faults);
+	if (st.args_unrecorded)
+		tb_cli_warn("%s: %llu sys_enter have no arguments recorded: args are -1",
+			    opt.out, (unsigned long long)st.args_unrecorded);
+	if (st.compat)
+		tb_cli_warn("%s: %llu sys_enter/sys_exit are 32-bit (compat) calls: raw_syscalls cannot say so",
+			    opt.out, (unsigned long long)st.compat);
+	if (st.own)
+		tb_cli_warn("%s: %llu events have no ftrace counterpart (kernel functions, work items, typed events): written as tracebuf:* events",
+			    opt.out, (unsigned long long)st.own);
+	if (st.cut_markers)
+		tb_cli_warn("%s: %llu markers or typed events longer than a page were cut",
+			    opt.out, (unsigned long long)st.cut_markers);
+	if (st.sub_ns)
+		tb_cli_warn("%s: the trace's clock is finer than 1 ns: times rounded down to ns",
+			    opt.out);
+}
+
+/*
  * fdr-ctf: an LTTng kernel trace in the directory OUTPUT
  * (lib/convert/fdr_ctf.h); what LTTng's events cannot say is said here.
  */
@@ -654,6 +716,7 @@ static const struct cli_cmd convs[] = {
 	CONV("fdr-tfile", fdr_tfile, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
 	CONV("fdr-json", fdr_json, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
 	CONV_DIR("fdr-ctf", fdr_ctf, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
+	CONV("fdr-tracedat", fdr_tracedat, USE_MAP | USE_NO_NAMES, TB_SNIFF_FDR),
 	CONV("fdr-tidy", fdr_tidy, 0, TB_SNIFF_FDR),
 	CONV("tfile-text", tfile_text, 0, TB_SNIFF_TFILE),
 	CONV("map-elf", map_elf, 0, TB_SNIFF_NAMES),
@@ -704,6 +767,7 @@ static const struct tb_opt_word convert_words[] = {
 	{ .name = "fdr-tfile", .val = TB_VAL_FILE },
 	{ .name = "fdr-json", .val = TB_VAL_FILE },
 	{ .name = "fdr-ctf", .val = TB_VAL_FILE },
+	{ .name = "fdr-tracedat", .val = TB_VAL_FILE },
 	{ .name = "fdr-tidy", .val = TB_VAL_FILE },
 	{ .name = "tfile-text", .val = TB_VAL_FILE },
 	{ .name = "map-elf", .val = TB_VAL_FILE },

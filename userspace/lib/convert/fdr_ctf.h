@@ -6,23 +6,9 @@
  * one stream per CPU).  Documentation/formats.rst ("CTF") has the
  * mapping of every record.
  *
- * A CPU's stream must be in time order, and one CPU's records are spread
- * over the blocks of every task that ran on it.  Each block (or the part
- * of one up to a step back in time) is a run of records in time order,
- * so the conversion is a merge:
- *
- *  1. one pass over the input in file order writes each event as a
- *     compact item to a temporary file and notes where each run starts;
- *     it also learns each task's pid and name (its comm record), the
- *     children of forks, and the clock's offset;
- *  2. a k-way merge over the runs (a heap of run cursors, each with a
- *     small read window on the temporary file) takes the items in time
- *     order, ties in run order, and appends each to its CPU's packet.
- *
- * Memory is one cursor per run, one packet per CPU and an entry per task
- * and event name: the collectors' files have one block per task, so runs
- * are tasks; a capture read straight from the device has one per block
- * (tracebuf convert fdr-tidy makes it one per task first).
+ * A CPU's stream must be in time order: convert/fdr_merge.h merges the
+ * trace's runs, in memory bounded by runs, tasks and CPUs (one packet
+ * each) and event names.
  */
 #ifndef TB_FDR_CTF_H
 #define TB_FDR_CTF_H

@@ -13,84 +13,22 @@
 
 #include "convert/fdr_ctf_event.h"
 
-struct cv_task *tb_fdr_ctf_event_task(struct cv_ctx *c, int32_t tid)
-{
-	uint32_t i = tb_hash_get(&c->by_tid, (uint32_t)tid);
-	struct cv_task *t;
-
-	if (i)
-		return &c->tasks[i - 1];
-	if (tb_buf_array_grow(&c->tasks, &c->taskcap, c->ntasks + 1,
-			      sizeof(*c->tasks)))
-		return NULL;
-	t = &c->tasks[c->ntasks];
-	memset(t, 0, sizeof(*t));
-	t->tid = tid;
-	t->pid = -1;
-	if (tb_hash_put(&c->by_tid, (uint32_t)tid, (uint32_t)c->ntasks + 1))
-		return NULL;
-	c->ntasks++;
-	return t;
-}
-
-uint32_t tb_fdr_ctf_event_kid(const struct cv_ctx *c, uint32_t id)
-{
-	return c->o->names ? tb_name_map_kernel_id(c->o->names, id) : id;
-}
-
 /* Our tid of the idle task of CPU n is LTTng's 0 (swapper/n). */
 static int32_t cv_tid(int32_t tid)
 {
 	return tb_task_map_shown_tid(tid);
 }
 
-/*
- * @tid's own name: from its comm record, else .tasks (swapper/N for an
- * idle task, in @buf), else NULL.
- */
-static const char *cv_own_comm(struct cv_ctx *c, int32_t tid,
-			       char buf[TB_TASK_COMM_LEN])
-{
-	uint32_t i = tb_hash_get(&c->by_tid, (uint32_t)tid);
-
-	if (i && c->tasks[i - 1].comm[0])
-		return c->tasks[i - 1].comm;
-	return tb_task_map_comm(c->o->tasks, tid, buf);
-}
-
-static int32_t cv_pid_of(struct cv_ctx *c, int32_t tid);
-
-/*
- * What to call @tid: its own name (swapper/N for idle), else its
- * process's (a thread is named as the thread that made it until it
- * names itself: the best guess for a thread that began after .tasks was
- * written and did not exit), else "".
- */
+/* What to call @tid: see tb_fdr_merge_comm(). */
 static const char *cv_comm_of(struct cv_ctx *c, int32_t tid,
 			      char buf[TB_CTF_COMM_LEN])
 {
-	char own[TB_TASK_COMM_LEN];
-	const char *s = cv_own_comm(c, tid, own);
-	int32_t pid;
-
-	if (!s) {
-		pid = cv_pid_of(c, tid);
-		if (pid != tid)
-			s = cv_own_comm(c, pid, own);
-	}
-	snprintf(buf, TB_CTF_COMM_LEN, "%s", s ? s : "");
-	return buf;
+	return tb_fdr_merge_comm(&c->m, c->o->tasks, tid, buf);
 }
 
 static int32_t cv_pid_of(struct cv_ctx *c, int32_t tid)
 {
-	uint32_t i = tb_hash_get(&c->by_tid, (uint32_t)tid);
-	const struct tb_task *t;
-
-	if (i && c->tasks[i - 1].pid >= 0)
-		return c->tasks[i - 1].pid;
-	t = c->o->tasks ? tb_task_map_find(c->o->tasks, tid) : NULL;
-	return t ? t->pid : tid;
+	return tb_fdr_merge_pid(&c->m, c->o->tasks, tid);
 }
 
 static struct tb_ctf_stream *cv_stream(struct cv_ctx *c, uint16_t cpu)
@@ -120,8 +58,8 @@ static struct tb_ctf_stream *cv_stream(struct cv_ctx *c, uint16_t cpu)
 			c->err = ret;
 			return NULL;
 		}
-		c->streams[cpu].start = c->first;
-		c->streams[cpu].stop = c->last;
+		c->streams[cpu].start = c->m.first;
+		c->streams[cpu].stop = c->m.last;
 		c->st->cpus++;
 	}
 	return &c->streams[cpu];
@@ -219,9 +157,9 @@ static const struct cv_field f_proc[] = {
 
 static bool cv_dumped_tid(const struct cv_ctx *c, int32_t tid)
 {
-	uint32_t i = tb_hash_get(&c->by_tid, (uint32_t)tid);
+	uint32_t i = tb_hash_get(&c->m.by_tid, (uint32_t)tid);
 
-	return i && !c->tasks[i - 1].forked;
+	return i && !c->m.tasks[i - 1].forked;
 }
 
 static int cv_dump_one(struct cv_ctx *c, int64_t id, int32_t tid, uint16_t cpu,
@@ -260,12 +198,12 @@ static int cv_statedump(struct cv_ctx *c, uint16_t cpu, uint64_t tsc)
 	id = cv_class(c, K_SD_PROC, "lttng_statedump_process_state", f_proc);
 	if (id < 0)
 		return -ENOMEM;
-	for (i = 0; !ret && i < c->ntasks; i++)
-		if (!c->tasks[i].forked && c->tasks[i].tid < TRACEBUF_FDR_IDLE_TID(0))
-			ret = cv_dump_one(c, id, c->tasks[i].tid, cpu, tsc);
+	for (i = 0; !ret && i < c->m.ntasks; i++)
+		if (!c->m.tasks[i].forked && c->m.tasks[i].tid < TRACEBUF_FDR_IDLE_TID(0))
+			ret = cv_dump_one(c, id, c->m.tasks[i].tid, cpu, tsc);
 	for (i = 0; !ret && c->o->tasks && i < c->o->tasks->n; i++)
 		if (!cv_dumped_tid(c, c->o->tasks->v[i].tid) &&
-		    !tb_hash_get(&c->by_tid, (uint32_t)c->o->tasks->v[i].tid))
+		    !tb_hash_get(&c->m.by_tid, (uint32_t)c->o->tasks->v[i].tid))
 			ret = cv_dump_one(c, id, c->o->tasks->v[i].tid, cpu, tsc);
 	if (ret)
 		return ret;
@@ -356,10 +294,10 @@ static const char *cv_sysname(struct cv_ctx *c, uint32_t id, char *buf,
 	return buf;
 }
 
-static int cv_syscall(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
+static int cv_syscall(struct cv_ctx *c, const struct tb_fdr_merge_cursor *k, uint32_t kid)
 {
-	const struct cv_item *it = &k->it;
-	bool exit = it->kind == IT_EXIT;
+	const struct tb_fdr_merge_item *it = &k->it;
+	bool exit = it->kind == TB_MERGE_EXIT;
 	bool compat = TRACEBUF_FDR_ID_KEY(kid) & TRACEBUF_FDR_KEY_COMPAT;
 	uint64_t key = kid | (exit ? K_SYS_EXIT : 0);
 	char name[256], nb[32], hex[24];
@@ -454,10 +392,10 @@ static const char *cv_irq_name(struct cv_ctx *c, uint32_t id)
 	return p ? p + 1 : "";
 }
 
-static int cv_func(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
+static int cv_func(struct cv_ctx *c, const struct tb_fdr_merge_cursor *k, uint32_t kid)
 {
-	const struct cv_item *it = &k->it;
-	bool exit = it->kind == IT_EXIT;
+	const struct tb_fdr_merge_item *it = &k->it;
+	bool exit = it->kind == TB_MERGE_EXIT;
 	uint32_t space = TRACEBUF_FDR_ID_SPACE(kid), key = TRACEBUF_FDR_ID_KEY(kid);
 	char b1[TB_CTF_COMM_LEN], b2[TB_CTF_COMM_LEN], fname[32];
 	const char *n;
@@ -538,9 +476,9 @@ static int cv_func(struct cv_ctx *c, const struct cv_cursor *k, uint32_t kid)
 	return cv_emit(c, it->cpu, it->tsc);
 }
 
-int tb_fdr_ctf_event_write(struct cv_ctx *c, const struct cv_cursor *k)
+int tb_fdr_ctf_event_write(struct cv_ctx *c, const struct tb_fdr_merge_cursor *k)
 {
-	const struct cv_item *it = &k->it;
+	const struct tb_fdr_merge_item *it = &k->it;
 	size_t room = TB_CTF_PACKET_MAX - TB_CTF_EVENT_HDR - 8 - 4, n;
 	struct tb_ctf_stream *s;
 	int64_t id;
@@ -551,7 +489,7 @@ int tb_fdr_ctf_event_write(struct cv_ctx *c, const struct cv_cursor *k)
 		if (ret)
 			return ret;
 	}
-	if (it->kind == IT_LOST) {
+	if (it->kind == TB_MERGE_LOST) {
 		s = cv_stream(c, it->cpu);
 		if (!s)
 			return c->err ? c->err : -ENOMEM;
@@ -561,15 +499,15 @@ int tb_fdr_ctf_event_write(struct cv_ctx *c, const struct cv_cursor *k)
 	ret = cv_switch(c, it->cpu, it->tid, it->tsc);
 	if (ret)
 		return ret;
-	if (it->kind == IT_ENTER || it->kind == IT_EXIT)
-		return cv_func(c, k, tb_fdr_ctf_event_kid(c, it->id));
+	if (it->kind == TB_MERGE_ENTER || it->kind == TB_MERGE_EXIT)
+		return cv_func(c, k, tb_fdr_merge_kid(&c->m, it->id));
 	n = it->len;
 	if (n > room) {
 		/* Longer than a packet holds: cut, and said so. */
 		n = room;
 		c->st->cut_markers++;
 	}
-	if (it->kind == IT_MARKER) {
+	if (it->kind == TB_MERGE_MARKER) {
 		id = cv_class(c, K_LOGGER, "lttng_logger", f_logger);
 		if (id < 0 || tb_ctf_ev_begin(&c->ev, (uint32_t)id, it->tsc) ||
 		    tb_ctf_ev_seq(&c->ev, k->data.data, n))
