@@ -29,10 +29,12 @@ struct task {
 	uint64_t deep;		/* entries beyond DEPTH_MAX */
 	bool point;		/* a point event's entry was the last record */
 	uint32_t point_id;
+	char head[28];		/* "COMM TID [", made at its first line */
 };
 
 struct name {
 	char *name;
+	char *full;		/* "CLASS:NAME" */
 	unsigned int rc;	/* class */
 	uint32_t kid;
 	bool selected;		/* passes -e and --name */
@@ -129,10 +131,26 @@ static int sc_window(struct sc *c, struct tb_error *err)
 	return 0;
 }
 
-/* "TIME" of the line: from the first event, or the wall clock. */
-static void sc_time(const struct sc *c, uint64_t tsc, char *buf, size_t size)
+/* @v in decimal, at least @width digits, ending at @end; returns its start. */
+static char *sc_dec(char *end, uint64_t v, unsigned int width)
+{
+	char *p = end;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || (unsigned int)(end - p) < width);
+	return p;
+}
+
+/*
+ * "TIME" of the line, seconds.microseconds from the first event or of
+ * the wall clock, right-aligned in 12 columns, written to end at @end.
+ */
+static char *sc_time(const struct sc *c, uint64_t tsc, char *end)
 {
 	uint64_t us;
+	char *p;
 
 	if (c->o->wallclock) {
 		const struct tb_fdr_merge_info *in = &c->info;
@@ -145,8 +163,12 @@ static void sc_time(const struct sc *c, uint64_t tsc, char *buf, size_t size)
 	} else {
 		us = sc_ns(c, tsc - c->info.first) / 1000;
 	}
-	snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, us / 1000000,
-		 us % 1000000);
+	p = sc_dec(end, us % 1000000, 6);
+	*--p = '.';
+	p = sc_dec(p, us / 1000000, 1);
+	while (end - p < 12)
+		*--p = ' ';
+	return p;
 }
 
 /* ---- tasks and names ---- */
@@ -183,10 +205,13 @@ static struct name *sc_name(struct sc *c, uint32_t id)
 	n->rc = tb_fdr_report_class_of(n->kid);
 	n->name = strdup(tb_fdr_report_class_event(c->names, id, buf,
 						   sizeof(buf)));
-	if (!n->name || tb_hash_put(&c->name_index, id, (uint32_t)c->nn + 1)) {
+	n->full = n->name ? malloc(strlen(n->name) + 16) : NULL;
+	if (!n->full || tb_hash_put(&c->name_index, id, (uint32_t)c->nn + 1)) {
 		free(n->name);
+		free(n->full);
 		return NULL;
 	}
+	sprintf(n->full, "%s:%s", tb_fdr_report_class_name(n->rc), n->name);
 	n->selected = (!f->classes || f->classes & (1U << n->rc)) &&
 		      (!f->name || !fnmatch(f->name, n->name, 0));
 	c->nn++;
@@ -237,15 +262,27 @@ static bool sc_where(const struct sc *c, const struct tb_fdr_merge_event *e)
 }
 
 /* "COMM TID [CPU] TIME: " */
-static void sc_prefix(struct sc *c, const struct tb_fdr_merge_event *e)
+static int sc_prefix(struct sc *c, const struct tb_fdr_merge_event *e)
 {
-	char comm[TB_TASK_COMM_LEN], when[32];
+	struct task *t = sc_task(c, e->tid);
+	char comm[TB_TASK_COMM_LEN], buf[64], *end = buf + sizeof(buf), *p;
 
-	sc_time(c, e->tsc, when, sizeof(when));
-	fprintf(c->out, "%16s %7d [%03u] %12s: ",
-		sc_comm(c, e->tid, e->pid, comm),
-		tb_task_map_shown_tid(e->tid), e->cpu, when);
+	if (!t)
+		return -ENOMEM;
+	if (!t->head[0])
+		snprintf(t->head, sizeof(t->head), "%16s %7d [",
+			 sc_comm(c, e->tid, e->pid, comm),
+			 tb_task_map_shown_tid(e->tid));
+	*--end = ' ';
+	*--end = ':';
+	p = sc_time(c, e->tsc, end);
+	*--p = ' ';
+	*--p = ']';
+	p = sc_dec(p, e->cpu, 3);
+	fputs_unlocked(t->head, c->out);
+	fwrite_unlocked(p, 1, (size_t)(end + 2 - p), c->out);
 	c->lines++;
+	return 0;
 }
 
 /* The decoded arguments of a call or point event (Documentation/fdr.rst). */
@@ -283,9 +320,15 @@ static void sc_args(struct sc *c, const struct name *n,
 static void sc_duration(struct sc *c, uint64_t ticks)
 {
 	uint64_t ns = sc_ns(c, ticks);
+	char buf[40], *end = buf + sizeof(buf), *p;
 
-	fprintf(c->out, " dur=%" PRIu64 ".%03" PRIu64 "us", ns / 1000,
-		ns % 1000);
+	*--end = 's';
+	*--end = 'u';
+	p = sc_dec(end, ns % 1000, 3);
+	*--p = '.';
+	p = sc_dec(p, ns / 1000, 1);
+	fputs_unlocked(" dur=", c->out);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), c->out);
 }
 
 static int sc_function(struct sc *c, const struct tb_fdr_merge_event *e)
@@ -338,17 +381,18 @@ static int sc_function(struct sc *c, const struct tb_fdr_merge_event *e)
 	show = n->selected && sc_who(c, e) && sc_where(c, e);
 	if (!show)
 		return 0;
-	sc_prefix(c, e);
-	fprintf(c->out, "%s:%s", tb_fdr_report_class_name(n->rc), n->name);
+	if (sc_prefix(c, e))
+		return -ENOMEM;
+	fputs_unlocked(n->full, c->out);
 	if (!(c->points >> n->rc & 1))
-		fputs(is_exit ? " exit" : " enter", c->out);
+		fputs_unlocked(is_exit ? " exit" : " enter", c->out);
 	if (!is_exit || c->points >> n->rc & 1)
 		sc_args(c, n, e);
 	if (found == 1)
 		sc_duration(c, e->tsc >= start ? e->tsc - start : 0);
 	else if (found == 0)
-		fputs(" (entry not in the trace)", c->out);
-	fputc('\n', c->out);
+		fputs_unlocked(" (entry not in the trace)", c->out);
+	fputc_unlocked('\n', c->out);
 	return 0;
 }
 
@@ -384,7 +428,8 @@ static int sc_custom(struct sc *c, const struct tb_fdr_merge_event *e)
 	if (e->kind == TB_FDR_TYPED) {
 		if (f->classes || f->name || !sc_who(c, e) || !sc_where(c, e))
 			return 0;
-		sc_prefix(c, e);
+		if (sc_prefix(c, e))
+			return -ENOMEM;
 		fprintf(c->out, "typed: type=%u size=%d\n", e->event_type,
 			e->size);
 		return 0;
@@ -397,7 +442,8 @@ static int sc_custom(struct sc *c, const struct tb_fdr_merge_event *e)
 		/* What was lost is no task's: only -C and the window apply. */
 		if (!sc_where(c, e))
 			return 0;
-		sc_prefix(c, e);
+		if (sc_prefix(c, e))
+			return -ENOMEM;
 		fputs("lost: ", c->out);
 		sc_text(c, e, sizeof(lost) - 1);
 		fputs(" (the recorder's buffer was full)\n", c->out);
@@ -414,7 +460,8 @@ static int sc_custom(struct sc *c, const struct tb_fdr_merge_event *e)
 		if (fnmatch(f->name, name, 0))
 			return 0;
 	}
-	sc_prefix(c, e);
+	if (sc_prefix(c, e))
+		return -ENOMEM;
 	fputs("marker: ", c->out);
 	sc_text(c, e, 0);
 	fputc('\n', c->out);
@@ -427,8 +474,10 @@ static void sc_free(struct sc *c)
 
 	for (i = 0; i < c->nt; i++)
 		free(c->tv[i].stack);
-	for (i = 0; i < c->nn; i++)
+	for (i = 0; i < c->nn; i++) {
 		free(c->nv[i].name);
+		free(c->nv[i].full);
+	}
 	free(c->tv);
 	free(c->nv);
 	tb_hash_free(&c->task_index);
