@@ -527,6 +527,19 @@ TEST(command_line)
 	EXPECT_NE(NULL, strstr(out, "is an XScale trace buffer")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "tracebuf decode")) TH_LOG("%s", out);
 	free(out);
+	/* An output that cannot be written is an I/O failure, said. */
+	out = tu_run(&st, "{ %s script data/viewer/demo.fdr 2>&1 >/dev/full; }",
+		     tu_tool("tracebuf"));
+	EXPECT_EQ(TB_EXIT_FAIL, st);
+	EXPECT_NE(NULL, strstr(out, "writing standard output: No space left"))
+		TH_LOG("%s", out);
+	free(out);
+	/* Standard input: copied to a file to be read with pread(). */
+	out = tu_run(&st, "%s script --no-names - < data/viewer/demo.fdr | wc -l",
+		     tu_tool("tracebuf"));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(4620, atoi(out)) TH_LOG("%s", out);
+	free(out);
 	out = tu_run(&st, "%s script --wallclock --time 1,2 --before 3 data/viewer/demo.fdr 2>&1",
 		     tu_tool("tracebuf"));
 	EXPECT_EQ(TB_EXIT_USAGE, st);

@@ -87,17 +87,23 @@ static void usage(FILE *f)
 		tb_cli_prog());
 }
 
-/* A trace that cannot be listed: named with the command that reads it. */
-static void script_fail(const char *path, int ret, const struct tb_error *err)
+/*
+ * A trace that cannot be listed (named with the command that reads it),
+ * or an output that cannot be written.
+ */
+static void script_fail(const char *path, const char *output, int ret,
+			const struct tb_error *err)
 {
 	char msg[512];
 
 	if (ret == -ENOMEM)
 		cli_die(TB_EXIT_FAIL, "out of memory");
+	if (ret < -1)
+		cli_die(TB_EXIT_FAIL, "writing %s: %s",
+			strcmp(output, "-") ? output : "standard output",
+			strerror(-ret));
 	if (tb_sniff_mismatch(path, TB_SNIFF_FDR, msg, sizeof(msg)))
 		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
-	if (!strncmp(err->msg, "writing: ", 9))
-		cli_die(TB_EXIT_FAIL, "%s", err->msg);
 	cli_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
 }
 
@@ -194,7 +200,7 @@ int cmd_script(int argc, char **argv)
 	ret = tb_fdr_script_run(fileno(in), out, &names, &tasks, &o, &st,
 				&err);
 	if (ret)
-		script_fail(input, ret, &err);
+		script_fail(input, output, ret, &err);
 	fclose(in);
 	cli_close_output(out, output);
 	if (err.warning[0])

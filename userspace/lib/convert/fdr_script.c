@@ -518,10 +518,9 @@ int tb_fdr_script_run(int fd, FILE *out, const struct tb_name_map *names,
 			ret = sc_function(&c, e);
 		else
 			ret = sc_custom(&c, e);
-		if (!ret && ferror(out)) {
-			tb_error_set(err, 0, "writing: %s", strerror(errno));
-			ret = -1;
-		}
+		/* The output's error, not the trace's: its errno. */
+		if (!ret && ferror(out))
+			ret = errno > 0 ? -errno : -EIO;
 	}
 	if (m) {
 		st->backwards = tb_fdr_merge_backwards(m);

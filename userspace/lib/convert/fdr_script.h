@@ -48,8 +48,8 @@ struct tb_fdr_script_stats {
 /*
  * List the trace open as @fd into @out.  @names and @tasks may be empty.
  * Returns 0, -1 with @err set (malformed input, an option the trace
- * cannot satisfy, a write error: errno in @err), or -ENOMEM.  A cut file
- * is listed, with the reader's warning in @err.
+ * cannot satisfy), -ENOMEM, or another -errno: writing to @out failed.
+ * A cut file is listed, with the reader's warning in @err.
  */
 int tb_fdr_script_run(int fd, FILE *out, const struct tb_name_map *names,
 		      const struct tb_task_map *tasks,
