@@ -205,15 +205,15 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 		}
 		m->block_placed = true;
 		return 0;
+	case TB_FDR_FUNCTION:
 	case TB_FDR_CUSTOM:
-		if (is_prefix(r, TRACEBUF_FDR_TRIG_PREFIX) ||
-		    is_prefix(r, TRACEBUF_CRASH_PANIC_PREFIX)) {
+	case TB_FDR_TYPED:
+		if (r->kind == TB_FDR_CUSTOM &&
+		    (is_prefix(r, TRACEBUF_FDR_TRIG_PREFIX) ||
+		     is_prefix(r, TRACEBUF_CRASH_PANIC_PREFIX))) {
 			in->has_trigger = true;
 			in->trigger_tsc = r->tsc;
 		}
-		/* fall through */
-	case TB_FDR_FUNCTION:
-	case TB_FDR_TYPED:
 		if (b && !b->has_first) {
 			b->has_first = true;
 			b->first = r->tsc;
@@ -347,7 +347,8 @@ static void batch_clear(struct cursor *c)
 
 	for (k = 0; k < c->n; k++)
 		free(c->ev[k].text);
-	c->i = c->n = 0;
+	c->i = 0;
+	c->n = 0;
 }
 
 struct fill {

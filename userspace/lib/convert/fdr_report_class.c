@@ -53,7 +53,6 @@ uint32_t tb_fdr_report_class_points(void)
 	return m;
 }
 
-
 const char *tb_fdr_report_class_event(const struct tb_name_map *names,
 				      uint32_t id, char *buf, size_t size)
 {
