@@ -10,8 +10,8 @@
  * clock), PHASE "enter" or "exit" for calls (nothing for point events:
  * faults, fork, exit), then the decoded fields, each KEY=VALUE, so that
  * fields the recorder adds later (a syscall's ret=, a switch's prev and
- * next task) slot in without changing what comes before them; an exit
- * ends with dur= when its entry is in the trace.  Markers print
+ * next task) slot in after a line's present ones without moving them;
+ * an exit ends with dur= when its entry is in the trace, kept last.  Markers print
  * "marker: TEXT", loss reports "lost: N events".
  * Documentation/tools.rst ("Reading a trace") describes every field.
  *
