@@ -268,7 +268,7 @@ int tb_fdr_merge_open(struct tb_fdr_merge **mp, int fd, tb_fdr_visit_fn visit,
 	if (m->oom)
 		return -ENOMEM;
 	if (ret)
-		return ret < 0 ? -1 : ret;
+		return ret;	/* the reader's -1, or the visitor's value */
 	m->info.blocks = m->nblocks;
 	m->cursors = calloc(m->nblocks ? m->nblocks : 1, sizeof(*m->cursors));
 	m->heap = calloc(m->nblocks ? m->nblocks : 1, sizeof(*m->heap));
