@@ -132,7 +132,7 @@ static const char want_all[] =
 "       swapper/1       0 [001]     0.000002: softirq:softirq_0x9 enter vec=9\n"
 "       swapper/1       0 [001]     0.000002: softirq:softirq_0x9 exit dur=0.100us\n"
 "            beta      11 [001]     0.000003: syscall:syscall_0x1 exit (entry not in the trace)\n"
-"            beta      11 [001]     0.000003: lost: 7 events (the recorder's buffer was full)\n"
+"            beta      11 [001]     0.000003: lost: 7 events (the recorder dropped them here)\n"
 "           alpha      10 [000]     0.000004: marker: hello\n"
 "           alpha      10 [000]     0.000005: fault:fault_0x0 address=0x7f0012345000\n"
 "            beta      11 [001]     0.000006: syscall:syscall_0x2 enter arg0=0x3 arg1=0x10\n"
@@ -184,7 +184,7 @@ TEST(filters_are_reports)
 "            beta      11 [001]     0.000001: irq:irq_0x4 enter irq=4\n"
 "            beta      11 [001]     0.000001: irq:irq_0x4 exit dur=0.500us\n"
 "            beta      11 [001]     0.000003: syscall:syscall_0x1 exit (entry not in the trace)\n"
-"            beta      11 [001]     0.000003: lost: 7 events (the recorder's buffer was full)\n"
+"            beta      11 [001]     0.000003: lost: 7 events (the recorder dropped them here)\n"
 "            beta      11 [001]     0.000006: syscall:syscall_0x2 enter arg0=0x3 arg1=0x10\n"
 "            beta      11 [001]     0.000006: syscall:syscall_0x2 exit dur=0.250us\n");
 
@@ -194,7 +194,7 @@ TEST(filters_are_reports)
 	check_filter(_metadata, &o,
 "       swapper/1       0 [001]     0.000002: softirq:softirq_0x9 enter vec=9\n"
 "       swapper/1       0 [001]     0.000002: softirq:softirq_0x9 exit dur=0.100us\n"
-"            beta      11 [001]     0.000003: lost: 7 events (the recorder's buffer was full)\n");
+"            beta      11 [001]     0.000003: lost: 7 events (the recorder dropped them here)\n");
 
 	o = no_filter();
 	o.filter.cpu = 0;
@@ -208,7 +208,7 @@ TEST(filters_are_reports)
 	o = no_filter();
 	o.filter.classes = 1U << 4 | 1U << 6;
 	check_filter(_metadata, &o,
-"            beta      11 [001]     0.000003: lost: 7 events (the recorder's buffer was full)\n"
+"            beta      11 [001]     0.000003: lost: 7 events (the recorder dropped them here)\n"
 "           alpha      10 [000]     0.000004: marker: hello\n"
 "           alpha      10 [000]     0.000005: fault:fault_0x0 address=0x7f0012345000\n");
 
@@ -217,7 +217,7 @@ TEST(filters_are_reports)
 	check_filter(_metadata, &o,
 "           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
 "           alpha      10 [000]     0.000002: syscall:syscall_0x0 exit dur=2.000us\n"
-"            beta      11 [001]     0.000003: lost: 7 events (the recorder's buffer was full)\n"
+"            beta      11 [001]     0.000003: lost: 7 events (the recorder dropped them here)\n"
 "            beta      11 [001]     0.000006: syscall:syscall_0x2 enter arg0=0x3 arg1=0x10\n"
 "            beta      11 [001]     0.000006: syscall:syscall_0x2 exit dur=0.250us\n");
 
@@ -230,7 +230,7 @@ TEST(filters_are_reports)
 "       swapper/1       0 [001]     0.000002: softirq:softirq_0x9 enter vec=9\n"
 "       swapper/1       0 [001]     0.000002: softirq:softirq_0x9 exit dur=0.100us\n"
 "            beta      11 [001]     0.000003: syscall:syscall_0x1 exit (entry not in the trace)\n"
-"            beta      11 [001]     0.000003: lost: 7 events (the recorder's buffer was full)\n"
+"            beta      11 [001]     0.000003: lost: 7 events (the recorder dropped them here)\n"
 "           alpha      10 [000]     0.000004: marker: hello\n");
 }
 

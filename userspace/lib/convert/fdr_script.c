@@ -446,7 +446,7 @@ static int sc_custom(struct sc *c, const struct tb_fdr_merge_event *e)
 			return -ENOMEM;
 		fputs("lost: ", c->out);
 		sc_text(c, e, sizeof(lost) - 1);
-		fputs(" (the recorder's buffer was full)\n", c->out);
+		fputs(" (the recorder dropped them here)\n", c->out);
 		return 0;
 	}
 	if ((f->classes && !(f->classes & (1U << (TB_FDR_NR_CLASSES - 1)))) ||
