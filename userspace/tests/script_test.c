@@ -385,6 +385,38 @@ TEST(every_version)
 	}
 }
 
+/*
+ * A task's records carried on in a second buffer extent without a
+ * NewBuffer of its own, which the reader (and fdr-dump -verify) accept:
+ * every event listed, the second extent's in the task's state.
+ */
+TEST(extent_without_new_buffer_carries_on)
+{
+	struct tb_fdr_script_opts o = no_filter();
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	size_t ext;
+	char *text;
+
+	gf_header(&g, 5, TB_FDR_TYPE_FDR, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 10, 10, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(0), 1500);
+	gf_extents_end(&g, ext);
+	text = list(&g, &o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ(
+"           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=1.500us\n",
+		     text);
+	free(text);
+	gb_free(&g);
+}
+
 /* A file cut inside its last block: listed, and the reader's word kept. */
 TEST(cut_file)
 {

@@ -150,6 +150,22 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 
 	if (r->ignored)
 		return 0;
+	/*
+	 * An extent whose first record is not a NewBuffer carries on the
+	 * block before it (the reader and fdr-dump -verify accept it):
+	 * read on its own, its records would have no task.  It joins that
+	 * block, which the reader then reads across both extents.
+	 */
+	if (m->extents_open && b && m->nblocks > 1 &&
+	    r->kind != TB_FDR_NEW_BUFFER && r->kind != TB_FDR_BUFFER_EXTENTS) {
+		struct block *prev = &m->blocks[m->nblocks - 2];
+
+		prev->len = b->off + b->len - prev->off;
+		m->nblocks--;
+		b = prev;
+		m->extents_open = false;
+		m->block_placed = true;
+	}
 	if (m->visit) {
 		int ret = m->visit(m->ctx, r);
 
