@@ -417,6 +417,41 @@ TEST(extent_without_new_buffer_carries_on)
 	gb_free(&g);
 }
 
+/*
+ * Version 1: a BufferExtents record in a buffer's padding after its
+ * EndOfBuffer (the reader skips the padding, and does not hold version 1
+ * to extents) starts no block: only a NewBuffer does.
+ */
+TEST(v1_extents_in_padding)
+{
+	struct tb_fdr_script_opts o = no_filter();
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	char *text;
+
+	gf_header(&g, 1, TB_FDR_TYPE_FDR, 0);
+	gf_new_buffer(&g, 10);
+	gf_wallclock(&g, 100, 500);
+	gf_cpu(&g, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
+	gf_eob(&g);
+	gf_extents(&g, 16);
+	gf_arg(&g, 1);
+	gf_new_buffer(&g, 11);
+	gf_wallclock(&g, 100, 500);
+	gf_cpu(&g, 1, 2000);
+	gf_func(&g, TB_FDR_ENTER, SYS(1), 0);
+	text = list(&g, &o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ(
+"           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 enter\n",
+		     text);
+	free(text);
+	gb_free(&g);
+}
+
 /* A file cut inside its last block: listed, and the reader's word kept. */
 TEST(cut_file)
 {

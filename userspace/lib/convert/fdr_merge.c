@@ -57,7 +57,7 @@ struct tb_fdr_merge {
 	uint64_t pending_sec;	/* the block's WallClockTime, not yet placed */
 	uint32_t pending_usec;
 	bool pending_wall, block_placed;
-	bool extents_open;	/* a BufferExtents without its NewBuffer yet */
+	bool extents_open;	/* v3+: an extent without its NewBuffer yet */
 	tb_fdr_visit_fn visit;
 	void *ctx;
 };
@@ -175,6 +175,13 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 	switch (r->kind) {
 	case TB_FDR_BUFFER_EXTENTS:
 		/*
+		 * Before version 3 the reader holds no block to its extent,
+		 * and one may stand anywhere, after an EndOfBuffer too: only
+		 * a NewBuffer starts a block there.
+		 */
+		if (in->hdr.version < 3)
+			return 0;
+		/*
 		 * A block is what one extent holds: its low 32 bits, as the
 		 * reader and llvm-xray take it, up to the end of the file
 		 * (a cut file), and not past the next extent.
@@ -184,18 +191,14 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 		b = index_new(m, r->offset);
 		if (!b)
 			return -ENOMEM;
-		/* Before version 3 the reader does not hold a block to it. */
 		ext = TB_FDR_META_SIZE + (uint64_t)(uint32_t)r->value;
-		if (in->hdr.version >= 3 && ext < b->len)
+		if (ext < b->len)
 			b->len = ext;
 		m->extents_open = true;
 		return 0;
 	case TB_FDR_NEW_BUFFER:
-		/*
-		 * Before version 3 a block is from a NewBuffer (or the
-		 * BufferExtents of version 2 before it) to the next.
-		 */
-		if (in->hdr.version < 3 && !m->extents_open) {
+		/* Before version 3 a block is from a NewBuffer to the next. */
+		if (in->hdr.version < 3) {
 			if (b)
 				b->len = r->offset - b->off;
 			if (!index_new(m, r->offset))
@@ -516,8 +519,17 @@ static int fill(struct tb_fdr_merge *m, struct cursor *c, struct tb_error *err)
 	if (ret == 1)
 		return 0;
 	if (ret) {
-		/* Pass one read these bytes: only I/O fails here. */
-		*err = local;
+		/*
+		 * Pass one read these bytes: only I/O or a file changed
+		 * since fails here.  Said at the file's offset, not the
+		 * stream's.
+		 */
+		const char *why = strchr(local.msg, ':');
+		uint64_t off = local.offset >= s.flen ?
+			       c->pos + (local.offset - s.flen) : c->pos;
+
+		tb_error_set(err, off, "%s (read again)",
+			     why ? why + 2 : local.msg);
 		return -1;
 	}
 	c->done = true;
