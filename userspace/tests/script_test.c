@@ -404,6 +404,8 @@ TEST(extent_without_new_buffer_carries_on)
 	block(&g, 10, 10, 0, 1000);
 	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
 	gf_extents_end(&g, ext);
+	/* An empty extent between: the next joins the block all the same. */
+	gf_extents(&g, 0);
 	ext = gf_extents(&g, 0);
 	gf_func(&g, TB_FDR_EXIT, SYS(0), 1500);
 	gf_extents_end(&g, ext);

@@ -22,6 +22,7 @@ struct block {
 	uint64_t off, len;	/* in the file */
 	uint64_t first;		/* time of its first event */
 	bool has_first;
+	bool has_buffer;	/* starts with its NewBuffer */
 };
 
 struct cursor {
@@ -152,19 +153,26 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 		return 0;
 	/*
 	 * An extent whose first record is not a NewBuffer carries on the
-	 * block before it (the reader and fdr-dump -verify accept it):
-	 * read on its own, its records would have no task.  It joins that
-	 * block, which the reader then reads across both extents.
+	 * blocks before it (the reader and fdr-dump -verify accept it):
+	 * read on its own, its records would have no task.  It joins the
+	 * last block that has its NewBuffer, with the empty extents
+	 * between, and the reader then reads that block across them all.
 	 */
-	if (m->extents_open && b && m->nblocks > 1 &&
-	    r->kind != TB_FDR_NEW_BUFFER && r->kind != TB_FDR_BUFFER_EXTENTS) {
-		struct block *prev = &m->blocks[m->nblocks - 2];
+	if (m->extents_open && b && r->kind != TB_FDR_NEW_BUFFER &&
+	    r->kind != TB_FDR_BUFFER_EXTENTS) {
+		size_t k = m->nblocks - 1;
 
-		prev->len = b->off + b->len - prev->off;
-		m->nblocks--;
-		b = prev;
+		while (k > 0 && !m->blocks[k - 1].has_buffer)
+			k--;
+		if (k > 0) {
+			struct block *prev = &m->blocks[k - 1];
+
+			prev->len = b->off + b->len - prev->off;
+			m->nblocks = k;
+			b = prev;
+			m->block_placed = true;
+		}
 		m->extents_open = false;
-		m->block_placed = true;
 	}
 	if (m->visit) {
 		int ret = m->visit(m->ctx, r);
@@ -201,9 +209,12 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 		if (in->hdr.version < 3) {
 			if (b)
 				b->len = r->offset - b->off;
-			if (!index_new(m, r->offset))
+			b = index_new(m, r->offset);
+			if (!b)
 				return -ENOMEM;
 		}
+		if (b)
+			b->has_buffer = true;
 		m->extents_open = false;
 		m->pending_wall = false;
 		m->block_placed = false;
