@@ -9,6 +9,8 @@
 #   tbconv fdr-tfile
 #   llvm-xray account -k        against   tracebuf report (-k: compiler-rt
 # starts threads inside calls, which account refuses without it)
+#   llvm-xray convert -f yaml   against   tracebuf script (every event a
+# line, in time order)
 # (time and peak memory, /usr/bin/time's maximum resident set).
 # Every output goes to /dev/null, so the numbers are conversion cost, not
 # disk speed (the tfile is about 12 times the size of the trace).
@@ -71,6 +73,7 @@ text=$(median_time "$tbconv" fdr-text "$trace" /dev/null)
 tfile=$(median_time "$tbconv" fdr-tfile "$trace" /dev/null)
 account=$(median_time llvm-xray account -k "$trace")
 report=$(median_time "$tracebuf" report "$trace")
+script=$(median_time "$tracebuf" script -o /dev/null "$trace")
 # peak_kb CMD...: the maximum resident set of one run, in KiB.
 peak_kb() {
 	/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 ||
@@ -79,6 +82,8 @@ peak_kb() {
 }
 account_kb=$(peak_kb llvm-xray account -k "$trace")
 report_kb=$(peak_kb "$tracebuf" report "$trace")
+yaml_kb=$(peak_kb llvm-xray convert -f yaml -o /dev/null "$trace")
+script_kb=$(peak_kb "$tracebuf" script -o /dev/null "$trace")
 "$tbconv" fdr-tfile "$trace" "$work/out.tf"
 tfsize=$(stat -c %s "$work/out.tf")
 
@@ -92,6 +97,10 @@ printf '\n%-32s %10s %10s %12s\n' "summary" "median s" "speed-up" "peak KiB"
 printf '%-32s %10s %10s %12s\n' "llvm-xray account -k" "$account" "1.0" "$account_kb"
 printf '%-32s %10s %10s %12s\n' "tracebuf report" "$report" \
 	"$(ratio "$account" "$report")" "$report_kb"
+printf '\n%-32s %10s %10s %12s\n' "listing" "median s" "speed-up" "peak KiB"
+printf '%-32s %10s %10s %12s\n' "llvm-xray convert -f yaml" "$yaml" "1.0" "$yaml_kb"
+printf '%-32s %10s %10s %12s\n' "tracebuf script" "$script" \
+	"$(ratio "$yaml" "$script")" "$script_kb"
 
 cat >"$out/convert.json" <<JSON
 {
@@ -103,18 +112,22 @@ cat >"$out/convert.json" <<JSON
     "tbconv_fdr_text": $text,
     "tbconv_fdr_tfile": $tfile,
     "llvm_xray_account": $account,
-    "tracebuf_report": $report
+    "tracebuf_report": $report,
+    "tracebuf_script": $script
   },
   "peak_kib": {
     "llvm_xray_account": $account_kb,
-    "tracebuf_report": $report_kb
+    "tracebuf_report": $report_kb,
+    "llvm_xray_convert_yaml": $yaml_kb,
+    "tracebuf_script": $script_kb
   },
   "tfile_bytes": $tfsize,
   "speedup_vs_yaml": {
     "tbconv_fdr_text": $(ratio "$yaml" "$text"),
     "tbconv_fdr_tfile": $(ratio "$yaml" "$tfile")
   },
-  "report_speedup_vs_account": $(ratio "$account" "$report")
+  "report_speedup_vs_account": $(ratio "$account" "$report"),
+  "script_speedup_vs_yaml": $(ratio "$yaml" "$script")
 }
 JSON
 echo "wrote $out/convert.json"

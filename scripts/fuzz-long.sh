@@ -67,6 +67,7 @@ corpus_dir() {
 	case "$1" in
 	fdr_reader_fuzz)	echo fdr ;;
 	fdr_post_fuzz)		echo fdr ;;
+	fdr_script_fuzz)	echo fdr ;;
 	tfile_reader_fuzz)	echo tfile ;;
 	xscale_fuzz)		echo xscale ;;
 	name_map_fuzz)		echo names ;;

@@ -21,8 +21,8 @@
 #define TFILE	"data/corpus/tfile/fdr-tfile.tf"
 
 static const char *const subs[] = {
-	"record", "bpf", "report", "diff", "crash", "fdr", "ctl", "convert",
-	"decode", "workload",
+	"record", "bpf", "report", "diff", "script", "crash", "fdr", "ctl",
+	"convert", "decode", "workload",
 };
 
 TEST(wrong_invocations)
@@ -87,6 +87,10 @@ TEST(wrong_invocations)
 		{ "report " SNAP, TB_EXIT_DATA,
 		  "is an XScale trace buffer", "tracebuf decode", NULL },
 		{ "report -m " FDR " " FDR, TB_EXIT_DATA, "--map: ", "is an XRay FDR trace", NULL },
+		{ "script " SNAP, TB_EXIT_DATA,
+		  "is an XScale trace buffer", "tracebuf decode", NULL },
+		{ "script --before 5 --time 1, " FDR, TB_EXIT_USAGE,
+		  "choose one", NULL, NULL },
 		/* Arguments are checked before the device is opened. */
 		{ "ctl -D " NODEV " mode bogus", TB_EXIT_USAGE,
 		  "unknown mode 'bogus' (wrap or fill)", NULL, NODEV },

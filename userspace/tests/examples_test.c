@@ -2,11 +2,11 @@
 /*
  * The man pages' EXAMPLES (issue 27 item 4): every page has some, and
  * the host-side ones run.  Host-side are the examples of the pages of
- * convert, decode, report, diff and tracebuf(1) whose tracebuf commands
- * are all convert, decode, report, diff or help, and that read no
- * device: they run in a directory holding the files they name
- * (trace.fdr with its .names and .tasks, a kernel trace from the demo,
- * and before.fdr and after.fdr, copies of it; chain.rec, XScale
+ * convert, decode, report, diff, script and tracebuf(1) whose tracebuf
+ * commands are all convert, decode, report, diff, script or help, and
+ * that read no device: they run in a directory holding the files they
+ * name (trace.fdr with its .names and .tasks, a kernel trace from the
+ * demo, and before.fdr and after.fdr, copies of it; chain.rec, XScale
  * records) and must exit 0.
  */
 #include <stdlib.h>
@@ -19,15 +19,15 @@
 
 static const char *const pages[] = {
 	"tracebuf.1", "tracebuf.4", "tracebuf-record.1", "tracebuf-bpf.1",
-	"tracebuf-report.1", "tracebuf-diff.1", "tracebuf-crash.1",
-	"tracebuf-fdr.1",
+	"tracebuf-report.1", "tracebuf-diff.1", "tracebuf-script.1",
+	"tracebuf-crash.1", "tracebuf-fdr.1",
 	"tracebuf-ctl.1", "tracebuf-convert.1", "tracebuf-decode.1",
 	"tracebuf-workload.1",
 };
 
 static const char *const host_pages[] = {
 	"tracebuf.1", "tracebuf-report.1", "tracebuf-diff.1",
-	"tracebuf-convert.1", "tracebuf-decode.1",
+	"tracebuf-script.1", "tracebuf-convert.1", "tracebuf-decode.1",
 };
 
 /*
@@ -94,7 +94,7 @@ static bool host_side(const char *line)
 {
 	static const char *const subs[] = {
 		"convert ", "decode ", "decode\n", "report ", "report\n",
-		"diff ", "help ", "--help",
+		"diff ", "script ", "script\n", "help ", "--help",
 	};
 	const char *p = line;
 	unsigned int i;

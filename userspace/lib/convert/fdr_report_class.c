@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The classes of tracebuf report; see convert/fdr_report_class.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/tracebuf.h>
@@ -52,3 +53,19 @@ uint32_t tb_fdr_report_class_points(void)
 	return m;
 }
 
+const char *tb_fdr_report_class_event(const struct tb_name_map *names,
+				      uint32_t id, char *buf, size_t size)
+{
+	uint32_t kid = tb_name_map_kernel_id(names, id);
+	const char *name = tb_name_map_find(names, id);
+
+	if (name)
+		return name;
+	if (kid)
+		snprintf(buf, size, "%s_0x%x",
+			 tb_fdr_report_class_name(tb_fdr_report_class_of(kid)),
+			 TRACEBUF_FDR_ID_KEY(kid));
+	else
+		snprintf(buf, size, "function_%u", id);
+	return buf;
+}

@@ -113,16 +113,7 @@ static struct tb_fdr_report_func *rp_func_new(struct rp_ctx *c, uint32_t id)
 			      sizeof(*f)))
 		return NULL;
 	kid = tb_name_map_kernel_id(r->names, id);
-	name = tb_name_map_find(r->names, id);
-	if (!name) {
-		if (kid)
-			snprintf(buf, sizeof(buf), "%s_0x%x",
-				 tb_fdr_report_class_name(tb_fdr_report_class_of(kid)),
-				 TRACEBUF_FDR_ID_KEY(kid));
-		else
-			snprintf(buf, sizeof(buf), "function_%u", id);
-		name = buf;
-	}
+	name = tb_fdr_report_class_event(r->names, id, buf, sizeof(buf));
 	f = &r->funcs[r->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->id = id;

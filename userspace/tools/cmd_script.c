@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf script: every event of an FDR trace on a line, in time order
+ * across tasks and CPUs, as perf script and trace-cmd report print them.
+ * The listing is lib/convert/fdr_script.c over the merge of
+ * lib/convert/fdr_merge.c; the filters are report's (report_cli.h); this
+ * file is the command line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli_opt.h"
+#include "cmds.h"
+#include "report_cli.h"
+#include "convert/fdr_script.h"
+#include "util/companion.h"
+#include "util/sniff.h"
+
+#define DEFAULT_IN	"trace.fdr"
+
+enum {
+	OPT_TASKS = TB_OPT_ID_FIRST_FREE, OPT_TID, OPT_NAME, OPT_TIME,
+	OPT_BEFORE, OPT_WALLCLOCK,
+};
+
+static const struct tb_opt script_opts[] = {
+	{ TB_OPT_MAP },
+	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_FILE },
+	{ TB_OPT_NO_NAMES },
+	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ TB_OPT_CPU },
+	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) },
+	{ .id = OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED },
+	{ .id = OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED },
+	{ .id = OPT_BEFORE, .name = "before", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_WALLCLOCK, .name = "wallclock" },
+	{ TB_OPT_OUTPUT },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_script_spec = {
+	.name = "script", .opts = script_opts, .operands = TB_VAL_FILE,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS] [FILE|-]\n"
+		"List every event of an XRay FDR trace (default " DEFAULT_IN "), one line\n"
+		"each in time order across tasks and CPUs:\n"
+		"  COMM TID [CPU] SECONDS: CLASS:NAME enter|exit KEY=VALUE... dur=\n"
+		"with markers (marker: TEXT) and the recorder's loss reports (lost:).\n\n"
+		"  -m, --map=FILE     names of the function ids (default FILE.names)\n"
+		"      --tasks=FILE   command names of the tasks (default FILE.tasks)\n"
+		"      --no-names     use neither companion: ids and tids as numbers\n"
+		"  -p, --pid=PID      only the events of process PID\n"
+		"      --tid=TID      only the events of thread TID\n"
+		"  -C, --cpu=CPU      only the events on CPU\n"
+		"  -e, --events=LIST  only these classes, comma separated: syscall,\n"
+		"                     irq, softirq, workqueue, fault, sched, marker,\n"
+		"                     kfunc, function\n"
+		"      --name=GLOB    only the event names GLOB matches (sys_*)\n"
+		"      --time=FROM,TO only events in this window, in seconds from\n"
+		"                     the trace's first record (ms, us, ns suffixes;\n"
+		"                     FROM or TO may be empty)\n"
+		"      --before=MS    trigger and crash files: the last MS\n"
+		"                     milliseconds before the trigger or panic\n"
+		"      --wallclock    times of day (seconds since 1970, UTC) from the\n"
+		"                     trace's WallClockTime records, not from its start\n"
+		"  -o, --output=FILE  write there instead of stdout\n"
+		"  -h, --help         this help\n"
+		"  -V, --version      print the version\n\n"
+		"Examples:\n"
+		"  tracebuf script trace.fdr | less\n"
+		"  tracebuf script -e syscall,fault --tid 642 --time 0.1,0.12 trace.fdr\n\n"
+		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
+		tb_cli_prog());
+}
+
+/*
+ * A trace that cannot be listed (named with the command that reads it),
+ * or an output that cannot be written.
+ */
+static void script_fail(const char *path, const char *output, int ret,
+			const struct tb_error *err)
+{
+	char msg[512];
+
+	if (ret == -ENOMEM)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	if (ret < -1)
+		cli_die(TB_EXIT_FAIL, "writing %s: %s",
+			strcmp(output, "-") ? output : "standard output",
+			strerror(-ret));
+	if (tb_sniff_mismatch(path, TB_SNIFF_FDR, msg, sizeof(msg)))
+		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
+	cli_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct tb_fdr_script_opts o = {
+		.filter = {
+			.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
+			.cpu = TB_REPORT_NO_FILTER,
+		},
+	};
+	const char *map = NULL, *tasks_path = NULL, *output = "-", *input;
+	struct tb_fdr_script_stats st;
+	struct tb_name_map names = { 0 };
+	struct tb_task_map tasks;
+	struct tb_error err = { 0 };
+	char *names_file, *tasks_file;
+	struct tb_opt_parser p;
+	bool no_names = false;
+	FILE *in, *out;
+	int c, ret;
+
+	tb_cli_init(argv[0]);
+	tb_opt_init(&p, &cmd_script_spec, NULL, argc, argv, 1);
+	while ((c = cli_opt_next(&p, usage))) {
+		switch (c) {
+		case 'm':
+			map = p.arg;
+			break;
+		case OPT_TASKS:
+			tasks_path = p.arg;
+			break;
+		case TB_OPT_ID_NO_NAMES:
+			no_names = true;
+			break;
+		case 'p':
+			o.filter.pid = report_cli_id("--pid", p.arg, INT32_MAX);
+			break;
+		case OPT_TID:
+			o.filter.tid = report_cli_id("--tid", p.arg, INT32_MAX);
+			break;
+		case 'C':
+			o.filter.cpu = report_cli_id("--cpu", p.arg, UINT16_MAX);
+			break;
+		case 'e':
+			o.filter.classes = report_cli_classes(p.arg);
+			break;
+		case OPT_NAME:
+			o.filter.name = p.arg;
+			break;
+		case OPT_TIME:
+			report_cli_window(p.arg, &o.filter);
+			break;
+		case OPT_BEFORE:
+			report_cli_before(p.arg, &o.filter);
+			break;
+		case OPT_WALLCLOCK:
+			o.wallclock = true;
+			break;
+		case 'o':
+			output = p.arg;
+			break;
+		}
+	}
+	if (p.nr_operands > 1)
+		cli_opt_usage("one trace at a time ('%s' is extra)",
+			      p.operands[1]);
+	if (o.filter.before_ns && (o.filter.from_ns || o.filter.to_ns))
+		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+	if (no_names && (map || tasks_path))
+		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
+	input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
+
+	names_file = report_cli_companion(input, map, TB_COMPANION_NAMES,
+					  no_names);
+	tasks_file = report_cli_companion(input, tasks_path,
+					  TB_COMPANION_TASKS, no_names);
+	if (names_file)
+		report_cli_names(&names, names_file);
+	tb_task_map_init(&tasks);
+	if (tasks_file) {
+		ret = tb_task_map_load(&tasks, tasks_file, &err);
+		if (ret == -ENOENT)
+			cli_die(TB_EXIT_FAIL, "%s: %s", tasks_file,
+				strerror(ENOENT));
+		if (ret)
+			cli_die(TB_EXIT_DATA, "%s", err.msg);
+	}
+
+	/* A file read with pread(): stdin goes to a temporary file first. */
+	in = report_cli_open(input);
+	out = cli_open_output(output);
+	cli_refuse_input_as_output(in, input, output);
+	ret = tb_fdr_script_run(fileno(in), out, &names, &tasks, &o, &st,
+				&err);
+	if (ret)
+		script_fail(input, output, ret, &err);
+	fclose(in);
+	cli_close_output(out, output);
+	if (err.warning[0])
+		tb_cli_warn("%s: %s", input, err.warning);
+	if (st.backwards)
+		tb_cli_warn("%s: %llu events come after later ones of their task: its clock steps back, and a task's events are listed in file order",
+			    input, (unsigned long long)st.backwards);
+	tb_task_map_free(&tasks);
+	tb_name_map_free(&names);
+	free(names_file);
+	free(tasks_file);
+	return TB_EXIT_OK;
+}
