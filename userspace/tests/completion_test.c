@@ -59,9 +59,9 @@ TEST_F(bash, values_from_the_tables)
 	static const struct {
 		const char *words, *want;
 	} c[] = {
-		{ "tracebuf \"\"", "bpf convert crash ctl decode diff fdr help record report workload" },
+		{ "tracebuf \"\"", "bpf convert crash ctl decode diff fdr help record report top workload" },
 		{ "tracebuf -", "--help --version" },
-		{ "tracebuf help \"\"", "bpf convert crash ctl decode diff fdr record report workload" },
+		{ "tracebuf help \"\"", "bpf convert crash ctl decode diff fdr record report top workload" },
 		{ "tracebuf record -e \"\"", "all fault irq marker sched softirq syscall workqueue" },
 		{ "tracebuf record -e syscall,s", "syscall,sched syscall,softirq syscall,syscall" },
 		{ "tracebuf record --trigger \"\"",
@@ -88,6 +88,7 @@ TEST_F(bash, values_from_the_tables)
 		{ "tracebuf report --folded = c", "count" },
 		{ "tracebuf diff --sort p", "p50 p99" },
 		{ "tracebuf diff -e k", "kfunc" },
+		{ "tracebuf top --sort \"\"", "count max p99 total" },
 		{ "tracebuf bpf -e m", "" },
 		{ "tracebuf workload \"\"", "faults getppid pingpong rtc serial" },
 		{ "tracebuf workload getppid \"\"", "" },
