@@ -50,6 +50,8 @@
  * CPU's events out of interval after interval.
  */
 #define TOP_WAKEUP	4096
+#define TOP_TICK_MIN	0.01	/* seconds between two drains */
+#define TOP_TICK_MAX	0.1
 #define TOP_NAMES	10	/* rows of names in a block (not a terminal) */
 #define TOP_TASKS	5
 
@@ -185,6 +187,7 @@ struct top {
 	uint64_t gen;
 	struct tb_buf buf;	/* the interval's stream */
 	const char *gone;	/* why the capture ended under us, or NULL */
+	double last_drain;	/* top_drain_paced()'s, or 0 */
 };
 
 /*
@@ -207,6 +210,28 @@ static int top_drain(struct top *t)
 		errno = t->sp.write_errno ? t->sp.write_errno : -ret;
 		cli_die_errno(TB_EXIT_FAIL, "mapped read");
 	}
+	return ret;
+}
+
+/*
+ * top_drain(), and *@tick for the next one: the time a quarter of a ring
+ * of @buf_size bytes lasts at the rate of this drain.
+ */
+static int top_drain_paced(struct top *t, double *tick, uint32_t buf_size)
+{
+	uint64_t before = t->sp.bytes;
+	double now = now_s(), rate;
+	int ret = top_drain(t);
+
+	if (t->last_drain && now > t->last_drain) {
+		rate = (double)(t->sp.bytes - before) / (now - t->last_drain);
+		*tick = rate > 0 ? buf_size / 4 / rate : TOP_TICK_MAX;
+		if (*tick < TOP_TICK_MIN)
+			*tick = TOP_TICK_MIN;
+		if (*tick > TOP_TICK_MAX)
+			*tick = TOP_TICK_MAX;
+	}
+	t->last_drain = now;
 	return ret;
 }
 
@@ -344,7 +369,7 @@ int cmd_top(int argc, char **argv)
 	struct tb_task_map tasks;
 	struct tb_fdr_top cur = { 0 };
 	bool json = false, attach = false, tty, have = false, quit = false;
-	double interval = 1, t0, start;
+	double interval = 1, t0, start, tick = TOP_TICK_MAX, next_drain = 0;
 	uint32_t iterations = 0, v;
 	struct tb_opt_parser p;
 	struct tb_error err;
@@ -454,23 +479,33 @@ int cmd_top(int argc, char **argv)
 		bool last;
 
 		start = now_s();
-		/* Drain as the rings fill; keys between. */
+		/*
+		 * Drain on a timer, keys between, not on the device's
+		 * wake-up: at TOP_WAKEUP that would come for every 4 KiB a
+		 * CPU writes, and top cost 8 times record's CPU per event at
+		 * make bench's getppid() rate.  The timer is as slow as a
+		 * quarter of a ring allows at the rate of the last drain
+		 * (all CPUs' bytes: a bound for any one CPU), from
+		 * TOP_TICK_MIN to TOP_TICK_MAX seconds: a fixed 100 ms lost a
+		 * fifth of the events at that rate.
+		 */
 		while (!got_signal && !quit && !t.gone) {
-			struct pollfd pf[2] = {
-				{ .fd = t.dev, .events = POLLIN },
-				{ .fd = STDIN_FILENO, .events = POLLIN },
-			};
+			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
 			double left = deadline - now_s();
+			double wait = left < tick ? left : tick;
 			char ch;
 
 			if (left <= 0)
 				break;
-			if (poll(pf, tio_saved ? 2 : 1,
-				 left > 0.1 ? 100 : (int)(left * 1000) + 1) <= 0)
+			ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
+			if (ret == 0 && now_s() >= next_drain) {
+				if (top_drain_paced(&t, &tick, cfg.buf_size) < 0)
+					break;
+				next_drain = now_s() + tick;
+			}
+			if (ret <= 0)
 				continue;
-			if ((pf[0].revents & POLLIN) && top_drain(&t) < 0)
-				break;
-			if (!(pf[1].revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
+			if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
 				continue;
 			if (ch == 'q') {
 				quit = true;
