@@ -167,13 +167,15 @@ static void tty_keys(void)
 	atexit(tty_restore);
 }
 
-static unsigned int tty_rows(void)
+/* Rows of names that fit the terminal beside the headings and tasks. */
+static unsigned int tty_names(void)
 {
 	struct winsize ws;
 
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || ws.ws_row < 12)
-		return 24;
-	return ws.ws_row;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row)
+		ws.ws_row = 24;
+	/* 0 would mean all of them */
+	return ws.ws_row > TOP_TASKS + 8 ? ws.ws_row - TOP_TASKS - 7 : 1;
 }
 
 /* -------------------------------------------------------- the capture */
@@ -515,7 +517,7 @@ int cmd_top(int argc, char **argv)
 					continue;
 				/* The interval shown, sorted anew. */
 				tb_fdr_top_sort(&cur, key);
-				pr.names = tty_rows() - TOP_TASKS - 7;
+				pr.names = tty_names();
 				pr.keys = true;
 				fputs("\033[H\033[2J", stdout);
 				tb_fdr_top_print_text(&cur, &pr, stdout);
@@ -556,7 +558,7 @@ int cmd_top(int argc, char **argv)
 		if (json) {
 			tb_fdr_top_print_json(&cur, &pr, stdout);
 		} else if (tty) {
-			pr.names = tty_rows() - TOP_TASKS - 7;
+			pr.names = tty_names();
 			pr.keys = true;
 			fputs("\033[H\033[2J", stdout);
 			tb_fdr_top_print_text(&cur, &pr, stdout);
