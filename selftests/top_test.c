@@ -252,4 +252,27 @@ TEST(attach_is_refused)
 	EXPECT_NE(NULL, strstr(err, "second reader")) TH_LOG("%s", err);
 }
 
+/*
+ * A reader that goes away (tracebuf top | head -c 1): top must stop the
+ * capture it started, not die of SIGPIPE with the tracepoints armed and
+ * the rings filling with nobody to drain them.
+ */
+TEST_TIMEOUT(reader_gone_stops_the_capture, 120)
+{
+	struct tracebuf_fdr_stats st;
+	int fd, status;
+
+	status = top_run("/dev/null", (char *const[]){ "sh", "-c",
+			 "tracebuf top -i 0.2 | head -c 1", NULL });
+	EXPECT_EQ(0, status);
+	fd = open(TB_FDR_DEV, O_RDWR);
+	ASSERT_LE(0, fd);
+	/* top ends when its write fails: at most an interval after head's */
+	EXPECT_TRUE(TB_WAIT_FOR(!fdr_stats(fd, &st) && !st.running, 10))
+		TH_LOG("the capture still runs after its reader is gone");
+	if (st.running)
+		ioctl(fd, TRACEBUF_FDR_IOC_STOP);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

@@ -290,6 +290,25 @@ static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
 	}
 }
 
+/*
+ * Stop the capture, or leave it be when it is not ours any more, and
+ * read what is left of it unless it was restarted.
+ */
+static void top_stop(struct top *t, struct tracebuf_fdr_stats *st)
+{
+	if (t->gone)
+		return;
+	t->gone = tb_fdr_dev_capture_gone(t->dev, t->gen, true, st);
+	if (t->gone)
+		tb_fdr_dev_disown();	/* not ours to stop */
+	else if (tb_fdr_dev_stop_owned(t->dev))
+		cli_die_errno(TB_EXIT_FAIL, "stop");
+	/* Stopped, not restarted: the rest is ours to read. */
+	if (!tb_fdr_dev_capture_gone(t->dev, t->gen, false, st))
+		while (!top_drain(t))
+			usleep(10000);
+}
+
 /* The kernel's names by kernel id, and the syscalls' (record's namer). */
 static void top_names(int fd, struct tb_name_map *m)
 {
@@ -465,6 +484,8 @@ int cmd_top(int argc, char **argv)
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	tb_collect_on_stop_signals(on_signal);
+	/* A reader that goes away is a write error: the capture is stopped. */
+	signal(SIGPIPE, SIG_IGN);
 
 	ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
 	if (ret < 0)
@@ -528,15 +549,7 @@ int cmd_top(int argc, char **argv)
 		       (iterations && k == iterations);
 		if (last && !t.gone) {
 			/* Everything up to the stop is in the last interval. */
-			t.gone = tb_fdr_dev_capture_gone(t.dev, t.gen, true, &st);
-			if (t.gone)
-				tb_fdr_dev_disown();	/* not ours to stop */
-			else if (tb_fdr_dev_stop_owned(t.dev))
-				cli_die_errno(TB_EXIT_FAIL, "stop");
-			/* Stopped, not restarted: the rest is ours to read. */
-			if (!tb_fdr_dev_capture_gone(t.dev, t.gen, false, &st))
-				while (!(ret = top_drain(&t)))
-					usleep(10000);
+			top_stop(&t, &st);
 		} else if (!t.gone) {
 			top_drain(&t);
 		}
@@ -566,8 +579,16 @@ int cmd_top(int argc, char **argv)
 			tb_fdr_top_print_text(&cur, &pr, stdout);
 			fputc('\n', stdout);
 		}
-		if (fflush(stdout) || ferror(stdout))
-			cli_die_errno(TB_EXIT_FAIL, "standard output");
+		if (fflush(stdout) || ferror(stdout)) {
+			/* Its reader is gone (| head): as a q, quietly. */
+			if (errno != EPIPE)
+				cli_die_errno(TB_EXIT_FAIL, "standard output");
+			if (!last) {
+				top_stop(&t, &st);
+				top_take(&t, false);	/* --save's rest */
+			}
+			last = true;
+		}
 		done = last;
 	}
 	if (have)
