@@ -167,6 +167,35 @@ cfg_tb_fdr_read() {
 	measure_collector tb_fdr_read tracebuf-record "$1" "$2" --no-mmap
 }
 
+# tracebuf top on the same capture as tb_fdr: its mapped reader, every
+# second the report over what it drained, one JSON line (to /dev/null).
+# Its CPU time while the workload runs (the summaries of the intervals
+# that ended meanwhile included) and the recorder's losses, from the
+# device's counters after top stopped its capture.
+cfg_tb_top() {	# workload rep
+	command -v tracebuf >/dev/null && [ "$1" != kfunc ] || return 0
+	rm -f /tmp/top.jsonl
+	taskset -c $READER_CPU tracebuf top --json -e "$(tb_classes "$1")" \
+		>/tmp/top.jsonl 2>/tmp/top.err &
+	pid=$!
+	# Its first interval printed: the capture runs.
+	i=0
+	while [ ! -s /tmp/top.jsonl ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	r0=$(cpu_ns $pid)
+	w=$(run_workload "$1")
+	rc=$?
+	r1=$(cpu_ns $pid)
+	kill -INT $pid
+	wait $pid || rc=1
+	st=$(tracebuf fdr stats | awk '$1 == "total" { print $2, $3, $4 }')
+	[ $rc = 0 ] && [ -n "$st" ] || { cat /tmp/top.err >&2; return 1; }
+	set -- "$1" "$2" $st
+	emit tb_top "$1" "$2" "$w" ", \"tracer\": {\"events\": $3, \"lost\": $(($4 + $5)), \"reader_ns\": $((r1 - r0)), \"intervals\": $(wc -l </tmp/top.jsonl)}"
+}
+
 # Probes registered, consumer writes nothing: the floor of any probe tracer.
 cfg_tb_floor() {
 	p=/sys/module/tracebuf/parameters/fdr_probe_nop
@@ -332,7 +361,7 @@ echo "bench: $(nproc) CPUs, kernel $(uname -r), $REPS repetitions, output on $OU
 run_workload syscall >/dev/null
 for rep in $(seq 1 "$REPS"); do
 	for wl in $WORKLOADS; do
-		for cfg in ${CONFIGS:-none ftrace tb_floor tb_fdr tb_fdr_cache tb_fdr_read bpf xscale lttng lttng_snap perf}; do
+		for cfg in ${CONFIGS:-none ftrace tb_floor tb_fdr tb_fdr_cache tb_fdr_read tb_top bpf xscale lttng lttng_snap perf}; do
 			"cfg_$cfg" "$wl" "$rep" || echo "bench: $cfg/$wl rep $rep failed" >&2
 		done
 	done

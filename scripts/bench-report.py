@@ -69,7 +69,7 @@ def main():
 
     results = {"date": time.strftime("%Y-%m-%d"), "workloads": {}}
     order = ["none", "tb_floor", "tb_fdr", "tb_fdr_cache", "tb_fdr_read",
-             "ftrace", "bpf", "xscale", "lttng", "lttng_snap", "perf"]
+             "tb_top", "ftrace", "bpf", "xscale", "lttng", "lttng_snap", "perf"]
     for wl in sorted({k[0] for k in groups}):
         base = groups.get((wl, "none"), [])
         base_ns = median([r["run"]["ns_per_op"] for r in base])

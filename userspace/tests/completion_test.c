@@ -59,9 +59,9 @@ TEST_F(bash, values_from_the_tables)
 	static const struct {
 		const char *words, *want;
 	} c[] = {
-		{ "tracebuf \"\"", "bpf convert crash ctl decode diff fdr help record report script workload" },
+		{ "tracebuf \"\"", "bpf convert crash ctl decode diff fdr help record report script top workload" },
 		{ "tracebuf -", "--help --version" },
-		{ "tracebuf help \"\"", "bpf convert crash ctl decode diff fdr record report script workload" },
+		{ "tracebuf help \"\"", "bpf convert crash ctl decode diff fdr record report script top workload" },
 		{ "tracebuf record -e \"\"", "all fault irq marker sched softirq syscall workqueue" },
 		{ "tracebuf record -e syscall,s", "syscall,sched syscall,softirq syscall,syscall" },
 		{ "tracebuf record --trigger \"\"",
@@ -90,6 +90,7 @@ TEST_F(bash, values_from_the_tables)
 		{ "tracebuf diff -e k", "kfunc" },
 		{ "tracebuf script -e k", "kfunc" },
 		{ "tracebuf script --w", "--wallclock" },
+		{ "tracebuf top --sort \"\"", "count max p99 total" },
 		{ "tracebuf bpf -e m", "" },
 		{ "tracebuf workload \"\"", "faults getppid pingpong rtc serial" },
 		{ "tracebuf workload getppid \"\"", "" },

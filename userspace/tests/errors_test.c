@@ -21,8 +21,8 @@
 #define TFILE	"data/corpus/tfile/fdr-tfile.tf"
 
 static const char *const subs[] = {
-	"record", "bpf", "report", "diff", "script", "crash", "fdr", "ctl",
-	"convert", "decode", "workload",
+	"record", "bpf", "report", "diff", "script", "top", "crash", "fdr",
+	"ctl", "convert", "decode", "workload",
 };
 
 TEST(wrong_invocations)
@@ -57,6 +57,21 @@ TEST(wrong_invocations)
 		  "--events 'syscall,bogus'", "workqueue", NODEV },
 		{ "record -D " NODEV " --mode sometimes", TB_EXIT_USAGE,
 		  "stream or flight", NULL, NODEV },
+		{ "top -D " NODEV, TB_EXIT_FAIL,
+		  "is the tracebuf module loaded?", NODEV, NULL },
+		{ "top -D " NODEV " -i 0.05", TB_EXIT_USAGE,
+		  "--interval '0.05'", "0.1 to 3600", NODEV },
+		{ "top -D " NODEV " -i 1x", TB_EXIT_USAGE, "--interval '1x'", NULL, NODEV },
+		{ "top -D " NODEV " --iterations 0", TB_EXIT_USAGE,
+		  "--iterations '0'", NULL, NODEV },
+		{ "top -D " NODEV " --sort p50", TB_EXIT_USAGE,
+		  "count, total, p99 or max", NULL, NODEV },
+		{ "top -D " NODEV " -e syscall,bogus", TB_EXIT_USAGE,
+		  "--events 'syscall,bogus'", NULL, NODEV },
+		{ "top -D " NODEV " extra", TB_EXIT_USAGE, "'extra' is extra", NULL, NODEV },
+		/* A second reader would take the first one's pages. */
+		{ "top -D " NODEV " --attach", TB_EXIT_FAIL, "second reader",
+		  "cannot read it without harm", NODEV },
 		{ "bpf -s 100", TB_EXIT_USAGE, "from 4K to 1G", NULL, NULL },
 		{ "bpf -d 99999999999", TB_EXIT_USAGE, "from 1 to", NULL, NULL },
 		{ "bpf -e marker", TB_EXIT_USAGE, "needs the module", NULL, NULL },

@@ -20,7 +20,7 @@
 static const char *const pages[] = {
 	"tracebuf.1", "tracebuf.4", "tracebuf-record.1", "tracebuf-bpf.1",
 	"tracebuf-report.1", "tracebuf-diff.1", "tracebuf-script.1",
-	"tracebuf-crash.1", "tracebuf-fdr.1",
+	"tracebuf-top.1", "tracebuf-crash.1", "tracebuf-fdr.1",
 	"tracebuf-ctl.1", "tracebuf-convert.1", "tracebuf-decode.1",
 	"tracebuf-workload.1",
 };

@@ -217,8 +217,8 @@ static void help_options(const char *help, char *set, size_t size)
 TEST(every_help_lists_its_table)
 {
 	static const char *const subs[] = {
-		"record", "bpf", "report", "diff", "script", "crash", "fdr",
-		"ctl", "convert", "decode", "workload",
+		"record", "bpf", "report", "diff", "script", "top", "crash",
+		"fdr", "ctl", "convert", "decode", "workload",
 	};
 	struct row *r = calloc(MAX_ROWS, sizeof(*r));
 	unsigned int s;

@@ -26,6 +26,7 @@ int cmd_crash(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 /* Each one's command line (cli/opt.h): options, commands, operands. */
 extern const struct tb_opt_spec cmd_record_spec;
@@ -39,5 +40,6 @@ extern const struct tb_opt_spec cmd_crash_spec;
 extern const struct tb_opt_spec cmd_report_spec;
 extern const struct tb_opt_spec cmd_diff_spec;
 extern const struct tb_opt_spec cmd_script_spec;
+extern const struct tb_opt_spec cmd_top_spec;
 
 #endif /* TB_CMDS_H */

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One interval of tracebuf top; see convert/fdr_top.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/fdr_top.h"
+
+static const char *const top_keys[TB_FDR_TOP_NR] = {
+	"count", "total", "p99", "max",
+};
+
+const char *tb_fdr_top_key_name(enum tb_fdr_top_key key)
+{
+	return key < TB_FDR_TOP_NR ? top_keys[key] : "?";
+}
+
+int tb_fdr_top_key(const char *name)
+{
+	unsigned int k;
+
+	for (k = 0; k < TB_FDR_TOP_NR; k++)
+		if (!strcmp(name, top_keys[k]))
+			return (int)k;
+	/* top's keystrokes: the word's first letter, 'p' for p99 */
+	if (name[0] && !name[1])
+		for (k = 0; k < TB_FDR_TOP_NR; k++)
+			if (name[0] == top_keys[k][0])
+				return (int)k;
+	return -1;
+}
+
+static uint64_t top_row_val(const struct tb_fdr_top_row *x,
+			    enum tb_fdr_top_key key)
+{
+	switch (key) {
+	case TB_FDR_TOP_TOTAL:
+		return x->total;
+	case TB_FDR_TOP_P99:
+		return x->p99;
+	case TB_FDR_TOP_MAX:
+		return x->max;
+	default:
+		return x->count;
+	}
+}
+
+/* qsort() has no context argument: the key of the sort under way. */
+static enum tb_fdr_top_key top_sort_key;
+
+/* Largest first; ties by count, then class and name, so runs agree. */
+static int top_by_key(const void *a, const void *b)
+{
+	const struct tb_fdr_top_row *x = a, *y = b;
+	uint64_t u = top_row_val(x, top_sort_key);
+	uint64_t v = top_row_val(y, top_sort_key);
+
+	if (u != v)
+		return u < v ? 1 : -1;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->func->rc != y->func->rc)
+		return x->func->rc < y->func->rc ? -1 : 1;
+	return strcmp(x->func->name, y->func->name);
+}
+
+/* Tasks: count by count, every other key by time. */
+static int top_task_by_key(const void *a, const void *b)
+{
+	const struct tb_fdr_top_task *x = a, *y = b;
+	bool by_count = top_sort_key == TB_FDR_TOP_COUNT;
+	uint64_t u = by_count ? x->count : x->time;
+	uint64_t v = by_count ? y->count : y->time;
+
+	if (u != v)
+		return u < v ? 1 : -1;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
+}
+
+void tb_fdr_top_sort(struct tb_fdr_top *t, enum tb_fdr_top_key key)
+{
+	t->key = key;
+	top_sort_key = key;
+	if (t->nrows)
+		qsort(t->rows, t->nrows, sizeof(*t->rows), top_by_key);
+	if (t->ntasks)
+		qsort(t->tasks, t->ntasks, sizeof(*t->tasks), top_task_by_key);
+}
+
+/* The report's numbers of the interval, in nanoseconds. */
+static int top_collect(struct tb_fdr_top *t)
+{
+	struct tb_fdr_report *r = &t->r;
+	size_t i;
+	unsigned int k;
+	bool exact;
+
+	t->rows = calloc(r->nfuncs + 1, sizeof(*t->rows));
+	t->tasks = calloc(r->ntasks + 1, sizeof(*t->tasks));
+	if (!t->rows || !t->tasks)
+		return -ENOMEM;
+	for (i = 0; i < r->nfuncs; i++) {
+		struct tb_fdr_report_func *f = &r->funcs[i];
+		struct tb_fdr_top_row *w = &t->rows[t->nrows];
+
+		if (!f->selected)
+			continue;
+		w->count = f->lat.count + f->no_entry + f->points;
+		if (!w->count)
+			continue;
+		w->func = f;
+		w->timed = f->lat.count;
+		if (f->lat.count) {
+			w->total = tb_fdr_report_ns(r, f->lat.total);
+			w->max = tb_fdr_report_ns(r, f->lat.max);
+			w->p50 = tb_fdr_report_ns(r,
+				tb_latency_percentile(&f->lat, 50, &exact));
+			w->p99 = tb_fdr_report_ns(r,
+				tb_latency_percentile(&f->lat, 99, &exact));
+		}
+		t->nrows++;
+	}
+	for (i = 0; i < r->ntasks; i++) {
+		const struct tb_fdr_report_task *s = &r->tasks[i];
+		struct tb_fdr_top_task *w = &t->tasks[t->ntasks];
+		uint64_t ticks = 0;
+
+		w->task = s;
+		for (k = 0; k < TB_RC_NR; k++) {
+			w->count += s->count[k];
+			ticks += s->time[k];
+		}
+		w->time = tb_fdr_report_ns(r, ticks);
+		if (w->count)
+			t->ntasks++;
+	}
+	return 0;
+}
+
+int tb_fdr_top_run(struct tb_fdr_top *t, const void *data, size_t len,
+		   const struct tb_name_map *names,
+		   const struct tb_task_map *tasks,
+		   const struct tb_fdr_report_opts *o, enum tb_fdr_top_key key,
+		   struct tb_error *err)
+{
+	FILE *in;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	/* fmemopen() of 0 bytes fails: a stream has its header at least */
+	if (len < 32) {
+		tb_error_set(err, 0, "interval of %zu bytes: no stream header",
+			     len);
+		return -1;
+	}
+	in = fmemopen((void *)data, len, "r");
+	if (!in)
+		return -ENOMEM;
+	ret = tb_fdr_report_run(&t->r, in, names, tasks, o, false, err);
+	fclose(in);
+	if (!ret)
+		ret = top_collect(t);
+	if (!ret)
+		tb_fdr_top_sort(t, key);
+	return ret;
+}
+
+void tb_fdr_top_free(struct tb_fdr_top *t)
+{
+	tb_fdr_report_free(&t->r);
+	free(t->rows);
+	free(t->tasks);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracebuf top: a capture summarized every interval while it runs.  The
+ * rings are read through the mapped reader (lib/device/fdr_mmap.h) into a
+ * memory file, each interval's stream is summarized by the report
+ * (lib/convert/fdr_top.c) and printed (lib/convert/fdr_top_print.c): in
+ * place on a terminal, sorted by a key a keystroke changes, or as
+ * successive blocks or JSON lines.  This file is the command line and the
+ * loop.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/tracebuf.h>
+
+#include "cli.h"
+#include "cli/cli.h"
+#include "cli_opt.h"
+#include "cmds.h"
+#include "collect/collect.h"
+#include "convert/fdr_post.h"
+#include "convert/fdr_top.h"
+#include "convert/fdr_top_print.h"
+#include "device/fdr_dev.h"
+#include "device/fdr_mmap.h"
+#include "device/fdr_spool.h"
+#include "device/kfunc.h"
+#include "format/name_map.h"
+#include "format/task_map.h"
+#include "syscall_names.h"	/* generated from the UAPI headers */
+#include "util/buf.h"
+#include "util/parse.h"
+
+/*
+ * The wake-up amount top configures unless -w says otherwise: an
+ * interval shows what the rings closed by its end, and a CPU closes its
+ * page for the reader only once it holds this much (fdr.rst, "Zero-copy
+ * reading"), so a quarter buffer (record's default) would leave a quiet
+ * CPU's events out of interval after interval.
+ */
+#define TOP_WAKEUP	4096
+#define TOP_TICK_MIN	0.01	/* seconds between two drains */
+#define TOP_TICK_MAX	0.1
+#define TOP_NAMES	10	/* rows of names in a block (not a terminal) */
+#define TOP_TASKS	5
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+enum {
+	OPT_SAVE = TB_OPT_ID_FIRST_FREE, OPT_ATTACH, OPT_SORT, OPT_ROWS,
+	OPT_ITERATIONS,
+};
+
+static const struct tb_opt top_opts[] = {
+	{ TB_OPT_EVENTS },
+	{ TB_OPT_SIZE },
+	{ TB_FDR_OPT_WAKEUP },
+	{ .id = 'i', .letter = 'i', .name = "interval",
+	  .arg = TB_OPT_REQUIRED },
+	{ .id = OPT_ITERATIONS, .name = "iterations", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ .id = OPT_SORT, .name = "sort", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_WORD, .values = "count total p99 max" },
+	{ .id = OPT_ROWS, .name = "rows", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_NUMBER },
+	{ TB_OPT_JSON },
+	{ .id = OPT_SAVE, .name = "save", .arg = TB_OPT_REQUIRED,
+	  .val = TB_VAL_FILE },
+	{ .id = OPT_ATTACH, .name = "attach" },
+	{ TB_OPT_DEVICE },
+	{ TB_OPT_HELP },
+	{ TB_OPT_VERSION },
+	{ 0 }
+};
+
+const struct tb_opt_spec cmd_top_spec = {
+	.name = "top", .opts = top_opts,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [OPTIONS]\n"
+		"Capture kernel events with /dev/tracebuf_fdr and summarize them every\n"
+		"interval as tracebuf report does: per event name the events that\n"
+		"ended in the interval with the total, p50, p99 and max latency of its\n"
+		"calls, and the busiest tasks.  On a terminal the view is redrawn in\n"
+		"place and keys change the order: c count, t total, p p99, m max; q\n"
+		"quits.  Otherwise each interval is printed as a block, or a JSON line.\n\n"
+		"  -e, --events LIST   classes, comma separated: syscall, irq, softirq,\n"
+		"                      workqueue, fault, sched, marker, all\n"
+		"                      (default syscall,irq,softirq,sched)\n"
+		"  -s, --size SIZE     per-CPU buffer, power of two, 64K..64M (default 1M)\n"
+		"  -w, --wakeup BYTES  bytes a CPU holds before its page is read\n"
+		"                      (default 4096)\n"
+		"  -i, --interval SECS 0.1 to 3600 seconds (default 1)\n"
+		"      --iterations N  stop after N intervals (default: until q or a\n"
+		"                      signal)\n"
+		"      --sort KEY      count (default), total, p99 or max\n"
+		"      --rows N        names per block when not on a terminal\n"
+		"                      (default %d, 0: all)\n"
+		"  -J, --json          one JSON line per interval, every name and task\n"
+		"      --save FILE     also write the capture read, as the device\n"
+		"                      streams it, and FILE.names (tracebuf report FILE)\n"
+		"      --attach        read a capture another process started:\n"
+		"                      refused, the stream cannot be shared (tracebuf-top(1))\n"
+		"  -D, --device PATH   device (default " TB_FDR_DEV_PATH ")\n"
+		"  -h, --help          this help\n"
+		"  -V, --version       print the version\n\n"
+		"Examples:\n"
+		"  tracebuf top -e syscall,irq\n"
+		"  tracebuf top --json -i 0.5 --iterations 20 > top.jsonl\n\n"
+		"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n",
+		tb_cli_prog(), TOP_NAMES);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --------------------------------------------------------- the terminal */
+
+static struct termios saved_tio;
+static bool tio_saved;
+
+static void tty_restore(void)
+{
+	if (tio_saved)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+	tio_saved = false;
+}
+
+/* Keys without Enter and without echo, until exit. */
+static void tty_keys(void)
+{
+	struct termios t;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved_tio))
+		return;
+	t = saved_tio;
+	t.c_lflag &= ~(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &t))
+		return;
+	tio_saved = true;
+	atexit(tty_restore);
+}
+
+/* Rows of names that fit the terminal beside the headings and tasks. */
+static unsigned int tty_names(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row)
+		ws.ws_row = 24;
+	/* 0 would mean all of them */
+	return ws.ws_row > TOP_TASKS + 8 ? ws.ws_row - TOP_TASKS - 7 : 1;
+}
+
+/* -------------------------------------------------------- the capture */
+
+struct top {
+	int dev;
+	struct tb_fdr_mmap m;
+	struct tb_fdr_spool sp;
+	int mem;		/* the memory file the interval is drained to */
+	int save;		/* --save's file, or -1 */
+	uint64_t gen;
+	struct tb_buf buf;	/* the interval's stream */
+	const char *gone;	/* why the capture ended under us, or NULL */
+	double last_drain;	/* top_drain_paced()'s, or 0 */
+};
+
+/*
+ * Drain the rings into the memory file; 1 once all was read, -1 when
+ * the capture is another one now (t->gone says what became of ours).
+ */
+static int top_drain(struct top *t)
+{
+	struct tracebuf_fdr_stats st;
+	int ret = tb_fdr_mmap_drain(&t->m, &t->sp);
+
+	if (ret == -ESTALE || (ret < 0 && !t->sp.write_errno)) {
+		t->gone = tb_fdr_dev_capture_gone(t->dev, t->gen, false, &st);
+		if (ret == -ESTALE && !t->gone)
+			t->gone = "its pages are of another capture";
+		if (t->gone)
+			return -1;
+	}
+	if (ret < 0) {
+		errno = t->sp.write_errno ? t->sp.write_errno : -ret;
+		cli_die_errno(TB_EXIT_FAIL, "mapped read");
+	}
+	return ret;
+}
+
+/*
+ * top_drain(), and *@tick for the next one: the time a quarter of a ring
+ * of @buf_size bytes lasts at the rate of this drain.
+ */
+static int top_drain_paced(struct top *t, double *tick, uint32_t buf_size)
+{
+	uint64_t before = t->sp.bytes;
+	double now = now_s(), rate;
+	int ret = top_drain(t);
+
+	if (t->last_drain && now > t->last_drain) {
+		rate = (double)(t->sp.bytes - before) / (now - t->last_drain);
+		*tick = rate > 0 ? buf_size / 4 / rate : TOP_TICK_MAX;
+		if (*tick < TOP_TICK_MIN)
+			*tick = TOP_TICK_MIN;
+		if (*tick > TOP_TICK_MAX)
+			*tick = TOP_TICK_MAX;
+	}
+	t->last_drain = now;
+	return ret;
+}
+
+/*
+ * Take the interval's stream out of the memory file into t->buf, append
+ * it to --save's file, and start the next interval's with the header.
+ */
+static void top_take(struct top *t, bool first)
+{
+	off_t len = lseek(t->mem, 0, SEEK_CUR);
+	size_t skip;
+	ssize_t n;
+
+	if (len < 0)
+		cli_die_errno(TB_EXIT_FAIL, "memory file");
+	t->buf.len = 0;
+	if (tb_buf_reserve(&t->buf, (size_t)len))
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	n = pread(t->mem, t->buf.data, (size_t)len, 0);
+	if (n != len)
+		cli_die_errno(TB_EXIT_FAIL, "memory file");
+	t->buf.len = (size_t)len;
+	/* The saved file is the stream: its header once. */
+	skip = first ? 0 : TB_FDR_SPOOL_HEADER;
+	if (t->save >= 0 && t->buf.len > skip &&
+	    write(t->save, (char *)t->buf.data + skip, t->buf.len - skip) !=
+	    (ssize_t)(t->buf.len - skip))
+		cli_die_errno(TB_EXIT_FAIL, "--save");
+	if (ftruncate(t->mem, 0) || lseek(t->mem, 0, SEEK_SET))
+		cli_die_errno(TB_EXIT_FAIL, "memory file");
+	if (t->sp.has_header &&
+	    write(t->mem, t->sp.header, TB_FDR_SPOOL_HEADER) !=
+	    TB_FDR_SPOOL_HEADER)
+		cli_die_errno(TB_EXIT_FAIL, "memory file");
+}
+
+/*
+ * Names for the interval's tasks that have none yet, from /proc: not a
+ * scan of every task each interval, whose system calls top would then
+ * trace and show as its own busiest.
+ */
+static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
+{
+	char buf[TB_TASK_COMM_LEN];
+	size_t i;
+
+	for (i = 0; i < t->ntasks; i++) {
+		const struct tb_fdr_report_task *s = t->tasks[i].task;
+
+		if (tb_task_map_idle_cpu(s->tid) >= 0 ||
+		    tb_fdr_report_comm(&t->r, s->tid, s->pid, buf))
+			continue;
+		tb_task_map_scan_pid(m, "/proc", s->pid > 0 ? s->pid : s->tid);
+	}
+}
+
+/*
+ * Stop the capture, or leave it be when it is not ours any more, and
+ * read what is left of it unless it was restarted.
+ */
+static void top_stop(struct top *t, struct tracebuf_fdr_stats *st)
+{
+	if (t->gone)
+		return;
+	t->gone = tb_fdr_dev_capture_gone(t->dev, t->gen, true, st);
+	if (t->gone)
+		tb_fdr_dev_disown();	/* not ours to stop */
+	else if (tb_fdr_dev_stop_owned(t->dev))
+		cli_die_errno(TB_EXIT_FAIL, "stop");
+	/* Stopped, not restarted: the rest is ours to read. */
+	if (!tb_fdr_dev_capture_gone(t->dev, t->gen, false, st))
+		while (!top_drain(t))
+			usleep(10000);
+}
+
+/* The kernel's names by kernel id, and the syscalls' (record's namer). */
+static void top_names(int fd, struct tb_name_map *m)
+{
+	struct tb_error err;
+	char *text = tb_fdr_dev_names_text(fd);
+	char name[64];
+	size_t nr;
+
+	if (text && tb_fdr_post_kernel_names(m, text))
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	free(text);
+	if (tb_name_map_finish(m, &err))
+		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
+	for (nr = 0; nr < ARRAY_SIZE(syscall_names); nr++) {
+		uint32_t kid = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr);
+		struct tb_fdr_syscalls sc = {
+			syscall_names, ARRAY_SIZE(syscall_names),
+		};
+
+		if (!syscall_names[nr] || tb_name_map_find(m, kid))
+			continue;
+		tb_fdr_post_syscall_namer(&sc, NULL, kid, name, sizeof(name));
+		if (tb_name_map_add(m, kid, name))
+			cli_die(TB_EXIT_FAIL, "out of memory");
+	}
+	if (tb_name_map_finish(m, &err))
+		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
+}
+
+/* --save's FILE.names: the names by the ids the saved stream has. */
+static void top_save_names(const char *save, const struct tb_name_map *m)
+{
+	char *path;
+	FILE *f;
+	size_t i;
+
+	if (asprintf(&path, "%s.names", save) < 0)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	f = fopen(path, "w");
+	if (!f)
+		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+	fprintf(f, "# function ids of %s (kernel ids), written by tracebuf top\n",
+		save);
+	for (i = 0; i < m->n; i++)
+		fprintf(f, "%u %s\n", m->v[i].id, m->v[i].name);
+	if (fclose(f))
+		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+	free(path);
+}
+
+/*
+ * --attach: a streaming capture's pages go to one reader each (fdr.rst,
+ * "Modes and the reader stream"), so a second reader would take pages
+ * from the first, whose file would then miss them, and see only part of
+ * the capture itself; a flight recorder is read by a snapshot, which
+ * holds the writers back from its pages until read.  Neither is a
+ * read-only look: refused, with what to do instead.
+ */
+static void top_attach(void)
+{
+	cli_die(TB_EXIT_FAIL,
+		"--attach: a second reader of a running capture would take pages from its reader (each page of the stream is read once), so it cannot read it without harm; run tracebuf top instead of the other capture, or tracebuf report on its file");
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
+	struct tb_fdr_report_opts o = {
+		.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
+		.cpu = TB_REPORT_NO_FILTER,
+	};
+	struct tb_fdr_top_print pr = { .names = TOP_NAMES, .tasks = TOP_TASKS };
+	enum tb_fdr_top_key key = TB_FDR_TOP_COUNT;
+	const char *dev = TB_FDR_DEV_PATH, *save = NULL;
+	struct top t = { .mem = -1, .save = -1 };
+	struct tb_name_map names = { 0 };
+	struct tb_kfuncs kfuncs = { 0 };
+	struct tracebuf_fdr_stats st;
+	struct tb_task_map tasks;
+	struct tb_fdr_top cur = { 0 };
+	bool json = false, attach = false, tty, have = false, quit = false;
+	double interval = 1, t0, start, tick = TOP_TICK_MAX, next_drain = 0;
+	uint32_t iterations = 0, v;
+	struct tb_opt_parser p;
+	struct tb_error err;
+	char msg[256];
+	int c, ret, done = 0;
+	unsigned int k;
+
+	tb_cli_init(argv[0]);
+	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
+	cfg.wakeup = TOP_WAKEUP;
+	while ((c = cli_opt_next(&p, usage))) {
+		const char *optarg = p.arg;
+		char *end;
+
+		ret = tb_fdr_dev_config_opt(&cfg, c, optarg, msg, sizeof(msg));
+		if (ret < 0)
+			cli_opt_bad_value(msg);
+		if (ret)
+			continue;
+		switch (c) {
+		case 'i':
+			errno = 0;
+			interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(interval >= 0.1) ||
+			    interval > 3600)
+				cli_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
+					optarg);
+			break;
+		case OPT_ITERATIONS:
+			if (tb_parse_u32(optarg, 1, UINT32_MAX, &iterations))
+				cli_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
+					optarg);
+			break;
+		case OPT_SORT:
+			ret = tb_fdr_top_key(optarg);
+			if (ret < 0)
+				cli_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
+					optarg);
+			key = (enum tb_fdr_top_key)ret;
+			break;
+		case OPT_ROWS:
+			if (tb_parse_u32(optarg, 0, 100000, &v))
+				cli_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
+					optarg);
+			pr.names = v;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case OPT_SAVE:
+			save = optarg;
+			break;
+		case OPT_ATTACH:
+			attach = true;
+			break;
+		case 'D':
+			dev = optarg;
+			break;
+		}
+	}
+	if (p.nr_operands)
+		cli_opt_usage("no operands ('%s' is extra)", p.operands[0]);
+	if (attach)
+		top_attach();
+	tty = !json && isatty(STDOUT_FILENO);
+
+	t.dev = cli_open_device(dev, O_RDWR | O_NONBLOCK);
+	if (ioctl(t.dev, TRACEBUF_FDR_IOC_STOP))
+		cli_die_errno(TB_EXIT_FAIL, "stop");
+	if (ioctl(t.dev, TRACEBUF_FDR_IOC_CONFIG, &cfg))
+		cli_die_errno(TB_EXIT_FAIL, "configure");
+	/* No kernel functions: a previous session's must not be traced. */
+	tb_kfunc_set(t.dev, &kfuncs, 0, &err);
+	top_names(t.dev, &names);
+	if (save) {
+		t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0644);
+		if (t.save < 0)
+			cli_die_errno(TB_EXIT_FAIL, "%s", save);
+		top_save_names(save, &names);
+	}
+	t.mem = memfd_create("tracebuf-top", MFD_CLOEXEC);
+	if (t.mem < 0)
+		cli_die_errno(TB_EXIT_FAIL, "memfd_create");
+	if (tb_fdr_dev_stats(t.dev, &st, NULL))
+		cli_die_errno(TB_EXIT_FAIL, "stats");
+	errno = -tb_fdr_mmap_open(&t.m, t.dev, cfg.buf_size, st.nr_cpus);
+	if (errno)
+		cli_die_errno(TB_EXIT_FAIL, "cannot map the rings");
+	tb_fdr_spool_init(&t.sp, t.mem, t.m.page_size, false);
+	tb_task_map_init(&tasks);
+	tb_collect_tasks_scan(&tasks);
+	tb_collect_on_stop_signals(on_signal);
+	/* A reader that goes away is a write error: the capture is stopped. */
+	signal(SIGPIPE, SIG_IGN);
+
+	ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
+	if (ret < 0)
+		cli_die_errno(TB_EXIT_FAIL, "start");
+	if (ret)
+		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
+	t.m.gen = t.gen;
+	top_drain(&t);		/* the header at once */
+	if (tty)
+		tty_keys();
+	t0 = now_s();
+	for (k = 1; !done; k++) {
+		double deadline = t0 + k * interval;
+		bool last;
+
+		start = now_s();
+		/*
+		 * Drain on a timer, keys between, not on the device's
+		 * wake-up: at TOP_WAKEUP that would come for every 4 KiB a
+		 * CPU writes, and top cost 8 times record's CPU per event at
+		 * make bench's getppid() rate.  The timer is as slow as a
+		 * quarter of a ring allows at the rate of the last drain
+		 * (all CPUs' bytes: a bound for any one CPU), from
+		 * TOP_TICK_MIN to TOP_TICK_MAX seconds: a fixed 100 ms lost a
+		 * fifth of the events at that rate.
+		 */
+		while (!got_signal && !quit && !t.gone) {
+			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
+			double left = deadline - now_s();
+			double wait = left < tick ? left : tick;
+			char ch;
+
+			if (left <= 0)
+				break;
+			ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
+			if (ret == 0 && now_s() >= next_drain) {
+				if (top_drain_paced(&t, &tick, cfg.buf_size) < 0)
+					break;
+				next_drain = now_s() + tick;
+			}
+			if (ret <= 0)
+				continue;
+			if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
+				continue;
+			if (ch == 'q') {
+				quit = true;
+			} else if ((ret = tb_fdr_top_key((char[]){ ch, 0 })) >= 0) {
+				key = (enum tb_fdr_top_key)ret;
+				if (!have)
+					continue;
+				/* The interval shown, sorted anew. */
+				tb_fdr_top_sort(&cur, key);
+				pr.names = tty_names();
+				pr.keys = true;
+				fputs("\033[H\033[2J", stdout);
+				tb_fdr_top_print_text(&cur, &pr, stdout);
+				fflush(stdout);
+			}
+		}
+		last = got_signal || quit || t.gone ||
+		       (iterations && k == iterations);
+		if (last && !t.gone) {
+			/* Everything up to the stop is in the last interval. */
+			top_stop(&t, &st);
+		} else if (!t.gone) {
+			top_drain(&t);
+		}
+		top_take(&t, k == 1);
+		if (have)
+			tb_fdr_top_free(&cur);
+		ret = tb_fdr_top_run(&cur, t.buf.data, t.buf.len, &names, &tasks,
+				     &o, key, &err);
+		if (ret == -ENOMEM)
+			cli_die(TB_EXIT_FAIL, "out of memory");
+		if (ret)
+			cli_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
+		have = true;
+		top_name_tasks(&cur, &tasks);
+		pr.interval = k;
+		pr.start_s = start - t0;
+		pr.length_s = now_s() - start;
+		pr.bytes = t.buf.len;
+		if (json) {
+			tb_fdr_top_print_json(&cur, &pr, stdout);
+		} else if (tty) {
+			pr.names = tty_names();
+			pr.keys = true;
+			fputs("\033[H\033[2J", stdout);
+			tb_fdr_top_print_text(&cur, &pr, stdout);
+		} else {
+			tb_fdr_top_print_text(&cur, &pr, stdout);
+			fputc('\n', stdout);
+		}
+		if (fflush(stdout) || ferror(stdout)) {
+			/* Its reader is gone (| head): as a q, quietly. */
+			if (errno != EPIPE)
+				cli_die_errno(TB_EXIT_FAIL, "standard output");
+			if (!last) {
+				top_stop(&t, &st);
+				top_take(&t, false);	/* --save's rest */
+			}
+			last = true;
+		}
+		done = last;
+	}
+	if (have)
+		tb_fdr_top_free(&cur);
+	tb_fdr_mmap_close(&t.m);
+	if (t.save >= 0 && close(t.save))
+		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+	close(t.mem);
+	tb_buf_free(&t.buf);
+	tb_task_map_free(&tasks);
+	tb_name_map_free(&names);
+	tb_kfunc_free(&kfuncs);
+	close(t.dev);
+	if (t.gone) {
+		tb_fdr_dev_disown();
+		tb_cli_warn("the capture ended under tracebuf top: %s", t.gone);
+		return TB_EXIT_FAIL;
+	}
+	return TB_EXIT_OK;
+}
