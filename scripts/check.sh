@@ -281,6 +281,12 @@ vm_suite() {
 # Debian's kernel in the x86 guest, then the crash and provoke guests.
 x86_suites() {
 	section "VM: selftests in $(scripts/kver.sh) under qemu"
+	# The guests' time limits are a backstop for a guest that hangs (each
+	# test has its own limit, times TB_SLOW): about three times what a
+	# guest takes here, so that a machine twice as slow, or this one
+	# shared, does not end a guest that is working (the x86 guest took
+	# about 590 s in CI at 483eb67, and ran past 900 s beside four builds,
+	# 2026-11-29).
 	# The selftests' knobs reach the guest's environment through the
 	# kernel command line (init passes unknown NAME=value on).
 	knobs="TB_SLOW=$slow"
@@ -289,7 +295,7 @@ x86_suites() {
 	done
 	# --disk: an ext4 /disk, where record's spool takes O_DIRECT
 	# (selftests/fdr_accept.sh; the guest's other files are on tmpfs).
-	scripts/vm-run -t "${TB_VM_TIMEOUT:-900}" -A "$knobs" -D 128 \
+	scripts/vm-run -t "${TB_VM_TIMEOUT:-1800}" -A "$knobs" -D 128 \
 		-o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite vm
@@ -314,7 +320,7 @@ arm64_suites() {
 	# half the iterations, and time bounds stretched from x86's 3 to 10.
 	aknobs="TB_SCALE=${TB_SCALE:-0.5} TB_SLOW=${TB_SLOW:-10}"
 	[ -n "${TB_FUZZ_SEED:-}" ] && aknobs="$aknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
-	scripts/vm-run --arch arm64 -t "${TB_ARM64_VM_TIMEOUT:-1500}" -A "$aknobs" -D 128 \
+	scripts/vm-run --arch arm64 -t "${TB_ARM64_VM_TIMEOUT:-2400}" -A "$aknobs" -D 128 \
 		-w "$top/build/vm-arm64" -o "$results/arm64-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite arm64
@@ -362,7 +368,7 @@ debug_suites() {
 		dknobs="TB_SCALE=${TB_SCALE:-0.2} TB_SLOW=${TB_SLOW:-10}"
 		[ -n "${TB_FUZZ_SEED:-}" ] && dknobs="$dknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
 		scripts/vm-run -K "$kdir/arch/x86/boot/bzImage" -r "$top/build/vmroot-debug" \
-			-w "$top/build/vm-debug" -m 2048 -n -t "${TB_DEBUG_VM_TIMEOUT:-1800}" \
+			-w "$top/build/vm-debug" -m 2048 -n -t "${TB_DEBUG_VM_TIMEOUT:-3000}" \
 			-A "$dknobs" -o "$results/debug-out" -- /selftests/run-debug.sh
 		rc=$?
 	else
