@@ -22,8 +22,7 @@
 #define DEFAULT_IN	"trace.fdr"
 
 enum {
-	OPT_TASKS = TB_OPT_ID_FIRST_FREE, OPT_TID, OPT_NAME, OPT_TIME,
-	OPT_BEFORE, OPT_WALLCLOCK,
+	OPT_TASKS = REPORT_CLI_OPT_END, OPT_WALLCLOCK,
 };
 
 static const struct tb_opt script_opts[] = {
@@ -31,16 +30,7 @@ static const struct tb_opt script_opts[] = {
 	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_FILE },
 	{ TB_OPT_NO_NAMES },
-	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ .id = OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_CPU },
-	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) },
-	{ .id = OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED },
-	{ .id = OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED },
-	{ .id = OPT_BEFORE, .name = "before", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	REPORT_CLI_FILTER_OPTS,
 	{ .id = OPT_WALLCLOCK, .name = "wallclock" },
 	{ TB_OPT_OUTPUT },
 	{ TB_OPT_HELP },
@@ -129,6 +119,8 @@ int cmd_script(int argc, char **argv)
 	tb_cli_init(argv[0]);
 	tb_opt_init(&p, &cmd_script_spec, NULL, argc, argv, 1);
 	while ((c = cli_opt_next(&p, usage))) {
+		if (report_cli_filter(c, p.arg, &o.filter))
+			continue;
 		switch (c) {
 		case 'm':
 			map = p.arg;
@@ -138,27 +130,6 @@ int cmd_script(int argc, char **argv)
 			break;
 		case TB_OPT_ID_NO_NAMES:
 			no_names = true;
-			break;
-		case 'p':
-			o.filter.pid = report_cli_id("--pid", p.arg, INT32_MAX);
-			break;
-		case OPT_TID:
-			o.filter.tid = report_cli_id("--tid", p.arg, INT32_MAX);
-			break;
-		case 'C':
-			o.filter.cpu = report_cli_id("--cpu", p.arg, UINT16_MAX);
-			break;
-		case 'e':
-			o.filter.classes = report_cli_classes(p.arg);
-			break;
-		case OPT_NAME:
-			o.filter.name = p.arg;
-			break;
-		case OPT_TIME:
-			report_cli_window(p.arg, &o.filter);
-			break;
-		case OPT_BEFORE:
-			report_cli_before(p.arg, &o.filter);
 			break;
 		case OPT_WALLCLOCK:
 			o.wallclock = true;
