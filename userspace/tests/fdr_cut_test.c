@@ -113,6 +113,7 @@ static const char *const cmds[][4] = {
 	{ "report", NULL },
 	{ "report", "--json", NULL },
 	{ "report", "--folded", NULL },
+	{ "script", NULL },
 };
 
 #define NCMDS	ARRAY_SIZE(cmds)

@@ -475,9 +475,18 @@ static size_t frame(const struct tb_fdr_timeline *m, const struct cursor *c,
 	if (!c->started)
 		return n;	/* the block is read from its beginning */
 	if (h->version >= 3) {
+		uint64_t ext = 4 * TB_FDR_META_SIZE + (c->end - c->pos);
+
+		/*
+		 * A block the file ends in lacks what pass one found cut
+		 * (cut_bytes): its extent says so, so that a record cut at
+		 * the end of the file reads as cut, as in pass one, not as
+		 * crossing a shorter extent.
+		 */
+		if (c->end == m->size)
+			ext += m->info.stats.cut_bytes;
 		tb_fdr_writer_put_meta(p + n, TB_FDR_BUFFER_EXTENTS);
-		tb_bytes_put64(p + n + TRACEBUF_FDR_FIELD,
-			       4 * TB_FDR_META_SIZE + (c->end - c->pos));
+		tb_bytes_put64(p + n + TRACEBUF_FDR_FIELD, ext);
 		n += TB_FDR_META_SIZE;
 	}
 	tb_fdr_writer_put_meta(p + n, TB_FDR_NEW_BUFFER);
