@@ -312,6 +312,9 @@ static void top_stop(struct top *t, struct tracebuf_fdr_stats *st)
 /* The kernel's names by kernel id, and the syscalls' (record's namer). */
 static void top_names(int fd, struct tb_name_map *m)
 {
+	struct tb_fdr_syscalls sc = {
+		syscall_names, ARRAY_SIZE(syscall_names),
+	};
 	struct tb_error err;
 	char *text = tb_fdr_dev_names_text(fd);
 	char name[64];
@@ -322,13 +325,11 @@ static void top_names(int fd, struct tb_name_map *m)
 	free(text);
 	if (tb_name_map_finish(m, &err))
 		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
-	for (nr = 0; nr < ARRAY_SIZE(syscall_names); nr++) {
+	/* The table is empty where the build has no names (32-bit ARM). */
+	for (nr = 0; nr < sc.n; nr++) {
 		uint32_t kid = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr);
-		struct tb_fdr_syscalls sc = {
-			syscall_names, ARRAY_SIZE(syscall_names),
-		};
 
-		if (!syscall_names[nr] || tb_name_map_find(m, kid))
+		if (!sc.names[nr] || tb_name_map_find(m, kid))
 			continue;
 		tb_fdr_post_syscall_namer(&sc, NULL, kid, name, sizeof(name));
 		if (tb_name_map_add(m, kid, name))

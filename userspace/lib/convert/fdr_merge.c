@@ -12,6 +12,7 @@
 
 #include "convert/fdr_merge.h"
 #include "format/fdr_marks.h"
+#include "util/muldiv.h"
 
 struct tb_fdr_merge_task *tb_fdr_merge_task(struct tb_fdr_merge *m,
 					    int32_t tid)
@@ -430,18 +431,29 @@ out:
 bool tb_fdr_merge_wall_zero(const struct tb_fdr_merge *m, int64_t *sec,
 			    uint64_t *cycles)
 {
-	unsigned __int128 wall_ns, tsc_ns, zero;
+	uint64_t tsc_ns, tsc_s, tsc_r, wall_s, wall_r;
 
 	if (!m->has_wall)
 		return false;
-	wall_ns = (unsigned __int128)m->wall_s * 1000000000U +
-		  (unsigned __int128)m->wall_us * 1000U;
-	tsc_ns = (unsigned __int128)m->wall_tsc * 1000000000U / m->freq;
-	if (tsc_ns > wall_ns)
+	/*
+	 * The wall clock at tick 0: the WallClockTime less its block's
+	 * ticks, in seconds and nanoseconds apart, so that nothing needs
+	 * more than 64 bits (32-bit hosts have no 128-bit integer).
+	 */
+	tsc_ns = tb_muldiv64(m->wall_tsc, 1000000000U, m->freq);
+	tsc_s = tsc_ns / 1000000000U;
+	tsc_r = tsc_ns % 1000000000U;
+	wall_s = m->wall_s + (uint64_t)m->wall_us / 1000000U;
+	wall_r = (uint64_t)m->wall_us % 1000000U * 1000U;
+	if (wall_s < m->wall_s || wall_s < tsc_s ||
+	    (wall_s == tsc_s && wall_r < tsc_r))
 		return false;
-	zero = wall_ns - tsc_ns;
-	*sec = (int64_t)(zero / 1000000000U);
-	*cycles = (uint64_t)((zero % 1000000000U) * m->freq / 1000000000U);
+	if (wall_r < tsc_r) {
+		wall_r += 1000000000U;
+		wall_s--;
+	}
+	*sec = (int64_t)(wall_s - tsc_s);
+	*cycles = tb_muldiv64(wall_r - tsc_r, m->freq, 1000000000U);
 	return true;
 }
 

@@ -18,6 +18,7 @@
 
 #include "convert/fdr_tracedat_event.h"
 #include "format/task_map.h"
+#include "util/muldiv.h"
 
 enum td_ev {
 	TD_PRINT,		/* ftrace: the only event of ftrace's own */
@@ -285,12 +286,10 @@ static int td_dyn(struct td_ctx *c, const void *s, size_t n)
 static int td_emit(struct td_ctx *c, const struct tb_fdr_merge_item *it)
 {
 	struct tb_td_page *p = &c->cpus[it->cpu];
-	unsigned __int128 ns = (unsigned __int128)it->tsc * 1000000000U /
-			       c->m.freq;
+	uint64_t ns = tb_muldiv64(it->tsc, 1000000000U, c->m.freq);
 
 	c->st->events++;
-	return tb_fdr_tracedat_page_add(p, (uint64_t)ns, c->rec.data,
-					c->rec.len);
+	return tb_fdr_tracedat_page_add(p, ns, c->rec.data, c->rec.len);
 }
 
 static const char *td_name(struct td_ctx *c, uint32_t id)
