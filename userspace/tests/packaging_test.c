@@ -138,19 +138,14 @@ TEST(every_subcommand_has_a_man_page_and_back)
 	free(subs);
 }
 
-/*
- * tracebuf(1) lists each subcommand as "**NAME**" with its page, and
- * README's Tools table has a row "| `tracebuf NAME` |" for it.
- */
-TEST(every_subcommand_is_in_tracebuf_1_and_the_readme)
+/* tracebuf(1) lists each subcommand as "**NAME**" with its page. */
+TEST(every_subcommand_is_in_tracebuf_1)
 {
 	char *subs = subcommands(), *p, *save = NULL, want[128];
 	char *man = tu_slurp(MANDIR "/tracebuf.1.rst");
-	char *readme = tu_slurp(TOP "/README.md");
 
 	ASSERT_NE(NULL, subs);
 	ASSERT_NE(NULL, man);
-	ASSERT_NE(NULL, readme);
 	for (p = strtok_r(subs, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
 		snprintf(want, sizeof(want), "\n**%s**\n", p);
 		EXPECT_NE(NULL, strstr(man, want)) {
@@ -160,13 +155,32 @@ TEST(every_subcommand_is_in_tracebuf_1_and_the_readme)
 		EXPECT_NE(NULL, strstr(man, want)) {
 			TH_LOG("tracebuf.1.rst does not cite tracebuf-%s(1)", p);
 		}
+	}
+	free(subs);
+	free(man);
+}
+
+/*
+ * README's Tools table has a row "| `tracebuf NAME` |" for each
+ * subcommand.  A guest has the tests and the man pages, not the tree's
+ * README: skipped there.
+ */
+TEST(every_subcommand_is_in_the_readme)
+{
+	char *subs, *p, *save = NULL, want[128];
+	char *readme = tu_slurp(TOP "/README.md");
+
+	if (!readme)
+		SKIP(return, "no README.md here (a guest has the tests, not the tree)");
+	subs = subcommands();
+	ASSERT_NE(NULL, subs);
+	for (p = strtok_r(subs, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
 		snprintf(want, sizeof(want), "\n| `tracebuf %s` |", p);
 		EXPECT_NE(NULL, strstr(readme, want)) {
 			TH_LOG("README.md's Tools table has no %s", p);
 		}
 	}
 	free(subs);
-	free(man);
 	free(readme);
 }
 
