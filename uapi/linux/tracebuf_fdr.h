@@ -100,7 +100,7 @@
 #define TRACEBUF_FDR_SOFTIRQ	(1U << 2) /* softirq_entry/exit */
 #define TRACEBUF_FDR_WORKQUEUE	(1U << 3) /* workqueue_execute_start/end */
 #define TRACEBUF_FDR_FAULT	(1U << 4) /* page_fault_user/kernel */
-#define TRACEBUF_FDR_SCHED	(1U << 5) /* sched_switch, fork, exit */
+#define TRACEBUF_FDR_SCHED	(1U << 5) /* sched_switch, wakeups, fork, exit */
 #define TRACEBUF_FDR_MARKER	(1U << 6) /* user markers written to the fd */
 #define TRACEBUF_FDR_ALL	0x7fU
 #define TRACEBUF_FDR_CLASSES	7
@@ -160,6 +160,88 @@
  * pid 0, but each runs on one CPU only, so each gets its own thread.
  */
 #define TRACEBUF_FDR_IDLE_TID(cpu)	(0x40000000 + (cpu))
+
+/* ------------------------------------------------------------ typed events */
+
+/*
+ * What the trace knows beyond calls: TypedEventMarker records (kind
+ * TRACEBUF_FDR_TYPED) whose u16 type is one of these, payload fields at
+ * the offsets given (little-endian, unaligned).  llvm-xray reads them as
+ * "typed-event" records and leaves them out of account, stack and graph.
+ * A payload may grow: readers take the fields they know and ignore bytes
+ * past them, and ignore types they do not know.  A payload shorter than
+ * its type's size is malformed.  Tids are those of NewBuffer records
+ * (TRACEBUF_FDR_IDLE_TID() for idle tasks).
+ *
+ * SWITCH (sched class): the CPU switched from prev to next; the first
+ * record of next's block, at the time of the switch.
+ */
+#define TRACEBUF_FDR_TYPED_SWITCH	1
+#define TRACEBUF_FDR_SWITCH_PREV_TID	0	/* s32 */
+#define TRACEBUF_FDR_SWITCH_NEXT_TID	4	/* s32 */
+#define TRACEBUF_FDR_SWITCH_PREV_PRIO	8	/* s16, the kernel's prio */
+#define TRACEBUF_FDR_SWITCH_NEXT_PRIO	10	/* s16 */
+#define TRACEBUF_FDR_SWITCH_PREV_STATE	12	/* u8, TRACEBUF_FDR_STATE_* */
+#define TRACEBUF_FDR_SWITCH_SIZE	13
+
+/*
+ * The state prev left the CPU in, from sched_switch's prev_state: running
+ * (preempted, or yielded while runnable), sleeping (S), uninterruptible
+ * (D), idle (TASK_IDLE: a kernel thread waiting for work, D without
+ * load), stopped or traced (T, t), dead (X, Z: its last switch), other.
+ */
+#define TRACEBUF_FDR_STATE_RUNNING	0
+#define TRACEBUF_FDR_STATE_SLEEPING	1
+#define TRACEBUF_FDR_STATE_UNINTERRUPTIBLE 2
+#define TRACEBUF_FDR_STATE_IDLE		3
+#define TRACEBUF_FDR_STATE_STOPPED	4
+#define TRACEBUF_FDR_STATE_DEAD		5
+#define TRACEBUF_FDR_STATE_OTHER	6
+#define TRACEBUF_FDR_STATES		7
+/* Their letters, as ps and perf sched print them: indexed by state. */
+#define TRACEBUF_FDR_STATE_LETTERS	"RSDITX?"
+
+/*
+ * WAKEUP (sched class): sched_wakeup or sched_wakeup_new made a task
+ * runnable; in the block of the task that woke it (an interrupt's wake-up
+ * lands in the interrupted task's block), at the time of the wake-up.
+ */
+#define TRACEBUF_FDR_TYPED_WAKEUP	2
+#define TRACEBUF_FDR_WAKEUP_TID		0	/* s32: the task woken */
+#define TRACEBUF_FDR_WAKEUP_CPU		4	/* u16: the CPU it will run on */
+#define TRACEBUF_FDR_WAKEUP_PRIO	6	/* s16 */
+#define TRACEBUF_FDR_WAKEUP_FLAGS	8	/* u8: TRACEBUF_FDR_WAKEUP_* */
+#define TRACEBUF_FDR_WAKEUP_SIZE	9
+#define TRACEBUF_FDR_WAKEUP_NEW		(1U << 0)	/* sched_wakeup_new */
+
+/*
+ * RET (syscall class): the return value of the system call whose exit
+ * record comes just before it in the same block, written when it is an
+ * error (-4095 to -1); the function id repeats the exit's, so that a
+ * reader never pins a value on the wrong call.
+ */
+#define TRACEBUF_FDR_TYPED_RET		3
+#define TRACEBUF_FDR_RET_ID		0	/* u32: the exit's function id */
+#define TRACEBUF_FDR_RET_VALUE		4	/* s64 */
+#define TRACEBUF_FDR_RET_SIZE		12
+#define TRACEBUF_FDR_RET_ERRNO_MAX	4095	/* -4095..-1 are errors */
+
+/*
+ * The trace's own description, so that it reads alone: the collectors
+ * (tracebuf record, bpf, crash) write one block of these first, thread
+ * TRACEBUF_FDR_META_TID, before every event.  Each payload is text lines;
+ * a long text is cut at line ends into several events of its type, which
+ * readers join in order.
+ *   META_CAPTURE: "KEY VALUE" lines (capture id, clock, classes...), as
+ *		Documentation/formats.rst lists them;
+ *   META_NAMES:   the names file ("ID NAME" lines, as OUTPUT.names);
+ *   META_TASKS:   the tasks file ("TID PID COMM" lines, as OUTPUT.tasks).
+ */
+#define TRACEBUF_FDR_TYPED_META_CAPTURE	4
+#define TRACEBUF_FDR_TYPED_META_NAMES	5
+#define TRACEBUF_FDR_TYPED_META_TASKS	6
+#define TRACEBUF_FDR_META_TID		0x7ffffffe
+#define TRACEBUF_FDR_META_CHUNK		32768	/* largest payload written */
 
 /* ------------------------------------------------------------ marker texts */
 
