@@ -833,11 +833,17 @@ int cmd_bpf(int argc, char **argv)
 	struct tb_collect_paths paths;
 	struct tb_fdr_post post = { 0 };
 	struct tb_name_map known = { 0 };
+	struct tb_fdr_post_meta meta;
 	struct tb_error err;
+	char *capture, *cmdline;
 	int nr_cpus;
 	FILE *out;
 
 	tb_cli_init(argv[0]);
+	/* For the META block, before the parser moves the words. */
+	cmdline = tb_collect_cmdline(argc, argv);
+	if (!cmdline)
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	parse_args(argc, argv, &opt);
 	choose_kfuncs(&opt);
 	libbpf_verbose = opt.verbose;
@@ -872,25 +878,35 @@ int cmd_bpf(int argc, char **argv)
 	run_bpf(&col, &opt, &r);
 	tb_collect_tasks_scan(&r.tasks);
 
+	/* The names and tasks before the trace, whose META block has them. */
+	known_names(&col, &known);
+	files.known = &known;
+	capture = tb_collect_capture_text("bpf", opt.classes, "ktime_get_ns",
+					  true, cmdline);
+	free(cmdline);
+	if (!capture)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	meta = (struct tb_fdr_post_meta){
+		.capture = capture, .known = &known,
+		.syscalls = files.syscalls, .tasks = &r.tasks,
+	};
+	post.meta = &meta;
 	post.raw = opt.out.raw;
 	if (tb_fdr_bpf_write(&col, out, &post, &err))
 		cli_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
 	cli_close_output(out, opt.output);
+	free(capture);
 	tb_collect_post_files(&files, &paths, opt.output, &opt.out);
 	/* Before the JSON that shows them. */
 	if (paths.tasks) {
-		errno = -tb_collect_tasks_write(&r.tasks, paths.tasks);
+		errno = -tb_collect_tasks_write(&post, &r.tasks, paths.tasks);
 		if (errno)
 			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	}
 	tb_task_map_free(&r.tasks);
-	if (files.names) {
-		known_names(&col, &known);
-		files.known = &known;
-		if (tb_fdr_post_files(&post, &files, &err))
-			cli_die(TB_EXIT_FAIL, "%s", err.msg);
-		tb_name_map_free(&known);
-	}
+	if (files.names && tb_fdr_post_files(&post, &files, &err))
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+	tb_name_map_free(&known);
 	if (opt.kfunc_pats && strcmp(opt.output, "-") &&
 	    tb_kfunc_write_beside(&opt.kfuncs, opt.output, &err))
 		cli_die(TB_EXIT_FAIL, "%s", err.msg);

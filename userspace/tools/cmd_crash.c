@@ -89,6 +89,8 @@ int cmd_crash(int argc, char **argv)
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
 	};
 	struct tb_name_map known = { 0 };
+	struct tb_fdr_post_meta meta;
+	char *capture, *text, *cmdline;
 	struct tb_crash_result res;
 	struct tb_crash_image im;
 	struct tb_crash_src src;
@@ -101,6 +103,10 @@ int cmd_crash(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
+	/* For the META block, before the parser moves the words. */
+	cmdline = tb_collect_cmdline(argc, argv);
+	if (!cmdline)
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_opt_init(&p, &cmd_crash_spec, NULL, argc, argv, 1);
 	while ((opt = cli_opt_next(&p, print_help))) {
 		if (tb_collect_out_option(&oo, opt, p.arg))
@@ -142,11 +148,29 @@ int cmd_crash(int argc, char **argv)
 		}
 	}
 
+	/*
+	 * The same META block as record's, of what the image says: no
+	 * tasks (the dump has no /proc), and not this machine's name.
+	 */
+	capture = tb_collect_capture_text("crash", 0,
+					  tb_collect_clock(res.stream, res.len),
+					  false, cmdline);
+	free(cmdline);
+	if (!capture || asprintf(&text, "%skernel_capture %llu\npanic_cpu %u\n",
+				 capture, (unsigned long long)res.capture,
+				 res.panic_cpu) < 0)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	free(capture);
+	meta = (struct tb_fdr_post_meta){
+		.capture = text, .known = &known, .syscalls = files.syscalls,
+	};
+	post.meta = &meta;
 	post.raw = oo.raw;
 	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, res.stream, res.len, f, &err))
 		cli_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
 	cli_close_output(f, out);
+	free(text);
 	if (tb_collect_paths_init(&paths, out))
 		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&files, &paths, out, &oo);

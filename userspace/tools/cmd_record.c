@@ -476,8 +476,10 @@ int cmd_record(int argc, char **argv)
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
 	};
 	struct tb_name_map known = { 0 };
+	struct tb_fdr_post_meta meta;
 	struct tb_task_map tasks;
 	struct tb_buf raw = { 0 };
+	char *capture, *cmdline;
 	struct spool sp = { .fd = -1 };
 	struct reader rd = { 0 };
 	struct rusage stop0, stop1;
@@ -500,6 +502,10 @@ int cmd_record(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
+	/* For the META block, before the parser moves the words. */
+	cmdline = tb_collect_cmdline(argc, argv);
+	if (!cmdline)
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_opt_init(&op, &cmd_record_spec, NULL, argc, argv, 1);
 	while ((opt = cli_opt_next(&op, print_help))) {
 		const char *optarg = op.arg;
@@ -601,6 +607,8 @@ int cmd_record(int argc, char **argv)
 		rt.out = out;
 		rt.duration = duration;
 		rt.opts = oo;
+		rt.classes = cfg.classes;
+		rt.cmdline = cmdline;
 		return record_trigger_run(fd, &cfg, &rt, &got_signal);
 	}
 	stats.output = out;
@@ -750,20 +758,36 @@ int cmd_record(int argc, char **argv)
 	if (!raw.len)
 		cli_die(TB_EXIT_FAIL, "the capture ended under the recorder before anything of it was read: %s; nothing written",
 			gone ? gone : "no data");
+	/*
+	 * The tasks' names as they end and the kernel's names, before the
+	 * trace, whose META block holds them (convert/fdr_post.h), and the
+	 * JSON that shows them.
+	 */
+	tb_collect_tasks_scan(&tasks);
+	kernel_names(fd, &known);
+	files.known = &known;
+	capture = tb_collect_capture_text("record", cfg.classes,
+					  tb_collect_clock(raw.data, raw.len), true,
+					  cmdline);
+	free(cmdline);
+	if (!capture)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	meta = (struct tb_fdr_post_meta){
+		.capture = capture, .known = &known,
+		.syscalls = files.syscalls, .tasks = &tasks,
+	};
+	post.meta = &meta;
 	f = cli_open_output(out);
 	if (tb_fdr_post_run(&post, raw.data, raw.len, f, &err))
 		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
 	cli_close_output(f, out);
-	/* The tasks' names as they end, before the JSON that shows them. */
-	tb_collect_tasks_scan(&tasks);
+	free(capture);
 	if (paths.tasks) {
-		errno = -tb_collect_tasks_write(&tasks, paths.tasks);
+		errno = -tb_collect_tasks_write(&post, &tasks, paths.tasks);
 		if (errno)
 			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	}
 	tb_task_map_free(&tasks);
-	kernel_names(fd, &known);
-	files.known = &known;
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
 		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);

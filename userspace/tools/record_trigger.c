@@ -92,6 +92,7 @@ static void write_set(int fd, const struct record_trigger *rt,
 	char *trace = file_name(rt, n);
 	struct tb_fdr_post post = { .raw = rt->opts.raw };
 	struct tb_name_map known = { 0 };
+	struct tb_fdr_post_meta meta;
 	struct tb_fdr_post_files files;
 	struct tb_task_map tasks;
 	struct tb_error err;
@@ -100,19 +101,33 @@ static void write_set(int fd, const struct record_trigger *rt,
 
 	if (tb_collect_paths_init(&paths, trace))
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	f = cli_open_output(trace);
-	if (tb_fdr_post_run(&post, raw, len, f, &err))
-		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	cli_close_output(f, trace);
 	text = tb_fdr_dev_names_text(fd);
 	if (text && *text && (tb_fdr_post_kernel_names(&known, text) ||
 			      tb_name_map_finish(&known, &err)))
 		cli_die(TB_EXIT_FAIL, "kernel names");
 	free(text);
-	/* The tasks as the trigger found them, before the JSON names them. */
+	/*
+	 * The tasks as the trigger found them and the kernel's names, before
+	 * the trace whose META block holds them, and the JSON that names them.
+	 */
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
-	errno = -tb_collect_tasks_write(&tasks, paths.tasks);
+	text = tb_collect_capture_text("record", rt->classes,
+				       tb_collect_clock(raw, len), true,
+				       rt->cmdline);
+	if (!text)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	meta = (struct tb_fdr_post_meta){
+		.capture = text, .known = &known, .syscalls = rt->syscalls,
+		.tasks = &tasks,
+	};
+	post.meta = &meta;
+	f = cli_open_output(trace);
+	if (tb_fdr_post_run(&post, raw, len, f, &err))
+		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
+	cli_close_output(f, trace);
+	free(text);
+	errno = -tb_collect_tasks_write(&post, &tasks, paths.tasks);
 	if (errno)
 		cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	tb_task_map_free(&tasks);

@@ -23,6 +23,8 @@ struct record_trigger {
 	double duration;		/* seconds, 0: until a signal */
 	struct tb_collect_out opts;	/* record's -r -N -J -q */
 	struct tb_fdr_syscalls syscalls;
+	uint32_t classes;		/* recorded, for the META block */
+	const char *cmdline;		/* the command line, for it too */
 };
 
 /* The forms of COND, for completion. */

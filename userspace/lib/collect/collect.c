@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "collect/collect.h"
+#include "format/fdr_reader.h"
 #include "util/companion.h"
 #include "util/output.h"
 
@@ -218,7 +220,8 @@ void tb_collect_tasks_scan(struct tb_task_map *m)
 			    strerror(-ret));
 }
 
-int tb_collect_tasks_write(const struct tb_task_map *m, const char *path)
+int tb_collect_tasks_write(const struct tb_fdr_post *p,
+			   const struct tb_task_map *m, const char *path)
 {
 	struct tb_output o;
 	int ret;
@@ -226,12 +229,84 @@ int tb_collect_tasks_write(const struct tb_task_map *m, const char *path)
 	ret = tb_output_open(&o, path);
 	if (ret)
 		return ret;
-	ret = tb_task_map_write(m, o.f);
+	ret = tb_fdr_post_tasks(p, m, o.f);
 	if (ret) {
 		tb_output_abort(&o);
 		return ret;
 	}
 	return tb_output_commit(&o);
+}
+
+const char *tb_collect_clock(const void *raw, size_t len)
+{
+	struct tb_fdr_header h;
+	struct tb_error err;
+
+	if (len < TB_FDR_HEADER_SIZE ||
+	    tb_fdr_reader_parse_header(raw, &h, &err))
+		return "unknown";
+	if (h.cycle_frequency == 1000000000)
+		return "local_clock";
+#if defined(__x86_64__) || defined(__i386__)
+	return "tsc";
+#else
+	return "counter";
+#endif
+}
+
+char *tb_collect_cmdline(int argc, char *const argv[])
+{
+	char *text = NULL, *c;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int a;
+
+	if (!f)
+		return NULL;
+	for (a = 0; a < argc && argv[a]; a++)
+		fprintf(f, "%s%s", a ? " " : "", argv[a]);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	/* One line: a word's line end would start a key of its own. */
+	for (c = text; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	return text;
+}
+
+char *tb_collect_capture_text(const char *collector, uint32_t classes,
+			      const char *clock, bool this_machine,
+			      const char *arguments)
+{
+	const char *sep = "";
+	struct utsname u;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "collector %s\n", collector);
+	/* 0: not known (a crash dump does not say). */
+	if (classes)
+		fputs("classes ", f);
+	for (i = 0; i < TB_FDR_NR_CLASSES; i++)
+		if (classes & tb_fdr_classes[i].bit) {
+			fprintf(f, "%s%s", sep, tb_fdr_classes[i].name);
+			sep = ",";
+		}
+	fprintf(f, "%sclock %s\n", classes ? "\n" : "", clock);
+	if (this_machine && !uname(&u))
+		fprintf(f, "hostname %s\nrelease %s\n", u.nodename, u.release);
+	fprintf(f, "arguments %s\n", arguments);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 int tb_collect_count(struct tb_collect_stats *s, const char *key,

@@ -119,10 +119,39 @@ void tb_collect_tasks_scan(struct tb_task_map *m);
 
 /*
  * Write @m to @path (tb_output: whole or not at all) before the
- * post-processing's files, which name threads with it.  Returns 0 or
+ * post-processing's files, which name threads with it, as @p's META block
+ * has it (tb_fdr_post_tasks(): with @p's capture id).  Returns 0 or
  * -errno.
  */
-int tb_collect_tasks_write(const struct tb_task_map *m, const char *path);
+int tb_collect_tasks_write(const struct tb_fdr_post *p,
+			   const struct tb_task_map *m, const char *path);
+
+/*
+ * The collector's lines of the META block's capture text
+ * (format/fdr_meta.h, Documentation/formats.rst): "collector @collector",
+ * "classes" the names of @classes (no line for 0: not known),
+ * "clock @clock", "hostname" and
+ * "release" of this machine when @this_machine (not for a crash dump of
+ * another boot), "arguments" the collector's @argc words of @argv.
+ * Allocated; NULL when out of memory.
+ */
+/*
+ * The clock of a capture's @len bytes at @raw, from its header's
+ * frequency: "local_clock" (ns, Documentation/fdr.rst "Clock"), "tsc"
+ * (x86) or "counter", "unknown" without a header.
+ */
+const char *tb_collect_clock(const void *raw, size_t len);
+
+char *tb_collect_capture_text(const char *collector, uint32_t classes,
+			      const char *clock, bool this_machine,
+			      const char *arguments);
+
+/*
+ * The command line @argc words of @argv joined by spaces, line ends
+ * made spaces, for "arguments": taken before the option parser moves
+ * them (cli/opt.h).  Allocated; NULL when out of memory.
+ */
+char *tb_collect_cmdline(int argc, char *const argv[]);
 
 /* A collector's own counter, written after the shared ones. */
 struct tb_collect_count {

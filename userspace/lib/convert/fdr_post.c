@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/tracebuf.h>
@@ -16,7 +18,9 @@
 #include "convert/fdr_json.h"
 #include "convert/fdr_post.h"
 #include "convert/fdr_tfile.h"
+#include "format/fdr_event.h"
 #include "format/fdr_marks.h"
+#include "format/fdr_meta.h"
 #include "format/fdr_reader.h"
 #include "format/fdr_writer.h"
 #include "format/task_map.h"
@@ -32,6 +36,8 @@ struct block {
 	uint64_t t;		/* first NewCPUId time */
 	size_t seq;		/* position in the stream, for a stable sort */
 	uint64_t task_first;	/* earliest time of the block's task */
+	uint64_t wall_sec;	/* its WallClockTime */
+	uint32_t wall_usec;
 	bool has_t;
 	bool has_buffer;	/* its NewBuffer record was seen */
 };
@@ -117,6 +123,12 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		if (b)
 			b->pid = r->pid;
 		break;
+	case TB_FDR_WALLCLOCK:
+		if (b) {
+			b->wall_sec = r->value;
+			b->wall_usec = r->micros;
+		}
+		break;
 	case TB_FDR_NEW_CPU:
 		if (b && !b->has_t) {
 			b->t = r->tsc;
@@ -158,7 +170,12 @@ static int scan_header(void *ctx, const struct tb_fdr_header *h)
 static int cmp_block(const void *a, const void *b)
 {
 	const struct block *x = a, *y = b;
+	bool mx = x->tid == TRACEBUF_FDR_META_TID;
+	bool my = y->tid == TRACEBUF_FDR_META_TID;
 
+	/* An input's META block stays first (format/fdr_meta.h). */
+	if (mx != my)
+		return mx ? -1 : 1;
 	if (x->task_first != y->task_first)
 		return x->task_first < y->task_first ? -1 : 1;
 	if (x->pid != y->pid)
@@ -257,6 +274,7 @@ struct merge {
 	struct task_stack st;
 	bool open;		/* the task's block has begun */
 	bool keep_args;		/* the last function record was kept */
+	bool drop_ret;		/* the last record was an exit left out */
 	uint64_t t0;		/* the capture's earliest time (scan.t0) */
 	bool has_t0;		/* it has one: it holds a record */
 	uint64_t wall_sec;	/* of the task's first block */
@@ -324,6 +342,38 @@ static int keep_function(struct merge *m, const struct tb_fdr_record *r)
 	return 1;
 }
 
+/*
+ * A typed event, in its task's order.  A RET names the exit before it by
+ * the kernel's id: it gets the same id as that exit, and goes with it
+ * when the exit is left out.
+ */
+static int merge_typed(struct merge *m, const struct tb_fdr_record *r)
+{
+	struct tb_fdr_event ev;
+	uint8_t *q;
+	int ret;
+
+	if (tb_fdr_event_decode(r, &ev) != TB_FDR_EV_RET)
+		return tb_fdr_writer_record(m->w, r);
+	if (m->drop_ret) {
+		m->p->removed_rets++;
+		return 0;
+	}
+	if (m->p->keep_ids)
+		return tb_fdr_writer_record(m->w, r);
+	/* The payload may be longer than ours (a newer recorder): all of it. */
+	q = malloc((size_t)r->size);
+	if (!q) {
+		m->oom = true;
+		return -1;
+	}
+	memcpy(q, r->data, (size_t)r->size);
+	tb_bytes_put32(q + TRACEBUF_FDR_RET_ID, merge_id(m, ev.ret.func_id));
+	ret = tb_fdr_writer_typed(m->w, r->tsc, r->event_type, q, r->size);
+	free(q);
+	return ret;
+}
+
 static int merge_record(void *ctx, const struct tb_fdr_record *r)
 {
 	struct merge *m = ctx;
@@ -344,7 +394,7 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 			m->open = true;
 			ret = tb_fdr_writer_begin(m->w, r->pid, r->tid, r->cpu, r->tsc,
 						  m->wall_sec, m->wall_usec);
-			if (ret || !m->has_t0)
+			if (ret || !m->has_t0 || r->tid == TRACEBUF_FDR_META_TID)
 				return ret;
 			/*
 			 * llvm-xray 14's account and graph refuse every
@@ -368,6 +418,7 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 			return -1;
 		}
 		m->keep_args = ret;
+		m->drop_ret = !ret && r->func_type == TB_FDR_EXIT;
 		if (!m->keep_args)
 			return 0;
 		f = *r;
@@ -375,12 +426,19 @@ static int merge_record(void *ctx, const struct tb_fdr_record *r)
 		return tb_fdr_writer_record(m->w, &f);
 	case TB_FDR_CALL_ARG:
 		return m->keep_args ? tb_fdr_writer_record(m->w, r) : 0;
+	case TB_FDR_TYPED:
+		m->keep_args = false;
+		ret = merge_typed(m, r);
+		m->drop_ret = false;
+		return ret;
 	case TB_FDR_CUSTOM:
 		m->keep_args = false;
+		m->drop_ret = false;
 		/* An input that is our output: its start is written anew. */
 		return tb_fdr_marks_is_start(r) ? 0 : tb_fdr_writer_record(m->w, r);
 	default:
 		m->keep_args = false;
+		m->drop_ret = false;
 		return tb_fdr_writer_record(m->w, r);
 	}
 }
@@ -429,12 +487,111 @@ static size_t merge_task(struct merge *m, const uint8_t *in,
 	m->st.depth = 0;
 	m->open = false;
 	m->keep_args = false;
+	m->drop_ret = false;
 	for (i = 0; i < n && v[i].pid == v[0].pid && v[i].tid == v[0].tid;
 	     i++)
 		if (merge_block(m, in, &v[i], err))
 			return 0;
 	tb_fdr_writer_end(m->w);
 	return i;
+}
+
+/* ------------------------------------------------------------ META */
+
+/* A capture id: random, never 0 (0 is "none"). */
+static uint64_t capture_id(void)
+{
+	struct timespec ts;
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id)) {
+		/* No entropy yet (early boot): unique enough on this machine. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		id = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		id ^= (uint64_t)getpid() << 40;
+	}
+	return id ? id : 1;
+}
+
+/* @fn's output as text, allocated; -errno. */
+static int meta_text(const struct tb_fdr_post *p, int (*fn)(const struct tb_fdr_post *p,
+							FILE *f),
+		     char **text, size_t *len)
+{
+	FILE *f;
+	int ret;
+
+	*text = NULL;
+	*len = 0;
+	f = open_memstream(text, len);
+	if (!f)
+		return -errno;
+	ret = fn(p, f);
+	if (fclose(f) && !ret)
+		ret = -ENOMEM;
+	return ret;
+}
+
+static int meta_capture(const struct tb_fdr_post *p, FILE *f)
+{
+	char id[17];
+
+	tb_fdr_meta_id_text(p->capture_id, id);
+	fprintf(f, "%s %s\n", TB_FDR_META_KEY_ID, id);
+	fprintf(f, "frequency %llu\n",
+		(unsigned long long)p->hdr.cycle_frequency);
+	if (p->meta->capture)
+		fputs(p->meta->capture, f);
+	return ferror(f) ? -ENOMEM : 0;
+}
+
+static int meta_names(const struct tb_fdr_post *p, FILE *f)
+{
+	return tb_fdr_post_names(p, f, NULL, p->meta->known,
+				 tb_fdr_post_syscall_namer,
+				 (void *)&p->meta->syscalls);
+}
+
+static int meta_tasks(const struct tb_fdr_post *p, FILE *f)
+{
+	struct tb_task_map none = { 0 };
+
+	return tb_fdr_post_tasks(p, p->meta->tasks ? p->meta->tasks : &none, f);
+}
+
+/*
+ * The META block, first: its time is the capture's earliest, as
+ * TB_FDR_MARKS_START's, its wall clock the first block's.
+ */
+static int write_meta(struct tb_fdr_post *p, struct tb_fdr_writer *w,
+		      const struct scan *s)
+{
+	static const struct {
+		uint16_t type;
+		int (*fn)(const struct tb_fdr_post *p, FILE *f);
+	} part[] = {
+		{ TRACEBUF_FDR_TYPED_META_CAPTURE, meta_capture },
+		{ TRACEBUF_FDR_TYPED_META_NAMES, meta_names },
+		{ TRACEBUF_FDR_TYPED_META_TASKS, meta_tasks },
+	};
+	uint64_t t = s->has_t0 ? s->t0 : 0;
+	size_t i, len;
+	char *text;
+	int ret;
+
+	ret = tb_fdr_writer_begin(w, 0, TRACEBUF_FDR_META_TID, 0, t,
+				  s->n ? s->v[0].wall_sec : 0,
+				  s->n ? s->v[0].wall_usec : 0);
+	for (i = 0; !ret && i < sizeof(part) / sizeof(part[0]); i++) {
+		ret = meta_text(p, part[i].fn, &text, &len);
+		if (!ret)
+			ret = tb_fdr_meta_write(w, t, part[i].type, text, len);
+		free(text);
+	}
+	if (!ret)
+		ret = tb_fdr_writer_end(w);
+	p->out_blocks++;
+	return ret;
 }
 
 int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
@@ -477,7 +634,22 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	errno = 0;
 	tb_fdr_writer_init(&w, out, &p->hdr, 0);
 	m.w = &w;
+	if (p->meta) {
+		p->capture_id = capture_id();
+		werr = -write_meta(p, &w, &s);
+		if (werr) {
+			tb_fdr_writer_finish(&w);
+			tb_error_set(err, 0, "cannot write the trace's names: %s",
+				     strerror(werr));
+			goto out;
+		}
+	}
 	for (i = 0; i < s.n; i += k) {
+		/* An input's META block: this one's is written above. */
+		if (p->meta && s.v[i].tid == TRACEBUF_FDR_META_TID) {
+			k = 1;
+			continue;
+		}
 		if (p->raw) {
 			/*
 			 * The device's block, extents record left to the
@@ -578,6 +750,12 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	int ret = 0;
 	size_t i;
 
+	if (p->capture_id) {
+		char id[17];
+
+		tb_fdr_meta_id_text(p->capture_id, id);
+		fprintf(names, "%s%s\n", TB_FDR_META_NAMES_LINE, id);
+	}
 	fprintf(names, "# function ids of the trace (%s), then the kernel id\n",
 		tb_fdr_post_kernel_ids(p) ? "kernel ids" : "dense, 1..N");
 	fprintf(names, "# ID NAME\n# kernel id (space << 24 | key)\n");
@@ -606,6 +784,18 @@ int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 	}
 	tb_name_map_free(&dense);
 	return ret;
+}
+
+int tb_fdr_post_tasks(const struct tb_fdr_post *p, const struct tb_task_map *m,
+		      FILE *out)
+{
+	char id[17];
+
+	if (p->capture_id) {
+		tb_fdr_meta_id_text(p->capture_id, id);
+		fprintf(out, "%s%s\n", TB_FDR_META_TASKS_LINE, id);
+	}
+	return tb_task_map_write(m, out);
 }
 
 void tb_fdr_post_free(struct tb_fdr_post *p)

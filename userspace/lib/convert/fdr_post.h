@@ -24,8 +24,19 @@
  *    the first record they read, and they read the threads in the
  *    order of a hash table.
  *
+ *  - a typed event RET (the errno of the exit before it) gets the dense
+ *    id of that exit, and is left out with it;
+ *  - with @meta, the trace's own description first, right after the
+ *    file header: one block of thread TRACEBUF_FDR_META_TID (pid 0, CPU
+ *    0, at the capture's earliest time, so that llvm-xray 14's account
+ *    reads past it) holding META_CAPTURE, META_NAMES and META_TASKS
+ *    (format/fdr_meta.h): the names text is the names file's, the tasks
+ *    text the tasks file's, each with the capture id in its first line.
+ *    An input's META block is then left out; without @meta it is kept,
+ *    first.
+ *
  * In raw mode the device's blocks are only ordered: blocks, ids and
- * records stay as recorded.  With keep_ids the blocks are merged and
+ * records stay as recorded (the META block is written all the same).  With keep_ids the blocks are merged and
  * filtered but the ids stay the kernel's (no map: tracebuf convert
  * fdr-tidy, for a capture read straight from the device); keep_records
  * adds that nothing is filtered.  The names file and the instrumentation map
@@ -42,9 +53,32 @@
 #include "format/fdr_records.h"
 #include "format/fdr_marks.h"
 #include "format/name_map.h"
+#include "format/task_map.h"
 #include "util/error.h"
 
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
+
+/*
+ * Syscall names for the namer (tb_fdr_post_syscall_namer()): the build's
+ * <asm/unistd.h> table.
+ */
+struct tb_fdr_syscalls {
+	const char *const *names;	/* by number, NULL for holes */
+	size_t n;
+};
+
+/*
+ * What the META block says besides what the post-processing knows
+ * itself (the capture id, the clock's frequency): the collector's
+ * "KEY VALUE" lines, and the names and tasks as the companion files get
+ * them (the same @known and @syscalls as struct tb_fdr_post_files).
+ */
+struct tb_fdr_post_meta {
+	const char *capture;		/* "KEY VALUE\n" lines, or NULL */
+	const struct tb_name_map *known;	/* names by kernel id */
+	struct tb_fdr_syscalls syscalls;
+	const struct tb_task_map *tasks;	/* may be NULL: none known */
+};
 
 struct tb_fdr_post {
 	bool raw;		/* keep blocks, ids and records as recorded */
@@ -55,6 +89,13 @@ struct tb_fdr_post {
 	 * itself, and counts the halves).
 	 */
 	bool keep_records;
+	const struct tb_fdr_post_meta *meta;	/* NULL: no META block */
+	/*
+	 * The capture's id, in the META block and the companions' first
+	 * lines: drawn at random by tb_fdr_post_run() with @meta, 0 (none)
+	 * without.
+	 */
+	uint64_t capture_id;
 	struct tb_fdr_header hdr;
 	uint32_t *ids;		/* kernel ids used, sorted: dense id i + 1 */
 	size_t nids;
@@ -66,6 +107,7 @@ struct tb_fdr_post {
 	/* of the output */
 	uint64_t out_blocks;	/* one per task; the input's in raw mode */
 	uint64_t removed;	/* exits left out */
+	uint64_t removed_rets;	/* RET events left out with their exit */
 	uint64_t closed;	/* exits added: calls whose exit was lost */
 	uint64_t bytes;		/* bytes written */
 };
@@ -93,13 +135,9 @@ typedef void (*tb_fdr_namer_fn)(void *ctx, const struct tb_name_map *known,
 
 /*
  * The namer both collectors use: syscalls named "sys_<name>" from @ctx, a
- * struct tb_fdr_syscalls (the build's <asm/unistd.h> table), "sys_<nr>"
- * for numbers it does not have, "fdr_0x<id>" for other ids.
+ * struct tb_fdr_syscalls, "sys_<nr>" for numbers it does not have,
+ * "fdr_0x<id>" for other ids.
  */
-struct tb_fdr_syscalls {
-	const char *const *names;	/* by number, NULL for holes */
-	size_t n;
-};
 
 void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
 			       uint32_t kid, char *out, size_t size);
@@ -112,7 +150,8 @@ void tb_fdr_post_syscall_namer(void *ctx, const struct tb_name_map *known,
 int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text);
 
 /*
- * The names file ("ID NAME" lines, the format tb_name_map_load() reads,
+ * The names file (with a capture id, first its line "# tracebuf names
+ * capture ID"; then "ID NAME" lines, the format tb_name_map_load() reads,
  * IDs in decimal, each followed by "# kernel id 0x..."), for every id of
  * the written trace, and, if @map is not NULL and not in raw mode, the ELF
  * instrumentation map (format/xray_map.h).  @namer may be NULL: "fdr_0x..." for
@@ -121,6 +160,13 @@ int tb_fdr_post_kernel_names(struct tb_name_map *m, const char *text);
 int tb_fdr_post_names(const struct tb_fdr_post *p, FILE *names, FILE *map,
 		      const struct tb_name_map *known, tb_fdr_namer_fn namer,
 		      void *ctx);
+
+/*
+ * The tasks file (format/task_map.h) of @m, first, with a capture id, its
+ * line "# tracebuf tasks capture ID".  Returns 0 or -errno.
+ */
+int tb_fdr_post_tasks(const struct tb_fdr_post *p, const struct tb_task_map *m,
+		      FILE *out);
 
 void tb_fdr_post_free(struct tb_fdr_post *p);
 

@@ -303,11 +303,8 @@ static bool tm_parse(char *line, int32_t *tid, int32_t *pid, char *comm)
 int tb_task_map_load(struct tb_task_map *m, const char *path,
 		     struct tb_error *err)
 {
-	char line[256], comm[TB_TASK_COMM_LEN];
-	unsigned int lineno = 0;
-	int32_t tid, pid;
-	int ret = 0;
 	FILE *f = fopen(path, "r");
+	int ret;
 
 	if (!f) {
 		if (errno == ENOENT)
@@ -315,6 +312,19 @@ int tb_task_map_load(struct tb_task_map *m, const char *path,
 		tb_error_set(err, 0, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	ret = tb_task_map_load_file(m, f, path, err);
+	fclose(f);
+	return ret;
+}
+
+int tb_task_map_load_file(struct tb_task_map *m, FILE *f, const char *path,
+			  struct tb_error *err)
+{
+	char line[256], comm[TB_TASK_COMM_LEN];
+	unsigned int lineno = 0;
+	int32_t tid, pid;
+	int ret = 0;
+
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strlen(line);
 
@@ -346,6 +356,5 @@ int tb_task_map_load(struct tb_task_map *m, const char *path,
 		tb_error_set(err, 0, "%s: %s", path, strerror(errno));
 		ret = -1;
 	}
-	fclose(f);
 	return ret;
 }

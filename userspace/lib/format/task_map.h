@@ -99,4 +99,8 @@ int tb_task_map_write(const struct tb_task_map *m, FILE *out);
 int tb_task_map_load(struct tb_task_map *m, const char *path,
 		     struct tb_error *err);
 
+/* The same from @f, called @path in messages: 0 or -1 with @err set. */
+int tb_task_map_load_file(struct tb_task_map *m, FILE *f, const char *path,
+			  struct tb_error *err);
+
 #endif /* TB_TASK_MAP_H */
