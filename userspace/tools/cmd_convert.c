@@ -17,6 +17,8 @@
 #include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "names_cli.h"
+#include "report_cli.h"
 #include "convert/fdr_ctf.h"
 #include "convert/fdr_json.h"
 #include "convert/fdr_post.h"
@@ -36,7 +38,6 @@
 #include "format/xs.h"
 #include "format/xs_record.h"
 #include "util/buf.h"
-#include "util/companion.h"
 #include "util/output.h"
 #include "util/sniff.h"
 
@@ -329,38 +330,38 @@ static int ft_visit(void *ctx, const struct tb_fdr_record *r)
 }
 
 /*
- * The names: -m's file, else INPUT.names when it exists (@by_default),
- * unless --no-names.
+ * The trace's names and tasks (convert/trace_names.h): -m's file, else
+ * the trace's own, else INPUT.names and INPUT.tasks when they exist;
+ * none with --no-names.  Read once, at the first need.
  */
-static void load_names_from(struct tb_name_map *m, bool by_default)
+static struct tb_trace_names *trace_names(void)
 {
-	struct tb_error err = { 0 };
-	char *path = NULL;
-	const char *file = opt.map;
-	FILE *f;
+	static struct tb_trace_names tn;
+	static bool loaded;
 
-	memset(m, 0, sizeof(*m));
-	if (!file && by_default && !opt.no_names) {
-		path = tb_companion_path(opt.in, TB_COMPANION_NAMES);
-		if (path && access(path, F_OK)) {
-			free(path);
-			path = NULL;
-		}
-		file = path;
-	}
-	if (!file)
-		return;
-	f = cli_open_input(file);
-	if (tb_name_map_load(m, f, &err))
-		cli_die(TB_EXIT_DATA, "%s: %s", file, err.msg);
-	if (f != stdin)
-		fclose(f);
-	free(path);
+	if (!loaded)
+		names_cli_load(&tn, opt.in, opt.in_f, opt.map, NULL,
+			       opt.no_names, opt.quiet);
+	loaded = true;
+	return &tn;
 }
 
+/* The names, handed over: the caller frees them. */
 static void load_names(struct tb_name_map *m)
 {
-	load_names_from(m, true);
+	struct tb_trace_names *tn = trace_names();
+
+	*m = tn->names;
+	memset(&tn->names, 0, sizeof(tn->names));
+}
+
+/* The tasks, handed over likewise. */
+static void load_tasks(struct tb_task_map *tasks)
+{
+	struct tb_trace_names *tn = trace_names();
+
+	*tasks = tn->tasks;
+	tb_task_map_init(&tn->tasks);
 }
 
 /* fdr-text with names: each function record followed by its name. */
@@ -385,7 +386,7 @@ static void fdr_text(FILE *in, FILE *out)
 	/* llvm-xray fdr-dump's text unless names are asked for. */
 	memset(&names, 0, sizeof(names));
 	if (opt.map || opt.names)
-		load_names_from(&names, true);
+		load_names(&names);
 	t.names = &names;
 	ret = tb_fdr_reader_read(in, NULL, opt.map || opt.names ? ft_visit_named :
 				 ft_visit, &t, NULL, &err);
@@ -422,16 +423,10 @@ static void fdr_json(FILE *in, FILE *out)
 	struct tb_name_map names;
 	struct tb_task_map tasks;
 	struct tb_error err = { 0 };
-	char *path;
 	int ret;
 
 	load_names(&names);
-	tb_task_map_init(&tasks);
-	path = opt.no_names ? NULL :
-	       tb_companion_path(opt.in, TB_COMPANION_TASKS);
-	if (path && tb_task_map_load(&tasks, path, &err) == -1)
-		cli_die(TB_EXIT_DATA, "%s", err.msg);
-	free(path);
+	load_tasks(&tasks);
 	ret = tb_fdr_json_write(in, out, &names, &tasks, &st, &err);
 	tb_name_map_free(&names);
 	tb_task_map_free(&tasks);
@@ -443,20 +438,6 @@ static void fdr_json(FILE *in, FILE *out)
 	if (st.disordered && !opt.quiet)
 		tb_cli_warn("%s: %llu threads have records out of time order: calls are matched in file order (tracebuf convert fdr-tidy orders a capture read from the device)",
 			    opt.in, (unsigned long long)st.disordered);
-}
-
-/* The tasks of INPUT.tasks, unless --no-names. */
-static void load_tasks(struct tb_task_map *tasks)
-{
-	struct tb_error err = { 0 };
-	char *path;
-
-	tb_task_map_init(tasks);
-	path = opt.no_names ? NULL :
-	       tb_companion_path(opt.in, TB_COMPANION_TASKS);
-	if (path && tb_task_map_load(tasks, path, &err) == -1)
-		cli_die(TB_EXIT_DATA, "%s", err.msg);
-	free(path);
 }
 
 /*
@@ -839,7 +820,15 @@ int cmd_convert(int argc, char **argv)
 	opt.kind = conv->kind;
 	opt.in = p.nr_operands > 1 ? p.operands[1] : "-";
 	opt.out = out_opt ? out_opt : p.nr_operands > 2 ? p.operands[2] : "-";
-	in = cli_open_input(opt.in);
+	/*
+	 * A trace's own names are in its first block, read before the
+	 * conversion reads it from the start: from a pipe, through a
+	 * temporary file.
+	 */
+	if (conv->kind == TB_SNIFF_FDR && (conv->uses & USE_MAP))
+		in = report_cli_open(opt.in);
+	else
+		in = cli_open_input(opt.in);
 	opt.in_f = in;
 	/* Never write over what we read (tracebuf convert fdr-tfile f f). */
 	cli_refuse_input_as_output(in, opt.in, opt.out);

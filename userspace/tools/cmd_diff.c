@@ -14,8 +14,8 @@
 #include "cmds.h"
 #include "convert/fdr_diff.h"
 #include "convert/fdr_diff_print.h"
+#include "names_cli.h"
 #include "report_cli.h"
-#include "util/companion.h"
 
 enum {
 	OPT_SORT = REPORT_CLI_OPT_END,
@@ -75,23 +75,18 @@ static void usage(FILE *f)
 		tb_cli_prog());
 }
 
-/* Trace @path into @r, with @map's names or its own companion's. */
-static void diff_read(struct tb_fdr_report *r, struct tb_name_map *names,
+/* Trace @path into @r, with @map's names or its own. */
+static void diff_read(struct tb_fdr_report *r, struct tb_trace_names *tn,
 		      const char *path, const char *map, bool no_names,
 		      const struct tb_task_map *tasks,
 		      const struct tb_fdr_report_opts *o, const char *output)
 {
-	char *names_file;
 	FILE *in;
 
-	names_file = report_cli_companion(path, map, TB_COMPANION_NAMES,
-					  no_names);
-	if (names_file)
-		report_cli_names(names, names_file);
-	free(names_file);
 	in = report_cli_open(path);
+	names_cli_load(tn, path, in, map, NULL, no_names, false);
 	cli_refuse_input_as_output(in, path, output);
-	report_cli_read(r, path, in, names, tasks, o, false);
+	report_cli_read(r, path, in, &tn->names, tasks, o, false);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -103,7 +98,7 @@ int cmd_diff(int argc, char **argv)
 	struct tb_fdr_diff_print pr;
 	const char *map = NULL, *output = "-";
 	bool no_names = false, json = false;
-	struct tb_name_map names[2] = { { 0 }, { 0 } };
+	struct tb_trace_names names[2];
 	enum tb_fdr_diff_col key = TB_FDR_DIFF_TOTAL;
 	struct tb_fdr_report a, b;
 	struct tb_task_map tasks;
@@ -172,7 +167,7 @@ int cmd_diff(int argc, char **argv)
 	tb_fdr_report_free(&a);
 	tb_fdr_report_free(&b);
 	tb_task_map_free(&tasks);
-	tb_name_map_free(&names[0]);
-	tb_name_map_free(&names[1]);
+	tb_trace_names_free(&names[0]);
+	tb_trace_names_free(&names[1]);
 	return TB_EXIT_OK;
 }

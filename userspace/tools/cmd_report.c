@@ -14,10 +14,10 @@
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "names_cli.h"
 #include "report_cli.h"
 #include "convert/fdr_report.h"
 #include "convert/fdr_report_print.h"
-#include "util/companion.h"
 #include "util/parse.h"
 
 #define DEFAULT_IN	"trace.fdr"
@@ -101,16 +101,13 @@ int cmd_report(int argc, char **argv)
 	struct tb_fdr_report_print pr = { .hists = 3 };
 	const char *map = NULL, *tasks_path = NULL, *output = "-";
 	bool no_names = false, json = false, folded = false;
-	struct tb_name_map names = { 0 };
-	struct tb_task_map tasks;
+	struct tb_trace_names tn;
 	struct tb_fdr_report r;
-	struct tb_error err = { 0 };
-	char *names_file, *tasks_file;
 	struct tb_opt_parser p;
 	const char *optarg;
 	uint32_t v;
 	FILE *in, *out;
-	int c, ret;
+	int c;
 
 	tb_cli_init(argv[0]);
 	tb_opt_init(&p, &cmd_report_spec, NULL, argc, argv, 1);
@@ -164,39 +161,21 @@ int cmd_report(int argc, char **argv)
 		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
-	names_file = report_cli_companion(pr.input, map, TB_COMPANION_NAMES,
-					  no_names);
-	tasks_file = report_cli_companion(pr.input, tasks_path,
-					  TB_COMPANION_TASKS, no_names);
-	if (names_file)
-		report_cli_names(&names, names_file);
-	tb_task_map_init(&tasks);
-	if (tasks_file) {
-		ret = tb_task_map_load(&tasks, tasks_file, &err);
-		if (ret == -ENOENT)
-			cli_die(TB_EXIT_FAIL, "%s: %s", tasks_file,
-				strerror(ENOENT));
-		if (ret)
-			cli_die(TB_EXIT_DATA, "%s", err.msg);
-	}
-	pr.names = names_file;
-	pr.tasks = tasks_file;
-
 	in = report_cli_open(pr.input);
+	names_cli_load(&tn, pr.input, in, map, tasks_path, no_names, false);
+	pr.names = tn.names_from;
+	pr.tasks = tn.tasks_from;
 	out = cli_open_output(output);
 	cli_refuse_input_as_output(in, pr.input, output);
-	report_cli_read(&r, pr.input, in, &names, &tasks, &o, folded);
+	report_cli_read(&r, pr.input, in, &tn.names, &tn.tasks, &o, folded);
 	if (folded)
-		ret = tb_fdr_report_print_folded(&r, &pr, out);
+		tb_fdr_report_print_folded(&r, &pr, out);
 	else if (json)
-		ret = tb_fdr_report_print_json(&r, &pr, out);
+		tb_fdr_report_print_json(&r, &pr, out);
 	else
-		ret = tb_fdr_report_print_text(&r, &pr, out);
+		tb_fdr_report_print_text(&r, &pr, out);
 	cli_close_output(out, output);
 	tb_fdr_report_free(&r);
-	tb_task_map_free(&tasks);
-	tb_name_map_free(&names);
-	free(names_file);
-	free(tasks_file);
+	tb_trace_names_free(&tn);
 	return TB_EXIT_OK;
 }

@@ -14,9 +14,9 @@
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "names_cli.h"
 #include "report_cli.h"
 #include "convert/fdr_script.h"
-#include "util/companion.h"
 #include "util/sniff.h"
 
 #define DEFAULT_IN	"trace.fdr"
@@ -107,10 +107,8 @@ int cmd_script(int argc, char **argv)
 	};
 	const char *map = NULL, *tasks_path = NULL, *output = "-", *input;
 	struct tb_fdr_script_stats st;
-	struct tb_name_map names = { 0 };
-	struct tb_task_map tasks;
+	struct tb_trace_names tn;
 	struct tb_error err = { 0 };
-	char *names_file, *tasks_file;
 	struct tb_opt_parser p;
 	bool no_names = false;
 	FILE *in, *out;
@@ -148,27 +146,12 @@ int cmd_script(int argc, char **argv)
 		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
-	names_file = report_cli_companion(input, map, TB_COMPANION_NAMES,
-					  no_names);
-	tasks_file = report_cli_companion(input, tasks_path,
-					  TB_COMPANION_TASKS, no_names);
-	if (names_file)
-		report_cli_names(&names, names_file);
-	tb_task_map_init(&tasks);
-	if (tasks_file) {
-		ret = tb_task_map_load(&tasks, tasks_file, &err);
-		if (ret == -ENOENT)
-			cli_die(TB_EXIT_FAIL, "%s: %s", tasks_file,
-				strerror(ENOENT));
-		if (ret)
-			cli_die(TB_EXIT_DATA, "%s", err.msg);
-	}
-
 	/* A file read with pread(): stdin goes to a temporary file first. */
 	in = report_cli_open(input);
+	names_cli_load(&tn, input, in, map, tasks_path, no_names, false);
 	out = cli_open_output(output);
 	cli_refuse_input_as_output(in, input, output);
-	ret = tb_fdr_script_run(fileno(in), out, &names, &tasks, &o, &st,
+	ret = tb_fdr_script_run(fileno(in), out, &tn.names, &tn.tasks, &o, &st,
 				&err);
 	if (ret)
 		script_fail(input, output, ret, &err);
@@ -179,9 +162,6 @@ int cmd_script(int argc, char **argv)
 	if (st.backwards)
 		tb_cli_warn("%s: %llu events come after later ones of their task: its clock steps back, and a task's events are listed in file order",
 			    input, (unsigned long long)st.backwards);
-	tb_task_map_free(&tasks);
-	tb_name_map_free(&names);
-	free(names_file);
-	free(tasks_file);
+	tb_trace_names_free(&tn);
 	return TB_EXIT_OK;
 }

@@ -27,6 +27,7 @@
 #include "convert/fdr_json_out.h"
 #include "format/fdr_classes.h"
 #include "format/fdr_marks.h"
+#include "format/fdr_meta.h"
 #include "format/fdr_reader.h"
 #include "util/buf.h"
 #include "util/hash.h"
@@ -279,7 +280,7 @@ static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 	struct fj_ctx *c = ctx;
 	int ret = 0;
 
-	if (r->ignored)
+	if (r->ignored || tb_fdr_meta_record(r))
 		return 0;
 	if (fj_is_comm(r, NULL)) {
 		struct fj_thread *t = tb_fdr_json_out_thread(c, r->pid, r->tid);
@@ -418,7 +419,8 @@ static int fj_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
 
-	if (r->ignored || tb_fdr_marks_is_start(r) || fj_is_comm(r, NULL))
+	if (r->ignored || tb_fdr_meta_record(r) || tb_fdr_marks_is_start(r) ||
+	    fj_is_comm(r, NULL))
 		return 0;
 	if (!tb_fdr_reader_call_feed(&c->call, r, fj_call, c)) {
 		fj_release_held(c);

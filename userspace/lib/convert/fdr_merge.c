@@ -12,6 +12,7 @@
 
 #include "convert/fdr_merge.h"
 #include "format/fdr_marks.h"
+#include "format/fdr_meta.h"
 #include "util/muldiv.h"
 
 struct tb_fdr_merge_task *tb_fdr_merge_task(struct tb_fdr_merge *m,
@@ -230,7 +231,7 @@ static int mg_scan(void *ctx, const struct tb_fdr_record *r)
 	struct tb_fdr_merge_task *t;
 	uint64_t n;
 
-	if (r->ignored)
+	if (r->ignored || tb_fdr_meta_record(r))
 		return 0;
 	switch (r->kind) {
 	case TB_FDR_NEW_BUFFER:

@@ -14,6 +14,7 @@
 #include "convert/fdr_report_class.h"
 #include "convert/fdr_report_visit.h"
 #include "format/fdr_marks.h"
+#include "format/fdr_meta.h"
 #include "util/buf.h"
 #include "util/hash.h"
 
@@ -51,7 +52,7 @@ static int rp_bounds(void *ctx, const struct tb_fdr_record *rec)
 {
 	struct rp_ctx *c = ctx;
 
-	if (rec->ignored)
+	if (rec->ignored || tb_fdr_meta_record(rec))
 		return 0;
 	if (rec->kind == TB_FDR_FUNCTION) {
 		tb_fdr_report_visit_time(c->r, rec->tsc);

@@ -13,6 +13,7 @@
 #include "convert/fdr_report_class.h"
 #include "convert/fdr_report_visit.h"
 #include "format/fdr_marks.h"
+#include "format/fdr_meta.h"
 #include "util/buf.h"
 #include "util/hash.h"
 
@@ -635,7 +636,7 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 	uint32_t point;
 	int64_t fi;
 
-	if (rec->ignored)
+	if (rec->ignored || tb_fdr_meta_record(rec))
 		return 0;
 	if (rec->kind == TB_FDR_CUSTOM || rec->kind == TB_FDR_TYPED) {
 		tb_fdr_report_visit_time(r, rec->tsc);

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "convert/fdr_tfile.h"
+#include "format/fdr_meta.h"
 #include "format/fdr_reader.h"
 #include "format/task_map.h"
 #include "format/tfile.h"
@@ -179,7 +180,7 @@ static int ft_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct ft_ctx *c = ctx;
 
-	if (r->ignored)
+	if (r->ignored || tb_fdr_meta_record(r))
 		return 0;
 	if (!(++c->n & 0xffff))
 		tb_cli_progress(r->offset);
@@ -194,7 +195,7 @@ static int ft_scan(void *ctx, const struct tb_fdr_record *r)
 {
 	struct ft_ctx *c = ctx;
 
-	if (r->ignored)
+	if (r->ignored || tb_fdr_meta_record(r))
 		return 0;
 	if (r->kind == TB_FDR_FUNCTION) {
 		ft_tracepoint(c, r->func_id);

@@ -11,6 +11,7 @@
 #include <linux/tracebuf_crash.h>
 
 #include "convert/fdr_timeline.h"
+#include "format/fdr_meta.h"
 #include "format/fdr_writer.h"
 #include "util/buf.h"
 #include "util/bytes.h"
@@ -149,7 +150,7 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 	struct block *b = m->nblocks ? &m->blocks[m->nblocks - 1] : NULL;
 	uint64_t ext;
 
-	if (r->ignored)
+	if (r->ignored || tb_fdr_meta_record(r))
 		return 0;
 	/*
 	 * An extent whose first record is not a NewBuffer carries on the
@@ -400,7 +401,7 @@ static int fill_record(void *ctx, const struct tb_fdr_record *r)
 	struct tb_fdr_timeline_event *e;
 	uint64_t off;
 
-	if (r->offset < f->skip || r->ignored)
+	if (r->offset < f->skip || r->ignored || tb_fdr_meta_record(r))
 		return 0;
 	off = c->pos + (r->offset - f->skip);
 	switch (r->kind) {

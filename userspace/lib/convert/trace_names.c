@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A trace's names and tasks, for every reader; see convert/trace_names.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert/trace_names.h"
+#include "util/companion.h"
+#include "util/sniff.h"
+
+/* A message that is no parse error: no offset in it. */
+static void say(struct tb_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->offset = 0;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * How each kind of companion begins, in its first two lines: its capture
+ * line (format/fdr_meta.h), else, in files written before there was
+ * one, the heading tb_fdr_post_names() and tb_task_map_write() write.
+ */
+static const char *const names_marks[] = {
+	"# tracebuf names", "# function ids of the trace", NULL,
+};
+static const char *const tasks_marks[] = { "# tracebuf tasks", NULL };
+
+/* Does one of @f's first two lines begin with one of @marks? */
+static bool marked(FILE *f, const char *const *marks)
+{
+	char line[128];
+	bool hit = false;
+	unsigned int i, k;
+
+	for (i = 0; i < 2 && !hit && fgets(line, sizeof(line), f); i++)
+		for (k = 0; marks[k] && !hit; k++)
+			hit = !strncmp(line, marks[k], strlen(marks[k]));
+	rewind(f);
+	return hit;
+}
+
+/*
+ * Check companion @path (open as @f), expected to begin with capture line
+ * @own, against the trace: 0 to load it, -1 with @err set to refuse it.
+ * @other are the marks of the other kind of companion, called @other_what.
+ */
+static int check(const struct tb_trace_names *t, const char *opt,
+		 const char *path, FILE *f, const char *own,
+		 const char *const *other, const char *what,
+		 const char *other_what, struct tb_error *err)
+{
+	enum tb_sniff_kind k = tb_sniff_path(path);
+	char line[128], a[17], b[17];
+	uint64_t id;
+
+	if (marked(f, other)) {
+		say(err, "%s%s is %s, not %s: refused", opt, path,
+		    other_what, what);
+		return -1;
+	}
+	if (k != TB_SNIFF_UNKNOWN && k != TB_SNIFF_NAMES) {
+		char msg[400];
+
+		if (tb_sniff_mismatch(path, TB_SNIFF_NAMES, msg, sizeof(msg)) &&
+		    !strcmp(what, "a names file"))
+			say(err, "%s%s", opt, msg);
+		else
+			say(err, "%s%s is not %s (its first bytes are another kind of file's): refused",
+			    opt, path, what);
+		return -1;
+	}
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	rewind(f);
+	if (!tb_fdr_meta_id_line(line, own, &id) || !t->meta.has_id ||
+	    id == t->meta.id)
+		return 0;
+	tb_fdr_meta_id_text(id, a);
+	tb_fdr_meta_id_text(t->meta.id, b);
+	say(err, "%s%s is of capture %s, the trace of capture %s: the companion of another recording, refused",
+	    opt, path, a, b);
+	return -1;
+}
+
+static int load_names_file(struct tb_trace_names *t, const char *opt,
+			   const char *path, struct tb_error *err)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		say(err, "%s%s: %s", opt, path, strerror(errno));
+		return ret;
+	}
+	ret = check(t, opt, path, f, TB_FDR_META_NAMES_LINE, tasks_marks,
+		    "a names file", "a tasks file", err);
+	if (!ret && tb_name_map_load(&t->names, f, err)) {
+		char msg[sizeof(err->msg)];
+
+		memcpy(msg, err->msg, sizeof(msg));
+		say(err, "%s%s: %s", opt, path, msg);
+		ret = -1;
+	}
+	fclose(f);
+	if (!ret)
+		t->names_from = path;
+	return ret;
+}
+
+static int load_tasks_file(struct tb_trace_names *t, const char *opt,
+			   const char *path, struct tb_error *err)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		say(err, "%s%s: %s", opt, path, strerror(errno));
+		return ret;
+	}
+	ret = check(t, opt, path, f, TB_FDR_META_TASKS_LINE, names_marks,
+		    "a tasks file", "a names file", err);
+	if (!ret)
+		ret = tb_task_map_load_file(&t->tasks, f, path, err);
+	fclose(f);
+	if (!ret)
+		t->tasks_from = path;
+	return ret;
+}
+
+/* The META block's text @text as a names or tasks map. */
+static int load_embedded(struct tb_trace_names *t, bool names,
+			 struct tb_error *err)
+{
+	char *text = names ? t->meta.names : t->meta.tasks;
+	size_t len = names ? t->meta.names_len : t->meta.tasks_len;
+	char msg[sizeof(err->msg)];
+	FILE *f;
+	int ret;
+
+	if (!text)
+		return 0;
+	f = fmemopen(text, len, "r");
+	if (!f) {
+		say(err, "out of memory");
+		return -ENOMEM;
+	}
+	if (names)
+		ret = tb_name_map_load(&t->names, f, err);
+	else
+		ret = tb_task_map_load_file(&t->tasks, f, "tasks", err);
+	fclose(f);
+	if (ret) {
+		memcpy(msg, err->msg, sizeof(msg));
+		say(err, "the trace's own %s (META block): %s",
+			     names ? "names" : "tasks", msg);
+		return -1;
+	}
+	if (names)
+		t->names_from = TB_TRACE_NAMES_EMBEDDED;
+	else
+		t->tasks_from = TB_TRACE_NAMES_EMBEDDED;
+	return 0;
+}
+
+/* INPUT.SUFFIX if it exists, else NULL; -ENOMEM. */
+static int beside(const char *input, const char *suffix, char **path)
+{
+	*path = NULL;
+	if (!input || !strcmp(input, "-"))
+		return 0;
+	*path = tb_companion_path(input, suffix);
+	if (!*path)
+		return -ENOMEM;
+	if (access(*path, F_OK)) {
+		free(*path);
+		*path = NULL;
+	}
+	return 0;
+}
+
+int tb_trace_names_load(struct tb_trace_names *t, const char *input, FILE *in,
+			const struct tb_trace_names_opts *o,
+			struct tb_error *err)
+{
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	tb_task_map_init(&t->tasks);
+	if (o->off)
+		return 0;
+	ret = tb_fdr_meta_read(in, &t->meta);
+	if (ret) {
+		say(err, "%s: %s", input ? input : "-",
+			     strerror(-ret));
+		return ret;
+	}
+	if (o->names)
+		ret = load_names_file(t, "--map: ", o->names, err);
+	else if (t->meta.present)
+		ret = load_embedded(t, true, err);
+	else if (!(ret = beside(input, TB_COMPANION_NAMES, &t->names_path)) &&
+		 t->names_path)
+		ret = load_names_file(t, "", t->names_path, err);
+	if (ret)
+		return ret;
+	if (o->tasks)
+		return load_tasks_file(t, "--tasks: ", o->tasks, err);
+	if (t->meta.present)
+		return load_embedded(t, false, err);
+	ret = beside(input, TB_COMPANION_TASKS, &t->tasks_path);
+	if (!ret && t->tasks_path)
+		ret = load_tasks_file(t, "", t->tasks_path, err);
+	return ret;
+}
+
+bool tb_trace_names_missing(const struct tb_trace_names *t, const char *input,
+			    const struct tb_trace_names_opts *o, char *buf,
+			    size_t size)
+{
+	if (o->off || t->names_from)
+		return false;
+	if (!input || !strcmp(input, "-"))
+		snprintf(buf, size, "the trace carries no names (no META block: an older or llvm-xray trace): functions show as numbers; give its names file with --map");
+	else
+		snprintf(buf, size, "%s carries no names (no META block: an older or llvm-xray trace) and has no %s%s: functions show as numbers; give its names file with --map",
+			 input, input, TB_COMPANION_NAMES);
+	return true;
+}
+
+void tb_trace_names_free(struct tb_trace_names *t)
+{
+	tb_name_map_free(&t->names);
+	tb_task_map_free(&t->tasks);
+	tb_fdr_meta_free(&t->meta);
+	free(t->names_path);
+	free(t->tasks_path);
+	memset(t, 0, sizeof(*t));
+}
