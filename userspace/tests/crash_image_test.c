@@ -11,12 +11,14 @@
 #include <string.h>
 
 #include "tb_harness.h"
+#include "tb_test_util.h"
 
 #include <linux/tracebuf.h>
 #include <linux/tracebuf_crash.h>
 
 #include "convert/crash_recover.h"
 #include "format/crash_image.h"
+#include "format/fdr_meta.h"
 #include "format/fdr_reader.h"
 #include "format/fdr_writer.h"
 #include "util/bytes.h"
@@ -308,6 +310,55 @@ TEST(recovers_every_block_in_order)
 	EXPECT_EQ(strlen(NAMES), res.names_len);
 	EXPECT_STREQ(NAMES, res.names);
 	tb_crash_recover_free(&res);
+}
+
+/*
+ * tracebuf crash writes the collectors' META block: the trace recovered
+ * from a dump reads alone, with the names the panic saved, and says what
+ * it is (collector crash, the capture, the CPU that panicked), not this
+ * machine's name.
+ */
+TEST(crash_trace_names_itself)
+{
+	char *dir = tu_tmpdir(), path[400], trace[300], v[64], *out, *names;
+	struct tb_fdr_meta_block m;
+	FILE *f;
+	int st;
+
+	build(&im);
+	seal(&im);
+	snprintf(path, sizeof(path), "%s/vmcore", dir);
+	snprintf(trace, sizeof(trace), "%s/c.fdr", dir);
+	ASSERT_EQ(0, tu_write(path, im.b, im.len));
+	out = tu_run(&st, "%s crash -q -o %s %s", tu_tool("tracebuf"), trace,
+		     path);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	free(out);
+	f = fopen(trace, "rb");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, tb_fdr_meta_read(f, &m));
+	fclose(f);
+	ASSERT_TRUE(m.present);
+	EXPECT_TRUE(m.has_id);
+	EXPECT_STREQ("crash", tb_fdr_meta_value(&m, "collector", v, sizeof(v)));
+	EXPECT_STREQ("3", tb_fdr_meta_value(&m, "kernel_capture", v, sizeof(v)));
+	EXPECT_STREQ("1", tb_fdr_meta_value(&m, "panic_cpu", v, sizeof(v)));
+	EXPECT_EQ(NULL, tb_fdr_meta_value(&m, "hostname", v, sizeof(v)));
+	snprintf(path, sizeof(path), "%s.names", trace);
+	names = tu_slurp(path);
+	ASSERT_NE(NULL, names);
+	EXPECT_STREQ(names, m.names);
+	EXPECT_NE(NULL, strstr(m.names, "sys_open"));
+	free(names);
+	tb_fdr_meta_free(&m);
+	/* Alone, its names are its own. */
+	unlink(path);
+	out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), trace);
+	EXPECT_EQ(0, st);
+	EXPECT_NE(NULL, strstr(out, "sys_open"));
+	EXPECT_NE(NULL, strstr(out, "names: the trace's own"));
+	free(out);
+	tu_rmdir(dir);
 }
 
 /*
