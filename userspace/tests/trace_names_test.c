@@ -247,6 +247,91 @@ TEST(meta_block_first_with_the_companions_texts)
 	tu_rmdir(fs.dir);
 }
 
+struct metas {
+	unsigned int blocks;	/* META blocks */
+	unsigned int at;	/* index of the first one among the blocks */
+	unsigned int n;		/* blocks */
+};
+
+static int count_meta(void *ctx, const struct tb_fdr_record *r)
+{
+	struct metas *c = ctx;
+
+	if (r->kind != TB_FDR_NEW_BUFFER)
+		return 0;
+	if (r->tid == TRACEBUF_FDR_META_TID && !c->blocks++)
+		c->at = c->n;
+	c->n++;
+	return 0;
+}
+
+/*
+ * Raw mode writes the block too, before the device's blocks; processing
+ * an output again replaces its block (one, new id), and fdr-tidy, which
+ * writes none, keeps it first.
+ */
+TEST(raw_again_and_tidy_keep_one_block_first)
+{
+	static const struct tb_fdr_post_meta pm = { .capture = "k v\n" };
+	struct tb_fdr_post p = { .raw = true, .meta = &pm };
+	struct tb_fdr_meta_block m;
+	struct tb_error err;
+	char *in, *one = NULL, *two = NULL, *tidy = NULL;
+	size_t len, l1 = 0, l2 = 0, l3 = 0;
+	struct metas c;
+	uint64_t id;
+	FILE *f;
+
+	in = input(&len);
+	f = open_memstream(&one, &l1);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, in, len, f, &err));
+	fclose(f);
+	id = p.capture_id;
+	tb_fdr_post_free(&p);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(one, l1, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(1, c.blocks);
+	EXPECT_EQ(0, c.at);
+	EXPECT_EQ(3, c.n);	/* META and the device's two blocks */
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(one, l1, &m));
+	EXPECT_TRUE(m.present);
+	EXPECT_EQ(id, m.id);
+	/* Raw: kernel ids in the names. */
+	EXPECT_NE(NULL, strstr(m.names, "0x1000101"));
+	tb_fdr_meta_free(&m);
+	p = (struct tb_fdr_post){ .meta = &pm };
+	f = open_memstream(&two, &l2);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, one, l1, f, &err));
+	fclose(f);
+	EXPECT_NE(id, p.capture_id);
+	EXPECT_EQ(0, p.meta_functions);
+	tb_fdr_post_free(&p);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(two, l2, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(1, c.blocks);
+	EXPECT_EQ(0, c.at);
+	p = (struct tb_fdr_post){ .keep_ids = true };
+	f = open_memstream(&tidy, &l3);
+	ASSERT_EQ(0, tb_fdr_post_run(&p, one, l1, f, &err));
+	fclose(f);
+	tb_fdr_post_free(&p);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(tidy, l3, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(1, c.blocks);
+	EXPECT_EQ(0, c.at);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(tidy, l3, &m));
+	EXPECT_TRUE(m.present);
+	EXPECT_EQ(id, m.id);
+	tb_fdr_meta_free(&m);
+	free(in);
+	free(one);
+	free(two);
+	free(tidy);
+}
+
 TEST(ret_follows_its_exit_renumbered_or_left_out)
 {
 	struct files fs = { .dir = tu_tmpdir() };

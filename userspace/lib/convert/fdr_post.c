@@ -36,6 +36,7 @@ struct block {
 	uint64_t t;		/* first NewCPUId time */
 	size_t seq;		/* position in the stream, for a stable sort */
 	uint64_t task_first;	/* earliest time of the block's task */
+	uint64_t functions;	/* its function records */
 	uint64_t wall_sec;	/* its WallClockTime */
 	uint32_t wall_usec;
 	bool has_t;
@@ -136,6 +137,8 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		}
 		break;
 	case TB_FDR_FUNCTION:
+		if (b)
+			b->functions++;
 		if (r->func_type != TB_FDR_EXIT)
 			p->enters[r->func_id >> 24 & (TB_FDR_POST_SPACES - 1)]++;
 		if (tb_buf_array_grow(&p->ids, &s->capids, s->nids + 1,
@@ -647,6 +650,7 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	for (i = 0; i < s.n; i += k) {
 		/* An input's META block: this one's is written above. */
 		if (p->meta && s.v[i].tid == TRACEBUF_FDR_META_TID) {
+			p->meta_functions += s.v[i].functions;
 			k = 1;
 			continue;
 		}

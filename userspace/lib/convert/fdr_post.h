@@ -108,6 +108,11 @@ struct tb_fdr_post {
 	uint64_t out_blocks;	/* one per task; the input's in raw mode */
 	uint64_t removed;	/* exits left out */
 	uint64_t removed_rets;	/* RET events left out with their exit */
+	/*
+	 * Function records of an input's META block, left out with it: a
+	 * collector's has none, and no reader shows that thread's.
+	 */
+	uint64_t meta_functions;
 	uint64_t closed;	/* exits added: calls whose exit was lost */
 	uint64_t bytes;		/* bytes written */
 };
