@@ -68,6 +68,7 @@ corpus_dir() {
 	fdr_reader_fuzz)	echo fdr ;;
 	fdr_post_fuzz)		echo fdr ;;
 	fdr_script_fuzz)	echo fdr ;;
+	fdr_meta_fuzz)		echo fdr ;;
 	tfile_reader_fuzz)	echo tfile ;;
 	xscale_fuzz)		echo xscale ;;
 	name_map_fuzz)		echo names ;;
