@@ -823,9 +823,11 @@ int cmd_convert(int argc, char **argv)
 	/*
 	 * A trace's own names are in its first block, read before the
 	 * conversion reads it from the start: from a pipe, through a
-	 * temporary file.
+	 * temporary file (fdr-text without names streams, as llvm-xray's
+	 * fdr-dump).
 	 */
-	if (conv->kind == TB_SNIFF_FDR && (conv->uses & USE_MAP))
+	if (conv->kind == TB_SNIFF_FDR && (conv->uses & USE_MAP) &&
+	    !opt.no_names && (conv->fn != fdr_text || opt.map || opt.names))
 		in = report_cli_open(opt.in);
 	else
 		in = cli_open_input(opt.in);
