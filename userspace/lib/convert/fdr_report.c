@@ -82,6 +82,8 @@ static void rp_reset(struct tb_fdr_report *r)
 	free(r->before);
 	free(r->nbefore);
 	free(r->folds);
+	tb_fdr_report_sched_free(&r->sched);
+	tb_fdr_report_errors_free(&r->errors);
 }
 
 void tb_fdr_report_free(struct tb_fdr_report *r)
@@ -208,6 +210,12 @@ static int rp_sort_funcs(struct tb_fdr_report *r)
 	return 0;
 }
 
+/* Ticks to nanoseconds for the scheduler section's walk. */
+static uint64_t rp_sched_ns(const void *ctx, uint64_t ticks)
+{
+	return tb_fdr_report_visit_ns(ctx, ticks);
+}
+
 static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 {
 	struct rp_ctx c = { .r = r, .err = err };
@@ -238,6 +246,9 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 	free(c.direct);
 	if (ret)
 		return ret;
+	tb_fdr_report_errors_sort(&r->errors);
+	if (tb_fdr_report_sched_finish(&r->sched, r->opts.top, rp_sched_ns, r))
+		return -ENOMEM;
 	return rp_sort_funcs(r);
 }
 
