@@ -194,12 +194,12 @@ static void pingpong(struct gen *x)
 	g_end(x);
 }
 
-static int run_mem(struct tb_fdr_report *r, const struct gb *g,
-		   unsigned int top)
+static int run_opts(struct tb_fdr_report *r, const struct gb *g,
+		    unsigned int top, int64_t pid)
 {
 	static struct tb_task_map tasks;	/* empty; outlives @r */
 	struct tb_fdr_report_opts o = {
-		.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
+		.pid = pid, .tid = TB_REPORT_NO_FILTER,
 		.cpu = TB_REPORT_NO_FILTER, .top = top,
 	};
 	struct tb_error err = { 0 };
@@ -211,6 +211,12 @@ static int run_mem(struct tb_fdr_report *r, const struct gb *g,
 		fprintf(stderr, "report: %d %s\n", ret, err.msg);
 	fclose(f);
 	return ret;
+}
+
+static int run_mem(struct tb_fdr_report *r, const struct gb *g,
+		   unsigned int top)
+{
+	return run_opts(r, g, top, TB_REPORT_NO_FILTER);
 }
 
 static struct tb_fdr_report_sched_task *task(struct tb_fdr_report *r,
@@ -234,7 +240,7 @@ static uint64_t pct(struct tb_fdr_report_sched_task *t, double p)
 
 static char *text_of(struct tb_fdr_report *r, bool sched_only)
 {
-	struct tb_fdr_report_print p = { .input = "x", .hists = 0,
+	struct tb_fdr_report_print p = { .input = "x", .hists = 1,
 					 .sched_only = sched_only };
 	char *text = NULL;
 	size_t len;
@@ -391,6 +397,33 @@ TEST(text_sections)
 	EXPECT_NE(NULL, strstr(s, "Run-queue delay by task"));
 	EXPECT_NE(NULL, strstr(s, "256 -> 511      : 3"));
 	EXPECT_NE(NULL, strstr(s, "The 3 longest run-queue delays"));
+	/* --hist 1: the task that waited longest, ping (1.5 us) */
+	EXPECT_NE(NULL, strstr(s, "\ntid 100 ?: 12 waits\n"));
+	EXPECT_EQ(NULL, strstr(s, "\ntid 101"));
+	free(s);
+	tb_fdr_report_free(&r);
+	gb_free(&x.g);
+}
+
+/* --pid: pong's rows, its longest delays, its histogram only. */
+TEST(pid_filter)
+{
+	struct gen x = { 0 };
+	struct tb_fdr_report r;
+	char *s;
+
+	pingpong(&x);
+	ASSERT_EQ(0, run_opts(&r, &x.g, 3, PONG));
+	EXPECT_EQ(ROUNDS, r.sched.all.count);
+	ASSERT_EQ(3, r.sched.nlongest);
+	EXPECT_EQ(190, r.sched.longest[0].ticks);
+	EXPECT_EQ(180, r.sched.longest[1].ticks);
+	EXPECT_EQ(170, r.sched.longest[2].ticks);
+	EXPECT_EQ(PONG, r.sched.longest[2].tid);
+	s = text_of(&r, true);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "\n       101        101 ?  "));
+	EXPECT_EQ(NULL, strstr(s, "\n       100        100 ?  "));
 	free(s);
 	tb_fdr_report_free(&r);
 	gb_free(&x.g);
@@ -503,6 +536,18 @@ TEST(report_check_py)
 	EXPECT_EQ(0, status) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "ok 1 pingpong.fdr")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "26 switches")) TH_LOG("%s", out);
+	free(out);
+	/* --sched: the heading and the scheduler only; not with --folded */
+	out = tu_run(&status, "%s report --sched %s", tu_tool("tracebuf"),
+		     path);
+	EXPECT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\nScheduler: 26 context switches, 22 wake-ups\n"));
+	EXPECT_EQ(NULL, strstr(out, "Latency by event"));
+	EXPECT_EQ(NULL, strstr(out, "Errors"));
+	free(out);
+	out = tu_run(&status, "%s report --sched --folded %s",
+		     tu_tool("tracebuf"), path);
+	EXPECT_EQ(2, status) TH_LOG("%s", out);
 	free(out);
 	tu_rmdir(dir);
 	free(dir);

@@ -220,6 +220,9 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 {
 	struct rp_ctx c = { .r = r, .err = err };
 	const struct tb_fdr_report_opts *o = &r->opts;
+	struct tb_fdr_report_sched_filter sf = {
+		.pid = o->pid, .tid = o->tid, .cpu = o->cpu,
+	};
 	size_t k;
 	int ret;
 
@@ -247,7 +250,8 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 	if (ret)
 		return ret;
 	tb_fdr_report_errors_sort(&r->errors);
-	if (tb_fdr_report_sched_finish(&r->sched, r->opts.top, rp_sched_ns, r))
+	if (tb_fdr_report_sched_finish(&r->sched, r->opts.top, &sf, rp_sched_ns,
+				       r))
 		return -ENOMEM;
 	return rp_sort_funcs(r);
 }

@@ -443,7 +443,7 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 
 	rp_heading(r, p, out);
 	if (p->sched_only) {
-		tb_fdr_report_sched_print_text(r, out);
+		tb_fdr_report_sched_print_text(r, p->hists, out);
 		return ferror(out) ? -EIO : 0;
 	}
 	rp_latencies(r, out, &approx);
@@ -463,7 +463,7 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 	rp_longest(r, out);
 	rp_before_text(r, out);
 	tb_fdr_report_errors_print_text(r, out);
-	tb_fdr_report_sched_print_text(r, out);
+	tb_fdr_report_sched_print_text(r, p->hists, out);
 	return ferror(out) ? -EIO : 0;
 }
 

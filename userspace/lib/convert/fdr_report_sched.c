@@ -111,10 +111,20 @@ static void sc_longest(struct tb_fdr_report_sched *s,
 	s->nlongest = n;
 }
 
+bool tb_fdr_report_sched_shown(const struct tb_fdr_report_sched_filter *f,
+			       int32_t tid, int32_t pid)
+{
+	if (f->pid >= 0 && pid != f->pid)
+		return false;
+	return f->tid < 0 || tid == f->tid ||
+	       tb_task_map_shown_tid(tid) == f->tid;
+}
+
 /* Task @t is switched in on @e->cpu at @e->tsc. */
 static int sc_in(struct tb_fdr_report_sched *s,
 		 struct tb_fdr_report_sched_task *t,
 		 const struct tb_fdr_report_sched_ev *e,
+		 const struct tb_fdr_report_sched_filter *f,
 		 uint64_t (*ns)(const void *, uint64_t), const void *ctx)
 {
 	struct tb_fdr_report_sched_delay d;
@@ -132,13 +142,17 @@ static int sc_in(struct tb_fdr_report_sched *s,
 			.preempted = t->off_known &&
 				     t->state == TRACEBUF_FDR_STATE_RUNNING,
 		};
-		if (tb_latency_add(&t->runq, d.ticks) ||
-		    tb_latency_add(&s->all, d.ticks))
+		if (tb_latency_add(&t->runq, d.ticks))
 			return -ENOMEM;
 		b = tb_latency_log2(ns(ctx, d.ticks));
 		t->runq_log2_ns[b]++;
-		s->all_log2_ns[b]++;
-		sc_longest(s, &d);
+		if (tb_fdr_report_sched_shown(f, t->tid, t->pid) &&
+		    (f->cpu < 0 || e->cpu == f->cpu)) {
+			if (tb_latency_add(&s->all, d.ticks))
+				return -ENOMEM;
+			s->all_log2_ns[b]++;
+			sc_longest(s, &d);
+		}
 	}
 	t->waiting = false;
 	t->off_known = false;
@@ -164,6 +178,7 @@ static void sc_out(struct tb_fdr_report_sched_task *t,
 
 static int sc_switch(struct tb_fdr_report_sched *s,
 		     const struct tb_fdr_report_sched_ev *e,
+		     const struct tb_fdr_report_sched_filter *f,
 		     uint64_t (*ns)(const void *, uint64_t), const void *ctx)
 {
 	struct tb_fdr_report_sched_cpu *c = sc_cpu(s, e->cpu);
@@ -190,7 +205,7 @@ static int sc_switch(struct tb_fdr_report_sched *s,
 	if (t)
 		sc_out(t, e);
 	t = sc_task(s, e->tid, &oom);
-	if (t && sc_in(s, t, e, ns, ctx))
+	if (t && sc_in(s, t, e, f, ns, ctx))
 		return -ENOMEM;
 	return oom ? -ENOMEM : 0;
 }
@@ -218,6 +233,7 @@ static int sc_wakeup(struct tb_fdr_report_sched *s,
 
 int tb_fdr_report_sched_finish(struct tb_fdr_report_sched *s,
 			       unsigned int top,
+			       const struct tb_fdr_report_sched_filter *f,
 			       uint64_t (*ns)(const void *ctx, uint64_t ticks),
 			       const void *ctx)
 {
@@ -233,7 +249,7 @@ int tb_fdr_report_sched_finish(struct tb_fdr_report_sched *s,
 	qsort(s->ev, s->nev, sizeof(*s->ev), sc_by_time);
 	for (i = 0; i < s->nev && !ret; i++)
 		ret = s->ev[i].wakeup ? sc_wakeup(s, &s->ev[i]) :
-					sc_switch(s, &s->ev[i], ns, ctx);
+					sc_switch(s, &s->ev[i], f, ns, ctx);
 	/* The walk's events are no longer needed. */
 	free(s->ev);
 	s->ev = NULL;

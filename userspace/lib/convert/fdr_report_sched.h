@@ -14,7 +14,10 @@
  * between the trace's own events only: before a task's or a CPU's first
  * switch, what it did is unknown, not guessed.  Idle tasks
  * (TRACEBUF_FDR_IDLE_TID) make the CPUs' idle time and have no run-queue
- * delay.  Computed on the whole trace: the report's filters do not apply.
+ * delay.  Computed on the whole trace, then --pid, --tid and --cpu
+ * (struct tb_fdr_report_sched_filter) choose the rows, the longest delays
+ * and the histogram of all tasks; --time, --before, --events and --name
+ * do not apply.
  */
 #ifndef TB_FDR_REPORT_SCHED_H
 #define TB_FDR_REPORT_SCHED_H
@@ -71,6 +74,11 @@ struct tb_fdr_report_sched_delay {
 	bool preempted;		/* waited from a preemption, not a wake-up */
 };
 
+/* The report's --pid, --tid, --cpu: a value, or -1 for any. */
+struct tb_fdr_report_sched_filter {
+	int64_t pid, tid, cpu;
+};
+
 struct tb_fdr_report_sched {
 	struct tb_fdr_report_sched_ev *ev;
 	size_t nev, cap_ev;
@@ -92,12 +100,17 @@ int tb_fdr_report_sched_add(struct tb_fdr_report_sched *s, const struct tb_fdr_r
 
 /*
  * Walk the events kept in time order into the tables, keeping the @top
- * longest delays; @ns converts ticks to nanoseconds (the histograms).
- * 0 or -ENOMEM.
+ * longest delays of the tasks and CPUs @f passes; @ns converts ticks to
+ * nanoseconds (the histograms).  0 or -ENOMEM.
  */
 int tb_fdr_report_sched_finish(struct tb_fdr_report_sched *s, unsigned int top,
+			const struct tb_fdr_report_sched_filter *f,
 			uint64_t (*ns)(const void *ctx, uint64_t ticks),
 			const void *ctx);
+
+/* Whether task @tid of process @pid passes @f's --pid and --tid. */
+bool tb_fdr_report_sched_shown(const struct tb_fdr_report_sched_filter *f,
+			       int32_t tid, int32_t pid);
 
 void tb_fdr_report_sched_free(struct tb_fdr_report_sched *s);
 

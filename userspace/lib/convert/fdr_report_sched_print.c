@@ -31,6 +31,23 @@ static const char *sp_comm(const struct tb_fdr_report *r, int32_t tid,
 	return c ? c : "?";
 }
 
+/* Whether @t is a row of the tables: --pid and --tid. */
+static bool sp_shown(const struct tb_fdr_report *r,
+		     const struct tb_fdr_report_sched_task *t)
+{
+	struct tb_fdr_report_sched_filter f = {
+		.pid = r->opts.pid, .tid = r->opts.tid, .cpu = r->opts.cpu,
+	};
+
+	return tb_fdr_report_sched_shown(&f, t->tid, sp_pid(r, t->tid));
+}
+
+/* Whether CPU @c is a row of the tables: --cpu. */
+static bool sp_cpu_shown(const struct tb_fdr_report *r, unsigned int c)
+{
+	return r->opts.cpu == TB_REPORT_NO_FILTER || r->opts.cpu == c;
+}
+
 static const char *sp_dur(const struct tb_fdr_report *r, uint64_t ticks,
 			  char *buf)
 {
@@ -53,7 +70,46 @@ static unsigned int sp_states(const struct tb_fdr_report_sched *s,
 	return n;
 }
 
-static void sp_runq(const struct tb_fdr_report *r, FILE *out)
+/* Tasks with more run-queue time first. */
+static int sp_by_runq(const void *a, const void *b)
+{
+	const struct tb_fdr_report_sched_task *x = *(void *const *)a;
+	const struct tb_fdr_report_sched_task *y = *(void *const *)b;
+
+	if (x->runq.total != y->runq.total)
+		return x->runq.total < y->runq.total ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The histograms of the @hists tasks that waited longest, as runqlat -P. */
+static void sp_task_hists(const struct tb_fdr_report *r, unsigned int hists,
+			  FILE *out)
+{
+	const struct tb_fdr_report_sched *s = &r->sched;
+	const struct tb_fdr_report_sched_task **v;
+	char comm[TB_TASK_COMM_LEN];
+	size_t i, n = 0;
+
+	if (!hists || !s->ntasks)
+		return;
+	v = malloc(s->ntasks * sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].runq.count && sp_shown(r, &s->tasks[i]))
+			v[n++] = &s->tasks[i];
+	qsort(v, n, sizeof(*v), sp_by_runq);
+	for (i = 0; i < n && i < hists; i++) {
+		fprintf(out, "\ntid %d %s: %" PRIu64 " waits\n",
+			tb_task_map_shown_tid(v[i]->tid),
+			sp_comm(r, v[i]->tid, comm), v[i]->runq.count);
+		tb_latency_print_log2(v[i]->runq_log2_ns, out);
+	}
+	free(v);
+}
+
+static void sp_runq(const struct tb_fdr_report *r, unsigned int hists,
+		    FILE *out)
 {
 	const struct tb_fdr_report_sched *s = &r->sched;
 	char comm[TB_TASK_COMM_LEN], d[4][SP_DUR];
@@ -67,7 +123,7 @@ static void sp_runq(const struct tb_fdr_report *r, FILE *out)
 		struct tb_fdr_report_sched_task *t = &s->tasks[i];
 		uint64_t p50, p99;
 
-		if (!t->runq.count)
+		if (!t->runq.count || !sp_shown(r, t))
 			continue;
 		p50 = tb_latency_percentile(&t->runq, 50, &exact);
 		approx |= !exact;
@@ -85,6 +141,7 @@ static void sp_runq(const struct tb_fdr_report *r, FILE *out)
 	fprintf(out, "\nRun-queue delay of all tasks: %" PRIu64 " waits\n",
 		s->all.count);
 	tb_latency_print_log2(s->all_log2_ns, out);
+	sp_task_hists(r, hists, out);
 }
 
 static void sp_oncpu(const struct tb_fdr_report *r, FILE *out)
@@ -106,6 +163,8 @@ static void sp_oncpu(const struct tb_fdr_report *r, FILE *out)
 	for (i = 0; i < s->ntasks; i++) {
 		const struct tb_fdr_report_sched_task *t = &s->tasks[i];
 
+		if (!sp_shown(r, t))
+			continue;
 		fprintf(out, "%10d %10d %-16s %8" PRIu64 " %10s",
 			tb_task_map_shown_tid(t->tid),
 			sp_pid(r, t->tid), sp_comm(r, t->tid, comm),
@@ -144,6 +203,8 @@ static void sp_cpus(const struct tb_fdr_report *r, FILE *out)
 			c < s->ncpus ? &s->cpus[c] : NULL;
 		uint64_t busy = sc ? sc->busy : 0, idle = sc ? sc->idle : 0;
 
+		if (!sp_cpu_shown(r, c))
+			continue;
 		fprintf(out, "%4u %8" PRIu64 " %10s %10s %10s", c,
 			sc ? sc->switches : 0, sp_dur(r, busy, d[0]),
 			sp_dur(r, idle, d[1]),
@@ -183,7 +244,8 @@ static void sp_longest(const struct tb_fdr_report *r, FILE *out)
 	}
 }
 
-void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r, FILE *out)
+void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r,
+				    unsigned int hists, FILE *out)
 {
 	const struct tb_fdr_report_sched *s = &r->sched;
 
@@ -196,7 +258,7 @@ void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r, FILE *out)
 	if (s->malformed)
 		fprintf(out, "  %" PRIu64 " switch or wake-up events too short to read, left out\n",
 			s->malformed);
-	sp_runq(r, out);
+	sp_runq(r, hists, out);
 	sp_oncpu(r, out);
 	sp_cpus(r, out);
 	sp_longest(r, out);
@@ -259,24 +321,29 @@ void tb_fdr_report_sched_print_json(struct tb_fdr_report *r, FILE *out)
 	struct tb_fdr_report_sched *s = &r->sched;
 	char comm[TB_TASK_COMM_LEN];
 	unsigned int c;
-	size_t i;
+	size_t i, n;
 
 	fprintf(out, ",\n\"sched\": {\"switches\": %" PRIu64 ", \"wakeups\": %"
 		PRIu64 ", \"malformed\": %" PRIu64 ", \"runq_log2_ns\": ",
 		s->switches, s->wakeups, s->malformed);
 	sp_json_log2(s->all_log2_ns, out);
 	fprintf(out, ",\n\"tasks\": [");
-	for (i = 0; i < s->ntasks; i++) {
-		fprintf(out, "%s\n", i ? "," : "");
+	for (i = 0, n = 0; i < s->ntasks; i++) {
+		if (!sp_shown(r, &s->tasks[i]))
+			continue;
+		fprintf(out, "%s\n", n++ ? "," : "");
 		sp_json_task(r, &s->tasks[i], out);
 	}
 	fprintf(out, "],\n\"cpus\": [");
-	for (c = 0; c < s->ncpus; c++)
+	for (c = 0, n = 0; c < s->ncpus; c++) {
+		if (!sp_cpu_shown(r, c))
+			continue;
 		fprintf(out, "%s\n{\"cpu\": %u, \"switches\": %" PRIu64
 			", \"busy_ns\": %" PRIu64 ", \"idle_ns\": %" PRIu64 "}",
-			c ? "," : "", c, s->cpus[c].switches,
+			n++ ? "," : "", c, s->cpus[c].switches,
 			tb_fdr_report_ns(r, s->cpus[c].busy),
 			tb_fdr_report_ns(r, s->cpus[c].idle));
+	}
 	fprintf(out, "],\n\"longest\": [");
 	for (c = 0; c < s->nlongest; c++) {
 		const struct tb_fdr_report_sched_delay *l = &s->longest[c];

@@ -11,7 +11,9 @@
 
 #include "convert/fdr_report.h"
 
-void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r, FILE *out);
+/* With the run-queue histograms of the @hists tasks that waited longest. */
+void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r,
+				    unsigned int hists, FILE *out);
 /* ",\n\"sched\": {...}" */
 void tb_fdr_report_sched_print_json(struct tb_fdr_report *r, FILE *out);
 
