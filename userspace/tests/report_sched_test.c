@@ -443,7 +443,7 @@ TEST(sections_of_a_trace_without_typed_events)
 	ASSERT_EQ(0, run_mem(&r, &x.g, 3));
 	s = text_of(&r, false);
 	ASSERT_NE(NULL, s);
-	EXPECT_NE(NULL, strstr(s, "\nScheduler: the trace has no context switches: record with -e sched\n"));
+	EXPECT_NE(NULL, strstr(s, "\nScheduler: the trace has no context switches (SWITCH events): record with -e sched\n"));
 	EXPECT_NE(NULL, strstr(s, "\nErrors: no system call failed, or the trace was recorded without return values"));
 	EXPECT_EQ(NULL, strstr(s, "Run-queue"));
 	free(s);

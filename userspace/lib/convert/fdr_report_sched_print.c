@@ -250,7 +250,7 @@ void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r,
 	const struct tb_fdr_report_sched *s = &r->sched;
 
 	if (!s->switches) {
-		fprintf(out, "\nScheduler: the trace has no context switches: record with -e sched\n");
+		fprintf(out, "\nScheduler: the trace has no context switches (SWITCH events): record with -e sched\n");
 		return;
 	}
 	fprintf(out, "\nScheduler: %" PRIu64 " context switches, %" PRIu64 " wake-ups\n",
