@@ -492,6 +492,36 @@ TEST(short_payloads_and_unknown_types)
 	gb_free(&x.g);
 }
 
+/*
+ * A file that names a new task in every switch (hostile, or a fork
+ * bomb): each is found by a hash, not a sorted insert that would move
+ * the table once per task (20,000 tasks of 1 KiB: 200 GB of moves).
+ */
+TEST(a_new_task_in_every_switch)
+{
+	struct gen x = { 0 };
+	struct tb_fdr_report r;
+	int32_t k, n = 20000;
+
+	gf_header(&x.g, 5, 1, 0);
+	g_block(&x, 10, 0, 100);
+	for (k = 0; k < n; k++) {
+		g_wakeup(&x, 100 + 10 * (uint64_t)k, 1000 + n - k);
+		g_switch(&x, 105 + 10 * (uint64_t)k, 1000 + n - k + 1,
+			 1000 + n - k, TRACEBUF_FDR_STATE_SLEEPING);
+	}
+	g_end(&x);
+	ASSERT_EQ(0, run_mem(&r, &x.g, 3));
+	EXPECT_EQ((size_t)n + 1, r.sched.ntasks);
+	/* by tid, every one woken 5 ns before it ran */
+	EXPECT_EQ(1000 + 1, r.sched.tasks[0].tid);
+	EXPECT_EQ(1000 + n + 1, r.sched.tasks[n].tid);
+	EXPECT_EQ((uint64_t)n, r.sched.all.count);
+	EXPECT_EQ(5, r.sched.all.max);
+	tb_fdr_report_free(&r);
+	gb_free(&x.g);
+}
+
 /* Every cut of the file reads without error, its numbers never above. */
 TEST(every_cut)
 {

@@ -52,30 +52,39 @@ static int sc_by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Task @tid's entry, made on first sight; NULL: idle task or no memory. */
+/*
+ * Task @tid's entry, made on first sight; NULL: idle task or no memory.
+ * By a hash, not a sorted insert: a file may name a new tid in every
+ * event.  The pointer is valid until the next new task.
+ */
 static struct tb_fdr_report_sched_task *
 sc_task(struct tb_fdr_report_sched *s, int32_t tid, int *oom)
 {
 	struct tb_fdr_report_sched_task *t;
-	size_t lo;
+	uint32_t at;
 
 	if (tb_task_map_idle_cpu(tid) >= 0)
 		return NULL;
-	lo = tb_task_map_index(s->tasks, s->ntasks, sizeof(*s->tasks), tid);
-	if (lo < s->ntasks && s->tasks[lo].tid == tid)
-		return &s->tasks[lo];
+	at = tb_hash_get(&s->index, (uint32_t)tid);
+	if (at)
+		return &s->tasks[at - 1];
 	if (tb_buf_array_grow(&s->tasks, &s->cap_tasks, s->ntasks + 1,
-			      sizeof(*t))) {
+			      sizeof(*t)) ||
+	    tb_hash_put(&s->index, (uint32_t)tid, (uint32_t)s->ntasks + 1)) {
 		*oom = 1;
 		return NULL;
 	}
-	memmove(&s->tasks[lo + 1], &s->tasks[lo],
-		(s->ntasks - lo) * sizeof(*t));
-	t = &s->tasks[lo];
+	t = &s->tasks[s->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	s->ntasks++;
 	return t;
+}
+
+static int sc_by_tid(const void *a, const void *b)
+{
+	const struct tb_fdr_report_sched_task *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 static struct tb_fdr_report_sched_cpu *
@@ -250,7 +259,9 @@ int tb_fdr_report_sched_finish(struct tb_fdr_report_sched *s,
 	for (i = 0; i < s->nev && !ret; i++)
 		ret = s->ev[i].wakeup ? sc_wakeup(s, &s->ev[i]) :
 					sc_switch(s, &s->ev[i], f, ns, ctx);
-	/* The walk's events are no longer needed. */
+	/* The tables by tid, as the report's; the walk's events are done. */
+	qsort(s->tasks, s->ntasks, sizeof(*s->tasks), sc_by_tid);
+	tb_hash_free(&s->index);
 	free(s->ev);
 	s->ev = NULL;
 	s->nev = s->cap_ev = 0;
@@ -268,5 +279,6 @@ void tb_fdr_report_sched_free(struct tb_fdr_report_sched *s)
 	free(s->tasks);
 	free(s->cpus);
 	free(s->longest);
+	tb_hash_free(&s->index);
 	memset(s, 0, sizeof(*s));
 }

@@ -30,6 +30,7 @@
 #include "convert/latency.h"
 #include "format/fdr_event.h"
 #include "format/fdr_reader.h"
+#include "util/hash.h"
 
 /* A switch or wake-up, as kept until the walk (28 bytes). */
 struct tb_fdr_report_sched_ev {
@@ -84,8 +85,10 @@ struct tb_fdr_report_sched {
 	size_t nev, cap_ev;
 	uint64_t switches, wakeups;
 	uint64_t malformed;	/* SWITCH or WAKEUP payloads too short */
-	struct tb_fdr_report_sched_task *tasks;	/* sorted by tid, no idle */
+	/* sorted by tid after the walk (during it: by first sight), no idle */
+	struct tb_fdr_report_sched_task *tasks;
 	size_t ntasks, cap_tasks;
+	struct tb_hash index;	/* during the walk: tid -> index + 1 */
 	struct tb_fdr_report_sched_cpu *cpus;
 	unsigned int ncpus;
 	struct tb_latency all;	/* every task's run-queue delays */
