@@ -56,7 +56,8 @@ static int er_by_id(const void *a, const void *b)
 
 void tb_fdr_report_errors_sort(struct tb_fdr_report_errors *e)
 {
-	qsort(e->v, e->n, sizeof(*e->v), er_by_id);
+	if (e->n)	/* qsort() of NULL is undefined, even of none */
+		qsort(e->v, e->n, sizeof(*e->v), er_by_id);
 	/* The index points into the order of the pass: no longer valid. */
 	tb_hash_free(&e->index);
 }

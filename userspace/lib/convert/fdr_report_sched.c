@@ -255,12 +255,15 @@ int tb_fdr_report_sched_finish(struct tb_fdr_report_sched *s,
 		if (!s->longest)
 			return -ENOMEM;
 	}
-	qsort(s->ev, s->nev, sizeof(*s->ev), sc_by_time);
+	/* qsort() of NULL is undefined, even of none */
+	if (s->nev)
+		qsort(s->ev, s->nev, sizeof(*s->ev), sc_by_time);
 	for (i = 0; i < s->nev && !ret; i++)
 		ret = s->ev[i].wakeup ? sc_wakeup(s, &s->ev[i]) :
 					sc_switch(s, &s->ev[i], f, ns, ctx);
 	/* The tables by tid, as the report's; the walk's events are done. */
-	qsort(s->tasks, s->ntasks, sizeof(*s->tasks), sc_by_tid);
+	if (s->ntasks)
+		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), sc_by_tid);
 	tb_hash_free(&s->index);
 	free(s->ev);
 	s->ev = NULL;
