@@ -522,6 +522,62 @@ TEST(a_new_task_in_every_switch)
 	gb_free(&x.g);
 }
 
+/*
+ * A capture read from the device: a task's blocks out of time order are
+ * put in order first (fdr-tidy's logic, every record kept), and the
+ * typed events keep their places after their exits.  The ping-pong file
+ * with task 103's two blocks swapped.
+ */
+TEST(a_capture_out_of_order)
+{
+	struct gen x = { 0 }, y = { 0 };
+	struct tb_fdr_report r;
+	size_t b1, b2;
+
+	pingpong(&x);
+	/* task 103's blocks are the last two: find where they begin */
+	for (b1 = x.g.n - TB_FDR_META_SIZE; b1 > TB_FDR_HEADER_SIZE; b1--)
+		if (x.g.p[b1] == TRACEBUF_FDR_META_BYTE(TB_FDR_BUFFER_EXTENTS) &&
+		    x.g.p[b1 + TB_FDR_META_SIZE] ==
+		    TRACEBUF_FDR_META_BYTE(TB_FDR_NEW_BUFFER) &&
+		    tb_bytes_get32(x.g.p + b1 + TB_FDR_META_SIZE + 1) == OTHER &&
+		    tb_bytes_get16(x.g.p + b1 + 4 * TB_FDR_META_SIZE + 1) == 1)
+			break;
+	b2 = b1;
+	for (b1--; b1 > TB_FDR_HEADER_SIZE; b1--)
+		if (x.g.p[b1] == TRACEBUF_FDR_META_BYTE(TB_FDR_BUFFER_EXTENTS) &&
+		    x.g.p[b1 + TB_FDR_META_SIZE] ==
+		    TRACEBUF_FDR_META_BYTE(TB_FDR_NEW_BUFFER) &&
+		    tb_bytes_get32(x.g.p + b1 + TB_FDR_META_SIZE + 1) == OTHER)
+			break;
+	ASSERT_LT(TB_FDR_HEADER_SIZE, b1);
+	gb_bytes(&y.g, x.g.p, b1);
+	gb_bytes(&y.g, x.g.p + b2, x.g.n - b2);
+	gb_bytes(&y.g, x.g.p + b1, b2 - b1);
+	ASSERT_EQ(0, run_mem(&r, &y.g, 3));
+	EXPECT_TRUE(r.tidied);
+	EXPECT_EQ(1 + 2 * ROUNDS + 5, r.sched.switches);
+	EXPECT_EQ(2 * ROUNDS + 2, r.sched.wakeups);
+	EXPECT_EQ(ENOENTS + 1 + 1 + 1 + 1, r.errors.returns);
+	/*
+	 * The ordering writes a task's records as one run (fdr_post): the
+	 * RET first in task 103's second block then follows the exit that
+	 * ended its first, and may be pinned on it.  The rest is as in
+	 * order.
+	 */
+	EXPECT_LE(ENOENTS + 1 + 1, r.errors.pinned);
+	ASSERT_LE(2, r.errors.n);
+	EXPECT_EQ(READ, r.errors.v[0].id);
+	EXPECT_EQ(1, r.errors.v[0].count);
+	EXPECT_EQ(OPENAT, r.errors.v[r.errors.n - 1].id);
+	EXPECT_EQ(ENOENTS, r.errors.v[r.errors.n - 1].count);
+	EXPECT_EQ(ROUNDS, r.sched.tasks[1].runq.count);
+	EXPECT_EQ(1450, r.sched.tasks[1].runq.total);
+	tb_fdr_report_free(&r);
+	gb_free(&x.g);
+	gb_free(&y.g);
+}
+
 /* Every cut of the file reads without error, its numbers never above. */
 TEST(every_cut)
 {
