@@ -444,7 +444,7 @@ TEST(sections_of_a_trace_without_typed_events)
 	s = text_of(&r, false);
 	ASSERT_NE(NULL, s);
 	EXPECT_NE(NULL, strstr(s, "\nScheduler: the trace has no context switches (SWITCH events): record with -e sched\n"));
-	EXPECT_NE(NULL, strstr(s, "\nErrors: no system call failed, or the trace was recorded without return values"));
+	EXPECT_NE(NULL, strstr(s, "\nErrors: the trace has no return values (RET events): no system call failed, or its recorder wrote none: record with -e syscall"));
 	EXPECT_EQ(NULL, strstr(s, "Run-queue"));
 	free(s);
 	tb_fdr_report_free(&r);

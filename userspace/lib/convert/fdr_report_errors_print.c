@@ -78,7 +78,7 @@ void tb_fdr_report_errors_print_text(const struct tb_fdr_report *r, FILE *out)
 		return;
 	}
 	if (!e->returns) {
-		fprintf(out, "\nErrors: no system call failed, or the trace was recorded without return values (RET events)\n");
+		fprintf(out, "\nErrors: the trace has no return values (RET events): no system call failed, or its recorder wrote none: record with -e syscall\n");
 		return;
 	}
 	for (i = 0; i < e->n; i++)
