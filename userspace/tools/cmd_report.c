@@ -23,7 +23,7 @@
 #define DEFAULT_IN	"trace.fdr"
 
 enum {
-	OPT_TASKS = REPORT_CLI_OPT_END, OPT_TOP, OPT_HIST, OPT_FOLDED,
+	OPT_TASKS = REPORT_CLI_OPT_END, OPT_TOP, OPT_HIST, OPT_FOLDED, OPT_SCHED,
 };
 
 static const struct tb_opt report_opts[] = {
@@ -42,6 +42,7 @@ static const struct tb_opt report_opts[] = {
 	{ TB_OPT_JSON },
 	{ .id = OPT_FOLDED, .name = "folded", .arg = TB_OPT_OPTIONAL,
 	  .val = TB_VAL_WORD, .values = "count" },
+	{ .id = OPT_SCHED, .name = "sched" },
 	{ TB_OPT_OUTPUT },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
@@ -60,7 +61,9 @@ static void usage(FILE *f)
 		"name its count, total, min, p50, p90, p99 and max latency (entry to\n"
 		"exit in one task, nested events included), point events and markers,\n"
 		"calls the trace holds only half of, log2 histograms, tasks with their\n"
-		"command names, CPUs, and the longest events.\n\n"
+		"command names, CPUs, the longest events, the system calls that\n"
+		"failed by errno, and the scheduler: run-queue delays, time on and off\n"
+		"the CPU, busy and idle CPUs.\n\n"
 		"  -m, --map=FILE     names of the function ids (default FILE.names)\n"
 		"      --tasks=FILE   command names of the tasks (default FILE.tasks)\n"
 		"      --no-names     use neither companion: ids and tids as numbers\n"
@@ -79,6 +82,7 @@ static void usage(FILE *f)
 		"                     each CPU's last events\n"
 		"      --top=N        longest events listed (default 10, 0: none)\n"
 		"      --hist=N       histograms of the N busiest names (default 3)\n"
+		"      --sched        only the scheduler section (text)\n"
 		"  -J, --json         one JSON object (times in ns) instead of text\n"
 		"      --folded[=count]  folded stacks (\"task;outer;inner ns\") for\n"
 		"                     flame graphs: self time, or calls with =count\n"
@@ -87,7 +91,8 @@ static void usage(FILE *f)
 		"  -V, --version      print the version\n\n"
 		"Examples:\n"
 		"  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n"
-		"  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n\n"
+		"  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n"
+		"  tracebuf record -e sched -- ./ping-pong && tracebuf report --sched\n\n"
 		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
 		tb_cli_prog());
 }
@@ -145,6 +150,9 @@ int cmd_report(int argc, char **argv)
 					optarg);
 			pr.fold_counts = optarg != NULL;
 			break;
+		case OPT_SCHED:
+			pr.sched_only = true;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -153,6 +161,8 @@ int cmd_report(int argc, char **argv)
 	if (p.nr_operands > 1)
 		cli_opt_usage("one trace at a time ('%s' is extra)",
 			      p.operands[1]);
+	if (pr.sched_only && folded)
+		cli_die(TB_EXIT_USAGE, "--sched and --folded are two outputs: choose one");
 	if (json && folded)
 		cli_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
 	if (o.before_ns && (o.from_ns || o.to_ns))

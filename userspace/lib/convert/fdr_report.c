@@ -83,6 +83,8 @@ static void rp_reset(struct tb_fdr_report *r)
 	free(r->before);
 	free(r->nbefore);
 	free(r->folds);
+	tb_fdr_report_sched_free(&r->sched);
+	tb_fdr_report_errors_free(&r->errors);
 }
 
 void tb_fdr_report_free(struct tb_fdr_report *r)
@@ -209,10 +211,19 @@ static int rp_sort_funcs(struct tb_fdr_report *r)
 	return 0;
 }
 
+/* Ticks to nanoseconds for the scheduler section's walk. */
+static uint64_t rp_sched_ns(const void *ctx, uint64_t ticks)
+{
+	return tb_fdr_report_visit_ns(ctx, ticks);
+}
+
 static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 {
 	struct rp_ctx c = { .r = r, .err = err };
 	const struct tb_fdr_report_opts *o = &r->opts;
+	struct tb_fdr_report_sched_filter sf = {
+		.pid = o->pid, .tid = o->tid, .cpu = o->cpu,
+	};
 	size_t k;
 	int ret;
 
@@ -239,6 +250,10 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 	free(c.direct);
 	if (ret)
 		return ret;
+	tb_fdr_report_errors_sort(&r->errors);
+	if (tb_fdr_report_sched_finish(&r->sched, r->opts.top, &sf, rp_sched_ns,
+				       r))
+		return -ENOMEM;
 	return rp_sort_funcs(r);
 }
 

@@ -23,6 +23,8 @@
 #include <stdio.h>
 
 #include "convert/fdr_report_class.h"
+#include "convert/fdr_report_errors.h"
+#include "convert/fdr_report_sched.h"
 #include "convert/latency.h"
 #include "format/fdr_classes.h"
 #include "format/fdr_reader.h"
@@ -88,6 +90,8 @@ struct tb_fdr_report_task {
 
 struct tb_fdr_report_cpu {
 	uint64_t count[TB_RC_NR];
+	/* ticks in completed outermost calls begun on it, by class */
+	uint64_t time[TB_RC_NR];
 	uint64_t lost;		/* from the recorder's loss reports */
 };
 
@@ -153,6 +157,9 @@ struct tb_fdr_report {
 	struct tb_fdr_report_fold *folds;
 	size_t nfolds, cap_folds;
 	bool want_folds;
+	/* the scheduler and errors sections (typed events) */
+	struct tb_fdr_report_sched sched;
+	struct tb_fdr_report_errors errors;
 };
 
 /*

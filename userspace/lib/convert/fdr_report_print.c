@@ -7,7 +7,9 @@
 
 #include <linux/tracebuf.h>
 
+#include "convert/fdr_report_errors_print.h"
 #include "convert/fdr_report_print.h"
+#include "convert/fdr_report_sched_print.h"
 #include "util/json.h"
 
 #define RP_PCT_NR	3
@@ -15,25 +17,10 @@
 #define RP_NAME_CUT	64
 static const double rp_pcts[RP_PCT_NR] = { 50, 90, 99 };
 
-/* @ns with a unit chosen for reading: "812 ns", "3.41 us", "12.0 ms". */
+/* @ns with a unit chosen for reading (convert/latency.h). */
 static const char *rp_dur(uint64_t ns, char *buf, size_t size)
 {
-	static const char *const unit[] = { "us", "ms", "s" };
-	double v = (double)ns;
-	unsigned int u = 0;
-
-	if (ns < 1000) {
-		snprintf(buf, size, "%" PRIu64 " ns", ns);
-		return buf;
-	}
-	v /= 1000;
-	while (v >= 999.5 && u < 2) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, size, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" :
-		 "%.0f %s", v, unit[u]);
-	return buf;
+	return tb_latency_dur(ns, buf, size);
 }
 
 const char *tb_fdr_report_print_dur(uint64_t ns, char *buf, size_t size)
@@ -301,29 +288,9 @@ static void rp_points(struct tb_fdr_report *r, FILE *out)
 /* A log2 histogram in nanoseconds, as bcc's print_log2_hist draws it. */
 static void rp_hist(const struct tb_fdr_report_func *f, FILE *out)
 {
-	const uint64_t *ns = f->log2_ns;
-	unsigned int k, lo = TB_LATENCY_LOG2, hi = 0, bars;
-	uint64_t top = 0;
-
-	for (k = 0; k < TB_LATENCY_LOG2; k++) {
-		if (!ns[k])
-			continue;
-		lo = k < lo ? k : lo;
-		hi = k;
-		top = ns[k] > top ? ns[k] : top;
-	}
 	fprintf(out, "\n%s %s: %" PRIu64 " calls\n",
 		tb_fdr_report_class_name(f->rc), f->name, f->lat.count);
-	fprintf(out, "%22s : %-9s %s\n", "ns", "count", "distribution");
-	for (k = lo; k <= hi && top; k++) {
-		uint64_t from = k ? 1ULL << (k - 1) : 0;
-		uint64_t to = k ? (k < 64 ? (1ULL << k) - 1 : UINT64_MAX) : 0;
-
-		bars = (unsigned int)((ns[k] * 40 + top - 1) / top);
-		fprintf(out, "%10" PRIu64 " -> %-8" PRIu64 " : %-9" PRIu64
-			" |%-40.*s|\n", from, to, ns[k], bars,
-			"****************************************");
-	}
+	tb_latency_print_log2(f->log2_ns, out);
 }
 
 static void rp_hists(struct tb_fdr_report *r,
@@ -475,6 +442,10 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 	bool approx = false;
 
 	rp_heading(r, p, out);
+	if (p->sched_only) {
+		tb_fdr_report_sched_print_text(r, p->hists, out);
+		return ferror(out) ? -EIO : 0;
+	}
 	rp_latencies(r, out, &approx);
 	/*
 	 * The bound in thousandths of a percent, rounded up: the error
@@ -491,6 +462,8 @@ int tb_fdr_report_print_text(struct tb_fdr_report *r,
 	rp_cpus(r, out);
 	rp_longest(r, out);
 	rp_before_text(r, out);
+	tb_fdr_report_errors_print_text(r, out);
+	tb_fdr_report_sched_print_text(r, p->hists, out);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -637,9 +610,17 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 	}
 	fprintf(out, "],\n\"per_cpu\": [");
 	for (c = 0; c < r->ncpus; c++) {
+		uint64_t ns[TB_RC_NR];
+		unsigned int rc;
+
 		fprintf(out, "%s\n{\"cpu\": %u, \"lost\": %" PRIu64
 			", \"events\": ", c ? "," : "", c, r->cpus[c].lost);
 		rp_json_counts(out, r->cpus[c].count);
+		/* Outermost calls begun on it, by class (the sched section's shares). */
+		for (rc = 0; rc < TB_RC_NR; rc++)
+			ns[rc] = tb_fdr_report_ns(r, r->cpus[c].time[rc]);
+		fprintf(out, ", \"time_ns\": ");
+		rp_json_counts(out, ns);
 		fprintf(out, "}");
 	}
 	fprintf(out, "],\n\"longest\": [");
@@ -665,6 +646,8 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 		}
 		fprintf(out, "]");
 	}
+	tb_fdr_report_errors_print_json(r, out);
+	tb_fdr_report_sched_print_json(r, out);
 	fprintf(out, "}\n");
 	return ferror(out) ? -EIO : 0;
 }

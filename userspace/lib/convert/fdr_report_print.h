@@ -20,6 +20,7 @@ struct tb_fdr_report_print {
 	const char *tasks;	/* the tasks file used, or NULL */
 	unsigned int hists;	/* histograms of the N busiest names */
 	bool fold_counts;	/* folded: calls, not nanoseconds */
+	bool sched_only;	/* text: the heading and the scheduler only */
 };
 
 /* @ns as the report prints a time: "812 ns", "3.41 us", "12.0 ms". */

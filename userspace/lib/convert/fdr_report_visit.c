@@ -12,6 +12,7 @@
 #include "convert/fdr_post.h"
 #include "convert/fdr_report_class.h"
 #include "convert/fdr_report_visit.h"
+#include "format/fdr_event.h"
 #include "format/fdr_marks.h"
 #include "format/fdr_meta.h"
 #include "util/buf.h"
@@ -426,8 +427,15 @@ static void rp_complete(struct rp_ctx *c, struct tb_fdr_report_task *t,
 	if (tb_latency_add(&f->lat, ticks))
 		c->oom = 1;
 	f->log2_ns[rp_ns_log2(c, ticks)]++;
-	if (!fr->inner)
+	if (!fr->inner) {
+		struct tb_fdr_report_cpu *cpu = rp_cpu(c, fr->cpu);
+
 		t->time[f->rc] += ticks;
+		if (cpu)
+			cpu->time[f->rc] += ticks;
+		else
+			c->oom = 1;
+	}
 	/* Most calls are not among the longest: decide before copying. */
 	if (rp_long_enough(r, ticks) || r->opts.before_ns) {
 		/* Pointers into funcs[] move as it grows: index + 1 for now. */
@@ -628,6 +636,42 @@ int tb_fdr_report_visit_header(void *ctx, const struct tb_fdr_header *h)
 	return 0;
 }
 
+/*
+ * One of tracebuf's typed events (format/fdr_event.h): a switch or
+ * wake-up for the scheduler section, a return value for the errors
+ * section, the trace's own description (read elsewhere).  False for a
+ * type of no one's knowledge: a marker, as any custom event.
+ */
+static bool rp_typed(struct rp_ctx *c, const struct tb_fdr_record *rec)
+{
+	struct tb_fdr_report *r = c->r;
+	struct tb_fdr_event ev;
+
+	switch (tb_fdr_event_decode(rec, &ev)) {
+	case TB_FDR_EV_SWITCH:
+	case TB_FDR_EV_WAKEUP:
+		if (tb_fdr_report_sched_add(&r->sched, rec, &ev))
+			c->oom = 1;
+		break;
+	case TB_FDR_EV_RET:
+		if (tb_fdr_report_errors_ret(&r->errors, &ev.ret))
+			c->oom = 1;
+		return true;
+	case TB_FDR_EV_META:
+		break;
+	case TB_FDR_EV_NONE:
+		if (!tb_fdr_event_malformed(rec))
+			return false;
+		if (rec->event_type == TRACEBUF_FDR_TYPED_RET)
+			r->errors.malformed++;
+		else
+			r->sched.malformed++;
+		break;
+	}
+	tb_fdr_report_errors_record(&r->errors, false, 0, false);
+	return true;
+}
+
 int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 {
 	struct rp_ctx *c = ctx;
@@ -640,11 +684,17 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 		return 0;
 	if (rec->kind == TB_FDR_CUSTOM || rec->kind == TB_FDR_TYPED) {
 		tb_fdr_report_visit_time(r, rec->tsc);
+		if (rec->kind == TB_FDR_TYPED && rp_typed(c, rec))
+			return c->oom ? -ENOMEM : 0;
+		tb_fdr_report_errors_record(&r->errors, false, 0, false);
 		tb_fdr_report_visit_custom(c, rec);
 		return c->oom ? -ENOMEM : 0;
 	}
-	if (rec->kind == TB_FDR_NEW_BUFFER)
+	if (rec->kind == TB_FDR_NEW_BUFFER) {
 		c->run = false;
+		/* A return value first in a block is no exit's. */
+		tb_fdr_report_errors_record(&r->errors, false, 0, false);
+	}
 	if (rec->kind != TB_FDR_FUNCTION)
 		return 0;
 	tb_fdr_report_visit_time(r, rec->tsc);
@@ -677,5 +727,10 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 		rp_exit(c, t, (uint32_t)fi, rec);
 	else
 		rp_enter(c, t, (uint32_t)fi, rec);
+	tb_fdr_report_errors_record(&r->errors,
+				    rec->func_type == TB_FDR_EXIT ||
+				    rec->func_type == TB_FDR_TAIL_EXIT,
+				    rec->func_id,
+				    rp_counted(c, &r->funcs[fi], rec));
 	return c->oom ? -ENOMEM : 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Bounded-memory latency statistics; see convert/latency.h. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,4 +144,48 @@ void tb_latency_free(struct tb_latency *l)
 	free(l->samples);
 	free(l->fine);
 	memset(l, 0, sizeof(*l));
+}
+
+const char *tb_latency_dur(uint64_t ns, char *buf, size_t size)
+{
+	static const char *const unit[] = { "us", "ms", "s" };
+	double v = (double)ns;
+	unsigned int u = 0;
+
+	if (ns < 1000) {
+		snprintf(buf, size, "%" PRIu64 " ns", ns);
+		return buf;
+	}
+	v /= 1000;
+	while (v >= 999.5 && u < 2) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, size, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" :
+		 "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+void tb_latency_print_log2(const uint64_t ns[TB_LATENCY_LOG2], FILE *out)
+{
+	unsigned int k, lo = TB_LATENCY_LOG2, hi = 0, bars;
+	uint64_t top = 0;
+
+	for (k = 0; k < TB_LATENCY_LOG2; k++) {
+		if (!ns[k])
+			continue;
+		lo = k < lo ? k : lo;
+		hi = k;
+		top = ns[k] > top ? ns[k] : top;
+	}
+	fprintf(out, "%22s : %-9s %s\n", "ns", "count", "distribution");
+	for (k = lo; k <= hi && top; k++) {
+		uint64_t from = k ? 1ULL << (k - 1) : 0;
+		uint64_t to = k ? (k < 64 ? (1ULL << k) - 1 : UINT64_MAX) : 0;
+
+		bars = (unsigned int)((ns[k] * 40 + top - 1) / top);
+		fprintf(out, "%10" PRIu64 " -> %-8" PRIu64 " : %-9" PRIu64
+			" |%-40.*s|\n", from, to, ns[k], bars,
+			"****************************************");
+	}
 }

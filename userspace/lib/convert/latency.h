@@ -12,7 +12,9 @@
 #define TB_LATENCY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define TB_LATENCY_EXACT	4096
 /*
@@ -47,5 +49,15 @@ int tb_latency_add(struct tb_latency *l, uint64_t v);
 uint64_t tb_latency_percentile(struct tb_latency *l, double p, bool *exact);
 
 void tb_latency_free(struct tb_latency *l);
+
+/* @ns with a unit chosen for reading: "812 ns", "3.41 us", "12.0 ms". */
+const char *tb_latency_dur(uint64_t ns, char *buf, size_t size);
+
+/*
+ * Log2 buckets of nanoseconds (@ns, indexed as log2[]) drawn as bcc's
+ * print_log2_hist and libbpf-tools' runqlat draw them: the rows from the
+ * lowest bucket used to the highest, bars of up to 40 stars.
+ */
+void tb_latency_print_log2(const uint64_t ns[TB_LATENCY_LOG2], FILE *out);
 
 #endif /* TB_LATENCY_H */
