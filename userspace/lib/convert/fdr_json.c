@@ -25,6 +25,8 @@
 #include "convert/fdr_json.h"
 #include "convert/fdr_json_meta.h"
 #include "convert/fdr_json_out.h"
+#include "convert/fdr_json_sched.h"
+#include "format/fdr_event.h"
 #include "format/fdr_classes.h"
 #include "format/fdr_marks.h"
 #include "format/fdr_reader.h"
@@ -274,12 +276,22 @@ static bool fj_is_comm(const struct tb_fdr_record *r, struct fj_thread *t)
 	return true;
 }
 
+/*
+ * The trace's own description (uapi TRACEBUF_FDR_META_TID): its names
+ * are used, its block is no task's, so no track, time or event.  Its
+ * NewBuffer still ends the block before.
+ */
+static bool fj_is_meta(const struct tb_fdr_record *r)
+{
+	return r->tid == TRACEBUF_FDR_META_TID && r->kind != TB_FDR_NEW_BUFFER;
+}
+
 static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
 	int ret = 0;
 
-	if (r->ignored)
+	if (r->ignored || fj_is_meta(r))
 		return 0;
 	if (fj_is_comm(r, NULL)) {
 		struct fj_thread *t = tb_fdr_json_out_thread(c, r->pid, r->tid);
@@ -315,6 +327,8 @@ static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 	case TB_FDR_CUSTOM:
 	case TB_FDR_TYPED:
 		ret = fj_seen(c, r);
+		if (!ret)
+			ret = tb_fdr_json_sched_scan(c, r);
 		break;
 	}
 	if (!ret && !tb_fdr_reader_call_feed(&c->call, r, fj_call, c))
@@ -367,7 +381,9 @@ static int fj_scan_done(struct fj_ctx *c)
 		t->npres = 0;
 	}
 	memset(&c->call, 0, sizeof(c->call));
-	return c->oom;
+	if (c->oom)
+		return c->oom;
+	return tb_fdr_json_sched_prepare(c);
 }
 
 /* ---- the second pass ---- */
@@ -399,9 +415,42 @@ static bool fj_lost(struct fj_ctx *c, const struct tb_fdr_record *r)
 	return true;
 }
 
+/*
+ * A typed event of ours: switches and wake-ups are drawn on the CPU
+ * tracks, a return value is an instant on its thread.  False for the
+ * others (types this version does not know, payloads too short).
+ */
+static bool fj_typed(struct fj_ctx *c, const struct tb_fdr_record *r)
+{
+	struct tb_fdr_event ev;
+	const char *name;
+	int err;
+
+	switch (tb_fdr_event_decode(r, &ev)) {
+	case TB_FDR_EV_SWITCH:
+	case TB_FDR_EV_WAKEUP:
+	case TB_FDR_EV_META:
+		return true;
+	case TB_FDR_EV_RET:
+		err = tb_fdr_event_errno(ev.ret.value);
+		name = tb_fdr_event_errno_name(err);
+		tb_fdr_json_out_head(c, "return", "syscall", 'i', r->pid,
+				     r->tid, r->tsc);
+		fprintf(c->out, ", \"args\": {\"ret\": %" PRId64, ev.ret.value);
+		if (name)
+			fprintf(c->out, ", \"errno\": \"%s\"", name);
+		fprintf(c->out, "}}");
+		c->st->instants++;
+		return true;
+	case TB_FDR_EV_NONE:
+		break;
+	}
+	return false;
+}
+
 static void fj_event(struct fj_ctx *c, const struct tb_fdr_record *r)
 {
-	if (fj_lost(c, r))
+	if (fj_lost(c, r) || (r->kind == TB_FDR_TYPED && fj_typed(c, r)))
 		return;
 	tb_fdr_json_out_head(c, r->kind == TB_FDR_TYPED ? "typed event" : "marker",
 			     "marker", 'i', r->pid, r->tid, r->tsc);
@@ -418,7 +467,8 @@ static int fj_visit(void *ctx, const struct tb_fdr_record *r)
 {
 	struct fj_ctx *c = ctx;
 
-	if (r->ignored || tb_fdr_marks_is_start(r) || fj_is_comm(r, NULL))
+	if (r->ignored || fj_is_meta(r) || tb_fdr_marks_is_start(r) ||
+	    fj_is_comm(r, NULL))
 		return 0;
 	if (!tb_fdr_reader_call_feed(&c->call, r, fj_call, c)) {
 		fj_release_held(c);
@@ -483,6 +533,7 @@ static void fj_free(struct fj_ctx *c)
 	free(c->th);
 	free(c->stints);
 	tb_hash_free(&c->thmap);
+	tb_fdr_json_sched_free(c);
 }
 
 int tb_fdr_json_write(FILE *in, FILE *out, const struct tb_name_map *names,
@@ -515,7 +566,10 @@ int tb_fdr_json_write(FILE *in, FILE *out, const struct tb_name_map *names,
 	if (ret)
 		goto out;
 	c.writing = true;
-	fprintf(out, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [");
+	/* Viewers leave out what they do not know, otherData too. */
+	fprintf(out, "{\"displayTimeUnit\": \"ns\", \"otherData\": "
+		"{\"cpu_tracks\": \"%s\"}, \"traceEvents\": [",
+		tb_fdr_json_meta_cpu_source(&c));
 	ret = tb_fdr_json_meta_tasks(&c);
 	if (!ret)
 		ret = tb_fdr_json_meta_cpus(&c);
