@@ -447,17 +447,17 @@ static const char want_sched[] =
 "           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
 "       swapper/1       0 [001]     0.000000: softirq:softirq_0x9 enter vec=9\n"
 "       swapper/1       0 [001]     0.000000: softirq:softirq_0x9 exit dur=0.100us\n"
-"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit ret=-2 errno=ENOENT dur=1.000us\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit ret=-2 err=ENOENT dur=1.000us\n"
 "           alpha      10 [000]     0.000001: syscall:syscall_0x0 enter\n"
 "           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=0.100us\n"
 "           alpha      10 [000]     0.000001: sched:sched_wakeup beta:11 [120] target_cpu=001\n"
-"           alpha      10 [000]     0.000001: syscall:syscall_0x5 return ret=-13 errno=EACCES (not right after an exit of its call)\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x5 return ret=-13 err=EACCES (not right after an exit of its call)\n"
 "       swapper/1       0 [001]     0.000001: sched:sched_switch swapper/1:0 [120] R ==> beta:11 [120]\n"
 "            beta      11 [001]     0.000001: syscall:syscall_0x1 enter\n"
-"            beta      11 [001]     0.000001: syscall:syscall_0x1 exit ret=-11 errno=EAGAIN dur=0.100us\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 exit ret=-11 err=EAGAIN dur=0.100us\n"
 "            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n"
 "           alpha      10 [000]     0.000002: sched:sched_switch alpha:10 [120] S ==> swapper/0:0 [120]\n"
-"            beta      11 [001]     0.000003: syscall:syscall_0x1 return ret=-2 errno=ENOENT (not right after an exit of its call)\n"
+"            beta      11 [001]     0.000003: syscall:syscall_0x1 return ret=-2 err=ENOENT (not right after an exit of its call)\n"
 "            beta      11 [001]     0.000003: typed: type=1 size=5 (too short for its type)\n";
 
 TEST(switches_wakeups_and_return_values)
@@ -514,9 +514,9 @@ TEST(sched_and_ret_filters)
 "           alpha      10 [000]     0.000001: sched:sched_wakeup beta:11 [120] target_cpu=001\n"
 "       swapper/1       0 [001]     0.000001: sched:sched_switch swapper/1:0 [120] R ==> beta:11 [120]\n"
 "            beta      11 [001]     0.000001: syscall:syscall_0x1 enter\n"
-"            beta      11 [001]     0.000001: syscall:syscall_0x1 exit ret=-11 errno=EAGAIN dur=0.100us\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 exit ret=-11 err=EAGAIN dur=0.100us\n"
 "            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n"
-"            beta      11 [001]     0.000003: syscall:syscall_0x1 return ret=-2 errno=ENOENT (not right after an exit of its call)\n"
+"            beta      11 [001]     0.000003: syscall:syscall_0x1 return ret=-2 err=ENOENT (not right after an exit of its call)\n"
 "            beta      11 [001]     0.000003: typed: type=1 size=5 (too short for its type)\n");
 
 	/* --name: a RET goes with its exit's name. */
@@ -529,7 +529,7 @@ TEST(sched_and_ret_filters)
 	o.filter.name = "syscall_0x0";
 	check_sched(_metadata, &o,
 "           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
-"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit ret=-2 errno=ENOENT dur=1.000us\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit ret=-2 err=ENOENT dur=1.000us\n"
 "           alpha      10 [000]     0.000001: syscall:syscall_0x0 enter\n"
 "           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=0.100us\n");
 
@@ -573,7 +573,7 @@ TEST(ret_after_another_tasks_line)
 "           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
 "           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=1.000us\n"
 "            beta      11 [001]     0.000001: marker: tick\n"
-"           alpha      10 [000]     0.000001: syscall:syscall_0x0 return ret=-4 errno=EINTR\n", text);
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 return ret=-4 err=EINTR\n", text);
 	free(text);
 	gb_free(&g);
 }

@@ -449,9 +449,9 @@ static void sc_ret_value(struct sc *c, int64_t v)
 
 	fprintf(c->out, " ret=%" PRId64, v);
 	if (name)
-		fprintf(c->out, " errno=%s", name);
+		fprintf(c->out, " err=%s", name);
 	else if (err)
-		fprintf(c->out, " errno=%d", err);
+		fprintf(c->out, " err=%d", err);
 }
 
 /*
