@@ -551,6 +551,76 @@ TEST(cpu_tracks_from_switches)
 	free(dir);
 }
 
+/*
+ * What a hostile or partial trace does: a switch whose next task is not
+ * its block's (tid 30, of no thread and no name), a wake-up of a task
+ * never switched in (no arrow), a CPU with no switch next to one with
+ * (its track guessed, and the file says both).
+ */
+TEST(cpu_tracks_odd_switches)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct tb_fdr_json_stats st;
+	struct tb_task_map tasks;
+	struct tb_fdr_writer w;
+	struct tb_error err;
+	char *raw = NULL, *text = NULL, *p;
+	size_t rawlen, len;
+	FILE *f = open_memstream(&raw, &rawlen), *in, *out;
+
+	ASSERT_NE(NULL, f);
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_writer_begin(&w, 10, 10, 0, 1000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1100, NULL, 0);
+	tb_fdr_writer_begin(&w, 20, 20, 0, 2000, 0, 0);
+	put_switch(&w, 2000, 10, 30, TRACEBUF_FDR_STATE_UNINTERRUPTIBLE);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 2100, NULL, 0);
+	put_wakeup(&w, 2150, 99, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 2200, NULL, 0);
+	tb_fdr_writer_begin(&w, 11, 11, 1, 1500, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1500, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1600, NULL, 0);
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+	tb_task_map_init(&tasks);
+	ASSERT_EQ(0, tb_task_map_set(&tasks, 10, 10, "a"));
+	ASSERT_EQ(0, tb_task_map_set(&tasks, 11, 11, "c"));
+	in = fmemopen(raw, rawlen, "r");
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_json_write(in, out, NULL, &tasks, &st, &err))
+		TH_LOG("%s", err.msg);
+	fclose(in);
+	fclose(out);
+	EXPECT_EQ(0, st.flows);
+	EXPECT_EQ(3, st.cpu_slices);
+	EXPECT_NE(NULL, strstr(text, "\"otherData\": {\"cpu_tracks\": "
+			       "\"switches where recorded, else blocks\"}"));
+	/* CPU 0: task 10 until the switch, then 30 (pid unknown). */
+	p = strstr(text, "{\"name\": \"a 10\", \"cat\": \"cpu\", \"ph\": \"B\", "
+		   "\"pid\": 536870912, \"tid\": 536870913, \"ts\": 1.000, "
+		   "\"args\": {\"pid\": 10, \"tid\": 10}}");
+	EXPECT_NE(NULL, p) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "{\"name\": \"tid 30\", \"cat\": \"cpu\", \"ph\": \"B\", "
+			       "\"pid\": 536870912, \"tid\": 536870913, \"ts\": 2.000, "
+			       "\"args\": {\"tid\": 30}}")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "{\"name\": \"tid 30\", \"cat\": \"cpu\", \"ph\": \"E\", "
+			       "\"pid\": 536870912, \"tid\": 536870913, \"ts\": 2.200, "
+			       "\"args\": {\"tid\": 30}}")) TH_LOG("%s", text);
+	/* CPU 1: guessed from task 11's block. */
+	EXPECT_NE(NULL, strstr(text, "{\"name\": \"c 11\", \"cat\": \"cpu\", \"ph\": \"B\", "
+			       "\"pid\": 536870912, \"tid\": 536870914, \"ts\": 1.500, "
+			       "\"args\": {\"pid\": 11, \"tid\": 11}}")) TH_LOG("%s", text);
+	/* Task 20, whose block the switch opened, never had the CPU. */
+	EXPECT_EQ(NULL, strstr(text, "\"name\": \"tid 20\", \"cat\": \"cpu\""));
+	free(text);
+	free(raw);
+	tb_task_map_free(&tasks);
+}
+
 TEST(input_from_a_pipe)
 {
 	char *dir = tu_tmpdir(), fdr[256], cmd[600];
