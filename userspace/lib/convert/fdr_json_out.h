@@ -73,6 +73,7 @@ struct fj_switch {
 	uint64_t tsc;
 	int32_t prev_tid, next_tid, next_pid;
 	uint16_t cpu;
+	size_t seq;		/* in file order */
 };
 
 /* A wake-up (uapi WAKEUP) on the waker's CPU. */

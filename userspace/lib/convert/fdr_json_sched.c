@@ -52,6 +52,7 @@ int tb_fdr_json_sched_scan(struct fj_ctx *c, const struct tb_fdr_record *r)
 			.prev_tid = ev.sw.prev_tid, .next_tid = ev.sw.next_tid,
 			/* the record opens next's block: its pid is the block's */
 			.next_pid = ev.sw.next_tid == r->tid ? r->pid : -1,
+			.seq = c->nsw,
 		};
 		s->switches++;
 		break;
@@ -75,7 +76,10 @@ static int fj_cmp_switch(const void *a, const void *b)
 
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
-	return (x->tsc > y->tsc) - (x->tsc < y->tsc);
+	if (x->tsc != y->tsc)
+		return x->tsc < y->tsc ? -1 : 1;
+	/* At one time, in file order: the last one says who has the CPU. */
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* For the flows: switches by the task switched in, then time. */
@@ -94,17 +98,18 @@ int tb_fdr_json_sched_prepare(struct fj_ctx *c)
 {
 	size_t i;
 
+	if (!c->nsw)
+		return 0;	/* no switch: nothing to draw (and no qsort(NULL)) */
 	/* A task seen only as a switch's prev: its thread by tid alone. */
 	for (i = 0; i < c->nth; i++)
 		if (!tb_hash_get(&c->tidmap, (uint32_t)c->th[i].tid) &&
 		    tb_hash_put(&c->tidmap, (uint32_t)c->th[i].tid,
 				(uint32_t)i + 1))
 			return -ENOMEM;
-	/* Stable enough: equal times keep no order a viewer could see. */
 	qsort(c->sw, c->nsw, sizeof(*c->sw), fj_cmp_switch);
 	for (i = c->nsw; i > 0; i--)
 		c->cpus[c->sw[i - 1].cpu].at = i - 1;
-	if (!c->nwk || !c->nsw)
+	if (!c->nwk)
 		return 0;
 	c->sw_in = malloc(c->nsw * sizeof(*c->sw_in));
 	if (!c->sw_in)
