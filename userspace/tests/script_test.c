@@ -578,6 +578,29 @@ TEST(ret_after_another_tasks_line)
 	gb_free(&g);
 }
 
+/* A tid of ten digits (a hostile or foreign trace) keeps the columns. */
+TEST(wide_tid_keeps_its_columns)
+{
+	struct tb_fdr_script_opts o = no_filter();
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	size_t ext;
+	char *text;
+
+	gf_header(&g, 5, TB_FDR_TYPE_FDR, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 2147483647, -2147483647 - 1, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
+	gf_extents_end(&g, ext);
+	text = list(&g, &o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("     :2147483647 2147483647 [000]     0.000000: syscall:syscall_0x0 enter\n",
+		     text);
+	free(text);
+	gb_free(&g);
+}
+
 /* A task whose clock steps back keeps its file order, counted once. */
 TEST(clock_stepping_back_keeps_file_order)
 {

@@ -31,7 +31,8 @@ struct task {
 	uint64_t deep;		/* entries beyond DEPTH_MAX */
 	bool point;		/* a point event's entry was the last record */
 	uint32_t point_id;
-	char head[28];		/* "COMM TID [", made at its first line */
+	/* "COMM TID [", made at its first line: 16 + 1 + 11 + 2 at most */
+	char head[32];
 	/* its last event, for the RET that may follow an exit */
 	size_t last_block;
 	bool last_exit;		/* was an exit (of last_id), in last_block */
