@@ -29,6 +29,9 @@ const speedscopeDir = path.join(modules, 'speedscope', 'dist', 'release');
 // Pseudo-process of the CPU tracks (userspace/lib/convert/fdr_json.h).
 const CPUS_PID = 0x20000000;
 const IDLE_TID = 0x40000000;
+// The trace's own description (uapi TRACEBUF_FDR_META_TID): no task, no
+// event, and its time is not the capture's start.
+const META_TID = 0x7ffffffe;
 // Kernel id spaces of point events (uapi/linux/tracebuf.h).
 const SPACE_FAULT = 5;
 const SPACE_TASK = 6;
@@ -344,7 +347,7 @@ async function checkJson(trace, json, shots) {
 	// Calls running at the start are shown from the capture's start.
 	let t0 = null;
 	for (const th of threads.values())
-		for (const r of th.recs)
+		for (const r of th.recs.filter(() => th.tid !== META_TID))
 			if (t0 === null || r.tsc < t0)
 				t0 = r.tsc;
 	const models = [...threads.values()].map(th => model(th, names, us, t0));

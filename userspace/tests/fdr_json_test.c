@@ -20,6 +20,7 @@
 #include "format/fdr_writer.h"
 #include "format/name_map.h"
 #include "format/task_map.h"
+#include "util/bytes.h"
 #include "tb_test_util.h"
 
 /* Two threads, nested calls with arguments, a custom event. */
@@ -215,6 +216,12 @@ TEST(kernel_trace_renders_as_recorded)
 	EXPECT_NE(NULL, strstr(out, "M thread_name 10 12 - {\"name\": \"work\"}\n")) TH_LOG("%s", out);
 	/* Each CPU a track of the task on it. */
 	EXPECT_NE(NULL, strstr(out, "M thread_name 536870912 536870913 - {\"name\": \"CPU 0\"}\n")) TH_LOG("%s", out);
+	free(out);
+	/* ...guessed from the blocks (no switches), and it says so. */
+	out = tu_run(&status, "head -c 80 %s", json);
+	EXPECT_NE(NULL, strstr(out, "\"otherData\": {\"cpu_tracks\": \"blocks\"}")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, EVENTS_PY "%s", json);
 	EXPECT_NE(NULL, strstr(out, "B work 11 536870912 536870913 1.0 {\"pid\": 10, \"tid\": 11}\n"
 			       "E work 11 536870912 536870913 3.5 {\"pid\": 10, \"tid\": 11}\n")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "B work 12 536870912 536870914 1.2 {\"pid\": 10, \"tid\": 12}\n"
@@ -376,6 +383,239 @@ TEST(idle_tasks_are_swapper_n_with_tid_0)
 	}
 	EXPECT_EQ(NULL, strstr(text, "\"pid\": 0, \"tid\": 1073741824}"));
 	EXPECT_EQ(NULL, strstr(text, "swapper/1 1073741825"));
+	free(text);
+	free(raw);
+	tb_task_map_free(&tasks);
+}
+
+/* ---- switches and wake-ups (uapi typed events) ---- */
+
+static void put_switch(struct tb_fdr_writer *w, uint64_t tsc, int32_t prev,
+		       int32_t next, uint8_t state)
+{
+	uint8_t p[TRACEBUF_FDR_SWITCH_SIZE] = { 0 };
+
+	tb_bytes_put32(p + TRACEBUF_FDR_SWITCH_PREV_TID, (uint32_t)prev);
+	tb_bytes_put32(p + TRACEBUF_FDR_SWITCH_NEXT_TID, (uint32_t)next);
+	tb_bytes_put16(p + TRACEBUF_FDR_SWITCH_PREV_PRIO, 120);
+	tb_bytes_put16(p + TRACEBUF_FDR_SWITCH_NEXT_PRIO, 120);
+	p[TRACEBUF_FDR_SWITCH_PREV_STATE] = state;
+	tb_fdr_writer_typed(w, tsc, TRACEBUF_FDR_TYPED_SWITCH, p, sizeof(p));
+}
+
+static void put_wakeup(struct tb_fdr_writer *w, uint64_t tsc, int32_t tid,
+		       uint16_t cpu)
+{
+	uint8_t p[TRACEBUF_FDR_WAKEUP_SIZE] = { 0 };
+
+	tb_bytes_put32(p + TRACEBUF_FDR_WAKEUP_TID, (uint32_t)tid);
+	tb_bytes_put16(p + TRACEBUF_FDR_WAKEUP_CPU, cpu);
+	tb_bytes_put16(p + TRACEBUF_FDR_WAKEUP_PRIO, 120);
+	tb_fdr_writer_typed(w, tsc, TRACEBUF_FDR_TYPED_WAKEUP, p, sizeof(p));
+}
+
+/*
+ * At 1 GHz, tasks 10 and 11 of process 10 ("work"):
+ *
+ *   the trace's description (META thread) at 500, on CPU 0;
+ *   CPU 0: task 10 calls 1 from 1000 to 1500 (returning -ENOENT), wakes
+ *     11 for CPU 1 at 1800, sleeps at 2000: the idle task takes an IRQ
+ *     (id 2) from 2500 to 2600, wakes 10 at 4900, 10 runs from 5000 and
+ *     calls 1 from 5100 to 5200;
+ *   CPU 1: its idle task calls 2 from 1100 to 1200 (the CPU's first
+ *     record), task 11 is switched in at 3000 and calls 1 from 3100 to
+ *     3400.
+ */
+static char *sched_json(struct __test_metadata *_metadata, const char *dir,
+			struct tb_fdr_json_stats *st)
+{
+	static const char names[] = "1 x\n";
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	uint8_t ret[TRACEBUF_FDR_RET_SIZE];
+	struct tb_task_map tasks;
+	struct tb_fdr_writer w;
+	struct tb_error err;
+	char fdr[256], json[256];
+	FILE *f, *o;
+
+	snprintf(fdr, sizeof(fdr), "%s/s.fdr", dir);
+	snprintf(json, sizeof(json), "%s/s.json", dir);
+	f = fopen(fdr, "w+b");
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_writer_begin(&w, 0, TRACEBUF_FDR_META_TID, 0, 500, 0, 0);
+	tb_fdr_writer_typed(&w, 500, TRACEBUF_FDR_TYPED_META_NAMES, names,
+			    sizeof(names) - 1);
+	tb_fdr_writer_begin(&w, 10, 10, 0, 1000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1500, NULL, 0);
+	tb_bytes_put32(ret + TRACEBUF_FDR_RET_ID, 1);
+	tb_bytes_put64(ret + TRACEBUF_FDR_RET_VALUE, (uint64_t)-2);
+	tb_fdr_writer_typed(&w, 1500, TRACEBUF_FDR_TYPED_RET, ret, sizeof(ret));
+	put_wakeup(&w, 1800, 11, 1);
+	tb_fdr_writer_begin(&w, 0, TRACEBUF_FDR_IDLE_TID(0), 0, 2000, 0, 0);
+	put_switch(&w, 2000, 10, TRACEBUF_FDR_IDLE_TID(0),
+		   TRACEBUF_FDR_STATE_SLEEPING);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 2, 2500, NULL, 0);
+	put_wakeup(&w, 2550, 10, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, 2600, NULL, 0);
+	tb_fdr_writer_begin(&w, 0, TRACEBUF_FDR_IDLE_TID(1), 1, 1100, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 2, 1100, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 2, 1200, NULL, 0);
+	tb_fdr_writer_begin(&w, 10, 11, 1, 3000, 0, 0);
+	put_switch(&w, 3000, TRACEBUF_FDR_IDLE_TID(1), 11,
+		   TRACEBUF_FDR_STATE_RUNNING);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 3100, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 3400, NULL, 0);
+	tb_fdr_writer_begin(&w, 10, 10, 0, 5000, 0, 0);
+	put_switch(&w, 5000, TRACEBUF_FDR_IDLE_TID(0), 10,
+		   TRACEBUF_FDR_STATE_RUNNING);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 5100, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 5200, NULL, 0);
+	tb_fdr_writer_finish(&w);
+	rewind(f);
+	o = fopen(json, "w");
+	tb_task_map_init(&tasks);
+	EXPECT_EQ(0, tb_task_map_set(&tasks, 10, 10, "work"));
+	EXPECT_EQ(0, tb_task_map_set(&tasks, 11, 10, "work"));
+	EXPECT_EQ(0, tb_fdr_json_write(f, o, NULL, &tasks, st, &err))
+		TH_LOG("%s", err.msg);
+	fclose(f);
+	fclose(o);
+	tb_task_map_free(&tasks);
+	return strdup(json);
+}
+
+/*
+ * The CPU tracks are the switches: who ran from each switch to the
+ * next, the idle task as swapper/N 0, the task before a CPU's first
+ * switch from its first record; wake-ups are flows between them.
+ */
+TEST(cpu_tracks_from_switches)
+{
+	char *dir = tu_tmpdir(), *json, *out;
+	struct tb_fdr_json_stats st;
+	int status;
+
+	if (!tu_have("python3")) {
+		tu_rmdir(dir);
+		SKIP(return, "python3 not installed (its json module checks the output)");
+	}
+	json = sched_json(_metadata, dir, &st);
+	EXPECT_EQ(5, st.cpu_slices);
+	EXPECT_EQ(2, st.flows);
+	EXPECT_EQ(4, st.threads);	/* 10, 11 and the two idle tasks */
+	out = tu_run(&status, "python3 -c 'import json,sys\n"
+		     "d=json.load(open(sys.argv[1]))\n"
+		     "print(d[\"otherData\"][\"cpu_tracks\"])\n"
+		     "for e in d[\"traceEvents\"]:\n"
+		     "  if e[\"pid\"] == 536870912 and e[\"ph\"] != \"M\":\n"
+		     "    print(e[\"ph\"], e[\"name\"], e[\"tid\"] - 536870913, e[\"ts\"], "
+		     "e.get(\"id\", \"-\"), e.get(\"bp\", \"-\"), "
+		     "json.dumps(e.get(\"args\", {}), sort_keys=True))' %s", json);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_STREQ("switches\n"
+		"B work 10 0 1.0 - - {\"pid\": 10, \"tid\": 10}\n"
+		"E work 10 0 2.0 - - {\"pid\": 10, \"tid\": 10}\n"
+		"B swapper/0 0 0 2.0 - - {\"pid\": 0, \"tid\": 0}\n"
+		"E swapper/0 0 0 5.0 - - {\"pid\": 0, \"tid\": 0}\n"
+		"B work 10 0 5.0 - - {\"pid\": 10, \"tid\": 10}\n"
+		"E work 10 0 5.2 - - {\"pid\": 10, \"tid\": 10}\n"
+		"B swapper/1 0 1 1.1 - - {\"pid\": 0, \"tid\": 0}\n"
+		"E swapper/1 0 1 3.0 - - {\"pid\": 0, \"tid\": 0}\n"
+		"B work 11 1 3.0 - - {\"pid\": 10, \"tid\": 11}\n"
+		"E work 11 1 3.4 - - {\"pid\": 10, \"tid\": 11}\n"
+		"s wakeup 0 1.8 1 - {}\n"
+		"f wakeup 1 3.2 1 e {}\n"
+		"s wakeup 0 2.55 2 - {}\n"
+		"f wakeup 0 5.1 2 e {}\n", out);
+	free(out);
+
+	/*
+	 * The trace's description is no thread and no event; a return
+	 * value an instant on its thread; switches and wake-ups no
+	 * instants of their own.
+	 */
+	out = tu_run(&status, EVENTS_PY "%s", json);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, " 2147483646 ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "typed event")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "E function 1 10 10 1.5 {}\n"
+			       "i return 10 10 1.5 {\"errno\": \"ENOENT\", \"ret\": -2}\n"))
+		TH_LOG("%s", out);
+	free(out);
+	free(json);
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/*
+ * What a hostile or partial trace does: a switch whose next task is not
+ * its block's (tid 30, of no thread and no name), a wake-up of a task
+ * never switched in (no arrow), a CPU with no switch next to one with
+ * (its track guessed, and the file says both).
+ */
+TEST(cpu_tracks_odd_switches)
+{
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	struct tb_fdr_json_stats st;
+	struct tb_task_map tasks;
+	struct tb_fdr_writer w;
+	struct tb_error err;
+	char *raw = NULL, *text = NULL, *p;
+	size_t rawlen, len;
+	FILE *f = open_memstream(&raw, &rawlen), *in, *out;
+
+	ASSERT_NE(NULL, f);
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_writer_begin(&w, 10, 10, 0, 1000, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1000, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1100, NULL, 0);
+	tb_fdr_writer_begin(&w, 20, 20, 0, 2000, 0, 0);
+	put_switch(&w, 2000, 10, 30, TRACEBUF_FDR_STATE_UNINTERRUPTIBLE);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 2100, NULL, 0);
+	put_wakeup(&w, 2150, 99, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 2200, NULL, 0);
+	tb_fdr_writer_begin(&w, 11, 11, 1, 1500, 0, 0);
+	tb_fdr_writer_function(&w, TB_FDR_ENTER, 1, 1500, NULL, 0);
+	tb_fdr_writer_function(&w, TB_FDR_EXIT, 1, 1600, NULL, 0);
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+	tb_task_map_init(&tasks);
+	ASSERT_EQ(0, tb_task_map_set(&tasks, 10, 10, "a"));
+	ASSERT_EQ(0, tb_task_map_set(&tasks, 11, 11, "c"));
+	in = fmemopen(raw, rawlen, "r");
+	out = open_memstream(&text, &len);
+	ASSERT_EQ(0, tb_fdr_json_write(in, out, NULL, &tasks, &st, &err))
+		TH_LOG("%s", err.msg);
+	fclose(in);
+	fclose(out);
+	EXPECT_EQ(0, st.flows);
+	EXPECT_EQ(3, st.cpu_slices);
+	EXPECT_NE(NULL, strstr(text, "\"otherData\": {\"cpu_tracks\": "
+			       "\"switches where recorded, else blocks\"}"));
+	/* CPU 0: task 10 until the switch, then 30 (pid unknown). */
+	p = strstr(text, "{\"name\": \"a 10\", \"cat\": \"cpu\", \"ph\": \"B\", "
+		   "\"pid\": 536870912, \"tid\": 536870913, \"ts\": 1.000, "
+		   "\"args\": {\"pid\": 10, \"tid\": 10}}");
+	EXPECT_NE(NULL, p) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "{\"name\": \"tid 30\", \"cat\": \"cpu\", \"ph\": \"B\", "
+			       "\"pid\": 536870912, \"tid\": 536870913, \"ts\": 2.000, "
+			       "\"args\": {\"tid\": 30}}")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "{\"name\": \"tid 30\", \"cat\": \"cpu\", \"ph\": \"E\", "
+			       "\"pid\": 536870912, \"tid\": 536870913, \"ts\": 2.200, "
+			       "\"args\": {\"tid\": 30}}")) TH_LOG("%s", text);
+	/* CPU 1: guessed from task 11's block. */
+	EXPECT_NE(NULL, strstr(text, "{\"name\": \"c 11\", \"cat\": \"cpu\", \"ph\": \"B\", "
+			       "\"pid\": 536870912, \"tid\": 536870914, \"ts\": 1.500, "
+			       "\"args\": {\"pid\": 11, \"tid\": 11}}")) TH_LOG("%s", text);
+	/* Task 20, whose block the switch opened, never had the CPU. */
+	EXPECT_EQ(NULL, strstr(text, "\"name\": \"tid 20\", \"cat\": \"cpu\""));
 	free(text);
 	free(raw);
 	tb_task_map_free(&tasks);

@@ -18,6 +18,7 @@
 #include "tb_harness.h"
 #include "cli/cli.h"
 #include "convert/fdr_timeline.h"
+#include "convert/fdr_report_class.h"
 #include "convert/fdr_script.h"
 #include "tb_gen.h"
 #include "tb_test_util.h"
@@ -325,6 +326,277 @@ TEST(batches_resume_mid_block)
 	EXPECT_EQ(4 * N, n);
 	EXPECT_EQ(4 * N, st.events);
 	EXPECT_EQ(2, st.open_max);
+	free(text);
+	gb_free(&g);
+}
+
+/* ---- typed events (uapi/linux/tracebuf_fdr.h, "typed events") ---- */
+
+#define IDLE0		TRACEBUF_FDR_IDLE_TID(0)
+
+static void typed_switch(struct gb *g, int32_t delta, int32_t prev,
+			 int32_t next, int16_t prev_prio, int16_t next_prio,
+			 uint8_t state)
+{
+	uint8_t p[TRACEBUF_FDR_SWITCH_SIZE];
+
+	tb_bytes_put32(p + TRACEBUF_FDR_SWITCH_PREV_TID, (uint32_t)prev);
+	tb_bytes_put32(p + TRACEBUF_FDR_SWITCH_NEXT_TID, (uint32_t)next);
+	tb_bytes_put16(p + TRACEBUF_FDR_SWITCH_PREV_PRIO, (uint16_t)prev_prio);
+	tb_bytes_put16(p + TRACEBUF_FDR_SWITCH_NEXT_PRIO, (uint16_t)next_prio);
+	p[TRACEBUF_FDR_SWITCH_PREV_STATE] = state;
+	gf_typed(g, p, sizeof(p), delta, TRACEBUF_FDR_TYPED_SWITCH);
+}
+
+static void typed_wakeup(struct gb *g, int32_t delta, int32_t tid,
+			 uint16_t cpu, int16_t prio, uint8_t flags)
+{
+	uint8_t p[TRACEBUF_FDR_WAKEUP_SIZE];
+
+	tb_bytes_put32(p + TRACEBUF_FDR_WAKEUP_TID, (uint32_t)tid);
+	tb_bytes_put16(p + TRACEBUF_FDR_WAKEUP_CPU, cpu);
+	tb_bytes_put16(p + TRACEBUF_FDR_WAKEUP_PRIO, (uint16_t)prio);
+	p[TRACEBUF_FDR_WAKEUP_FLAGS] = flags;
+	gf_typed(g, p, sizeof(p), delta, TRACEBUF_FDR_TYPED_WAKEUP);
+}
+
+static void typed_ret(struct gb *g, int32_t delta, uint32_t id, int64_t v)
+{
+	uint8_t p[TRACEBUF_FDR_RET_SIZE];
+
+	tb_bytes_put32(p + TRACEBUF_FDR_RET_ID, id);
+	tb_bytes_put64(p + TRACEBUF_FDR_RET_VALUE, (uint64_t)v);
+	gf_typed(g, p, sizeof(p), delta, TRACEBUF_FDR_TYPED_RET);
+}
+
+/*
+ * Switches, wake-ups and return values, ticks in ns:
+ *
+ *   the trace's description (META thread) at 500, before every event;
+ *   task 10 (CPU 0): syscall 0 from 1000 to 2000 returning -ENOENT,
+ *     again from 2100 to 2200 with no RET, wakes task 11 for CPU 1 at
+ *     2300, a RET of syscall 5 at 2400 after no exit of it, then sleeps:
+ *     CPU 0's idle task comes in at 3000 (a switch with a payload grown
+ *     by 3 bytes, as a later recorder may write);
+ *   idle (CPU 1) from 1500, then task 11 at 2500 (idle preempted...
+ *     state R), syscall 1 from 2600 to 2700 returning -EAGAIN, a
+ *     sched_wakeup_new of task 12 for CPU 0 at 2800;
+ *   task 11 again (CPU 1, a block of its own) at 4000: a RET first in
+ *     its block, then a switch too short to decode at 4100.
+ */
+static void sched_trace(struct gb *g)
+{
+	static const char capture[] = "clock tsc\n";
+	uint8_t longer[TRACEBUF_FDR_SWITCH_SIZE + 3] = { 0 };
+	size_t ext;
+
+	gf_header(g, 5, TB_FDR_TYPE_FDR, 0);
+	ext = gf_extents(g, 0);
+	block(g, TRACEBUF_FDR_META_TID, 0, 0, 500);
+	gf_typed(g, capture, sizeof(capture) - 1, 0,
+		 TRACEBUF_FDR_TYPED_META_CAPTURE);
+	gf_extents_end(g, ext);
+
+	ext = gf_extents(g, 0);
+	block(g, 10, 10, 0, 1000);
+	gf_func(g, TB_FDR_ENTER, SYS(0), 0);
+	gf_func(g, TB_FDR_EXIT, SYS(0), 1000);
+	typed_ret(g, 0, SYS(0), -2);
+	gf_func(g, TB_FDR_ENTER, SYS(0), 100);
+	gf_func(g, TB_FDR_EXIT, SYS(0), 100);
+	typed_wakeup(g, 100, 11, 1, 120, 0);
+	typed_ret(g, 100, SYS(5), -13);
+	gf_extents_end(g, ext);
+
+	ext = gf_extents(g, 0);
+	block(g, IDLE0, 0, 0, 3000);
+	tb_bytes_put32(longer + TRACEBUF_FDR_SWITCH_PREV_TID, 10);
+	tb_bytes_put32(longer + TRACEBUF_FDR_SWITCH_NEXT_TID, (uint32_t)IDLE0);
+	tb_bytes_put16(longer + TRACEBUF_FDR_SWITCH_PREV_PRIO, 120);
+	tb_bytes_put16(longer + TRACEBUF_FDR_SWITCH_NEXT_PRIO, 120);
+	longer[TRACEBUF_FDR_SWITCH_PREV_STATE] = TRACEBUF_FDR_STATE_SLEEPING;
+	gf_typed(g, longer, sizeof(longer), 0, TRACEBUF_FDR_TYPED_SWITCH);
+	gf_extents_end(g, ext);
+
+	ext = gf_extents(g, 0);
+	block(g, IDLE1, 0, 1, 1500);
+	gf_func(g, TB_FDR_ENTER, SOFTIRQ(9), 0);
+	gf_func(g, TB_FDR_EXIT, SOFTIRQ(9), 100);
+	gf_extents_end(g, ext);
+
+	ext = gf_extents(g, 0);
+	block(g, 11, 11, 1, 2500);
+	typed_switch(g, 0, IDLE1, 11, 120, 120, TRACEBUF_FDR_STATE_RUNNING);
+	gf_func(g, TB_FDR_ENTER, SYS(1), 100);
+	gf_func(g, TB_FDR_EXIT, SYS(1), 100);
+	typed_ret(g, 0, SYS(1), -11);
+	typed_wakeup(g, 100, 12, 0, 120, TRACEBUF_FDR_WAKEUP_NEW);
+	gf_extents_end(g, ext);
+
+	ext = gf_extents(g, 0);
+	block(g, 11, 11, 1, 4000);
+	typed_ret(g, 0, SYS(1), -2);
+	typed_switch(g, 100, 11, IDLE1, 120, 120, 0);
+	/* the last record: cut to 5 bytes of payload */
+	g->n -= TRACEBUF_FDR_SWITCH_SIZE - 5;
+	tb_bytes_put32(g->p + g->n - 5 - TB_FDR_META_SIZE + 1, 5);
+	gf_extents_end(g, ext);
+}
+
+static const char want_sched[] =
+"           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
+"       swapper/1       0 [001]     0.000000: softirq:softirq_0x9 enter vec=9\n"
+"       swapper/1       0 [001]     0.000000: softirq:softirq_0x9 exit dur=0.100us\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit ret=-2 err=ENOENT dur=1.000us\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 enter\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=0.100us\n"
+"           alpha      10 [000]     0.000001: sched:sched_wakeup beta:11 [120] target_cpu=001\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x5 return ret=-13 err=EACCES (not right after an exit of its call)\n"
+"       swapper/1       0 [001]     0.000001: sched:sched_switch swapper/1:0 [120] R ==> beta:11 [120]\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 enter\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 exit ret=-11 err=EAGAIN dur=0.100us\n"
+"            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n"
+"           alpha      10 [000]     0.000002: sched:sched_switch alpha:10 [120] S ==> swapper/0:0 [120]\n"
+"            beta      11 [001]     0.000003: syscall:syscall_0x1 return ret=-2 err=ENOENT (not right after an exit of its call)\n"
+"            beta      11 [001]     0.000003: typed: type=1 size=5 (too short for its type)\n";
+
+TEST(switches_wakeups_and_return_values)
+{
+	struct tb_fdr_script_opts o = no_filter();
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	char *text;
+
+	sched_trace(&g);
+	text = list(&g, &o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ(want_sched, text);
+	EXPECT_EQ(15, st.lines);
+	EXPECT_EQ(6, st.blocks);
+	free(text);
+	gb_free(&g);
+}
+
+static void check_sched(struct __test_metadata *_metadata,
+			const struct tb_fdr_script_opts *o, const char *want)
+{
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	char *text;
+
+	sched_trace(&g);
+	text = list(&g, o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ(want, text);
+	free(text);
+	gb_free(&g);
+}
+
+TEST(sched_and_ret_filters)
+{
+	struct tb_fdr_script_opts o;
+
+	/* -e sched: switches and wake-ups, nothing else. */
+	o = no_filter();
+	o.filter.classes = 1U << tb_fdr_report_class("sched");
+	check_sched(_metadata, &o,
+"           alpha      10 [000]     0.000001: sched:sched_wakeup beta:11 [120] target_cpu=001\n"
+"       swapper/1       0 [001]     0.000001: sched:sched_switch swapper/1:0 [120] R ==> beta:11 [120]\n"
+"            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n"
+"           alpha      10 [000]     0.000002: sched:sched_switch alpha:10 [120] S ==> swapper/0:0 [120]\n");
+
+	/* -t 11: its own lines, and the sched events it is in. */
+	o = no_filter();
+	o.filter.tid = 11;
+	check_sched(_metadata, &o,
+"           alpha      10 [000]     0.000001: sched:sched_wakeup beta:11 [120] target_cpu=001\n"
+"       swapper/1       0 [001]     0.000001: sched:sched_switch swapper/1:0 [120] R ==> beta:11 [120]\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 enter\n"
+"            beta      11 [001]     0.000001: syscall:syscall_0x1 exit ret=-11 err=EAGAIN dur=0.100us\n"
+"            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n"
+"            beta      11 [001]     0.000003: syscall:syscall_0x1 return ret=-2 err=ENOENT (not right after an exit of its call)\n"
+"            beta      11 [001]     0.000003: typed: type=1 size=5 (too short for its type)\n");
+
+	/* --name: a RET goes with its exit's name. */
+	o = no_filter();
+	o.filter.name = "sched_wakeup*";
+	check_sched(_metadata, &o,
+"           alpha      10 [000]     0.000001: sched:sched_wakeup beta:11 [120] target_cpu=001\n"
+"            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n");
+	o = no_filter();
+	o.filter.name = "syscall_0x0";
+	check_sched(_metadata, &o,
+"           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit ret=-2 err=ENOENT dur=1.000us\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 enter\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=0.100us\n");
+
+	/* -C 1 */
+	o = no_filter();
+	o.filter.cpu = 1;
+	o.filter.classes = 1U << tb_fdr_report_class("sched");
+	check_sched(_metadata, &o,
+"       swapper/1       0 [001]     0.000001: sched:sched_switch swapper/1:0 [120] R ==> beta:11 [120]\n"
+"            beta      11 [001]     0.000001: sched:sched_wakeup_new :12 [120] target_cpu=000\n");
+}
+
+/*
+ * A RET whose exit's line ended before it (another task's line came
+ * between: the RET is later than the exit) still prints, on a line of
+ * its own that does not call it unmatched.
+ */
+TEST(ret_after_another_tasks_line)
+{
+	struct tb_fdr_script_opts o = no_filter();
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	size_t ext;
+	char *text;
+
+	gf_header(&g, 5, TB_FDR_TYPE_FDR, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 11, 11, 1, 1000);
+	gf_custom(&g, 5, "tick", 4, 1050, 0);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 10, 10, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(0), 1000);
+	typed_ret(&g, 100, SYS(0), -4);
+	gf_extents_end(&g, ext);
+	text = list(&g, &o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ(
+"           alpha      10 [000]     0.000000: syscall:syscall_0x0 enter\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 exit dur=1.000us\n"
+"            beta      11 [001]     0.000001: marker: tick\n"
+"           alpha      10 [000]     0.000001: syscall:syscall_0x0 return ret=-4 err=EINTR\n", text);
+	free(text);
+	gb_free(&g);
+}
+
+/* A tid of ten digits (a hostile or foreign trace) keeps the columns. */
+TEST(wide_tid_keeps_its_columns)
+{
+	struct tb_fdr_script_opts o = no_filter();
+	struct tb_fdr_script_stats st;
+	struct tb_error err = { 0 };
+	struct gb g = { 0 };
+	size_t ext;
+	char *text;
+
+	gf_header(&g, 5, TB_FDR_TYPE_FDR, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 2147483647, -2147483647 - 1, 0, 1000);
+	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
+	gf_extents_end(&g, ext);
+	text = list(&g, &o, &st, &err);
+	ASSERT_NE(NULL, text) TH_LOG("%s", err.msg);
+	EXPECT_STREQ("     :2147483647 2147483647 [000]     0.000000: syscall:syscall_0x0 enter\n",
+		     text);
 	free(text);
 	gb_free(&g);
 }

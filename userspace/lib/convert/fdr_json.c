@@ -25,6 +25,8 @@
 #include "convert/fdr_json.h"
 #include "convert/fdr_json_meta.h"
 #include "convert/fdr_json_out.h"
+#include "convert/fdr_json_sched.h"
+#include "format/fdr_event.h"
 #include "format/fdr_classes.h"
 #include "format/fdr_marks.h"
 #include "format/fdr_meta.h"
@@ -316,6 +318,8 @@ static int fj_scan(void *ctx, const struct tb_fdr_record *r)
 	case TB_FDR_CUSTOM:
 	case TB_FDR_TYPED:
 		ret = fj_seen(c, r);
+		if (!ret)
+			ret = tb_fdr_json_sched_scan(c, r);
 		break;
 	}
 	if (!ret && !tb_fdr_reader_call_feed(&c->call, r, fj_call, c))
@@ -368,7 +372,9 @@ static int fj_scan_done(struct fj_ctx *c)
 		t->npres = 0;
 	}
 	memset(&c->call, 0, sizeof(c->call));
-	return c->oom;
+	if (c->oom)
+		return c->oom;
+	return tb_fdr_json_sched_prepare(c);
 }
 
 /* ---- the second pass ---- */
@@ -400,9 +406,42 @@ static bool fj_lost(struct fj_ctx *c, const struct tb_fdr_record *r)
 	return true;
 }
 
+/*
+ * A typed event of ours: switches and wake-ups are drawn on the CPU
+ * tracks, a return value is an instant on its thread.  False for the
+ * others (types this version does not know, payloads too short).
+ */
+static bool fj_typed(struct fj_ctx *c, const struct tb_fdr_record *r)
+{
+	struct tb_fdr_event ev;
+	const char *name;
+	int err;
+
+	switch (tb_fdr_event_decode(r, &ev)) {
+	case TB_FDR_EV_SWITCH:
+	case TB_FDR_EV_WAKEUP:
+	case TB_FDR_EV_META:
+		return true;
+	case TB_FDR_EV_RET:
+		err = tb_fdr_event_errno(ev.ret.value);
+		name = tb_fdr_event_errno_name(err);
+		tb_fdr_json_out_head(c, "return", "syscall", 'i', r->pid,
+				     r->tid, r->tsc);
+		fprintf(c->out, ", \"args\": {\"ret\": %" PRId64, ev.ret.value);
+		if (name)
+			fprintf(c->out, ", \"errno\": \"%s\"", name);
+		fprintf(c->out, "}}");
+		c->st->instants++;
+		return true;
+	case TB_FDR_EV_NONE:
+		break;
+	}
+	return false;
+}
+
 static void fj_event(struct fj_ctx *c, const struct tb_fdr_record *r)
 {
-	if (fj_lost(c, r))
+	if (fj_lost(c, r) || (r->kind == TB_FDR_TYPED && fj_typed(c, r)))
 		return;
 	tb_fdr_json_out_head(c, r->kind == TB_FDR_TYPED ? "typed event" : "marker",
 			     "marker", 'i', r->pid, r->tid, r->tsc);
@@ -485,6 +524,7 @@ static void fj_free(struct fj_ctx *c)
 	free(c->th);
 	free(c->stints);
 	tb_hash_free(&c->thmap);
+	tb_fdr_json_sched_free(c);
 }
 
 int tb_fdr_json_write(FILE *in, FILE *out, const struct tb_name_map *names,
@@ -517,7 +557,10 @@ int tb_fdr_json_write(FILE *in, FILE *out, const struct tb_name_map *names,
 	if (ret)
 		goto out;
 	c.writing = true;
-	fprintf(out, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [");
+	/* Viewers leave out what they do not know, otherData too. */
+	fprintf(out, "{\"displayTimeUnit\": \"ns\", \"otherData\": "
+		"{\"cpu_tracks\": \"%s\"}, \"traceEvents\": [",
+		tb_fdr_json_meta_cpu_source(&c));
 	ret = tb_fdr_json_meta_tasks(&c);
 	if (!ret)
 		ret = tb_fdr_json_meta_cpus(&c);

@@ -15,7 +15,12 @@
  *  - arguments are named by the event's class (the kernel id the names
  *    file gives): syscall number, IRQ number, fault address in hex, ...;
  *  - a pseudo-process "CPUs" has a track per CPU whose slices say which
- *    task's records are on it when;
+ *    task ran on it when: from the recorded switches where the trace has
+ *    them, with wake-ups as flow arrows (convert/fdr_json_sched.h), else
+ *    guessed from which task's records are on it when; "otherData"
+ *    {"cpu_tracks": ...} says which;
+ *  - return values of system calls are instants on their thread; the
+ *    trace's own description (TRACEBUF_FDR_META_TID) is no thread;
  *  - loss reports are instant events on the thread and on the CPU.
  *
  * Documentation/conversions.rst has the mapping.  The input is read twice
@@ -52,7 +57,8 @@ struct tb_fdr_json_stats {
 	uint64_t cut_inner;	/* closed by an outer call's exit */
 	uint64_t orphans;	/* exits of no open call, as instants */
 	uint64_t threads;
-	uint64_t cpu_slices;	/* "X" events of the CPU tracks */
+	uint64_t cpu_slices;	/* "B"/"E" pairs of the CPU tracks */
+	uint64_t flows;		/* wake-ups drawn as flow arrows */
 	/*
 	 * Threads whose records go back in time (a capture read straight
 	 * from the device: tracebuf convert fdr-tidy orders it).

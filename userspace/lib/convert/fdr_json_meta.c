@@ -8,6 +8,7 @@
 #include <linux/tracebuf.h>
 
 #include "convert/fdr_json_meta.h"
+#include "convert/fdr_json_sched.h"
 #include "format/task_map.h"
 
 /* ---- what the first pass found: names, CPU tracks, cut starts ---- */
@@ -124,32 +125,13 @@ static int fj_cmp_stint(const void *a, const void *b)
 	return (x->last < y->last) - (x->last > y->last);
 }
 
-/*
- * A task on a CPU from @from to @to.  "B" and "E" with the same name and
- * arguments, at the very times the next slice starts and the previous
- * ends ("X" events' rounded durations can overlap the next slice).
- */
+/* A task on a CPU from s->first to s->last. */
 static void fj_cpu_write(struct fj_ctx *c, const struct fj_stint *s)
 {
 	const struct fj_thread *t = tb_fdr_json_out_thread(c, s->pid, s->tid);
-	const char *comm = t ? t->comm : NULL;
-	int32_t tid = tb_task_map_shown_tid(s->tid);
-	char name[48];
-	char ph;
 
-	/* The command and the tid as shown: one name per task. */
-	if (comm)
-		snprintf(name, sizeof(name), "%s %" PRId32, comm, tid);
-	else
-		snprintf(name, sizeof(name), "tid %" PRId32, tid);
-	for (ph = 'B'; ph; ph = ph == 'B' ? 'E' : 0) {
-		tb_fdr_json_out_head(c, name, "cpu", ph, TB_FDR_JSON_CPUS_PID,
-				     TB_FDR_JSON_CPU_TID(s->cpu),
-				     ph == 'B' ? s->first : s->last);
-		fprintf(c->out, ", \"args\": {\"pid\": %" PRId32
-			", \"tid\": %" PRId32 "}}", s->pid, tid);
-	}
-	c->st->cpu_slices++;
+	tb_fdr_json_out_cpu_slice(c, s->cpu, s->pid, s->tid,
+				  t ? t->comm : NULL, s->first, s->last);
 }
 
 /*
@@ -236,11 +218,32 @@ int tb_fdr_json_meta_cpus(struct fj_ctx *c)
 			TB_FDR_JSON_CPU_TID(cpu), name, 0);
 		fj_meta(c, "thread_sort_index", TB_FDR_JSON_CPUS_PID,
 			TB_FDR_JSON_CPU_TID(cpu), NULL, cpu);
+		/* What ran there: the switches, else a guess from the blocks. */
+		if (tb_fdr_json_sched_has_switches(c, cpu)) {
+			tb_fdr_json_sched_track(c, cpu);
+			continue;
+		}
 		ret = fj_cpu_track(c, &c->stints[i], j - i);
 		if (ret)
 			return ret;
 	}
+	tb_fdr_json_sched_flows(c);
 	return 0;
+}
+
+const char *tb_fdr_json_meta_cpu_source(struct fj_ctx *c)
+{
+	size_t i, with = 0, without = 0;
+
+	for (i = 0; i < c->nstints; i++) {
+		if (tb_fdr_json_sched_has_switches(c, c->stints[i].cpu))
+			with++;
+		else
+			without++;
+	}
+	if (!with)
+		return "blocks";
+	return without ? "switches where recorded, else blocks" : "switches";
 }
 
 /*

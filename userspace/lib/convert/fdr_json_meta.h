@@ -15,6 +15,12 @@
 int tb_fdr_json_meta_tasks(struct fj_ctx *c);
 /* A track per CPU with the tasks that ran on it: 0 or -ENOMEM. */
 int tb_fdr_json_meta_cpus(struct fj_ctx *c);
+/*
+ * Where the CPU tracks come from: "switches" (the recorded context
+ * switches), "blocks" (a guess from the tasks' records on each CPU: a
+ * trace without switches), or "switches where recorded, else blocks".
+ */
+const char *tb_fdr_json_meta_cpu_source(struct fj_ctx *c);
 /* Where the calls running at the capture's start begin. */
 void tb_fdr_json_meta_cut_starts(struct fj_ctx *c);
 

@@ -8,6 +8,7 @@
 
 #include "convert/fdr_json_out.h"
 #include "format/fdr_classes.h"
+#include "format/task_map.h"
 #include "util/buf.h"
 
 static const char *const cut_text[] = {
@@ -169,6 +170,40 @@ void tb_fdr_json_out_call_event(struct fj_ctx *c, const struct fj_frame *f,
 		c->st->ends++;
 	else
 		c->st->instants++;
+}
+
+/*
+ * Task @tid (of @pid, -1 when unknown) on CPU @cpu from @from to @to,
+ * named "COMMAND TID" with the tid as shown.  "B" and "E" with the same
+ * name and arguments, at the very times the next slice starts and the
+ * previous ends ("X" events' rounded durations can overlap the next
+ * slice).
+ */
+void tb_fdr_json_out_cpu_slice(struct fj_ctx *c, uint16_t cpu, int32_t pid,
+			       int32_t tid, const char *comm, uint64_t from,
+			       uint64_t to)
+{
+	int32_t shown = tb_task_map_shown_tid(tid);
+	char name[48];
+	char ph;
+
+	/* The command and the tid as shown: one name per task. */
+	if (comm)
+		snprintf(name, sizeof(name), "%s %" PRId32, comm, shown);
+	else
+		snprintf(name, sizeof(name), "tid %" PRId32, shown);
+	for (ph = 'B'; ph; ph = ph == 'B' ? 'E' : 0) {
+		tb_fdr_json_out_head(c, name, "cpu", ph, TB_FDR_JSON_CPUS_PID,
+				     TB_FDR_JSON_CPU_TID(cpu),
+				     ph == 'B' ? from : to);
+		if (pid >= 0)
+			fprintf(c->out, ", \"args\": {\"pid\": %" PRId32
+				", \"tid\": %" PRId32 "}}", pid, shown);
+		else
+			fprintf(c->out, ", \"args\": {\"tid\": %" PRId32 "}}",
+				shown);
+	}
+	c->st->cpu_slices++;
 }
 
 void tb_fdr_json_out_frame_of(struct fj_frame *f, const struct tb_fdr_call *call)

@@ -68,6 +68,35 @@ struct fj_stint {
 	uint16_t cpu;
 };
 
+/* A switch (uapi SWITCH): @next_pid is -1 when next is not the block's task. */
+struct fj_switch {
+	uint64_t tsc;
+	int32_t prev_tid, next_tid, next_pid;
+	uint16_t cpu;
+	size_t seq;		/* in file order */
+};
+
+/* A wake-up (uapi WAKEUP) on the waker's CPU. */
+struct fj_wakeup {
+	uint64_t tsc;
+	int32_t tid;
+	uint16_t cpu;
+};
+
+/* A switch by the task it switches in, for the wake-ups' flows. */
+struct fj_switch_in {
+	int32_t tid;
+	uint64_t tsc;
+	size_t at;		/* in sw[] */
+};
+
+/* A CPU: its records' times, its switches (sw[at..at + switches)). */
+struct fj_cpu_span {
+	uint64_t first, last;
+	bool seen;
+	size_t switches, at;
+};
+
 struct fj_ctx {
 	FILE *out;
 	const struct tb_name_map *names;
@@ -83,6 +112,15 @@ struct fj_ctx {
 	struct fj_stint *stints;
 	size_t nstints, stcap;
 	bool in_stint;		/* stints[nstints - 1] is the current block's */
+	/* convert/fdr_json_sched.c */
+	struct fj_switch *sw;
+	size_t nsw, swcap;
+	struct fj_switch_in *sw_in;	/* by next_tid, then time */
+	struct fj_wakeup *wk;
+	size_t nwk, wkcap;
+	struct fj_cpu_span *cpus;
+	size_t ncpus, cpucap;
+	struct tb_hash tidmap;	/* tid -> th index + 1, its first thread */
 	struct tb_fdr_call call;	/* with its CallArgument records */
 	struct tb_fdr_call held;	/* a point event's entry, until its exit */
 	bool writing;		/* second pass */
@@ -104,6 +142,9 @@ void tb_fdr_json_out_args(struct fj_ctx *c, uint32_t id, const struct fj_frame *
 void tb_fdr_json_out_call_event(struct fj_ctx *c, const struct fj_frame *f,
 				char ph, int32_t pid, int32_t tid, uint64_t tsc,
 				const char *cut);
+void tb_fdr_json_out_cpu_slice(struct fj_ctx *c, uint16_t cpu, int32_t pid,
+			       int32_t tid, const char *comm, uint64_t from,
+			       uint64_t to);
 void tb_fdr_json_out_frame_of(struct fj_frame *f, const struct tb_fdr_call *call);
 
 #endif /* TB_FDR_JSON_OUT_H */

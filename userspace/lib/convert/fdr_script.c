@@ -11,6 +11,7 @@
 #include "convert/fdr_timeline.h"
 #include "convert/fdr_report_class.h"
 #include "convert/fdr_script.h"
+#include "format/fdr_event.h"
 #include "format/fdr_marks.h"
 #include "util/buf.h"
 #include "util/hash.h"
@@ -24,12 +25,19 @@ struct frame {
 
 struct task {
 	int32_t tid;
+	int32_t pid;		/* of its last event */
 	struct frame *stack;
 	size_t depth, cap;
 	uint64_t deep;		/* entries beyond DEPTH_MAX */
 	bool point;		/* a point event's entry was the last record */
 	uint32_t point_id;
-	char head[28];		/* "COMM TID [", made at its first line */
+	/* "COMM TID [", made at its first line: 16 + 1 + 11 + 2 at most */
+	char head[32];
+	/* its last event, for the RET that may follow an exit */
+	size_t last_block;
+	bool last_exit;		/* was an exit (of last_id), in last_block */
+	bool last_shown;	/* and had a line */
+	uint32_t last_id;
 };
 
 struct name {
@@ -57,6 +65,14 @@ struct sc {
 	size_t nn, capn;
 	struct tb_hash name_index;	/* id -> nv index + 1 */
 	uint64_t lines;
+	int sched;		/* the sched class's index */
+	/*
+	 * The last exit line waits for its end (dur=) until the next event:
+	 * a RET right after the exit in its block puts ret= before it.
+	 */
+	bool pending;
+	int32_t pending_tid;
+	char tail[48];
 	bool oom;
 };
 
@@ -261,18 +277,30 @@ static bool sc_where(const struct sc *c, const struct tb_fdr_timeline_event *e)
 	return e->tsc >= c->from && e->tsc <= c->to;
 }
 
-/* "COMM TID [CPU] TIME: " */
-static int sc_prefix(struct sc *c, const struct tb_fdr_timeline_event *e)
+/* The end of the exit line that waits (the pending one), if any. */
+static void sc_flush(struct sc *c)
 {
-	struct task *t = sc_task(c, e->tid);
+	if (!c->pending)
+		return;
+	c->pending = false;
+	fputs_unlocked(c->tail, c->out);
+	fputc_unlocked('\n', c->out);
+}
+
+/* "COMM TID [CPU] TIME: " of task @tid's line, the line before ended. */
+static int sc_prefix_of(struct sc *c, int32_t tid, int32_t pid,
+			const struct tb_fdr_timeline_event *e)
+{
+	struct task *t = sc_task(c, tid);
 	char comm[TB_TASK_COMM_LEN], buf[64], *end = buf + sizeof(buf), *p;
 
 	if (!t)
 		return -ENOMEM;
+	sc_flush(c);
 	if (!t->head[0])
 		snprintf(t->head, sizeof(t->head), "%16s %7d [",
-			 sc_comm(c, e->tid, e->pid, comm),
-			 tb_task_map_shown_tid(e->tid));
+			 sc_comm(c, tid, pid, comm),
+			 tb_task_map_shown_tid(tid));
 	*--end = ' ';
 	*--end = ':';
 	p = sc_time(c, e->tsc, end);
@@ -283,6 +311,11 @@ static int sc_prefix(struct sc *c, const struct tb_fdr_timeline_event *e)
 	fwrite_unlocked(p, 1, (size_t)(end + 2 - p), c->out);
 	c->lines++;
 	return 0;
+}
+
+static int sc_prefix(struct sc *c, const struct tb_fdr_timeline_event *e)
+{
+	return sc_prefix_of(c, e->tid, e->pid, e);
 }
 
 /* The decoded arguments of a call or point event (Documentation/fdr.rst). */
@@ -317,18 +350,19 @@ static void sc_args(struct sc *c, const struct name *n,
 		fprintf(c->out, " arg%u=%#" PRIx64, i, e->args[i]);
 }
 
-static void sc_duration(struct sc *c, uint64_t ticks)
+/* " dur=N.NNNus" into @tail (sizeof(c->tail)). */
+static void sc_duration(struct sc *c, uint64_t ticks, char *tail)
 {
 	uint64_t ns = sc_ns(c, ticks);
 	char buf[40], *end = buf + sizeof(buf), *p;
 
+	*--end = '\0';
 	*--end = 's';
 	*--end = 'u';
 	p = sc_dec(end, ns % 1000, 3);
 	*--p = '.';
 	p = sc_dec(p, ns / 1000, 1);
-	fputs_unlocked(" dur=", c->out);
-	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), c->out);
+	snprintf(tail, sizeof(c->tail), " dur=%s", p);
 }
 
 static int sc_function(struct sc *c, const struct tb_fdr_timeline_event *e)
@@ -344,6 +378,11 @@ static int sc_function(struct sc *c, const struct tb_fdr_timeline_event *e)
 
 	if (!t || !n)
 		return -ENOMEM;
+	t->pid = e->pid;
+	t->last_block = e->block;
+	t->last_exit = is_exit;
+	t->last_id = e->func_id;
+	t->last_shown = false;
 	was_point = t->point && t->point_id == e->func_id;
 	t->point = false;
 	if (c->points >> n->rc & 1) {
@@ -388,11 +427,211 @@ static int sc_function(struct sc *c, const struct tb_fdr_timeline_event *e)
 		fputs_unlocked(is_exit ? " exit" : " enter", c->out);
 	if (!is_exit || c->points >> n->rc & 1)
 		sc_args(c, n, e);
+	if (found == -1) {
+		fputc_unlocked('\n', c->out);
+		return 0;
+	}
+	/* An exit: its line ends at the next event, ret= may come first. */
 	if (found == 1)
-		sc_duration(c, e->tsc >= start ? e->tsc - start : 0);
-	else if (found == 0)
-		fputs_unlocked(" (entry not in the trace)", c->out);
+		sc_duration(c, e->tsc >= start ? e->tsc - start : 0, c->tail);
+	else
+		snprintf(c->tail, sizeof(c->tail), " (entry not in the trace)");
+	c->pending = true;
+	c->pending_tid = e->tid;
+	t->last_shown = true;
+	return 0;
+}
+
+/* " ret=V", and the errno's name when it is one. */
+static void sc_ret_value(struct sc *c, int64_t v)
+{
+	int err = tb_fdr_event_errno(v);
+	const char *name = tb_fdr_event_errno_name(err);
+
+	fprintf(c->out, " ret=%" PRId64, v);
+	if (name)
+		fprintf(c->out, " err=%s", name);
+	else if (err)
+		fprintf(c->out, " err=%d", err);
+}
+
+/*
+ * A system call's return value (RET): on its exit's line, which waits
+ * for it, when it comes right after that exit in the same block;
+ * else on a line of its own that says it follows no exit of its call.
+ */
+static int sc_ret(struct sc *c, const struct tb_fdr_timeline_event *e,
+		  const struct tb_fdr_ret *ret)
+{
+	struct task *t = sc_task(c, e->tid);
+	struct name *n = sc_name(c, ret->func_id);
+	bool matched;
+
+	if (!t || !n)
+		return -ENOMEM;
+	matched = t->last_exit && t->last_block == e->block &&
+		  t->last_id == ret->func_id;
+	t->last_exit = false;
+	t->pid = e->pid;
+	t->last_block = e->block;
+	if (matched && !t->last_shown)
+		return 0;	/* its exit was filtered out: so is it */
+	if (matched && c->pending && c->pending_tid == e->tid) {
+		sc_ret_value(c, ret->value);
+		sc_flush(c);
+		return 0;
+	}
+	if (!n->selected || !sc_who(c, e) || !sc_where(c, e))
+		return 0;
+	if (sc_prefix(c, e))
+		return -ENOMEM;
+	fputs_unlocked(n->full, c->out);
+	fputs_unlocked(" return", c->out);
+	sc_ret_value(c, ret->value);
+	fputs_unlocked(matched ? "\n" :
+		       " (not right after an exit of its call)\n", c->out);
+	return 0;
+}
+
+/* -p and -t: either task of a switch or a wake-up, as report. */
+static bool sc_who2(const struct sc *c, int32_t tid, int32_t pid,
+		    int32_t tid2, int32_t pid2)
+{
+	const struct tb_fdr_report_opts *f = c->f;
+	bool a = true, b = true;
+
+	if (f->pid != TB_REPORT_NO_FILTER) {
+		a = pid == f->pid;
+		b = pid2 == f->pid;
+	}
+	if (f->tid != TB_REPORT_NO_FILTER) {
+		a = a && (tid == f->tid || tb_task_map_shown_tid(tid) == f->tid);
+		b = b && (tid2 == f->tid ||
+			  tb_task_map_shown_tid(tid2) == f->tid);
+	}
+	return a || b;
+}
+
+/* -e sched and --name for a sched event called @name. */
+static bool sc_sched_selected(const struct sc *c, const char *name)
+{
+	const struct tb_fdr_report_opts *f = c->f;
+
+	if (f->classes && (c->sched < 0 || !(f->classes & (1U << c->sched))))
+		return false;
+	return !f->name || !fnmatch(f->name, name, 0);
+}
+
+/* The pid of a task we know only by its tid: its last event's. */
+static int32_t sc_pid_of(struct sc *c, int32_t tid)
+{
+	uint32_t v = tb_hash_get(&c->task_index, (uint32_t)tid);
+
+	return v ? c->tv[v - 1].pid : 0;
+}
+
+/* "COMM:TID [PRIO]", ":TID [PRIO]" for a task of no known name. */
+static void sc_task_prio(struct sc *c, int32_t tid, int32_t pid, int prio)
+{
+	char comm[TB_TASK_COMM_LEN];
+	const char *s = sc_comm(c, tid, pid, comm);
+
+	if (s == comm && comm[0] == ':')
+		s = "";
+	fprintf(c->out, "%s:%d [%d]", s, tb_task_map_shown_tid(tid), prio);
+}
+
+/*
+ * A context switch, as perf script and trace-cmd print sched_switch:
+ * the line is the previous task's (the event happens as it leaves),
+ * though the record opens the next task's block.
+ */
+static int sc_switch(struct sc *c, const struct tb_fdr_timeline_event *e,
+		     const struct tb_fdr_switch *sw)
+{
+	int32_t prev_pid = sc_pid_of(c, sw->prev_tid);
+	struct task *t = sc_task(c, e->tid);
+
+	if (!t)
+		return -ENOMEM;
+	t->pid = e->pid;
+	t->last_exit = false;
+	t->last_block = e->block;
+	if (!sc_sched_selected(c, "sched_switch") || !sc_where(c, e) ||
+	    !sc_who2(c, sw->prev_tid, prev_pid, sw->next_tid,
+		     sw->next_tid == e->tid ? e->pid : sc_pid_of(c, sw->next_tid)))
+		return 0;
+	if (sc_prefix_of(c, sw->prev_tid, prev_pid, e))
+		return -ENOMEM;
+	fputs_unlocked("sched:sched_switch ", c->out);
+	sc_task_prio(c, sw->prev_tid, prev_pid, sw->prev_prio);
+	fprintf(c->out, " %c ==> ", tb_fdr_event_state_letter(sw->prev_state));
+	sc_task_prio(c, sw->next_tid, sw->next_tid == e->tid ? e->pid :
+		     sc_pid_of(c, sw->next_tid), sw->next_prio);
 	fputc_unlocked('\n', c->out);
+	return 0;
+}
+
+/* A wake-up, on the line of the task that woke it (its block's). */
+static int sc_wakeup(struct sc *c, const struct tb_fdr_timeline_event *e,
+		     const struct tb_fdr_wakeup *w)
+{
+	const char *name = w->new_task ? "sched_wakeup_new" : "sched_wakeup";
+	struct task *t = sc_task(c, e->tid);
+	int32_t pid;
+
+	if (!t)
+		return -ENOMEM;
+	t->pid = e->pid;
+	t->last_exit = false;
+	t->last_block = e->block;
+	pid = sc_pid_of(c, w->tid);
+	if (!sc_sched_selected(c, name) || !sc_where(c, e) ||
+	    !sc_who2(c, e->tid, e->pid, w->tid, pid))
+		return 0;
+	if (sc_prefix(c, e))
+		return -ENOMEM;
+	fprintf(c->out, "sched:%s ", name);
+	sc_task_prio(c, w->tid, pid, w->prio);
+	fprintf(c->out, " target_cpu=%03u\n", w->cpu);
+	return 0;
+}
+
+/* A typed event: ours decoded, the trace's description silent. */
+static int sc_typed(struct sc *c, const struct tb_fdr_timeline_event *e)
+{
+	const struct tb_fdr_report_opts *f = c->f;
+	struct tb_fdr_record r = {
+		.kind = TB_FDR_TYPED, .event_type = e->event_type,
+		/* what the merge kept: a payload grown past it keeps its head */
+		.size = e->text_len, .data = (const uint8_t *)e->text,
+	};
+	struct tb_fdr_event ev;
+	struct task *t;
+
+	switch (tb_fdr_event_decode(&r, &ev)) {
+	case TB_FDR_EV_SWITCH:
+		return sc_switch(c, e, &ev.sw);
+	case TB_FDR_EV_WAKEUP:
+		return sc_wakeup(c, e, &ev.wakeup);
+	case TB_FDR_EV_RET:
+		return sc_ret(c, e, &ev.ret);
+	case TB_FDR_EV_META:
+		return 0;
+	case TB_FDR_EV_NONE:
+		break;
+	}
+	t = sc_task(c, e->tid);
+	if (!t)
+		return -ENOMEM;
+	t->last_exit = false;
+	t->last_block = e->block;
+	if (f->classes || f->name || !sc_who(c, e) || !sc_where(c, e))
+		return 0;
+	if (sc_prefix(c, e))
+		return -ENOMEM;
+	fprintf(c->out, "typed: type=%u size=%d%s\n", e->event_type, e->size,
+		tb_fdr_event_malformed(&r) ? " (too short for its type)" : "");
 	return 0;
 }
 
@@ -422,18 +661,18 @@ static int sc_custom(struct sc *c, const struct tb_fdr_timeline_event *e)
 {
 	static const char lost[] = TRACEBUF_FDR_LOST_PREFIX;
 	const struct tb_fdr_report_opts *f = c->f;
+	struct task *t;
 	char name[256];
 	size_t i;
 
-	if (e->kind == TB_FDR_TYPED) {
-		if (f->classes || f->name || !sc_who(c, e) || !sc_where(c, e))
-			return 0;
-		if (sc_prefix(c, e))
-			return -ENOMEM;
-		fprintf(c->out, "typed: type=%u size=%d\n", e->event_type,
-			e->size);
-		return 0;
-	}
+	if (e->kind == TB_FDR_TYPED)
+		return sc_typed(c, e);
+	/* Between an exit and a RET, the RET is no longer right after it. */
+	t = sc_task(c, e->tid);
+	if (!t)
+		return -ENOMEM;
+	t->last_exit = false;
+	t->last_block = e->block;
 	if (sc_starts(e, TRACEBUF_FDR_COMM_PREFIX) ||
 	    (e->text_len == strlen(TB_FDR_MARKS_START) &&
 	     sc_starts(e, TB_FDR_MARKS_START)))
@@ -493,6 +732,7 @@ int tb_fdr_script_run(int fd, FILE *out, const struct tb_name_map *names,
 	struct sc c = {
 		.o = o, .f = &o->filter, .names = names, .tasks = tasks,
 		.out = out, .points = tb_fdr_report_class_points(),
+		.sched = tb_fdr_report_class("sched"),
 	};
 	const struct tb_fdr_timeline_event *e;
 	struct tb_fdr_timeline *m;
@@ -514,6 +754,11 @@ int tb_fdr_script_run(int fd, FILE *out, const struct tb_name_map *names,
 		ret = sc_window(&c, err);
 	while (!ret && (ret = tb_fdr_timeline_next(m, &e, err)) == 1) {
 		st->events++;
+		/* The trace's own description: no line (its names are used). */
+		if (e->tid == TRACEBUF_FDR_META_TID) {
+			ret = 0;
+			continue;
+		}
 		if (e->kind == TB_FDR_FUNCTION)
 			ret = sc_function(&c, e);
 		else
@@ -522,6 +767,10 @@ int tb_fdr_script_run(int fd, FILE *out, const struct tb_name_map *names,
 		if (!ret && ferror(out))
 			ret = errno > 0 ? -errno : -EIO;
 	}
+	/* Even after an error: the line begun is ended. */
+	sc_flush(&c);
+	if (!ret && ferror(out))
+		ret = errno > 0 ? -errno : -EIO;
 	if (m) {
 		st->backwards = tb_fdr_timeline_backwards(m);
 		st->open_max = tb_fdr_timeline_open_max(m);

@@ -9,10 +9,18 @@
  * TIME in seconds.microseconds from the trace's first event (or the wall
  * clock), PHASE "enter" or "exit" for calls (nothing for point events:
  * faults, fork, exit), then the decoded fields, each KEY=VALUE, so that
- * fields the recorder adds later (a syscall's ret=, a switch's prev and
- * next task) slot in after a line's present ones without moving them;
- * an exit ends with dur= when its entry is in the trace, kept last.  Markers print
- * "marker: TEXT", loss reports "lost: N events".
+ * fields the recorder adds later slot in after a line's present ones
+ * without moving them; a failed syscall's exit has "ret=-2 err=ENOENT"
+ * (its RET typed event, which the exit line waits for until the next
+ * event); an exit ends with dur= when its entry is in the trace, kept
+ * last.  Markers print "marker: TEXT", loss reports "lost: N events".
+ * The typed events (format/fdr_event.h) print as perf script's:
+ *
+ *	sched:sched_switch PREV:TID [PRIO] STATE ==> NEXT:TID [PRIO]
+ *	sched:sched_wakeup[_new] COMM:TID [PRIO] target_cpu=CPU
+ *
+ * a switch on the line of the task leaving the CPU; the trace's own
+ * description (TRACEBUF_FDR_META_TID) prints nothing.
  * Documentation/tools.rst ("Reading a trace") describes every field.
  *
  * Memory: the merge's bound, plus per task its calls in progress (up to

@@ -228,6 +228,7 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 	case TB_FDR_NEW_CPU:
 		/* The wall clock of the block that starts first. */
 		if (!m->block_placed && m->pending_wall &&
+		    r->tid != TRACEBUF_FDR_META_TID &&
 		    (!in->has_wall || r->tsc < in->wall_tsc)) {
 			in->has_wall = true;
 			in->wall_sec = m->pending_sec;
@@ -249,7 +250,13 @@ static int index_record(void *ctx, const struct tb_fdr_record *r)
 			b->has_first = true;
 			b->first = r->tsc;
 		}
-		if (!in->has_first || r->tsc < in->first) {
+		/*
+		 * The trace's own description is no event: a collector
+		 * writes it when it likes (at the start, or at the end of a
+		 * recovered one), and it must not move the time origin.
+		 */
+		if (r->tid != TRACEBUF_FDR_META_TID &&
+		    (!in->has_first || r->tsc < in->first)) {
 			in->has_first = true;
 			in->first = r->tsc;
 		}
@@ -434,6 +441,7 @@ static int fill_record(void *ctx, const struct tb_fdr_record *r)
 		e->tid = r->tid;
 		e->pid = r->pid;
 		e->cpu = r->cpu;
+		e->block = c->blk;
 		e->kind = (uint8_t)r->kind;
 		if (r->kind == TB_FDR_FUNCTION) {
 			e->func_id = r->func_id;

@@ -24,6 +24,10 @@
  * collector's file, about one per CPU in a device capture) plus the
  * reader's 64 KiB window during a refill; never the trace's size.
  *
+ * The trace's own description (thread TRACEBUF_FDR_META_TID) is given
+ * like any block, but its times set neither the first event's time nor
+ * the wall clock: it is no event of the capture.
+ *
  * Within a block, records stay in file order: a clock that steps back
  * inside a block makes those events earlier than the ones already given;
  * they are given in file order all the same and counted (backwards).
@@ -47,6 +51,7 @@ struct tb_fdr_timeline_event {
 	uint64_t offset;	/* of the record in the file */
 	int32_t tid, pid;
 	uint32_t func_id;
+	size_t block;		/* which block, in file order from 0 */
 	uint16_t cpu;
 	uint8_t kind;		/* TB_FDR_FUNCTION, _CUSTOM or _TYPED */
 	uint8_t func_type;	/* TB_FDR_ENTER ... */
