@@ -522,4 +522,30 @@ TEST_TIMEOUT(kernelshark, TU_BATCH_TIMEOUT)
 	free(out);
 }
 
+/*
+ * KernelShark on the scheduler trace: its sched_events plugin has the
+ * recorded sched_switch to draw ping's task plot from; loads without a
+ * word but "Loading".
+ */
+TEST_TIMEOUT(kernelshark_sched, TU_BATCH_TIMEOUT)
+{
+	char *dir, fdr[256], *out;
+	int status;
+
+	if (!tu_have("kernelshark"))
+		SKIP(return, "kernelshark not installed (scripts/setup.sh installs it)");
+	dir = tu_tmpdir();
+	snprintf(fdr, sizeof(fdr), "%s/s.fdr", dir);
+	ASSERT_EQ(0, sg_write(fdr));
+	out = tu_run(&status, "%s convert -q fdr-tracedat %s %s/t.dat && "
+		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark-sched.png 200",
+		     tu_tool("tracebuf"), fdr, dir, dir);
+	tu_rmdir(dir);
+	if (status == 4)
+		SKIP(free(out); return, "%s", out);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "kernelshark: loaded")) TH_LOG("%s", out);
+	free(out);
+}
+
 TEST_HARNESS_MAIN
