@@ -178,10 +178,11 @@ static inline int sg_write(const char *fdr)
  * What a hostile or damaged trace holds, in @fdr (names in @fdr.names):
  * task 300 on CPU 0 with no switch into it (a derived one), a RET with
  * another call's id after read's exit, a RET after write's entry, write's
- * own RET (-9, EBADF) then a second one, a SWITCH cut to 5 bytes, and a
- * switch to 301 with a state no version knows (99: "other").  Expected:
- * one derived and one recorded sched_switch (prev_state 0), write's
- * ret -9, read's 0, 3 RETs left out, 1 malformed typed event.
+ * own RET (-9, EBADF) then a second one, a SWITCH cut to 5 bytes and a
+ * RET cut to 4, and a switch to 301 with a state no version knows (99:
+ * "other").  Expected: one derived and one recorded sched_switch
+ * (prev_state 0), write's ret -9, read's 0, 3 RETs left out, 2
+ * malformed typed events, kept as typed events.
  */
 static inline int sg_write_hostile(const char *fdr)
 {
@@ -208,6 +209,7 @@ static inline int sg_write_hostile(const char *fdr)
 	sg_ret(&w, 1300, SG_WRITE, -4);
 	tb_fdr_writer_typed(&w, 1400, TRACEBUF_FDR_TYPED_SWITCH, cut,
 			    sizeof(cut));
+	tb_fdr_writer_typed(&w, 1410, TRACEBUF_FDR_TYPED_RET, cut, 4);
 	tb_fdr_writer_begin(&w, 301, 301, 0, 1500, 1700000000, 0);
 	sg_comm(&w, 1500, "other");
 	sg_switch(&w, 1500, 300, 301, 120, 99);

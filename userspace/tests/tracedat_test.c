@@ -440,7 +440,7 @@ TEST(sched_hostile)
 	ASSERT_EQ(0, status) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "3 return values (RET) do not follow an exit of their call: left out"))
 		TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "1 typed events too short for their type"))
+	EXPECT_NE(NULL, strstr(out, "2 typed events too short for their type"))
 		TH_LOG("%s", out);
 	free(out);
 	out = tu_run(&status, "trace-cmd report %s/t.dat 2>&1", dir);
@@ -449,6 +449,7 @@ TEST(sched_hostile)
 	EXPECT_NE(NULL, strstr(out, "sys_exit:             NR 1 = -9")) TH_LOG("%s", out);
 	EXPECT_EQ(1, tu_count(out, "= -")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "typed_event:          type=1 len=5")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "typed_event:          type=3 len=4")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "sched_switch:         hostile:300 [120] R ==> other:301 [120]"))
 		TH_LOG("%s", out);
 	free(out);

@@ -208,11 +208,7 @@ static void mg_ret(struct tb_fdr_merge *c, const struct tb_fdr_record *r)
 {
 	struct tb_fdr_event ev;
 
-	if (tb_fdr_event_decode(r, &ev) != TB_FDR_EV_RET) {
-		c->malformed++;
-		return;
-	}
-	if (!c->has_pend || c->pend.tid != r->tid ||
+	if (tb_fdr_event_decode(r, &ev) != TB_FDR_EV_RET || !c->has_pend || c->pend.tid != r->tid ||
 	    c->pend.id != ev.ret.func_id || c->pend.flags & TB_MERGE_F_RET) {
 		c->rets_unmatched++;
 		return;
@@ -360,7 +356,9 @@ static int mg_scan(void *ctx, const struct tb_fdr_record *r)
 	}
 	if (tb_fdr_reader_call_feed(&c->call, r, mg_call, c))
 		return c->err;
-	if (r->kind == TB_FDR_TYPED && r->event_type == TRACEBUF_FDR_TYPED_RET) {
+	/* A RET too short is a typed event as any other, said malformed. */
+	if (r->kind == TB_FDR_TYPED && r->event_type == TRACEBUF_FDR_TYPED_RET &&
+	    !tb_fdr_event_malformed(r)) {
 		mg_ret(c, r);
 		mg_flush_pend(c);
 		return c->err;
