@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fdr_typed  # noqa: E402
 
