@@ -14,10 +14,15 @@
 
 import collections
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fdr_typed  # noqa: E402
 
 
 def fail(msg):
@@ -68,8 +73,60 @@ def expected_counts(rep):
     return want
 
 
-def check_babeltrace(rep, ctf):
-    p = subprocess.run(['babeltrace2', ctf], capture_output=True, text=True)
+FIELD = re.compile(r'(\w+) = ("[^"]*"|-?\w+)')
+
+
+def fields(line):
+    return dict(FIELD.findall(line.split('}, {', 1)[-1]))
+
+
+def check_typed(fdr, lines):
+    """The recorded switches, wake-ups and errors, each as its event."""
+    t = fdr_typed.read(fdr)
+    sw, derived, wake, rets = [], 0, [], []
+    for line in lines:
+        m = re.match(r'\[[^]]*\] \([^)]*\) \S+ ([^:]+): \{ cpu_id = (\d+) \}',
+                     line)
+        if not m:
+            continue
+        name, cpu, f = m.group(1), int(m.group(2)), fields(line)
+        if name == 'sched_switch':
+            sw.append((cpu, int(f['prev_tid']), int(f['next_tid']),
+                       int(f['prev_prio']) + 100, int(f['next_prio']) + 100,
+                       int(f['prev_state'])))
+        elif name in ('sched_wakeup', 'sched_wakeup_new'):
+            wake.append((cpu, int(f['tid']), int(f['target_cpu']),
+                         int(f['prio']) + 100, name == 'sched_wakeup_new'))
+        elif name.startswith('syscall_exit_') or \
+                name.startswith('compat_syscall_exit_'):
+            if int(f['ret']):
+                rets.append(int(f['ret']))
+    left = collections.Counter(sw)
+    left.subtract(collections.Counter(t.switches))
+    if -left:
+        fail('recorded switches missing from sched_switch: %s' %
+             list((-left).elements())[:5])
+    # The rest is derived where no switch was recorded: state 0, prio 20.
+    for s in left.elements():
+        if s[3:] != (120, 120, 0):
+            fail('sched_switch not recorded and not derived: %s' % (s,))
+        derived += 1
+    if collections.Counter(wake) != collections.Counter(t.wakeups):
+        fail('sched_wakeup: babeltrace2 %s, the trace %s' %
+             (sorted(wake)[:5], sorted(t.wakeups)[:5]))
+    want = sorted(v for _, v in t.rets if v)
+    if sorted(rets) != want:
+        fail('syscall_exit ret: babeltrace2 %s, the trace\'s RET %s' %
+             (sorted(rets)[:10], want[:10]))
+    print('babeltrace2: %d recorded switches (%d derived), %d wake-ups, '
+          '%d return values agree with the trace' %
+          (len(t.switches), derived, len(wake), len(rets)))
+    return t
+
+
+def check_babeltrace(rep, ctf, fdr):
+    p = subprocess.run(['babeltrace2', ctf], capture_output=True, text=True,
+                       errors='replace')
     if p.returncode:
         fail('babeltrace2 failed: ' + p.stderr[-2000:])
     lost = 0
@@ -81,6 +138,7 @@ def check_babeltrace(rep, ctf):
                 'discarded' not in line and 'between' not in line:
             fail('babeltrace2 said: ' + line)
     got = collections.Counter()
+    typed = check_typed(fdr, p.stdout.splitlines())
     for line in p.stdout.splitlines():
         if line.startswith('WARNING') or 'discarded' in line:
             continue
@@ -91,17 +149,23 @@ def check_babeltrace(rep, ctf):
     if lost != rep['lost']:
         fail('babeltrace2: %d events discarded, the report %d' %
              (lost, rep['lost']))
+    total = sum(got.values())
     want = expected_counts(rep)
-    # The report counts typed events with the markers (class "marker").
+    # The report counts typed events with the markers (class "marker"),
+    # ours too while it does not read them (SWITCH, WAKEUP, RET, the
+    # trace's description): those are events of their own here, or none.
     got['lttng_logger'] += got.pop('tracebuf_typed_event', 0)
+    if want['lttng_logger'] == got['lttng_logger'] + typed.ours:
+        got['lttng_logger'] += typed.ours
     for name in set(want) | set(got):
-        if name == 'sched_switch' or name.startswith('lttng_'):
-            continue        # derived events, not in the report
+        if name in ('sched_switch', 'sched_wakeup', 'sched_wakeup_new') or \
+                name.startswith('lttng_statedump_'):
+            continue        # checked against the trace, or derived
         if got[name] != want[name]:
             fail('%s: babeltrace2 %d, report %d' % (name, got[name],
                                                     want[name]))
     print('babeltrace2: %d events, %d names agree with tracebuf report' %
-          (sum(got.values()), len(want)))
+          (total, len(want)))
 
 
 def near(a, b, calls):
@@ -176,7 +240,7 @@ def main():
               ' (scripts/setup.sh installs them)')
         return 4
     rep = report(tb, fdr)
-    check_babeltrace(rep, ctf)
+    check_babeltrace(rep, ctf, fdr)
     if analyses:
         check_analyses(rep, ctf)
     return 0

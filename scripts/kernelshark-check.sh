@@ -3,10 +3,11 @@
 #
 # Open a trace.dat in KernelShark under a private Xvfb server, keep a
 # screenshot, and check that the GUI loaded the file: KernelShark says
-# "Loading FILE" and nothing else but the two plugins that have no
-# events to work on in our traces (sched_events needs sched_switch and
-# sched_waking, kvm_combo a host-guest pair), and the screenshot shows
-# the plots (many colours, not a blank or a dialog).
+# "Loading FILE" and nothing else but the two plugins that may have no
+# events to work on in our traces (sched_events needs sched_switch, which
+# only a trace with recorded switches has; kvm_combo a host-guest pair),
+# and the screenshot shows the plots (many colours, not a blank or a
+# dialog).
 #
 # Usage: kernelshark-check.sh DAT PNG [PID]
 # Exit: 0 ok, 1 failure, 4 kernelshark, trace-cmd, Xvfb, xwd or convert

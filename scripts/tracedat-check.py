@@ -13,10 +13,15 @@
 
 import collections
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fdr_typed  # noqa: E402
 
 EVENT = re.compile(r'^\s*\S.*\[(\d+)\]\s+\d+\.\d+: ([A-Za-z0-9_]+):')
 DROPPED = re.compile(r'^CPU:(\d+) \[(\d+) EVENTS DROPPED\]')
@@ -29,7 +34,7 @@ def fail(msg):
 
 def trace_cmd(*args):
     p = subprocess.run(['trace-cmd'] + list(args), capture_output=True,
-                       text=True)
+                       text=True, errors='replace')
     if p.returncode:
         fail('trace-cmd %s failed: %s' % (' '.join(args), p.stderr[-2000:]))
     if p.stderr.strip():
@@ -71,6 +76,48 @@ def expected(rep):
     return want
 
 
+# The kernel's print fmt of sched_switch's prev_state (trace-cmd report -N).
+STATE_LETTERS = {0: 'R', 0x1: 'S', 0x2: 'D', 0x4: 'T', 0x10: 'X', 0x80: 'I'}
+KV = re.compile(r'(\w+)=(\S+)')
+
+
+def check_typed(fdr, dat):
+    """The recorded switches, wake-ups and errors, each as its event."""
+    t = fdr_typed.read(fdr)
+    sw, wake, rets = [], [], []
+    for line in trace_cmd('report', '-N', dat).splitlines():
+        m = EVENT.match(line)
+        if not m:
+            continue
+        cpu, name = int(m.group(1)), m.group(2)
+        f = dict(KV.findall(line.split(name + ':', 1)[1]))
+        if name == 'sched_switch':
+            sw.append((cpu, int(f['prev_pid']), int(f['next_pid']),
+                       int(f['prev_prio']), int(f['next_prio']),
+                       f['prev_state']))
+        elif name in ('sched_wakeup', 'sched_wakeup_new'):
+            wake.append((cpu, int(f['pid']), int(f['target_cpu']),
+                         int(f['prio']), name == 'sched_wakeup_new'))
+        elif name == 'sys_exit':
+            ret = int(line.rsplit('=', 1)[1])
+            if ret:
+                rets.append(ret)
+    want = [s[:5] + (STATE_LETTERS.get(s[5], '?'),) for s in t.switches]
+    if collections.Counter(sw) != collections.Counter(want):
+        fail('sched_switch: trace-cmd %s, the trace %s' %
+             (sorted(sw)[:5], sorted(want)[:5]))
+    if collections.Counter(wake) != collections.Counter(t.wakeups):
+        fail('sched_wakeup: trace-cmd %s, the trace %s' %
+             (sorted(wake)[:5], sorted(t.wakeups)[:5]))
+    want = sorted(v for _, v in t.rets if v)
+    if sorted(rets) != want:
+        fail('sys_exit ret: trace-cmd %s, the trace\'s RET %s' %
+             (sorted(rets)[:10], want[:10]))
+    print('trace-cmd: %d switches, %d wake-ups, %d return values agree '
+          'with the trace' % (len(sw), len(wake), len(rets)))
+    return t
+
+
 def parse(out):
     got, cpus, lost = collections.Counter(), collections.Counter(), 0
     for line in out.splitlines():
@@ -102,9 +149,17 @@ def main():
     if 'is a valid trace-cmd file' not in trace_cmd('dump', '-v', dat):
         fail('trace-cmd dump -v does not call it valid')
     got, cpus, lost = parse(trace_cmd('report', dat))
-    # The report counts typed events with the markers (class "marker").
+    total = sum(got.values())
+    typed = check_typed(fdr, dat)
+    # The report counts typed events with the markers (class "marker"),
+    # ours too while it does not read them (SWITCH, WAKEUP, RET, the
+    # trace's description): those are events of their own here, or none.
     got['print'] += got.pop('typed_event', 0)
     want = expected(rep)
+    if want['print'] == got['print'] + typed.ours:
+        got['print'] += typed.ours
+    for name in ('sched_switch', 'sched_wakeup', 'sched_wakeup_new'):
+        got.pop(name, None)     # checked against the trace
     for name in set(want) | set(got):
         if got[name] != want[name]:
             fail('%s: trace-cmd %d, report %d' % (name, got[name],
@@ -121,7 +176,7 @@ def main():
     if 'CPU' not in stat and 'cpu' not in stat:
         fail('--stat printed no CPU: ' + stat[:500])
     print('trace-cmd: %d events on %d CPUs, %d names agree with tracebuf '
-          'report' % (sum(got.values()), len(cpus), len(want)))
+          'report' % (total, len(cpus), len(want)))
     return 0
 
 

@@ -18,6 +18,7 @@
 
 #include "format/fdr_reader.h"
 #include "format/fdr_writer.h"
+#include "tb_sched_gen.h"
 #include "tb_test_util.h"
 
 #define KID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
@@ -346,6 +347,118 @@ TEST(filters)
 	tu_rmdir(dir);
 }
 
+/*
+ * The scheduler's typed events (tb_sched_gen.h) as trace-cmd report
+ * prints them: with libtraceevent's sched_switch plugin (its state
+ * letters), without it (-N: the kernel's print fmt), and its filters on
+ * the kernel's field names.
+ */
+TEST(sched_typed)
+{
+	static const char *const want[] = {
+		"          <idle>-0     [000]     0.000001: sched_switch:         swapper/0:0 [120] R ==> ping:200 [120]",
+		"            ping-200   [000]     0.000001: sched_wakeup:         pong:201 [120] CPU:000",
+		"            ping-200   [000]     0.000001: sched_switch:         ping:200 [120] S ==> pong:201 [120]",
+		"            pong-201   [000]     0.000002: sched_switch:         pong:201 [120] S ==> ping:200 [120]",
+		"            ping-200   [000]     0.000002: sys_exit:             NR 257 = -2",
+		"            ping-200   [000]     0.000002: sched_wakeup_new:     child:202 [120] CPU:001",
+		"            ping-200   [000]     0.000003: sched_switch:         ping:200 [120] D ==> swapper/0:0 [120]",
+		"          <idle>-0     [000]     0.000003: sched_wakeup:         ping:200 [120] CPU:000",
+		"          <idle>-0     [000]     0.000003: sched_switch:         swapper/0:0 [120] R ==> ping:200 [120]",
+		"            ping-200   [000]     0.000003: sys_exit:             NR 74 = 0",
+	};
+	static const char *const want_n[] = {
+		"sched_switch:         prev_comm=ping prev_pid=200 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120",
+		"sched_switch:         prev_comm=child prev_pid=202 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120",
+		"sched_switch:         prev_comm=pong prev_pid=201 prev_prio=120 prev_state=S ==> next_comm=ping next_pid=200 next_prio=120",
+		"sched_wakeup_new:     comm=child pid=202 prio=120 target_cpu=001",
+	};
+	char *dir = tu_tmpdir(), fdr[256], *out;
+	size_t i;
+	int status;
+
+	if (!tu_have("trace-cmd")) {
+		tu_rmdir(dir);
+		SKIP(return, NO_TRACE_CMD);
+	}
+	snprintf(fdr, sizeof(fdr), "%s/s.fdr", dir);
+	ASSERT_EQ(0, sg_write(fdr));
+	status = convert_check(fdr, dir, &out);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "trace-cmd: 7 switches, 4 wake-ups, 3 return values agree with the trace"))
+		TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, "trace-cmd report %s/t.dat 2>&1", dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const char *w = want[i];
+
+		EXPECT_NE(NULL, strstr(out, w)) TH_LOG("no '%s'", w);
+	}
+	EXPECT_EQ(7, tu_count(out, "sched_switch:"));
+	EXPECT_EQ(NULL, strstr(out, "typed_event")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, "trace-cmd report -N %s/t.dat 2>&1", dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	for (i = 0; i < ARRAY_SIZE(want_n); i++) {
+		const char *w = want_n[i];
+
+		EXPECT_NE(NULL, strstr(out, w)) TH_LOG("no '%s'", w);
+	}
+	free(out);
+	/*
+	 * trace-cmd 3.1's filters take no negative number and compare
+	 * ret unsigned (as on a kernel's own trace.dat): -2 is spelt out.
+	 */
+	EXPECT_EQ(3, report_lines(dir, "-F 'sys_exit:ret!=0'"));
+	EXPECT_EQ(3, report_lines(dir, "-F 'sys_exit:ret==0xfffffffffffffffe'"));
+	EXPECT_EQ(1, report_lines(dir, "-F 'sched_switch:prev_state==2'"));
+	EXPECT_EQ(2, report_lines(dir, "-F 'sched_switch:prev_state==1'"));
+	EXPECT_EQ(1, report_lines(dir, "-F 'sched_wakeup_new:target_cpu==1'"));
+	/* The trace's own description is no task: three command lines. */
+	out = tu_run(&status, "trace-cmd dump --cmd-lines %s/t.dat 2>&1", dir);
+	EXPECT_NE(NULL, strstr(out, "202 child")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "2147483646")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+}
+
+/* A damaged trace (tb_sched_gen.h): see ctf_test's sched_hostile. */
+TEST(sched_hostile)
+{
+	char *dir = tu_tmpdir(), fdr[256], *out;
+	int status;
+
+	if (!tu_have("trace-cmd")) {
+		tu_rmdir(dir);
+		SKIP(return, NO_TRACE_CMD);
+	}
+	snprintf(fdr, sizeof(fdr), "%s/h.fdr", dir);
+	ASSERT_EQ(0, sg_write_hostile(fdr));
+	out = tu_run(&status, "%s convert fdr-tracedat %s %s/t.dat 2>&1",
+		     tu_tool("tracebuf"), fdr, dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "3 return values (RET) do not follow an exit of their call: left out"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "2 typed events too short for their type"))
+		TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, "trace-cmd report %s/t.dat 2>&1", dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "sys_exit:             NR 0 = 0")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "sys_exit:             NR 1 = -9")) TH_LOG("%s", out);
+	EXPECT_EQ(1, tu_count(out, "= -")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "typed_event:          type=1 len=5")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "typed_event:          type=3 len=4")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "sched_switch:         hostile:300 [120] R ==> other:301 [120]"))
+		TH_LOG("%s", out);
+	free(out);
+	status = convert_check(fdr, dir, &out);
+	EXPECT_EQ(0, status) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+}
+
 /* XScale input: refused, naming what reads it; no output file left. */
 TEST(refuses_xscale)
 {
@@ -402,6 +515,32 @@ TEST_TIMEOUT(kernelshark, TU_BATCH_TIMEOUT)
 	out = tu_run(&status, "%s convert -q fdr-tracedat data/viewer/demo.fdr %s/t.dat && "
 		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark.png 640",
 		     tu_tool("tracebuf"), dir, dir);
+	tu_rmdir(dir);
+	if (status == 4)
+		SKIP(free(out); return, "%s", out);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	ASSERT_NE(NULL, strstr(out, "kernelshark: loaded")) TH_LOG("%s", out);
+	free(out);
+}
+
+/*
+ * KernelShark on the scheduler trace: its sched_events plugin has the
+ * recorded sched_switch to draw ping's task plot from; loads without a
+ * word but "Loading".
+ */
+TEST_TIMEOUT(kernelshark_sched, TU_BATCH_TIMEOUT)
+{
+	char *dir, fdr[256], *out;
+	int status;
+
+	if (!tu_have("kernelshark"))
+		SKIP(return, "kernelshark not installed (scripts/setup.sh installs it)");
+	dir = tu_tmpdir();
+	snprintf(fdr, sizeof(fdr), "%s/s.fdr", dir);
+	ASSERT_EQ(0, sg_write(fdr));
+	out = tu_run(&status, "%s convert -q fdr-tracedat %s %s/t.dat && "
+		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark-sched.png 200",
+		     tu_tool("tracebuf"), fdr, dir, dir);
 	tu_rmdir(dir);
 	if (status == 4)
 		SKIP(free(out); return, "%s", out);

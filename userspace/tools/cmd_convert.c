@@ -470,11 +470,27 @@ static void fdr_tracedat(FILE *in, FILE *out)
 	tb_cli_warn("%s: %llu events on %u CPUs in %llu pages, %llu command lines",
 		    opt.out, (unsigned long long)st.events, st.cpus,
 		    (unsigned long long)st.pages, (unsigned long long)st.tasks);
-	tb_cli_warn("%s: not recorded, so not written: sched_switch, sched_wakeup; the events' flags and preempt counts are 0; no kernel symbol addresses (kallsyms empty): kernel functions are tracebuf:func_entry/func_exit with their names",
+	if (st.switches || st.wakeups)
+		tb_cli_warn("%s: %llu sched_switch and %llu sched_wakeup from the recorded switches and wake-ups",
+			    opt.out, (unsigned long long)st.switches,
+			    (unsigned long long)st.wakeups);
+	else
+		tb_cli_warn("%s: no switch or wake-up in the trace (the sched class was off, or an older recorder), so no sched_switch, sched_wakeup",
+			    opt.out);
+	tb_cli_warn("%s: the events' flags and preempt counts are 0; no kernel symbol addresses (kallsyms empty): kernel functions are tracebuf:func_entry/func_exit with their names",
 		    opt.out);
+	if (st.rets)
+		tb_cli_warn("%s: %llu sys_exit have a return value in the trace (an error)",
+			    opt.out, (unsigned long long)st.rets);
 	if (st.sys_exits)
-		tb_cli_warn("%s: %llu sys_exit: ret is not recorded, written as 0",
+		tb_cli_warn("%s: %llu sys_exit have no return value in the trace (the recorder writes only errors): ret written as 0",
 			    opt.out, (unsigned long long)st.sys_exits);
+	if (st.rets_unmatched)
+		tb_cli_warn("%s: %llu return values (RET) do not follow an exit of their call: left out",
+			    opt.out, (unsigned long long)st.rets_unmatched);
+	if (st.malformed)
+		tb_cli_warn("%s: %llu typed events too short for their type: written as tracebuf:typed_event",
+			    opt.out, (unsigned long long)st.malformed);
 	if (st.irq_exits)
 		tb_cli_warn("%s: %llu irq_handler_exit: ret is not recorded, written as 1 (handled)",
 			    opt.out, (unsigned long long)st.irq_exits);
@@ -530,15 +546,29 @@ static void fdr_ctf(FILE *in, const char *dir)
 		return;
 	tb_cli_warn("%s: %llu events on %u CPUs; not in the trace, so written as \"unknown\": hostname, kernel release",
 		    dir, (unsigned long long)st.events, st.cpus);
+	if (st.rets)
+		tb_cli_warn("%s: %llu syscall exits have a return value in the trace (an error)",
+			    dir, (unsigned long long)st.rets);
 	if (st.sys_exits)
-		tb_cli_warn("%s: %llu syscall exits: ret is not recorded, written as 0",
+		tb_cli_warn("%s: %llu syscall exits have no return value in the trace (the recorder writes only errors): ret written as 0",
 			    dir, (unsigned long long)st.sys_exits);
+	if (st.rets_unmatched)
+		tb_cli_warn("%s: %llu return values (RET) do not follow an exit of their call: left out",
+			    dir, (unsigned long long)st.rets_unmatched);
+	if (st.malformed)
+		tb_cli_warn("%s: %llu typed events too short for their type: written as tracebuf_typed_event",
+			    dir, (unsigned long long)st.malformed);
 	if (st.irq_exits)
 		tb_cli_warn("%s: %llu IRQ handler exits: ret is not recorded, written as 1 (IRQ_HANDLED)",
 			    dir, (unsigned long long)st.irq_exits);
+	if (st.sched_switches || st.wakeups)
+		tb_cli_warn("%s: %llu sched_switch and %llu sched_wakeup from the recorded switches and wake-ups",
+			    dir, (unsigned long long)st.sched_switches,
+			    (unsigned long long)st.wakeups);
 	if (st.switches)
-		tb_cli_warn("%s: %llu sched_switch derived from the blocks (a CPU's events changing task): prev_state 0 and priorities 20 are not recorded",
-			    dir, (unsigned long long)st.switches);
+		tb_cli_warn("%s: %llu sched_switch derived from the blocks (a CPU's events changing task%s): prev_state 0 and priorities 20 are not recorded",
+			    dir, (unsigned long long)st.switches,
+			    st.sched_switches ? " where no switch was recorded" : "");
 	if (st.args_unrecorded)
 		tb_cli_warn("%s: %llu syscall entries have no arguments recorded: the fields lttng-analyses reads are -1 or \"\"",
 			    dir, (unsigned long long)st.args_unrecorded);

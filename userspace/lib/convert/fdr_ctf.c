@@ -120,6 +120,8 @@ int tb_fdr_ctf_write(FILE *in, const char *dir,
 	if (ret)
 		goto out;
 	c.st->runs = c.m.nruns;
+	c.st->rets_unmatched = c.m.rets_unmatched;
+	c.st->malformed = c.m.malformed;
 	ret = cv_mkdirs(dir, kdir, &made);
 	if (ret)
 		goto out;

@@ -32,7 +32,12 @@ struct tb_fdr_ctf_opts {
 struct tb_fdr_ctf_stats {
 	uint64_t events;	/* events written, derived ones included */
 	uint64_t switches;	/* sched_switch derived from CPU changes */
-	uint64_t sys_exits;	/* syscall_exit_*: ret a placeholder */
+	uint64_t sched_switches;	/* sched_switch from SWITCH events */
+	uint64_t wakeups;	/* sched_wakeup, sched_wakeup_new */
+	uint64_t sys_exits;	/* syscall_exit_*: no RET, ret 0 */
+	uint64_t rets;		/* syscall_exit_*: ret from a RET event */
+	uint64_t rets_unmatched;	/* RET events without their exit */
+	uint64_t malformed;	/* typed events too short for their type */
 	uint64_t irq_exits;	/* irq_handler_exit: ret a placeholder */
 	uint64_t statedump;	/* lttng_statedump_process_state */
 	uint64_t lost;		/* events lost (events_discarded) */

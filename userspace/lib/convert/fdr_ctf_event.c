@@ -71,6 +71,7 @@ enum {
 	K_SWITCH = K_FIXED, K_SD_START, K_SD_PROC, K_SD_END, K_IRQ_ENTRY,
 	K_IRQ_EXIT, K_SOFT_ENTRY, K_SOFT_EXIT, K_FAULT_USER, K_FAULT_KERNEL,
 	K_FORK, K_EXIT, K_LOGGER, K_TYPED, K_FUNC_ENTRY, K_FUNC_EXIT,
+	K_WAKEUP, K_WAKEUP_NEW,
 	K_SYS_EXIT = 1ULL << 33,	/* | kernel id: a syscall's exit */
 };
 
@@ -111,19 +112,60 @@ static const struct cv_field f_switch[] = {
 	{ TB_CTF_I32, "next_prio" }, { 0, NULL },
 };
 
-/* The nice-0 priority as LTTng writes it (prio - MAX_RT_PRIO). */
+/* LTTng writes a task's priority less MAX_RT_PRIO: nice 0 is 20. */
+#define CV_MAX_RT_PRIO	100
 #define CV_PRIO		20
 
+/* The event of a switch from @prev to @next (-1: nobody known). */
+static int cv_switch_event(struct cv_ctx *c, uint16_t cpu, uint64_t tsc,
+			   int32_t prev, int32_t next, int32_t prev_prio,
+			   int32_t next_prio, uint64_t state)
+{
+	char b1[TB_CTF_COMM_LEN], b2[TB_CTF_COMM_LEN];
+	int64_t id;
+
+	id = cv_class(c, K_SWITCH, "sched_switch", f_switch);
+	if (id < 0)
+		return (int)id;
+	if (tb_ctf_ev_begin(&c->ev, (uint32_t)id, tsc) ||
+	    tb_ctf_ev_comm(&c->ev, prev < 0 ? "" : cv_comm_of(c, prev, b1)) ||
+	    tb_ctf_ev_i32(&c->ev, prev < 0 ? 0 : cv_tid(prev)) ||
+	    tb_ctf_ev_i32(&c->ev, prev_prio) || tb_ctf_ev_64(&c->ev, state) ||
+	    tb_ctf_ev_comm(&c->ev, cv_comm_of(c, next, b2)) ||
+	    tb_ctf_ev_i32(&c->ev, cv_tid(next)) ||
+	    tb_ctf_ev_i32(&c->ev, next_prio))
+		return -ENOMEM;
+	return cv_emit(c, cpu, tsc);
+}
+
 /*
- * The task on @cpu is now @tid: a sched_switch, as the recorder starts a
- * task's block where the kernel switched to it.  prev_state and the
- * priorities are not recorded: 0 (running) and CV_PRIO.
+ * A recorded switch (SWITCH typed event): the kernel's own, with the
+ * state prev left the CPU in; the CPU's task is now next.
+ */
+static int cv_recorded_switch(struct cv_ctx *c, const struct tb_fdr_merge_item *it,
+			      const struct tb_fdr_switch *sw)
+{
+	if (!cv_stream(c, it->cpu))
+		return c->err ? c->err : -ENOMEM;
+	c->current[it->cpu] = sw->next_tid;
+	c->st->sched_switches++;
+	return cv_switch_event(c, it->cpu, it->tsc, sw->prev_tid, sw->next_tid,
+			       sw->prev_prio - CV_MAX_RT_PRIO,
+			       sw->next_prio - CV_MAX_RT_PRIO,
+			       tb_fdr_merge_prev_state(sw->prev_state));
+}
+
+/*
+ * The task on @cpu is now @tid, and no recorded switch said so: a
+ * derived sched_switch, as the recorder starts a task's block where the
+ * kernel switched to it.  In a trace without SWITCH events that is every
+ * change of task; with them, only a CPU's first task (running when the
+ * capture began) or a switch lost with events.  prev_state and the
+ * priorities are not known: 0 (running) and CV_PRIO.
  */
 static int cv_switch(struct cv_ctx *c, uint16_t cpu, int32_t tid, uint64_t tsc)
 {
 	int32_t prev;
-	char b1[TB_CTF_COMM_LEN], b2[TB_CTF_COMM_LEN];
-	int64_t id;
 
 	if (!cv_stream(c, cpu))
 		return c->err ? c->err : -ENOMEM;
@@ -131,18 +173,35 @@ static int cv_switch(struct cv_ctx *c, uint16_t cpu, int32_t tid, uint64_t tsc)
 	if (prev == tid)
 		return 0;
 	c->current[cpu] = tid;
-	id = cv_class(c, K_SWITCH, "sched_switch", f_switch);
+	c->st->switches++;
+	return cv_switch_event(c, cpu, tsc, prev, tid, CV_PRIO, CV_PRIO, 0);
+}
+
+static const struct cv_field f_wakeup[] = {
+	{ TB_CTF_COMM, "comm" }, { TB_CTF_I32, "tid" }, { TB_CTF_I32, "prio" },
+	{ TB_CTF_I32, "target_cpu" }, { 0, NULL },
+};
+
+/* A WAKEUP typed event: sched_wakeup or sched_wakeup_new, on the waker's CPU. */
+static int cv_wakeup(struct cv_ctx *c, const struct tb_fdr_merge_item *it,
+		     const struct tb_fdr_wakeup *w)
+{
+	char b[TB_CTF_COMM_LEN];
+	int64_t id;
+
+	id = w->new_task ?
+	     cv_class(c, K_WAKEUP_NEW, "sched_wakeup_new", f_wakeup) :
+	     cv_class(c, K_WAKEUP, "sched_wakeup", f_wakeup);
 	if (id < 0)
 		return (int)id;
-	if (tb_ctf_ev_begin(&c->ev, (uint32_t)id, tsc) ||
-	    tb_ctf_ev_comm(&c->ev, prev < 0 ? "" : cv_comm_of(c, prev, b1)) ||
-	    tb_ctf_ev_i32(&c->ev, prev < 0 ? 0 : cv_tid(prev)) ||
-	    tb_ctf_ev_i32(&c->ev, CV_PRIO) || tb_ctf_ev_64(&c->ev, 0) ||
-	    tb_ctf_ev_comm(&c->ev, cv_comm_of(c, tid, b2)) ||
-	    tb_ctf_ev_i32(&c->ev, cv_tid(tid)) || tb_ctf_ev_i32(&c->ev, CV_PRIO))
+	if (tb_ctf_ev_begin(&c->ev, (uint32_t)id, it->tsc) ||
+	    tb_ctf_ev_comm(&c->ev, cv_comm_of(c, w->tid, b)) ||
+	    tb_ctf_ev_i32(&c->ev, cv_tid(w->tid)) ||
+	    tb_ctf_ev_i32(&c->ev, w->prio - CV_MAX_RT_PRIO) ||
+	    tb_ctf_ev_i32(&c->ev, w->cpu))
 		return -ENOMEM;
-	c->st->switches++;
-	return cv_emit(c, cpu, tsc);
+	c->st->wakeups++;
+	return cv_emit(c, it->cpu, it->tsc);
 }
 
 /*
@@ -329,9 +388,16 @@ static int cv_syscall(struct cv_ctx *c, const struct tb_fdr_merge_cursor *k, uin
 	if (tb_ctf_ev_begin(&c->ev, (uint32_t)id, it->tsc))
 		return -ENOMEM;
 	if (exit) {
-		/* Not recorded yet: 0, which the analyses count as success. */
-		c->st->sys_exits++;
-		if (tb_ctf_ev_64(&c->ev, 0))
+		/*
+		 * The recorder writes a return value (RET) only when it is
+		 * an error: without one, 0, which the analyses count as a
+		 * success.
+		 */
+		if (it->flags & TB_MERGE_F_RET)
+			c->st->rets++;
+		else
+			c->st->sys_exits++;
+		if (tb_ctf_ev_64(&c->ev, (uint64_t)tb_fdr_merge_ret(k)))
 			return -ENOMEM;
 		return cv_emit(c, it->cpu, it->tsc);
 	}
@@ -480,6 +546,7 @@ int tb_fdr_ctf_event_write(struct cv_ctx *c, const struct tb_fdr_merge_cursor *k
 {
 	const struct tb_fdr_merge_item *it = &k->it;
 	size_t room = TB_CTF_PACKET_MAX - TB_CTF_EVENT_HDR - 8 - 4, n;
+	struct tb_fdr_event ev;
 	struct tb_ctf_stream *s;
 	int64_t id;
 	int ret;
@@ -495,6 +562,16 @@ int tb_fdr_ctf_event_write(struct cv_ctx *c, const struct tb_fdr_merge_cursor *k
 			return c->err ? c->err : -ENOMEM;
 		c->st->lost += k->args[0];
 		return tb_ctf_stream_lost(s, k->args[0], it->tsc, c->meta.uuid);
+	}
+	switch (it->kind == TB_MERGE_TYPED ? tb_fdr_merge_event(k, &ev) :
+		TB_FDR_EV_NONE) {
+	case TB_FDR_EV_SWITCH:
+		return cv_recorded_switch(c, it, &ev.sw);
+	case TB_FDR_EV_WAKEUP:
+		ret = cv_switch(c, it->cpu, it->tid, it->tsc);
+		return ret ? ret : cv_wakeup(c, it, &ev.wakeup);
+	default:
+		break;
 	}
 	ret = cv_switch(c, it->cpu, it->tid, it->tsc);
 	if (ret)

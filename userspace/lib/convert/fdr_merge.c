@@ -13,6 +13,7 @@
 #include "convert/fdr_merge.h"
 #include "format/fdr_marks.h"
 #include "format/fdr_meta.h"
+#include "util/bytes.h"
 #include "util/muldiv.h"
 
 struct tb_fdr_merge_task *tb_fdr_merge_task(struct tb_fdr_merge *m,
@@ -88,6 +89,53 @@ int32_t tb_fdr_merge_pid(const struct tb_fdr_merge *m,
 	return t ? t->pid : tid;
 }
 
+enum tb_fdr_event_kind tb_fdr_merge_event(const struct tb_fdr_merge_cursor *k,
+					  struct tb_fdr_event *ev)
+{
+	struct tb_fdr_record r = {
+		.kind = k->it.kind == TB_MERGE_TYPED ? TB_FDR_TYPED : TB_FDR_CUSTOM,
+		.event_type = (uint16_t)k->it.id,
+		.size = (int32_t)k->it.len,
+		.data = k->data.data,
+		.tid = k->it.tid,
+		.cpu = k->it.cpu,
+		.tsc = k->it.tsc,
+	};
+
+	return tb_fdr_event_decode(&r, ev);
+}
+
+/*
+ * sched_switch's prev_state as the kernel writes it for ftrace and
+ * lttng-modules for LTTng (__trace_sched_switch_state()): a preempted task
+ * TASK_REPORT_MAX (0x100), else 1 << (task_state_index() - 1), the
+ * kernel's TASK_* bit of the state: S 0x1, D 0x2, T 0x4, X 0x10, I 0x80
+ * (TASK_REPORT_IDLE).  The recorder's "running" is a preemption or a yield
+ * while runnable, which it does not tell apart: TASK_RUNNING, 0, never
+ * claiming the preemption.  "Other" is 0 too: no bit says it.
+ */
+uint32_t tb_fdr_merge_prev_state(unsigned int state)
+{
+	static const uint16_t value[TRACEBUF_FDR_STATES] = {
+		[TRACEBUF_FDR_STATE_RUNNING] = 0,
+		[TRACEBUF_FDR_STATE_SLEEPING] = 0x1,
+		[TRACEBUF_FDR_STATE_UNINTERRUPTIBLE] = 0x2,
+		[TRACEBUF_FDR_STATE_IDLE] = 0x80,
+		[TRACEBUF_FDR_STATE_STOPPED] = 0x4,
+		[TRACEBUF_FDR_STATE_DEAD] = 0x10,
+		[TRACEBUF_FDR_STATE_OTHER] = 0,
+	};
+
+	return state < TRACEBUF_FDR_STATES ? value[state] : 0;
+}
+
+int64_t tb_fdr_merge_ret(const struct tb_fdr_merge_cursor *k)
+{
+	if (!(k->it.flags & TB_MERGE_F_RET) || k->it.len < 8)
+		return 0;
+	return (int64_t)tb_bytes_get64(k->data.data);
+}
+
 uint32_t tb_fdr_merge_kid(const struct tb_fdr_merge *m, uint32_t id)
 {
 	return m->names ? tb_name_map_kernel_id(m->names, id) : id;
@@ -137,6 +185,41 @@ static void mg_item_of(struct tb_fdr_merge_item *it,
 
 
 
+/* Write the exit held back, if any. */
+static void mg_flush_pend(struct tb_fdr_merge *c)
+{
+	int ret;
+
+	if (!c->has_pend)
+		return;
+	c->has_pend = false;
+	if (c->err)
+		return;
+	ret = mg_put(c, &c->pend, c->pend_args, c->pend_data);
+	if (ret)
+		c->err = ret;
+}
+
+/*
+ * A RET record: the value of the exit just before it in its task's
+ * records, if that exit has the RET's id (the recorder repeats it so that
+ * a value is never pinned on the wrong call); else it is left out.
+ */
+static void mg_ret(struct tb_fdr_merge *c, const struct tb_fdr_record *r)
+{
+	struct tb_fdr_event ev;
+
+	if (tb_fdr_event_decode(r, &ev) != TB_FDR_EV_RET || !c->has_pend || c->pend.tid != r->tid ||
+	    c->pend.id != ev.ret.func_id || c->pend.flags & TB_MERGE_F_RET) {
+		c->rets_unmatched++;
+		return;
+	}
+	tb_bytes_put64(c->pend_data, (uint64_t)ev.ret.value);
+	c->pend.len = 8;
+	c->pend.flags |= TB_MERGE_F_RET;
+	c->rets++;
+}
+
 static void mg_call(void *ctx, const struct tb_fdr_call *call)
 {
 	struct tb_fdr_merge *c = ctx;
@@ -164,6 +247,14 @@ static void mg_call(void *ctx, const struct tb_fdr_call *call)
 			return;
 		}
 		t->forked = true;
+	}
+	mg_flush_pend(c);
+	if (exit) {
+		/* Held until the next record: a RET may follow it. */
+		c->pend = it;
+		memcpy(c->pend_args, call->args, 8U * it.nargs);
+		c->has_pend = true;
+		return;
 	}
 	ret = mg_put(c, &it, call->args, NULL);
 	if (ret)
@@ -261,6 +352,16 @@ static int mg_scan(void *ctx, const struct tb_fdr_record *r)
 	}
 	if (tb_fdr_reader_call_feed(&c->call, r, mg_call, c))
 		return c->err;
+	/* A RET too short is a typed event as any other, said malformed. */
+	if (r->kind == TB_FDR_TYPED && r->event_type == TRACEBUF_FDR_TYPED_RET &&
+	    !tb_fdr_event_malformed(r)) {
+		mg_ret(c, r);
+		mg_flush_pend(c);
+		return c->err;
+	}
+	mg_flush_pend(c);
+	if (c->err)
+		return c->err;
 	if (r->kind == TB_FDR_CUSTOM && !tb_fdr_marks_is_start(r) &&
 	    !mg_comm(c, r)) {
 		n = mg_lost(r);
@@ -273,6 +374,10 @@ static int mg_scan(void *ctx, const struct tb_fdr_record *r)
 		it.len = (uint32_t)r->size;
 		c->err = mg_put(c, &it, NULL, r->data);
 	} else if (r->kind == TB_FDR_TYPED) {
+		if (r->event_type == TRACEBUF_FDR_TYPED_SWITCH)
+			c->switches++;
+		if (tb_fdr_event_malformed(r))
+			c->malformed++;
 		mg_item_of(&it, r, TB_MERGE_TYPED);
 		it.id = r->event_type;
 		it.len = (uint32_t)r->size;
@@ -471,6 +576,7 @@ int tb_fdr_merge_scan(struct tb_fdr_merge *m, FILE *in,
 	ret = tb_fdr_reader_read(in, mg_header, mg_scan, m, NULL, err);
 	if (!ret) {
 		tb_fdr_reader_call_flush(&m->call, mg_call, m);
+		mg_flush_pend(m);
 		ret = m->err;
 	}
 	if (!ret && fflush(m->tmp))

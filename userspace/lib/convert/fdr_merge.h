@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format/fdr_event.h"
 #include "format/fdr_reader.h"
 #include "format/name_map.h"
 #include "format/task_map.h"
@@ -44,6 +45,14 @@ enum {
 	TB_MERGE_LOST,		/* "lost N events": args[0] is N */
 };
 
+/*
+ * An item's flags.  TB_MERGE_F_RET: a syscall exit whose RET typed event
+ * (uapi/linux/tracebuf_fdr.h) followed it in its task's records with the
+ * exit's id; data is the returned value, 8 bytes, little-endian.  The
+ * RET itself is no item: it is this exit's value.
+ */
+#define TB_MERGE_F_RET		(1U << 0)
+
 struct tb_fdr_merge_item {
 	uint64_t tsc;
 	int32_t tid, pid;
@@ -52,7 +61,7 @@ struct tb_fdr_merge_item {
 	uint16_t cpu;
 	uint8_t kind;
 	uint8_t nargs;
-	uint32_t pad;
+	uint32_t flags;		/* TB_MERGE_F_* */
 };
 
 struct tb_fdr_merge_task {
@@ -101,6 +110,16 @@ struct tb_fdr_merge {
 	uint64_t first, last;	/* the trace's span */
 	bool has_first;
 	uint32_t ncpus;		/* highest CPU of an item + 1 */
+	/* an exit held back until the next record says whether a RET follows */
+	struct tb_fdr_merge_item pend;
+	uint64_t pend_args[TB_FDR_CALL_MAX_ARGS];
+	uint8_t pend_data[8];	/* the RET's value */
+	bool has_pend;
+	/* typed events (format/fdr_event.h) */
+	uint64_t switches;	/* SWITCH events */
+	uint64_t rets;		/* RET events pinned on their exit */
+	uint64_t rets_unmatched;	/* RET events without their exit: left out */
+	uint64_t malformed;	/* our typed events too short for their type */
 	/* tasks: tid -> index + 1 */
 	struct tb_fdr_merge_task *tasks;
 	size_t ntasks, taskcap;
@@ -113,7 +132,11 @@ struct tb_fdr_merge {
 	uint64_t wall_tsc;
 };
 
-/* Pass 1: read @in (names from @names, may be NULL).  0, -1 (@err), -errno. */
+/*
+ * Pass 1: read @in (names from @names, may be NULL).  The records of the
+ * trace's own description (thread TRACEBUF_FDR_META_TID) are no items and
+ * no task.  0, -1 (@err), -errno.
+ */
 int tb_fdr_merge_scan(struct tb_fdr_merge *m, FILE *in,
 		      const struct tb_name_map *names, struct tb_error *err);
 
@@ -144,6 +167,23 @@ const char *tb_fdr_merge_comm(const struct tb_fdr_merge *m,
 /* @tid's process: from its records, else @tasks, else @tid. */
 int32_t tb_fdr_merge_pid(const struct tb_fdr_merge *m,
 			 const struct tb_task_map *tasks, int32_t tid);
+
+/*
+ * The typed event of item @k (format/fdr_event.h's decoder): its kind,
+ * TB_FDR_EV_NONE for an item that is not a typed event of ours or is
+ * malformed.
+ */
+enum tb_fdr_event_kind tb_fdr_merge_event(const struct tb_fdr_merge_cursor *k,
+					  struct tb_fdr_event *ev);
+
+/*
+ * The kernel's sched_switch prev_state (ftrace's and LTTng's) of a
+ * TRACEBUF_FDR_STATE_*: 0 running, 0x1 S, 0x2 D, 0x4 T, 0x10 X, 0x80 I.
+ */
+uint32_t tb_fdr_merge_prev_state(unsigned int state);
+
+/* The value of an exit with TB_MERGE_F_RET, else 0. */
+int64_t tb_fdr_merge_ret(const struct tb_fdr_merge_cursor *k);
 
 /* The kernel id of file id @id (0: none known). */
 uint32_t tb_fdr_merge_kid(const struct tb_fdr_merge *m, uint32_t id);

@@ -168,6 +168,8 @@ int tb_fdr_tracedat_write(FILE *in, FILE *out,
 	ret = tb_fdr_merge_scan(&c.m, in, o->names, err);
 	if (ret)
 		goto out;
+	c.st->rets_unmatched = c.m.rets_unmatched;
+	c.st->malformed = c.m.malformed;
 	/* A header-only trace is still a trace.dat: one CPU, no pages. */
 	cpus = c.m.ncpus ? c.m.ncpus : 1;
 	c.cpus = calloc(cpus, sizeof(*c.cpus));

@@ -36,7 +36,12 @@ struct tb_fdr_tracedat_stats {
 	uint32_t cpus;		/* CPUs of the file */
 	uint64_t tasks;		/* command lines */
 	uint64_t lost;		/* events lost, as the pages say */
-	uint64_t sys_exits;	/* sys_exit: ret not recorded */
+	uint64_t sys_exits;	/* sys_exit without a RET: ret 0 */
+	uint64_t rets;		/* sys_exit with the RET's value */
+	uint64_t rets_unmatched;	/* RET events without their exit */
+	uint64_t malformed;	/* typed events too short for their type */
+	uint64_t switches;	/* sched_switch (recorded) */
+	uint64_t wakeups;	/* sched_wakeup, sched_wakeup_new */
 	uint64_t irq_exits;	/* irq_handler_exit: ret not recorded */
 	uint64_t faults;	/* page faults: ip, error_code not recorded */
 	uint64_t args_unrecorded;	/* sys_enter without arguments */

@@ -5,9 +5,9 @@
  * writes it").  The kernel's tracepoints keep the kernel's field names,
  * types and print formats, so that trace-cmd's filters (-F) and
  * KernelShark read them as they read a recording; what has none is a
- * tracebuf:* event.  An event the trace learns to record (sched_switch,
- * sched_wakeup, syscall return values) is a row of td_events and a case
- * of tb_fdr_tracedat_event_write().
+ * tracebuf:* event.  The scheduler's typed events (format/fdr_event.h)
+ * are sched_switch, sched_wakeup and sched_wakeup_new; a syscall's RET is
+ * its sys_exit's ret.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -25,7 +25,7 @@ enum td_ev {
 	TD_SYS_ENTER, TD_SYS_EXIT,
 	TD_IRQ_ENTRY, TD_IRQ_EXIT, TD_SOFT_ENTRY, TD_SOFT_EXIT,
 	TD_FAULT_USER, TD_FAULT_KERNEL,
-	TD_FORK, TD_EXIT,
+	TD_FORK, TD_EXIT, TD_SWITCH, TD_WAKEUP, TD_WAKEUP_NEW,
 	TD_FUNC_ENTRY, TD_FUNC_EXIT, TD_TYPED,
 	TD_NR_EVENTS
 };
@@ -79,6 +79,16 @@ static const struct td_field f_exit[] = {
 	{ "char", "comm[16]", 16, 1 }, { "pid_t", "pid", 4, 1 },
 	{ "int", "prio", 4, 1 }, { NULL },
 };
+static const struct td_field f_switch[] = {
+	{ "char", "prev_comm[16]", 16, 1 }, { "pid_t", "prev_pid", 4, 1 },
+	{ "int", "prev_prio", 4, 1 }, { "long", "prev_state", 8, 1 },
+	{ "char", "next_comm[16]", 16, 1 }, { "pid_t", "next_pid", 4, 1 },
+	{ "int", "next_prio", 4, 1 }, { NULL },
+};
+static const struct td_field f_wakeup[] = {
+	{ "char", "comm[16]", 16, 1 }, { "pid_t", "pid", 4, 1 },
+	{ "int", "prio", 4, 1 }, { "int", "target_cpu", 4, 1 }, { NULL },
+};
 static const struct td_field f_func[] = {
 	{ "unsigned int", "id", 4, 0 }, { "__data_loc char[]", "name", 4, 1 },
 	{ NULL },
@@ -98,6 +108,22 @@ static const struct td_field f_typed[] = {
 	"\"address=%ps ip=%ps error_code=0x%lx\", (void *)REC->address, " \
 	"(void *)REC->ip, REC->error_code"
 #define TD_FUNC_FMT	"\"%s (id 0x%x)\", __get_str(name), REC->id"
+/*
+ * The kernel's (include/trace/events/sched.h), TASK_REPORT_MAX - 1 and
+ * TASK_REPORT_MAX written as the numbers they are, 0xff and 0x100.
+ */
+#define TD_SWITCH_FMT \
+	"\"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> " \
+	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, " \
+	"REC->prev_pid, REC->prev_prio, (REC->prev_state & 0xff) ? " \
+	"__print_flags(REC->prev_state & 0xff, \"|\", { 0x01, \"S\" }, " \
+	"{ 0x02, \"D\" }, { 0x04, \"T\" }, { 0x08, \"t\" }, { 0x10, \"X\" }, " \
+	"{ 0x20, \"Z\" }, { 0x40, \"P\" }, { 0x80, \"I\" }) : \"R\", " \
+	"REC->prev_state & 0x100 ? \"+\" : \"\", REC->next_comm, " \
+	"REC->next_pid, REC->next_prio"
+#define TD_WAKEUP_FMT \
+	"\"comm=%s pid=%d prio=%d target_cpu=%03d\", REC->comm, REC->pid, " \
+	"REC->prio, REC->target_cpu"
 
 /* By system, ftrace first: the header lists each system's events together. */
 static const struct td_event td_events[TD_NR_EVENTS] = {
@@ -125,6 +151,10 @@ static const struct td_event td_events[TD_NR_EVENTS] = {
 		"REC->child_pid" },
 	[TD_EXIT] = { "sched", "sched_process_exit", 0, f_exit,
 		"\"comm=%s pid=%d prio=%d\", REC->comm, REC->pid, REC->prio" },
+	[TD_SWITCH] = { "sched", "sched_switch", 0, f_switch, TD_SWITCH_FMT },
+	[TD_WAKEUP] = { "sched", "sched_wakeup", 0, f_wakeup, TD_WAKEUP_FMT },
+	[TD_WAKEUP_NEW] = { "sched", "sched_wakeup_new", 0, f_wakeup,
+		TD_WAKEUP_FMT },
 	[TD_FUNC_ENTRY] = { "tracebuf", "func_entry", 0, f_func, TD_FUNC_FMT },
 	[TD_FUNC_EXIT] = { "tracebuf", "func_exit", 0, f_func, TD_FUNC_FMT },
 	[TD_TYPED] = { "tracebuf", "typed_event", 0, f_typed,
@@ -321,9 +351,12 @@ static int td_syscall(struct td_ctx *c, const struct tb_fdr_merge_cursor *k,
 	ret = td_begin(c, exit ? TD_SYS_EXIT : TD_SYS_ENTER, it->tid) ||
 	      td_u64(c, (uint64_t)nr) ? -ENOMEM : 0;
 	if (exit) {
-		/* Not recorded yet: 0. */
-		c->st->sys_exits++;
-		return ret ? ret : td_u64(c, 0);
+		/* The recorder writes errors only (RET): else 0, a success. */
+		if (it->flags & TB_MERGE_F_RET)
+			c->st->rets++;
+		else
+			c->st->sys_exits++;
+		return ret ? ret : td_u64(c, (uint64_t)tb_fdr_merge_ret(k));
 	}
 	if (!it->nargs)
 		c->st->args_unrecorded++;
@@ -413,6 +446,40 @@ static int td_func(struct td_ctx *c, const struct tb_fdr_merge_cursor *k)
 	return td_emit(c, it);
 }
 
+/*
+ * A recorded switch, as the kernel's sched_switch: prev is the task the
+ * tracepoint runs in (common_pid), the priorities the kernel's.
+ */
+static int td_switch(struct td_ctx *c, const struct tb_fdr_switch *sw)
+{
+	char b[TB_TASK_COMM_LEN];
+	int64_t state = tb_fdr_merge_prev_state(sw->prev_state);
+
+	c->st->switches++;
+	return td_begin(c, TD_SWITCH, sw->prev_tid) ||
+	       td_comm(c, tb_fdr_merge_comm(&c->m, c->o->tasks, sw->prev_tid, b)) ||
+	       td_u32(c, (uint32_t)tb_task_map_shown_tid(sw->prev_tid)) ||
+	       td_u32(c, (uint32_t)(int32_t)sw->prev_prio) ||
+	       td_u64(c, (uint64_t)state) ||
+	       td_comm(c, tb_fdr_merge_comm(&c->m, c->o->tasks, sw->next_tid, b)) ||
+	       td_u32(c, (uint32_t)tb_task_map_shown_tid(sw->next_tid)) ||
+	       td_u32(c, (uint32_t)(int32_t)sw->next_prio) ? -ENOMEM : 0;
+}
+
+/* A recorded wake-up, in the waker (@tid): sched_wakeup or _new. */
+static int td_wakeup(struct td_ctx *c, int32_t tid,
+		     const struct tb_fdr_wakeup *w)
+{
+	char b[TB_TASK_COMM_LEN];
+
+	c->st->wakeups++;
+	return td_begin(c, w->new_task ? TD_WAKEUP_NEW : TD_WAKEUP, tid) ||
+	       td_comm(c, tb_fdr_merge_comm(&c->m, c->o->tasks, w->tid, b)) ||
+	       td_u32(c, (uint32_t)tb_task_map_shown_tid(w->tid)) ||
+	       td_u32(c, (uint32_t)(int32_t)w->prio) ||
+	       td_u32(c, w->cpu) ? -ENOMEM : 0;
+}
+
 /* Fit @n bytes of payload after a record's fixed part of @fixed bytes. */
 static size_t td_fit(struct td_ctx *c, size_t fixed, size_t n)
 {
@@ -426,6 +493,7 @@ int tb_fdr_tracedat_event_write(struct td_ctx *c,
 				const struct tb_fdr_merge_cursor *k)
 {
 	const struct tb_fdr_merge_item *it = &k->it;
+	struct tb_fdr_event ev;
 	size_t n;
 	int ret;
 
@@ -444,12 +512,23 @@ int tb_fdr_tracedat_event_write(struct td_ctx *c,
 		      td_put(&c->rec, "", 1) ? -ENOMEM : 0;
 		break;
 	default:
+		switch (tb_fdr_merge_event(k, &ev)) {
+		case TB_FDR_EV_SWITCH:
+			ret = td_switch(c, &ev.sw);
+			goto emit;
+		case TB_FDR_EV_WAKEUP:
+			ret = td_wakeup(c, it->tid, &ev.wakeup);
+			goto emit;
+		default:
+			break;
+		}
 		n = td_fit(c, TD_COMMON + 8, it->len);
 		c->st->own++;
 		ret = td_begin(c, TD_TYPED, it->tid) || td_u32(c, it->id) ||
 		      td_dyn(c, k->data.data, n) ? -ENOMEM : 0;
 		break;
 	}
+emit:
 	if (ret)
 		return ret;
 	return td_emit(c, it);
