@@ -138,7 +138,7 @@ def check_babeltrace(rep, ctf, fdr):
                 'discarded' not in line and 'between' not in line:
             fail('babeltrace2 said: ' + line)
     got = collections.Counter()
-    typed = check_typed(fdr, p.stdout.splitlines())
+    check_typed(fdr, p.stdout.splitlines())
     for line in p.stdout.splitlines():
         if line.startswith('WARNING') or 'discarded' in line:
             continue
@@ -151,12 +151,11 @@ def check_babeltrace(rep, ctf, fdr):
              (lost, rep['lost']))
     total = sum(got.values())
     want = expected_counts(rep)
-    # The report counts typed events with the markers (class "marker"),
-    # ours too while it does not read them (SWITCH, WAKEUP, RET, the
-    # trace's description): those are events of their own here, or none.
-    got['lttng_logger'] += got.pop('tracebuf_typed_event', 0)
-    if want['lttng_logger'] == got['lttng_logger'] + typed.ours:
-        got['lttng_logger'] += typed.ours
+    # The report counts as markers the typed events that are not ours;
+    # ours too short for their type it counts as malformed in its errors
+    # and sched sections: both are written as tracebuf_typed_event here.
+    got['lttng_logger'] += got.pop('tracebuf_typed_event', 0) - \
+        rep['errors']['malformed'] - rep['sched']['malformed']
     for name in set(want) | set(got):
         if name in ('sched_switch', 'sched_wakeup', 'sched_wakeup_new') or \
                 name.startswith('lttng_statedump_'):

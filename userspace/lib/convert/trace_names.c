@@ -202,9 +202,13 @@ int tb_trace_names_load(struct tb_trace_names *t, const char *input, FILE *in,
 			     strerror(-ret));
 		return ret;
 	}
+	/*
+	 * A META block without a text of names or tasks (a collector that had
+	 * none to give) falls back to the companion, checked all the same.
+	 */
 	if (o->names)
 		ret = load_names_file(t, "--map: ", o->names, err);
-	else if (t->meta.present)
+	else if (t->meta.names)
 		ret = load_embedded(t, true, err);
 	else if (!(ret = beside(input, TB_COMPANION_NAMES, &t->names_path)) &&
 		 t->names_path)
@@ -213,7 +217,7 @@ int tb_trace_names_load(struct tb_trace_names *t, const char *input, FILE *in,
 		return ret;
 	if (o->tasks)
 		return load_tasks_file(t, "--tasks: ", o->tasks, err);
-	if (t->meta.present)
+	if (t->meta.tasks)
 		return load_embedded(t, false, err);
 	ret = beside(input, TB_COMPANION_TASKS, &t->tasks_path);
 	if (!ret && t->tasks_path)
@@ -225,13 +229,17 @@ bool tb_trace_names_missing(const struct tb_trace_names *t, const char *input,
 			    const struct tb_trace_names_opts *o, char *buf,
 			    size_t size)
 {
+	const char *why = t->meta.present ? "its META block has none" :
+			  "no META block: an older or llvm-xray trace";
+
 	if (o->off || t->names_from)
 		return false;
 	if (!input || !strcmp(input, "-"))
-		snprintf(buf, size, "the trace carries no names (no META block: an older or llvm-xray trace): functions show as numbers; give its names file with --map");
+		snprintf(buf, size, "the trace carries no names (%s): functions show as numbers; give its names file with --map",
+			 why);
 	else
-		snprintf(buf, size, "%s carries no names (no META block: an older or llvm-xray trace) and has no %s%s: functions show as numbers; give its names file with --map",
-			 input, input, TB_COMPANION_NAMES);
+		snprintf(buf, size, "%s carries no names (%s) and has no %s%s: functions show as numbers; give its names file with --map",
+			 input, why, input, TB_COMPANION_NAMES);
 	return true;
 }
 
