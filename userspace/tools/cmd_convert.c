@@ -856,14 +856,16 @@ int cmd_convert(int argc, char **argv)
 	 * temporary file (fdr-text without names streams, as llvm-xray's
 	 * fdr-dump).
 	 */
+	in = cli_open_input(opt.in);
+	/*
+	 * Never write over what we read (tracebuf convert fdr-tfile f f,
+	 * or f < f): asked of the input itself, before any copy of it.
+	 */
+	cli_refuse_input_as_output(in, opt.in, opt.out);
 	if (conv->kind == TB_SNIFF_FDR && (conv->uses & USE_MAP) &&
 	    !opt.no_names && (conv->fn != fdr_text || opt.map || opt.names))
-		in = report_cli_open(opt.in);
-	else
-		in = cli_open_input(opt.in);
+		in = report_cli_seekable(in, opt.in);
 	opt.in_f = in;
-	/* Never write over what we read (tracebuf convert fdr-tfile f f). */
-	cli_refuse_input_as_output(in, opt.in, opt.out);
 	if (opt.map && strcmp(opt.out, "-") && tb_output_same_path(opt.map, opt.out))
 		cli_die(TB_EXIT_FAIL,
 			"'%s' is the name map '%s': refusing to overwrite it",

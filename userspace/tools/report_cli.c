@@ -144,7 +144,12 @@ bool report_cli_filter(int id, const char *arg,
 
 FILE *report_cli_open(const char *path)
 {
-	FILE *in = cli_open_input(path), *tmp;
+	return report_cli_seekable(cli_open_input(path), path);
+}
+
+FILE *report_cli_seekable(FILE *in, const char *path)
+{
+	FILE *tmp;
 	char buf[65536];
 	size_t n;
 

@@ -72,6 +72,9 @@ int64_t report_cli_id(const char *opt, const char *arg, uint32_t max);
  */
 FILE *report_cli_open(const char *path);
 
+/* The same for @in, already open from @path: a copy when it cannot seek. */
+FILE *report_cli_seekable(FILE *in, const char *path);
+
 /*
  * A companion of trace @input: @given (which must exist), else INPUT
  * followed by @suffix if it exists, else (or with @off) NULL.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A trace's names and tasks, for every reader; see convert/trace_names.h. */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,17 +89,38 @@ static int check(const struct tb_trace_names *t, const char *opt,
 	return -1;
 }
 
+/*
+ * Open companion @path for reading: NULL with @err set and *@ret the
+ * -errno when it cannot be, a directory too (fopen() opens one, and
+ * reading it would look like an empty file).
+ */
+static FILE *open_companion(const char *opt, const char *path, int *ret,
+			    struct tb_error *err)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+
+	if (f && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		errno = EISDIR;
+	}
+	if (!f) {
+		*ret = -errno;
+		say(err, "%s%s: %s", opt, path, errno == EISDIR ?
+		    "is a directory" : strerror(errno));
+	}
+	return f;
+}
+
 static int load_names_file(struct tb_trace_names *t, const char *opt,
 			   const char *path, struct tb_error *err)
 {
-	FILE *f = fopen(path, "r");
-	int ret;
+	int ret = 0;
+	FILE *f = open_companion(opt, path, &ret, err);
 
-	if (!f) {
-		ret = -errno;
-		say(err, "%s%s: %s", opt, path, strerror(errno));
+	if (!f)
 		return ret;
-	}
 	ret = check(t, opt, path, f, TB_FDR_META_NAMES_LINE, tasks_marks,
 		    "a names file", "a tasks file", err);
 	if (!ret && tb_name_map_load(&t->names, f, err)) {
@@ -117,14 +139,11 @@ static int load_names_file(struct tb_trace_names *t, const char *opt,
 static int load_tasks_file(struct tb_trace_names *t, const char *opt,
 			   const char *path, struct tb_error *err)
 {
-	FILE *f = fopen(path, "r");
-	int ret;
+	int ret = 0;
+	FILE *f = open_companion(opt, path, &ret, err);
 
-	if (!f) {
-		ret = -errno;
-		say(err, "%s%s: %s", opt, path, strerror(errno));
+	if (!f)
 		return ret;
-	}
 	ret = check(t, opt, path, f, TB_FDR_META_TASKS_LINE, names_marks,
 		    "a tasks file", "a names file", err);
 	if (!ret)
