@@ -51,6 +51,8 @@ static void usage(FILE *f)
 "  rtc        wait for COUNT periodic RTC interrupts (/dev/rtc0): one hard\n"
 "             IRQ, a wake-up and a context switch each\n"
 "  faults     touch COUNT fresh anonymous pages: one user page fault each\n"
+"  yield      COUNT sched_yield() calls in each of two processes on one\n"
+"             CPU (-C): a context switch each, and no wake-up\n"
 "  enoent     COUNT open() calls of a path that does not exist: exactly\n"
 "             COUNT system calls that fail with ENOENT\n"
 "  serial     write COUNT KiB to a serial port (--tty): device IRQs; the VM\n"
@@ -243,6 +245,30 @@ static void run_faults(uint64_t n)
 }
 
 /*
+ * Two processes yielding to each other on one CPU: every sched_yield()
+ * switches to the other (CFS picks the other runnable task), a switch
+ * without a wake-up, for scripts/insn-profile's cost per switch.
+ */
+static void run_yield(uint64_t n)
+{
+	uint64_t i;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		cli_die_errno(TB_EXIT_FAIL, "fork");
+	for (i = 0; i < n; i++)
+		sched_yield();
+	if (pid == 0)
+		_exit(0);
+	partner_pid = pid;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		cli_die(TB_EXIT_FAIL, "yield partner failed");
+}
+
+/*
  * open() of a path that cannot exist (a missing directory's entry): each
  * call fails with ENOENT, so a trace of it holds exactly @n such errors of
  * open or openat (glibc's open() is openat).
@@ -309,6 +335,7 @@ static const struct tb_opt_word workload_words[] = {
 	{ .name = "rtc", .val = TB_VAL_NUMBER },
 	{ .name = "faults", .val = TB_VAL_NUMBER },
 	{ .name = "enoent", .val = TB_VAL_NUMBER },
+	{ .name = "yield", .val = TB_VAL_NUMBER },
 	{ .name = "serial", .val = TB_VAL_NUMBER },
 	{ NULL }
 };
@@ -354,14 +381,15 @@ int cmd_workload(int argc, char **argv)
 		}
 	}
 	if (p.nr_operands != 2)
-		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, enoent, serial)");
+		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, enoent, yield, serial)");
 	what = p.operands[0];
 	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
 		cli_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
 			p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
-	    strcmp(what, "enoent") && strcmp(what, "serial"))
+	    strcmp(what, "enoent") && strcmp(what, "yield") &&
+	    strcmp(what, "serial"))
 		cli_opt_usage("unknown workload '%s'", what);
 	if (spin && strcmp(what, "pingpong"))
 		cli_opt_usage("--spin is for pingpong only");
@@ -382,6 +410,8 @@ int cmd_workload(int argc, char **argv)
 		run_faults(n);
 	else if (!strcmp(what, "enoent"))
 		run_enoent(n);
+	else if (!strcmp(what, "yield"))
+		run_yield(n);
 	else
 		run_serial(n, tty);
 	t1 = now_ns();
