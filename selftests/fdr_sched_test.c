@@ -7,8 +7,8 @@
  *
  * A round trip is two switches and two wake-ups, each by the other while
  * the woken one sleeps in read(), only where a wake-up does not preempt
- * the waker: the pair runs SCHED_FIFO at one priority for the exact
- * counts.  Under CFS the woken task usually preempts its waker (measured:
+ * the waker: the pair runs SCHED_FIFO at one priority, or SCHED_BATCH
+ * (tb-workload --batch), for the exact counts.  Under CFS the woken task usually preempts its waker (measured:
  * 200 round trips gave 402 switches, 201 of them preemptions, and only
  * one side's wake-ups, as the other was never asleep when written to),
  * which the second test checks with a spinning task that preempts too.  The stream is read with the tools' own reader and decoder
@@ -247,14 +247,15 @@ static int sched_visit(void *ctx, const struct tb_fdr_record *r)
 
 /*
  * Record the sched and syscall classes while tb-workload runs ping-pong
- * (SCHED_FIFO if @fifo, with --spin if @spin) and enoent pinned to one
+ * (SCHED_FIFO if @fifo, with @option: --spin or --batch) and enoent pinned to one
  * CPU, and read the stream with the library's reader into @s.
  */
 static void record(struct __test_metadata *_metadata, struct sched_seen *s,
-		   bool fifo, bool spin)
+		   bool fifo, const char *option)
 {
 	char cpu_arg[16], rounds[16], calls[16], out[512];
 	char *pp[] = { "tb-workload", "-C", cpu_arg, "pingpong", rounds, NULL, NULL };
+	bool spin = option && !strcmp(option, "--spin");
 	char *en[] = { "tb-workload", "-C", cpu_arg, "enoent", calls, NULL };
 	struct tracebuf_fdr_stats st;
 	struct tb_fdr_stats rs;
@@ -267,8 +268,8 @@ static void record(struct __test_metadata *_metadata, struct sched_seen *s,
 	snprintf(cpu_arg, sizeof(cpu_arg), "%u", s->cpu);
 	snprintf(rounds, sizeof(rounds), "%d", PP_ROUNDS);
 	snprintf(calls, sizeof(calls), "%d", ENOENT_CALLS);
-	if (spin) {
-		pp[3] = "--spin";
+	if (option) {
+		pp[3] = (char *)option;
 		pp[4] = "pingpong";
 		pp[5] = rounds;
 	}
@@ -348,20 +349,36 @@ static void check_common(struct __test_metadata *_metadata,
 	EXPECT_EQ(1, s->pong_dead);
 }
 
-/* SCHED_FIFO: no wake-up preempts, every round trip is the textbook one. */
+/* No wake-up preempts: every round trip is the textbook one. */
+static void check_textbook(struct __test_metadata *_metadata,
+			   const struct sched_seen *s)
+{
+	check_common(_metadata, s);
+	/* Nothing else runs between them: 2R switches from one to the other. */
+	EXPECT_LE(2 * PP_ROUNDS, s->switches_pair);
+	/* Each blocks in read() once a round trip; pong's last is its exit. */
+	EXPECT_LE(2 * PP_ROUNDS - 1, s->switches_pair_s);
+	/* Each wakes the other once a round trip (pong's first: NEW). */
+	EXPECT_LE(PP_ROUNDS, s->wake_pong_by_ping);
+	EXPECT_LE(PP_ROUNDS, s->wake_ping_by_pong);
+}
+
+/* SCHED_FIFO at one priority: no wake-up preempts. */
 TEST(fifo_pingpong_and_errors_exact)
 {
 	struct sched_seen s = { 0 };
 
-	record(_metadata, &s, true, false);
-	check_common(_metadata, &s);
-	/* Nothing else runs between them: 2R switches from one to the other. */
-	EXPECT_LE(2 * PP_ROUNDS, s.switches_pair);
-	/* Each blocks in read() once a round trip; pong's last is its exit. */
-	EXPECT_LE(2 * PP_ROUNDS - 1, s.switches_pair_s);
-	/* Each wakes the other once a round trip (pong's first: NEW). */
-	EXPECT_LE(PP_ROUNDS, s.wake_pong_by_ping);
-	EXPECT_LE(PP_ROUNDS, s.wake_ping_by_pong);
+	record(_metadata, &s, true, NULL);
+	check_textbook(_metadata, &s);
+}
+
+/* SCHED_BATCH (workload --batch, no privilege): the same textbook. */
+TEST(batch_pingpong_exact)
+{
+	struct sched_seen s = { 0 };
+
+	record(_metadata, &s, false, "--batch");
+	check_textbook(_metadata, &s);
 }
 
 /*
@@ -373,7 +390,7 @@ TEST(cfs_spin_preempted)
 {
 	struct sched_seen s = { 0 };
 
-	record(_metadata, &s, false, true);
+	record(_metadata, &s, false, "--spin");
 	check_common(_metadata, &s);
 	/* The spinner may come between them: 397 of 400 in one run. */
 	EXPECT_LE(1, s.spinner_running);

@@ -62,6 +62,8 @@ static void usage(FILE *f)
 "  -C, --cpu N       pin the workload (all its processes) to CPU N\n"
 "      --freq HZ     RTC periodic rate, a power of two from 2 to 8192\n"
 "                    (default 1024)\n"
+"      --batch       pingpong: the pair run SCHED_BATCH, which a wake-up\n"
+"                    never preempts: every round trip 2 wake-ups\n"
 "      --spin        pingpong: also a process that spins on their CPU\n"
 "                    (needs -C, so that all three share one CPU)\n"
 "  -t, --tty PATH    serial port for 'serial' (default /dev/ttyS4)\n"
@@ -154,6 +156,20 @@ static void spin_stop(pid_t pid)
 
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+}
+
+/*
+ * --batch: SCHED_BATCH, inherited by the partner (and --spin's spinner,
+ * which then yields only at ticks).  CFS lets no wake-up of a batch task
+ * preempt (check_preempt_wakeup()), so each write wakes the other, asleep
+ * in read(), and returns; no privilege needed.
+ */
+static void set_batch(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (sched_setscheduler(0, SCHED_BATCH, &sp))
+		cli_die_errno(TB_EXIT_FAIL, "cannot switch to SCHED_BATCH");
 }
 
 /* The pids a workload's JSON names besides its own (pingpong's partner). */
@@ -311,7 +327,7 @@ static void run_serial(uint64_t kib, const char *tty)
 	close(fd);
 }
 
-enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE, OPT_SPIN };
+enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE, OPT_SPIN, OPT_BATCH };
 
 static const struct tb_opt workload_opts[] = {
 	{ TB_OPT_CPU },
@@ -324,6 +340,7 @@ static const struct tb_opt workload_opts[] = {
 	{ .id = 't', .letter = 't', .name = "tty", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_DEVICE },
 	{ .id = OPT_SPIN, .name = "spin" },
+	{ .id = OPT_BATCH, .name = "batch" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -351,7 +368,7 @@ int cmd_workload(int argc, char **argv)
 	uint32_t cpu = UINT32_MAX, freq = 1024;
 	const char *what, *tty = "/dev/ttyS4";
 	struct tb_opt_parser p;
-	bool spin = false;
+	bool spin = false, batch = false;
 	char msg[256];
 	uint64_t n, t0, t1, v;
 	int c;
@@ -378,6 +395,9 @@ int cmd_workload(int argc, char **argv)
 		case OPT_SPIN:
 			spin = true;
 			break;
+		case OPT_BATCH:
+			batch = true;
+			break;
 		}
 	}
 	if (p.nr_operands != 2)
@@ -391,12 +411,14 @@ int cmd_workload(int argc, char **argv)
 	    strcmp(what, "enoent") && strcmp(what, "yield") &&
 	    strcmp(what, "serial"))
 		cli_opt_usage("unknown workload '%s'", what);
-	if (spin && strcmp(what, "pingpong"))
-		cli_opt_usage("--spin is for pingpong only");
+	if ((spin || batch) && strcmp(what, "pingpong"))
+		cli_opt_usage("--spin and --batch are for pingpong only");
 	/* Unpinned, the spinner would just take another CPU. */
 	if (spin && cpu == UINT32_MAX)
 		cli_opt_usage("--spin needs -C: the spinner shares the pair's CPU");
 	pin(cpu == UINT32_MAX ? -1 : (int)cpu);
+	if (batch)
+		set_batch();
 	getrusage(RUSAGE_SELF, &ru0);
 	insn_mark_start();
 	t0 = now_ns();
