@@ -201,6 +201,22 @@ static void tbcore_probe_exit(void *data, struct task_struct *p)
 	tbcore_dispatch(&ev);
 }
 
+static void tbcore_probe_wakeup(void *data, struct task_struct *p)
+{
+	struct tbcore_event ev = { .type = TBCORE_EV_WAKEUP };
+
+	ev.wakeup.task = p;
+	tbcore_dispatch(&ev);
+}
+
+static void tbcore_probe_wakeup_new(void *data, struct task_struct *p)
+{
+	struct tbcore_event ev = { .type = TBCORE_EV_WAKEUP_NEW };
+
+	ev.wakeup.task = p;
+	tbcore_dispatch(&ev);
+}
+
 /* ----------------------------------------------------- the tracepoint table */
 
 struct tbcore_tracepoint {
@@ -229,6 +245,8 @@ static struct tbcore_tracepoint tbcore_tps[TBCORE_EV_NR] = {
 	[TBCORE_EV_SCHED_SWITCH]	= { "sched_switch", tbcore_probe_sched_switch },
 	[TBCORE_EV_FORK]		= { "sched_process_fork", tbcore_probe_fork },
 	[TBCORE_EV_EXIT]		= { "sched_process_exit", tbcore_probe_exit },
+	[TBCORE_EV_WAKEUP]		= { "sched_wakeup", tbcore_probe_wakeup },
+	[TBCORE_EV_WAKEUP_NEW]	= { "sched_wakeup_new", tbcore_probe_wakeup_new },
 };
 
 /* Never called: the kernel's prototypes must accept our probes. */
@@ -252,6 +270,8 @@ tbcore_probes_check_types(const struct tbcore_direct *d)
 	check_trace_callback_type_sched_switch(tbcore_probe_sched_switch);
 	check_trace_callback_type_sched_process_fork(tbcore_probe_fork);
 	check_trace_callback_type_sched_process_exit(tbcore_probe_exit);
+	check_trace_callback_type_sched_wakeup(tbcore_probe_wakeup);
+	check_trace_callback_type_sched_wakeup_new(tbcore_probe_wakeup_new);
 }
 
 static void tbcore_probes_find(struct tracepoint *tp, void *priv)

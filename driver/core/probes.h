@@ -42,6 +42,8 @@ enum tbcore_event_type {
 	TBCORE_EV_SCHED_SWITCH,	/* sched:sched_switch */
 	TBCORE_EV_FORK,		/* sched:sched_process_fork */
 	TBCORE_EV_EXIT,		/* sched:sched_process_exit */
+	TBCORE_EV_WAKEUP,	/* sched:sched_wakeup */
+	TBCORE_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
 	TBCORE_EV_NR
 };
 
@@ -93,6 +95,9 @@ struct tbcore_event {
 		struct {
 			struct task_struct *task;
 		} exit;
+		struct {
+			struct task_struct *task;	/* the task woken */
+		} wakeup;	/* WAKEUP and WAKEUP_NEW */
 	};
 };
 

@@ -16,7 +16,11 @@
  *                      child's / the exiting task's pid; after an exit,
  *                      its command name (TRACEBUF_FDR_COMM_PREFIX)
  *   sched_switch       always delivered: closes the block; with the SCHED
- *                      class it also opens the next task's block at once
+ *                      class it also opens the next task's block at once,
+ *                      with a SWITCH typed event as its first record
+ *   sched_wakeup(_new) SCHED class: a WAKEUP typed event in current's block
+ *   sys_exit errors    after the exit record, a RET typed event with the
+ *                      return value (-4095..-1) and the exit's id
  *
  * fdr_probe_nop=1 (module parameter) keeps the probes registered but
  * returns before writing anything: the floor for benchmarks.  The syscall
@@ -28,6 +32,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <asm/syscall.h>
+#include <asm/unaligned.h>
 
 #include <linux/tracebuf.h>
 
@@ -117,6 +122,32 @@ static __always_inline void fdr_write_syscall(unsigned long nr,
 			       fdr_func_word(nr, 0), tsk);
 }
 
+/* An error return: -4095..-1, as the kernel's IS_ERR_VALUE(). */
+static __always_inline bool fdr_syscall_failed(long ret)
+{
+	BUILD_BUG_ON(TRACEBUF_FDR_RET_ERRNO_MAX != MAX_ERRNO);
+	return unlikely((unsigned long)ret >=
+			(unsigned long)-TRACEBUF_FDR_RET_ERRNO_MAX);
+}
+
+/*
+ * A failed syscall's exit and its RET typed event, written together on
+ * every path (native, Xen PV, compat, out of range), so that nothing
+ * comes between them.  Out of the success path's way: the exit probes
+ * test @ret first and come here, so that the common case keeps nothing
+ * alive across its write.
+ */
+static noinline notrace void fdr_write_syscall_err(u32 nr, long ret)
+{
+	u32 id = fdr_syscall_id(nr);
+	u8 ev[TRACEBUF_FDR_RET_SIZE];
+
+	put_unaligned_le32(id, ev + TRACEBUF_FDR_RET_ID);
+	put_unaligned_le64(ret, ev + TRACEBUF_FDR_RET_VALUE);
+	fdr_write_func_typed(fdr_func_word(id, TRACEBUF_FDR_EXIT),
+			     TRACEBUF_FDR_TYPED_RET, ev, sizeof(ev));
+}
+
 /* Where fdr_irqs_native() is false: the generic write path. */
 static notrace void fdr_probe_sys_enter_pv(void *data, struct pt_regs *regs,
 					   long id)
@@ -127,7 +158,12 @@ static notrace void fdr_probe_sys_enter_pv(void *data, struct pt_regs *regs,
 static notrace void fdr_probe_sys_exit_pv(void *data, struct pt_regs *regs,
 					  long ret)
 {
-	fdr_write_syscall_odd(syscall_get_nr(current, regs), TRACEBUF_FDR_EXIT);
+	unsigned long nr = syscall_get_nr(current, regs);
+
+	if (fdr_syscall_failed(ret))
+		fdr_write_syscall_err(nr, ret);
+	else
+		fdr_write_syscall_odd(nr, TRACEBUF_FDR_EXIT);
 }
 
 /*
@@ -155,8 +191,14 @@ static notrace void fdr_probe_sys_exit(void *data, struct pt_regs *regs,
 				       long ret)
 {
 	/* An int; negative (no syscall) becomes out of range. */
-	u32 nr = syscall_get_nr(current, regs);
+	u32 nr;
 
+	/* One compare on the success path; the error path is a call away. */
+	if (fdr_syscall_failed(ret)) {
+		fdr_write_syscall_err(syscall_get_nr(current, regs), ret);
+		return;
+	}
+	nr = syscall_get_nr(current, regs);
 	fdr_write_syscall(nr, TRACEBUF_FDR_EXIT);
 }
 
@@ -184,6 +226,85 @@ static void fdr_write_comm(const struct task_struct *tsk)
 	memcpy(buf, TRACEBUF_FDR_COMM_PREFIX, pre);
 	memcpy(buf + pre, comm, strlen(comm));
 	fdr_write_marker(buf, pre + strlen(comm));
+}
+
+/*
+ * sched_switch's prev_state as a TRACEBUF_FDR_STATE_*, the way 6.1's
+ * __trace_sched_switch_state() reads it: preempted is running whatever
+ * the state says (the task was not dequeued); otherwise the kernel's own
+ * __task_state_index() (with exit_state, TASK_IDLE before D, RT lock and
+ * frozen waits as D) picks the report state.  TASK_DEAD has no report
+ * state of its own: a task's last switch is dead even before exit_state
+ * is set.
+ */
+static u8 fdr_switch_state(bool preempt, unsigned int prev_state,
+			   const struct task_struct *prev)
+{
+	unsigned int index;
+
+	if (preempt)
+		return TRACEBUF_FDR_STATE_RUNNING;
+	if (prev_state & TASK_DEAD)
+		return TRACEBUF_FDR_STATE_DEAD;
+	index = __task_state_index(prev_state, READ_ONCE(prev->exit_state));
+	/* The report state's bit, as __trace_sched_switch_state() gives it. */
+	switch (index ? 1U << (index - 1) : TASK_RUNNING) {
+	case TASK_RUNNING:
+		return TRACEBUF_FDR_STATE_RUNNING;
+	case TASK_INTERRUPTIBLE:
+		return TRACEBUF_FDR_STATE_SLEEPING;
+	case TASK_UNINTERRUPTIBLE:
+		return TRACEBUF_FDR_STATE_UNINTERRUPTIBLE;
+	case TASK_REPORT_IDLE:
+		return TRACEBUF_FDR_STATE_IDLE;
+	case __TASK_STOPPED:
+	case __TASK_TRACED:
+		return TRACEBUF_FDR_STATE_STOPPED;
+	case EXIT_DEAD:
+	case EXIT_ZOMBIE:
+		return TRACEBUF_FDR_STATE_DEAD;
+	default:	/* TASK_PARKED, and any the kernel adds */
+		return TRACEBUF_FDR_STATE_OTHER;
+	}
+}
+
+/*
+ * The switch: a SWITCH typed event opens next's block (sched class), or
+ * the block is only closed.  Tids as the blocks': this CPU's idle task is
+ * TRACEBUF_FDR_IDLE_TID().
+ */
+static void fdr_on_switch(const struct tbcore_event *ev)
+{
+	const struct task_struct *prev = ev->sched_switch.prev;
+	struct task_struct *next = ev->sched_switch.next;
+	unsigned int cpu = smp_processor_id();
+	u8 sw[TRACEBUF_FDR_SWITCH_SIZE];
+
+	if (!(fdr_classes & TRACEBUF_FDR_SCHED)) {
+		fdr_write_switch(next, NULL, 0);
+		return;
+	}
+	put_unaligned_le32(fdr_ring_tid(prev, cpu), sw + TRACEBUF_FDR_SWITCH_PREV_TID);
+	put_unaligned_le32(fdr_ring_tid(next, cpu), sw + TRACEBUF_FDR_SWITCH_NEXT_TID);
+	put_unaligned_le16(prev->prio, sw + TRACEBUF_FDR_SWITCH_PREV_PRIO);
+	put_unaligned_le16(next->prio, sw + TRACEBUF_FDR_SWITCH_NEXT_PRIO);
+	sw[TRACEBUF_FDR_SWITCH_PREV_STATE] =
+		fdr_switch_state(ev->sched_switch.preempt,
+				 ev->sched_switch.prev_state, prev);
+	fdr_write_switch(next, sw, sizeof(sw));
+}
+
+/* sched_wakeup(_new): @p will run on task_cpu(@p). */
+static void fdr_on_wakeup(const struct task_struct *p, bool new)
+{
+	unsigned int cpu = task_cpu(p);
+	u8 wk[TRACEBUF_FDR_WAKEUP_SIZE];
+
+	put_unaligned_le32(fdr_ring_tid(p, cpu), wk + TRACEBUF_FDR_WAKEUP_TID);
+	put_unaligned_le16(cpu, wk + TRACEBUF_FDR_WAKEUP_CPU);
+	put_unaligned_le16(p->prio, wk + TRACEBUF_FDR_WAKEUP_PRIO);
+	wk[TRACEBUF_FDR_WAKEUP_FLAGS] = new ? TRACEBUF_FDR_WAKEUP_NEW : 0;
+	fdr_write_typed(TRACEBUF_FDR_TYPED_WAKEUP, wk, sizeof(wk));
 }
 
 static void fdr_on_event(const struct tbcore_event *ev)
@@ -220,8 +341,13 @@ static void fdr_on_event(const struct tbcore_event *ev)
 		fdr_write_instant(ID(FAULT, 1), ev->fault.address);
 		break;
 	case TBCORE_EV_SCHED_SWITCH:
-		fdr_write_switch(ev->sched_switch.next,
-				 fdr_classes & TRACEBUF_FDR_SCHED);
+		fdr_on_switch(ev);
+		break;
+	case TBCORE_EV_WAKEUP:
+		fdr_on_wakeup(ev->wakeup.task, false);
+		break;
+	case TBCORE_EV_WAKEUP_NEW:
+		fdr_on_wakeup(ev->wakeup.task, true);
 		break;
 	case TBCORE_EV_FORK:
 		fdr_write_instant(ID(TASK, 0), ev->fork.child->pid);
@@ -252,7 +378,9 @@ static u32 fdr_event_mask(u32 classes)
 		mask |= TBCORE_EVMASK(TBCORE_EV_FAULT_USER) |
 			TBCORE_EVMASK(TBCORE_EV_FAULT_KERNEL);
 	if (classes & TRACEBUF_FDR_SCHED)
-		mask |= TBCORE_EVMASK(TBCORE_EV_FORK) | TBCORE_EVMASK(TBCORE_EV_EXIT);
+		mask |= TBCORE_EVMASK(TBCORE_EV_FORK) | TBCORE_EVMASK(TBCORE_EV_EXIT) |
+			TBCORE_EVMASK(TBCORE_EV_WAKEUP) |
+			TBCORE_EVMASK(TBCORE_EV_WAKEUP_NEW);
 	return mask;
 }
 

@@ -96,6 +96,18 @@ static __always_inline void fdr_put_custom(u8 *p, s32 size, u32 delta)
 }
 
 /*
+ * A TypedEventMarker of @type (TRACEBUF_FDR_TYPED_*) whose @size payload
+ * bytes follow the record; the delta advances the time, as the custom one.
+ */
+static __always_inline void fdr_put_typed(u8 *p, s32 size, u32 delta, u16 type)
+{
+	fdr_meta(p, TRACEBUF_FDR_TYPED);
+	put_unaligned_le32(size, p + TRACEBUF_FDR_FIELD);
+	put_unaligned_le32(delta, p + TRACEBUF_FDR_EVENT_DELTA);
+	put_unaligned_le16(type, p + TRACEBUF_FDR_TYPED_TYPE);
+}
+
+/*
  * The first 32 bits of a function record (TRACEBUF_FDR_FUNC_WORD()),
  * computed by the caller, where id and type are usually constants.
  */

@@ -136,12 +136,39 @@ bool fdr_write_func_ok(u32 word);
 void fdr_write_lost(u64 n);
 void fdr_write_func_args(u32 id, unsigned int nargs, const unsigned long *args);
 void fdr_write_instant(u32 id, unsigned long arg);
-void fdr_write_switch(struct task_struct *next, bool open_block);
+/*
+ * sched_switch on this CPU: close the open block and, given a SWITCH
+ * payload @sw of @len bytes, open @next's block with that typed event as
+ * its first record (an event, lost and counted as one if it does not fit).
+ * @sw NULL: only close, @next's first record opens its block.
+ */
+void fdr_write_switch(struct task_struct *next, const void *sw, u32 len);
 /*
  * Any context (a trigger writes its reason from probes and the die
  * notifier); false if not recording (stopped or frozen).
  */
 bool fdr_write_marker(const void *data, u32 len);
+/*
+ * A typed event (TRACEBUF_FDR_TYPED_*) of @len <= FDR_TYPED_MAX payload
+ * bytes in current's block; any context.  fdr_write_func_typed() writes
+ * the function record @word first and the event right after it at the
+ * same time, in one reservation, so that nothing comes between them: two
+ * events, both written or both lost.
+ */
+#define FDR_TYPED_MAX		64
+void fdr_write_typed(u16 type, const void *data, u32 len);
+void fdr_write_func_typed(u32 word, u16 type, const void *data, u32 len);
+
+/*
+ * The tid of @tsk's blocks on @cpu, as NewBuffer records and typed events
+ * give it: idle tasks all have pid 0, so each CPU's gets its own.
+ */
+static inline s32 fdr_ring_tid(const struct task_struct *tsk, unsigned int cpu)
+{
+	if (is_idle_task(tsk))
+		return TRACEBUF_FDR_IDLE_TID(cpu);
+	return tsk->pid;
+}
 
 /*
  * The largest streaming wake-up threshold for a buffer of @buf_size bytes:

@@ -39,25 +39,33 @@ static __always_inline void fdr_drop(struct fdr_cpu *c)
 	WRITE_ONCE(c->w.gate.lost, 1);
 }
 
+/* @n events are lost together (fdr_write_func_typed()). */
+static __always_inline void fdr_drop_n(struct fdr_cpu *c, u32 n)
+{
+	local64_add(n, &c->dropped);
+	WRITE_ONCE(c->w.gate.lost, 1);
+}
+
 /*
  * Interrupts off: take this CPU's ring.  False when not recording, or when
- * a writer this NMI interrupted holds it (then the event is dropped if it
- * @counts).  An event a frozen ring turns away is counted apart: it is not
+ * a writer this NMI interrupted holds it (then the write's @events, 0 for
+ * one that is no event, are dropped).  An event a frozen ring turns away
+ * is counted apart: it is not
  * a loss of the recording (that ended at the freeze) but the caller of
  * STATS must know what the freeze cost.
  */
-static __always_inline bool fdr_own(struct fdr_cpu *c, bool counts)
+static __always_inline bool fdr_own(struct fdr_cpu *c, u32 events)
 {
 	union fdr_gate g = { .word = READ_ONCE(c->w.gate.word) };
 
 	if (unlikely(!g.on)) {
-		if (g.frozen && counts)
-			local64_inc(&c->frozen);
+		if (g.frozen && events)
+			local64_add(events, &c->frozen);
 		return false;
 	}
 	if (unlikely(g.busy)) {
-		if (counts)
-			fdr_drop(c);
+		if (events)
+			fdr_drop_n(c, events);
 		return false;
 	}
 	c->w.gate.busy = 1;
@@ -66,13 +74,13 @@ static __always_inline bool fdr_own(struct fdr_cpu *c, bool counts)
 }
 
 static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
-						 bool counts)
+						 u32 events)
 {
 	struct fdr_cpu *c;
 
 	local_irq_save(*flags);
 	c = this_cpu_ptr(fdr_cpus);
-	if (fdr_own(c, counts))
+	if (fdr_own(c, events))
 		return c;
 	local_irq_restore(*flags);
 	return NULL;
@@ -177,13 +185,6 @@ bool fdr_write_next_page(struct fdr_cpu *c)
 	return true;
 }
 
-static inline s32 fdr_tid(struct task_struct *tsk, unsigned int cpu)
-{
-	if (is_idle_task(tsk))
-		return TRACEBUF_FDR_IDLE_TID(cpu);
-	return tsk->pid;
-}
-
 static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
 			   u64 now)
 {
@@ -193,7 +194,7 @@ static void fdr_open_block(struct fdr_cpu *c, struct task_struct *tsk,
 
 	sec = div_u64_rem(fdr_clock_wall_ns(now), NSEC_PER_SEC, &usec);
 	fdr_put_extents(p, 4 * FDR_META_SIZE);
-	fdr_put_new_buffer(p + 16, fdr_tid(tsk, c->cpu));
+	fdr_put_new_buffer(p + 16, fdr_ring_tid(tsk, c->cpu));
 	fdr_put_wallclock(p + 32, sec, usec / NSEC_PER_USEC);
 	fdr_put_pid(p + 48, tsk->tgid);
 	fdr_put_new_cpu(p + 64, c->cpu, now);
@@ -318,7 +319,7 @@ static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
 							u32 len, u64 *now,
 							u8 **p)
 {
-	struct fdr_cpu *c = fdr_begin(flags, true);
+	struct fdr_cpu *c = fdr_begin(flags, 1);
 
 	if (!c)
 		return NULL;
@@ -339,7 +340,7 @@ static noinline void fdr_write_func_slow(u32 word, unsigned long flags)
 	u64 now;
 	u8 *p;
 
-	if (!fdr_own(c, true)) {
+	if (!fdr_own(c, 1)) {
 		local_irq_restore(flags);
 		return;
 	}
@@ -457,7 +458,7 @@ void fdr_write_lost(u64 n)
 
 	if (!n)
 		return;
-	c = fdr_begin(&flags, false);
+	c = fdr_begin(&flags, 0);
 	if (!c) {
 		local_irq_save(flags);
 		local64_add(n, &this_cpu_ptr(fdr_cpus)->dropped);
@@ -472,20 +473,45 @@ void fdr_write_lost(u64 n)
 		fdr_end(c, flags);
 }
 
-void fdr_write_switch(struct task_struct *next, bool open_block)
+/* The typed event at @p, stamped @now, which becomes the base. */
+static __always_inline void fdr_typed_put(struct fdr_cpu *c, u8 *p, u16 type,
+					  const void *data, u32 len, u64 now)
+{
+	fdr_put_typed(p, len, now - fdr_fast_base(&c->w), type);
+	fdr_fast_set_base(&c->w, now);
+	memcpy(p + FDR_META_SIZE, data, len);
+}
+
+void fdr_write_switch(struct task_struct *next, const void *sw, u32 len)
 {
 	unsigned long flags;
 	struct fdr_cpu *c;
+	u64 now;
+	u8 *p;
 
-	c = fdr_begin(&flags, false);
+	/* The switch itself is an event only when it writes one. */
+	c = fdr_begin(&flags, sw ? 1 : 0);
 	if (!c)
 		return;
 	fdr_close_block(c);
-	if (open_block && fdr_reserve_slow(c, next, 0, fdr_clock_read())) {
-		fdr_commit_end(c, 0, 0, flags);
+	if (!sw) {
+		fdr_end(c, flags);
 		return;
 	}
-	fdr_end(c, flags);
+	if (WARN_ON_ONCE(len > FDR_TYPED_MAX)) {
+		fdr_drop(c);
+		fdr_end(c, flags);
+		return;
+	}
+	now = fdr_clock_read();
+	p = fdr_reserve_slow(c, next, FDR_META_SIZE + len, now);
+	if (unlikely(!p)) {
+		fdr_drop(c);
+		fdr_end(c, flags);
+		return;
+	}
+	fdr_typed_put(c, p, TRACEBUF_FDR_TYPED_SWITCH, sw, len, now);
+	fdr_commit_end(c, FDR_META_SIZE + len, 1, flags);
 }
 
 bool fdr_write_marker(const void *data, u32 len)
@@ -507,4 +533,54 @@ bool fdr_write_marker(const void *data, u32 len)
 	}
 	fdr_end(c, flags);
 	return true;
+}
+
+/*
+ * fdr_write_typed() and fdr_write_func_typed() (@word 0: no function
+ * record; no valid id is 0).  Small: a switch's, a wake-up's or an error's
+ * facts, so the bound is a sanity check.
+ */
+static void fdr_write_typed_after(u32 word, u16 type, const void *data,
+				  u32 len)
+{
+	u32 func = word ? FDR_FUNC_SIZE : 0;
+	u32 events = word ? 2 : 1;
+	u32 size = func + FDR_META_SIZE + len;
+	unsigned long flags;
+	struct fdr_cpu *c;
+	u64 now;
+	u8 *p;
+
+	BUILD_BUG_ON(FDR_FUNC_SIZE + FDR_TYPED_MAX > TRACEBUF_FDR_MARKER_MAX);
+	if (WARN_ON_ONCE(len > FDR_TYPED_MAX))
+		return;
+	c = fdr_begin(&flags, events);
+	if (!c)
+		return;
+	now = fdr_clock_read();
+	if (fdr_fits(c, current, size, now))
+		p = c->w.page + c->w.len;
+	else
+		p = fdr_reserve_slow(c, current, size, now);
+	if (unlikely(!p)) {
+		fdr_drop_n(c, events);
+		fdr_end(c, flags);
+		return;
+	}
+	if (word) {
+		fdr_put_func_word(p, word, now - fdr_fast_base(&c->w));
+		fdr_fast_set_base(&c->w, now);
+	}
+	fdr_typed_put(c, p + func, type, data, len, now);
+	fdr_commit_end(c, size, events, flags);
+}
+
+void fdr_write_typed(u16 type, const void *data, u32 len)
+{
+	fdr_write_typed_after(0, type, data, len);
+}
+
+void fdr_write_func_typed(u32 word, u16 type, const void *data, u32 len)
+{
+	fdr_write_typed_after(word, type, data, len);
 }

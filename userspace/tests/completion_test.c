@@ -92,7 +92,7 @@ TEST_F(bash, values_from_the_tables)
 		{ "tracebuf script --w", "--wallclock" },
 		{ "tracebuf top --sort \"\"", "count max p99 total" },
 		{ "tracebuf bpf -e m", "" },
-		{ "tracebuf workload \"\"", "faults getppid pingpong rtc serial" },
+		{ "tracebuf workload \"\"", "enoent faults getppid pingpong rtc serial yield" },
 		{ "tracebuf workload getppid \"\"", "" },
 		{ "tracebuf decode -s \"\"", "16M 1M 256K 4M 64K" },
 		/* The old names complete as their subcommands. */
@@ -101,7 +101,7 @@ TEST_F(bash, values_from_the_tables)
 		  "chain chkpt clear disable enable inject mode read snapshot sources status" },
 		{ "tracebuf-record -e sys", "syscall" },
 		{ "tracebuf-bpf --b", "" },
-		{ "tb-workload \"\"", "faults getppid pingpong rtc serial" },
+		{ "tb-workload \"\"", "enoent faults getppid pingpong rtc serial yield" },
 		/* The traced command completes as a command line of its own. */
 		{ "tracebuf record -- tracebuf rec", "record" },
 		{ "tracebuf record -e irq tracebuf ctl m", "mode" },

@@ -12,6 +12,7 @@
 #include <linux/rtc.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,17 +45,27 @@ static void usage(FILE *f)
 "  getppid    COUNT getppid() system calls (2 syscall events each)\n"
 "  pingpong   COUNT round trips of one byte between two processes over\n"
 "             pipes, both on one CPU: 2 context switches and 4 syscalls\n"
-"             per round trip\n"
+"             per round trip, and 2 wake-ups where a wake-up does not\n"
+"             preempt (SCHED_FIFO); with --spin, a third process on their\n"
+"             CPU spins meanwhile and preempts them\n"
 "  rtc        wait for COUNT periodic RTC interrupts (/dev/rtc0): one hard\n"
 "             IRQ, a wake-up and a context switch each\n"
 "  faults     touch COUNT fresh anonymous pages: one user page fault each\n"
+"  yield      COUNT sched_yield() calls in each of two processes on one\n"
+"             CPU (-C): a context switch each, and no wake-up\n"
+"  enoent     COUNT open() calls of a path that does not exist: exactly\n"
+"             COUNT system calls that fail with ENOENT\n"
 "  serial     write COUNT KiB to a serial port (--tty): device IRQs; the VM\n"
 "             has a PCI UART on /dev/ttyS4 wired to a null sink for this\n"
 "\n"
 "Options:\n"
-"  -C, --cpu N       pin the workload (both processes) to CPU N\n"
+"  -C, --cpu N       pin the workload (all its processes) to CPU N\n"
 "      --freq HZ     RTC periodic rate, a power of two from 2 to 8192\n"
 "                    (default 1024)\n"
+"      --batch       pingpong: the pair run SCHED_BATCH, which a wake-up\n"
+"                    never preempts: every round trip 2 wake-ups\n"
+"      --spin        pingpong: also a process that spins on their CPU\n"
+"                    (needs -C, so that all three share one CPU)\n"
 "  -t, --tty PATH    serial port for 'serial' (default /dev/ttyS4)\n"
 "  -h, --help        this text\n"
 "  -V, --version     print the version\n"
@@ -62,6 +73,7 @@ static void usage(FILE *f)
 "Examples:\n"
 "  tracebuf workload -C 1 getppid 100000\n"
 "  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
+"  tracebuf record -e sched -- tracebuf workload -C 0 --spin pingpong 1000\n"
 "\n"
 "Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_cli_prog());
 }
@@ -119,7 +131,51 @@ static void run_getppid(uint64_t n)
 		syscall(SYS_getppid);
 }
 
-static void run_pingpong(uint64_t n)
+/*
+ * --spin: a process that runs until killed, on the CPU it inherits (the
+ * pinned one): the ping-pong pair then waits for the CPU, and the tick
+ * preempts whichever of the three runs, so that the trace has
+ * preemptions and run-queue delays besides the pair's sleeps.
+ */
+static pid_t spin_start(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		cli_die_errno(TB_EXIT_FAIL, "fork");
+	if (pid == 0) {
+		for (;;)
+			__asm__ volatile("" ::: "memory");
+	}
+	return pid;
+}
+
+static void spin_stop(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+/*
+ * --batch: SCHED_BATCH, inherited by the partner (and --spin's spinner,
+ * which then yields only at ticks).  CFS lets no wake-up of a batch task
+ * preempt (check_preempt_wakeup()), so each write wakes the other, asleep
+ * in read(), and returns; no privilege needed.
+ */
+static void set_batch(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (sched_setscheduler(0, SCHED_BATCH, &sp))
+		cli_die_errno(TB_EXIT_FAIL, "cannot switch to SCHED_BATCH");
+}
+
+/* The pids a workload's JSON names besides its own (pingpong's partner). */
+static pid_t partner_pid, spinner_pid;
+
+static void run_pingpong(uint64_t n, bool spin)
 {
 	int to_child[2], to_parent[2];
 	uint64_t i;
@@ -140,12 +196,17 @@ static void run_pingpong(uint64_t n)
 		}
 		_exit(0);
 	}
+	partner_pid = pid;
+	if (spin)
+		spinner_pid = spin_start();
 	for (i = 0; i < n; i++) {
 		if (write(to_child[1], &c, 1) != 1 ||
 		    read(to_parent[0], &c, 1) != 1)
 			cli_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
 				      (unsigned long long)i);
 	}
+	if (spinner_pid)
+		spin_stop(spinner_pid);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		cli_die(TB_EXIT_FAIL, "ping-pong partner failed");
@@ -199,6 +260,48 @@ static void run_faults(uint64_t n)
 	}
 }
 
+/*
+ * Two processes yielding to each other on one CPU: every sched_yield()
+ * switches to the other (CFS picks the other runnable task), a switch
+ * without a wake-up, for scripts/insn-profile's cost per switch.
+ */
+static void run_yield(uint64_t n)
+{
+	uint64_t i;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		cli_die_errno(TB_EXIT_FAIL, "fork");
+	for (i = 0; i < n; i++)
+		sched_yield();
+	if (pid == 0)
+		_exit(0);
+	partner_pid = pid;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		cli_die(TB_EXIT_FAIL, "yield partner failed");
+}
+
+/*
+ * open() of a path that cannot exist (a missing directory's entry): each
+ * call fails with ENOENT, so a trace of it holds exactly @n such errors of
+ * open or openat (glibc's open() is openat).
+ */
+static void run_enoent(uint64_t n)
+{
+	static const char path[] = "/nonexistent-tracebuf-workload/enoent";
+	uint64_t i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd >= 0 || errno != ENOENT)
+			cli_die_errno(TB_EXIT_FAIL, "open %s: ENOENT expected", path);
+	}
+}
+
 static void run_serial(uint64_t kib, const char *tty)
 {
 	static char block[1024];
@@ -224,7 +327,7 @@ static void run_serial(uint64_t kib, const char *tty)
 	close(fd);
 }
 
-enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE };
+enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE, OPT_SPIN, OPT_BATCH };
 
 static const struct tb_opt workload_opts[] = {
 	{ TB_OPT_CPU },
@@ -236,6 +339,8 @@ static const struct tb_opt workload_opts[] = {
 	  .val = TB_VAL_NUMBER, .instead = "--freq" },
 	{ .id = 't', .letter = 't', .name = "tty", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_DEVICE },
+	{ .id = OPT_SPIN, .name = "spin" },
+	{ .id = OPT_BATCH, .name = "batch" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -246,6 +351,8 @@ static const struct tb_opt_word workload_words[] = {
 	{ .name = "pingpong", .val = TB_VAL_NUMBER },
 	{ .name = "rtc", .val = TB_VAL_NUMBER },
 	{ .name = "faults", .val = TB_VAL_NUMBER },
+	{ .name = "enoent", .val = TB_VAL_NUMBER },
+	{ .name = "yield", .val = TB_VAL_NUMBER },
 	{ .name = "serial", .val = TB_VAL_NUMBER },
 	{ NULL }
 };
@@ -261,6 +368,7 @@ int cmd_workload(int argc, char **argv)
 	uint32_t cpu = UINT32_MAX, freq = 1024;
 	const char *what, *tty = "/dev/ttyS4";
 	struct tb_opt_parser p;
+	bool spin = false, batch = false;
 	char msg[256];
 	uint64_t n, t0, t1, v;
 	int c;
@@ -284,30 +392,48 @@ int cmd_workload(int argc, char **argv)
 		case 't':
 			tty = p.arg;
 			break;
+		case OPT_SPIN:
+			spin = true;
+			break;
+		case OPT_BATCH:
+			batch = true;
+			break;
 		}
 	}
 	if (p.nr_operands != 2)
-		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, serial)");
+		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, enoent, yield, serial)");
 	what = p.operands[0];
 	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
 		cli_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
 			p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
+	    strcmp(what, "enoent") && strcmp(what, "yield") &&
 	    strcmp(what, "serial"))
 		cli_opt_usage("unknown workload '%s'", what);
+	if ((spin || batch) && strcmp(what, "pingpong"))
+		cli_opt_usage("--spin and --batch are for pingpong only");
+	/* Unpinned, the spinner would just take another CPU. */
+	if (spin && cpu == UINT32_MAX)
+		cli_opt_usage("--spin needs -C: the spinner shares the pair's CPU");
 	pin(cpu == UINT32_MAX ? -1 : (int)cpu);
+	if (batch)
+		set_batch();
 	getrusage(RUSAGE_SELF, &ru0);
 	insn_mark_start();
 	t0 = now_ns();
 	if (!strcmp(what, "getppid"))
 		run_getppid(n);
 	else if (!strcmp(what, "pingpong"))
-		run_pingpong(n);
+		run_pingpong(n, spin);
 	else if (!strcmp(what, "rtc"))
 		run_rtc(n, freq);
 	else if (!strcmp(what, "faults"))
 		run_faults(n);
+	else if (!strcmp(what, "enoent"))
+		run_enoent(n);
+	else if (!strcmp(what, "yield"))
+		run_yield(n);
 	else
 		run_serial(n, tty);
 	t1 = now_ns();
@@ -316,11 +442,16 @@ int cmd_workload(int argc, char **argv)
 
 	printf("{\"workload\": \"%s\", \"ops\": %llu, \"ns\": %llu, "
 	       "\"ns_per_op\": %.1f, \"user_ns\": %llu, \"sys_ns\": %llu, "
-	       "\"pid\": %d}\n",
+	       "\"pid\": %d",
 	       what, (unsigned long long)n, (unsigned long long)(t1 - t0),
 	       (double)(t1 - t0) / n,
 	       (unsigned long long)(tv_ns(&ru1.ru_utime) - tv_ns(&ru0.ru_utime)),
 	       (unsigned long long)(tv_ns(&ru1.ru_stime) - tv_ns(&ru0.ru_stime)),
 	       (int)getpid());
+	if (partner_pid)
+		printf(", \"partner_pid\": %d", (int)partner_pid);
+	if (spinner_pid)
+		printf(", \"spinner_pid\": %d", (int)spinner_pid);
+	printf("}\n");
 	return TB_EXIT_OK;
 }
