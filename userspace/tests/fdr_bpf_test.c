@@ -1005,6 +1005,8 @@ TEST(syscall_error_ret)
 	all_tools_accept(_metadata, self);
 	EXPECT_EQ(3, stat_num(self, "malformed"));
 	EXPECT_EQ(3, stat_num(self, "syscall_errors"));
+	/* 5 calls, their 10 events: the malformed exits are none. */
+	EXPECT_EQ(10, stat_num(self, "events"));
 	read_typed(_metadata, self, &t);
 	ASSERT_EQ(3, t.n);
 	EXPECT_EQ(TB_FDR_EV_RET, t.ev[0].kind);

@@ -215,6 +215,14 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 	case TB_BPF_POINT:
 		type = e->kind == TB_BPF_ENTER ? TB_FDR_EV_ENTER :
 		       e->kind == TB_BPF_EXIT ? TB_FDR_EV_EXIT : TB_FDR_EV_POINT;
+		/* A syscall exit's one argument: its error (tracebuf.bpf.c). */
+		if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
+		    e->kind == TB_BPF_EXIT && nargs &&
+		    (nargs != 1 || (int64_t)e->args[0] >= 0 ||
+		     (int64_t)e->args[0] < -TRACEBUF_FDR_RET_ERRNO_MAX)) {
+			c->bad++;
+			return 0;
+		}
 		/* Per class a call counts once, as tracebuf record counts. */
 		for (i = 0; i < TB_FDR_BPF_NR_CLASSES; i++)
 			if (tb_fdr_classes[i].space == space &&
@@ -227,14 +235,6 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 		}
 		if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
 		    e->kind == TB_BPF_EXIT && nargs) {
-			int64_t ret = (int64_t)e->args[0];
-
-			/* Only errors come with a value (tracebuf.bpf.c). */
-			if (nargs != 1 || ret >= 0 ||
-			    ret < -TRACEBUF_FDR_RET_ERRNO_MAX) {
-				c->bad++;
-				return 0;
-			}
 			c->errors++;
 			tb_fdr_blocks_event(&c->blk, e->cpu, tid, e->tgid,
 					    e->ts, TB_FDR_EV_EXIT, id, NULL, 0);
