@@ -14,14 +14,16 @@
  *  - records: function records of the types and id spaces the driver
  *    writes, CallArgument only after an entry with arguments (at most
  *    six), TSCWrap and NewCPUId only forward in time and NewCPUId only
- *    for the block's CPU, CustomEventMarker of 1..1024 bytes;
+ *    for the block's CPU, CustomEventMarker of 1..1024 bytes,
+ *    TypedEventMarker of the kernel's types (switch, wake-up, return
+ *    value) with their payload's exact size;
  *  - time never goes backwards inside a block nor, per CPU, from one
  *    block to the next in the same segment.
  *
  * Events are counted as the driver counts them (STATS.written): an entry
  * or exit is one event, an entry with its arguments is one, an instant
- * event (fault, fork, exit: entry, argument, exit) is one, a marker is
- * one; the recorder's own loss reports ("tracebuf: lost N events") are
+ * event (fault, fork, exit: entry, argument, exit) is one, a marker or a
+ * typed event is one; the recorder's own loss reports ("tracebuf: lost N events") are
  * not events and are summed per CPU instead.
  */
 #ifndef FDR_STRICT_H
@@ -84,7 +86,7 @@ struct fs_rec {
 	uint64_t lost;		/* FS_LOST_REC: N */
 };
 
-enum { FS_FUNC_REC, FS_CUSTOM_REC, FS_LOST_REC };
+enum { FS_FUNC_REC, FS_CUSTOM_REC, FS_LOST_REC, FS_TYPED_REC };
 
 typedef void (*fs_cb)(const struct fs_rec *r, void *arg);
 
@@ -256,6 +258,39 @@ static int fs_records(struct fs_scan *s, const uint8_t *buf,
 				b->events++;
 				s->markers++;
 			}
+			h = fs_hash(h, c.data, size);
+			fs_emit(s, &c);
+			p += FS_META + size;
+			continue;
+		}
+		case 8: {	/* TypedEventMarker */
+			int32_t size = (int32_t)fs_le32(r + 1);
+			uint16_t type = fs_le16(r + 9);
+			int32_t want = type == TRACEBUF_FDR_TYPED_SWITCH ?
+				TRACEBUF_FDR_SWITCH_SIZE :
+				type == TRACEBUF_FDR_TYPED_WAKEUP ?
+				TRACEBUF_FDR_WAKEUP_SIZE :
+				type == TRACEBUF_FDR_TYPED_RET ?
+				TRACEBUF_FDR_RET_SIZE : -1;
+			struct fs_rec c = { 0 };
+
+			FLUSH();
+			if (want < 0)
+				return fs_fail(s, "typed event of type %u at %zu", type, p);
+			if (size != want || (size_t)size > end - p - FS_META)
+				return fs_fail(s, "typed event %u of size %d at %zu",
+					       type, size, p);
+			if (!fs_zero(r + 11, 5))
+				return fs_fail(s, "typed event at %zu: padding not zero", p);
+			t += fs_le32(r + 5);
+			c.blk = b;
+			c.t = t;
+			c.data = r + FS_META;
+			c.size = size;
+			c.kind = FS_TYPED_REC;
+			c.type = type;
+			b->events++;
+			h = fs_hash(h, r + 9, 2);
 			h = fs_hash(h, c.data, size);
 			fs_emit(s, &c);
 			p += FS_META + size;

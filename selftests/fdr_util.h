@@ -35,18 +35,20 @@ static inline uint64_t fdr_le64(const uint8_t *p)
 	return fdr_le32(p) | (uint64_t)fdr_le32(p + 4) << 32;
 }
 
-enum { FDR_R_FUNC, FDR_R_CUSTOM };
+enum { FDR_R_FUNC, FDR_R_CUSTOM, FDR_R_TYPED };
 
 struct fdr_rec {
 	int kind;		/* FDR_R_* */
 	uint32_t id;		/* function id */
-	int type;		/* 0 enter, 1 exit, 3 enter with args */
+	int type;		/* 0 enter, 1 exit, 3 enter with args;
+				 * FDR_R_TYPED: TRACEBUF_FDR_TYPED_*
+				 */
 	int nargs;
 	uint64_t args[8];
 	int32_t tid, pid;
 	uint16_t cpu;
 	uint64_t t;		/* absolute time */
-	const uint8_t *data;	/* custom event payload */
+	const uint8_t *data;	/* custom or typed event payload */
 	uint32_t size;
 	unsigned int block;	/* block number in the stream */
 	size_t off;		/* offset of the record in the stream */
@@ -171,6 +173,32 @@ static inline int fdr_check(const uint8_t *buf, size_t len, fdr_rec_cb cb,
 				t += fdr_le32(r + 5);
 				memset(&c, 0, sizeof(c));
 				c.kind = FDR_R_CUSTOM;
+				c.tid = tid;
+				c.pid = pid;
+				c.cpu = cpu;
+				c.t = t;
+				c.data = r + 16;
+				c.size = size;
+				c.block = blocks;
+				c.off = p;
+				if (cb)
+					cb(&c, arg);
+				p += 16 + size;
+				break;
+			}
+			case 8: {	/* TypedEventMarker */
+				int32_t size = (int32_t)fdr_le32(r + 1);
+				struct fdr_rec c;
+
+				if (have_pend && cb)
+					cb(&pend, arg);
+				have_pend = 0;
+				if (size <= 0 || (size_t)size > end - p - 16)
+					FAIL("typed event size %d at %zu", size, p);
+				t += fdr_le32(r + 5);
+				memset(&c, 0, sizeof(c));
+				c.kind = FDR_R_TYPED;
+				c.type = fdr_le16(r + 9);
 				c.tid = tid;
 				c.pid = pid;
 				c.cpu = cpu;
