@@ -3,7 +3,10 @@
  * tracebuf-bpf in the guest: trace a workload that makes exactly N
  * getppid() calls and find exactly N entries and N exits of syscall 110 (by
  * its dense id from the names file) in the workload's blocks, with nothing lost; check the file's framing; and
- * check the command-line and privilege errors.  The files are left in
+ * check the command-line and privilege errors.  With -e sched,syscall,
+ * read the switch, wake-up and error typed events with the library's
+ * reader around a pinned ping-pong and N failed open() calls
+ * (sched_and_errors_exact).  The files are left in
  * /out/bpf for scripts/check-bpf-xray.sh, which runs llvm-xray on them on
  * the host.
  */
@@ -11,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "format/fdr_event.h"
+#include "format/fdr_marks.h"
+#include "format/fdr_reader.h"
 #include "tb_harness.h"
 #include "tb_selftest.h"
 #include "kfunc_nest.h"
@@ -28,7 +35,8 @@
 #define COLLECTOR	"/usr/bin/tracebuf-bpf"
 #define OUTDIR		"/out/bpf"
 #define NR_GETPPID	10000
-#define FN_GETPPID	((1U << 24) | SYS_getppid)
+#define FN_SYSCALL(nr)	((1U << 24) | (nr))
+#define FN_GETPPID	FN_SYSCALL(SYS_getppid)
 
 /* The workload writes its pid where TB_GETPPID_PIDFILE says, if set. */
 static void write_pidfile(void)
@@ -183,6 +191,7 @@ struct fdr_count {
 	long blocks;
 	long enters, exits;	/* of @fn in @tid's blocks */
 	long markers;		/* "tracebuf: lost N events" custom events */
+	long typed;		/* TypedEventMarkers (their payloads skipped) */
 	long long marked;	/* sum of their N */
 };
 
@@ -211,6 +220,16 @@ static long fdr_walk(const unsigned char *b, size_t len, uint32_t tid,
 		cur = le32(b + off + 1);
 		cnt->blocks++;
 		while (off < end) {
+			if (b[off] == ((TRACEBUF_FDR_TYPED << 1) | 1)) {
+				/* TypedEventMarker: size, delta, type, payload */
+				uint32_t size = le32(b + off + 1);
+
+				if (off + 16 + size > end)
+					return off;
+				cnt->typed++;
+				off += 16 + size;
+				continue;
+			}
 			if (b[off] == ((5 << 1) | 1)) {
 				/* v5 CustomEventMarker: size, delta, payload */
 				uint32_t size = le32(b + off + 1);
@@ -946,6 +965,355 @@ TEST_F(bpf, kfunc_bad_selections)
 	argv[3] = name;
 	EXPECT_EQ(2, run(argv, envp, self->err, sizeof(self->err), NULL));
 	EXPECT_NE(NULL, strstr(self->err, "kprobe blacklist")) TH_LOG("%s: %s", name, self->err);
+}
+
+/* ------------------------------------------------------------ typed events */
+
+/*
+ * The scheduler and error facts, read with the library's FDR reader and
+ * typed event decoder (lib/format/fdr_reader.c, fdr_event.c, compiled
+ * into this test): a pipe ping-pong of PP_TRIPS round trips between two
+ * tasks pinned to CPU 0 (tracebuf workload -C 0 pingpong), then this
+ * binary opening a missing file NR_ENOENT times between two getppid()
+ * marks.  The collector runs on the last CPU, away from the ping-pong.
+ */
+#define PP_TRIPS	1000
+#define NR_ENOENT	100
+#define PP_COMM		"tracebuf"	/* tracebuf workload's command name */
+#define MISSING		"/tb-no-such-file"
+#define MAX_TASKS	4096
+
+__attribute__((constructor)) static void enoent_workload(void)
+{
+	const char *n = getenv("TB_ENOENT_LOOP");
+	long i, count;
+
+	if (!n)
+		return;
+	count = atol(n);
+	write_pidfile();
+	syscall(SYS_getppid);		/* the loop's start */
+	for (i = 0; i < count; i++)
+		if (open(MISSING, O_RDONLY) >= 0 || errno != ENOENT)
+			_exit(15);
+	syscall(SYS_getppid);		/* its end */
+	_exit(0);
+}
+
+struct sched_facts {
+	/* what to look for */
+	int32_t enoent_tid;
+	uint32_t getppid_id, openat_id, open_id;	/* as the file has them */
+	bool raw;
+	/* the ping-pong's tasks, from their exits' command names */
+	int32_t pp[2];
+	int nr_pp;
+	/* per block */
+	int32_t tid;
+	bool fresh;		/* nothing but the frame yet */
+	uint32_t last_id;
+	int last_type;		/* of the function record just before, or -1 */
+	/*
+	 * getppid() exits of the error workload's tid seen, and the counts
+	 * between the last two (the shell it was exec'd from may call
+	 * getppid() too, before the loop's first mark).
+	 */
+	int marks;
+	long cur_open, cur_rets;
+	/* counts */
+	long switches, switch_not_first, switch_wrong_tid, malformed;
+	long rets, rets_in_loop, rets_bad_place, rets_bad_id;
+	long open_exits_in_loop;
+	struct { int32_t prev, next; uint8_t state; } *sw;
+	size_t nr_sw, max_sw;
+	struct { int32_t waker, woken; } *wk;
+	size_t nr_wk, max_wk;
+	char err[256];
+};
+
+static bool open_id(const struct sched_facts *f, uint32_t id)
+{
+	return id && (id == f->openat_id || id == f->open_id);
+}
+
+static int sched_visit(void *ctx, const struct tb_fdr_record *r)
+{
+	struct sched_facts *f = ctx;
+	struct tb_fdr_event ev;
+	size_t plen = strlen(TRACEBUF_FDR_COMM_PREFIX);
+
+	switch (r->kind) {
+	case TB_FDR_NEW_BUFFER:
+		f->fresh = true;
+		f->last_type = -1;
+		return 0;
+	case TB_FDR_BUFFER_EXTENTS:
+	case TB_FDR_WALLCLOCK:
+	case TB_FDR_PID:
+	case TB_FDR_NEW_CPU:
+	case TB_FDR_TSC_WRAP:
+		return 0;
+	case TB_FDR_FUNCTION:
+		f->fresh = false;
+		f->last_id = r->func_id;
+		f->last_type = r->func_type;
+		if (r->tid == f->enoent_tid && r->func_type == TB_FDR_EXIT) {
+			if (r->func_id == f->getppid_id) {
+				f->marks++;
+				f->open_exits_in_loop = f->cur_open;
+				f->rets_in_loop = f->cur_rets;
+				f->cur_open = f->cur_rets = 0;
+			} else if (open_id(f, r->func_id)) {
+				f->cur_open++;
+			}
+		}
+		return 0;
+	case TB_FDR_CUSTOM:
+		/* The post-processing's "capture start" is frame too. */
+		if (r->size == strlen(TB_FDR_MARKS_START) &&
+		    !memcmp(r->data, TB_FDR_MARKS_START, r->size))
+			return 0;
+		if (r->size == (int32_t)(plen + strlen(PP_COMM)) &&
+		    !memcmp(r->data, TRACEBUF_FDR_COMM_PREFIX, plen) &&
+		    !memcmp(r->data + plen, PP_COMM, strlen(PP_COMM)) &&
+		    f->nr_pp < 2 && (!f->nr_pp || f->pp[0] != r->tid))
+			f->pp[f->nr_pp++] = r->tid;
+		break;
+	case TB_FDR_TYPED:
+		if (tb_fdr_event_malformed(r))
+			f->malformed++;
+		switch (tb_fdr_event_decode(r, &ev)) {
+		case TB_FDR_EV_SWITCH:
+			f->switches++;
+			if (!f->fresh)
+				f->switch_not_first++;
+			if (ev.sw.next_tid != r->tid)
+				f->switch_wrong_tid++;
+			if (f->nr_sw == f->max_sw) {
+				f->max_sw = f->max_sw ? 2 * f->max_sw : 4096;
+				f->sw = realloc(f->sw, f->max_sw * sizeof(*f->sw));
+				if (!f->sw)
+					return -1;
+			}
+			f->sw[f->nr_sw].prev = ev.sw.prev_tid;
+			f->sw[f->nr_sw].next = ev.sw.next_tid;
+			f->sw[f->nr_sw++].state = ev.sw.prev_state;
+			break;
+		case TB_FDR_EV_WAKEUP:
+			if (f->nr_wk == f->max_wk) {
+				f->max_wk = f->max_wk ? 2 * f->max_wk : 4096;
+				f->wk = realloc(f->wk, f->max_wk * sizeof(*f->wk));
+				if (!f->wk)
+					return -1;
+			}
+			f->wk[f->nr_wk].waker = r->tid;
+			f->wk[f->nr_wk++].woken = ev.wakeup.tid;
+			break;
+		case TB_FDR_EV_RET:
+			f->rets++;
+			/* Right after an exit, repeating its id (raw: always). */
+			if (f->last_type != TB_FDR_EXIT)
+				f->rets_bad_place++;
+			else if (ev.ret.func_id != f->last_id)
+				f->rets_bad_id++;
+			if (r->tid == f->enoent_tid &&
+			    f->last_type == TB_FDR_EXIT &&
+			    open_id(f, f->last_id) && ev.ret.value == -ENOENT)
+				f->cur_rets++;
+			break;
+		default:
+			break;
+		}
+		break;
+	}
+	f->fresh = false;
+	f->last_type = -1;
+	return 0;
+}
+
+/* Pin the collector (and so the shell) away from the ping-pong's CPU 0. */
+static int pin_last_cpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (n < 2)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(n - 1, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * Record the two workloads with -e sched,syscall (@raw: -r, the kernel's
+ * ids, blocks as cut) into OUTDIR/@name.fdr and read it into @f.
+ */
+static int sched_record(struct __test_metadata *_metadata, const char *self,
+			char *err, size_t errlen, const char *name, bool raw,
+			struct sched_facts *f)
+{
+	char out[PATH_MAX], cmd[PATH_MAX * 2], names[PATH_MAX + 8], loop[64];
+	char *envp[] = { "PATH=/usr/bin:/bin", loop,
+			 "TB_GETPPID_PIDFILE=" OUTDIR "/enoent.pid", NULL };
+	char *argv[] = { COLLECTOR, "-q", "-e", "sched,syscall", "-o", out,
+			 raw ? "-r" : "-q", "--", "/bin/sh", "-c", cmd, NULL };
+	struct tb_fdr_stats st;
+	struct tb_error e;
+	char *pid, *text;
+	size_t len;
+	FILE *in;
+	int rc;
+
+	snprintf(loop, sizeof(loop), "TB_ENOENT_LOOP=%d", NR_ENOENT);
+	snprintf(out, sizeof(out), OUTDIR "/%s.fdr", name);
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/tracebuf workload -C 0 pingpong %d >/dev/null && exec %s",
+		 PP_TRIPS, self);
+	rc = run(argv, envp, err, errlen, pin_last_cpu);
+	if (rc) {
+		TH_LOG("collector exit %d: %s", rc, err);
+		return -1;
+	}
+	pid = slurp(OUTDIR "/enoent.pid", &len);
+	if (!pid)
+		return -1;
+	f->enoent_tid = atoi(pid);
+	free(pid);
+	f->raw = raw;
+	if (raw) {
+		f->getppid_id = FN_GETPPID;
+		f->openat_id = FN_SYSCALL(SYS_openat);
+#ifdef SYS_open
+		f->open_id = FN_SYSCALL(SYS_open);
+#endif
+	} else {
+		snprintf(names, sizeof(names), "%s.names", out);
+		text = slurp(names, &len);
+		if (!text)
+			return -1;
+		f->getppid_id = names_id(text, FN_GETPPID);
+		f->openat_id = names_id(text, FN_SYSCALL(SYS_openat));
+#ifdef SYS_open
+		f->open_id = names_id(text, FN_SYSCALL(SYS_open));
+#endif
+		free(text);
+	}
+	in = fopen(out, "r");
+	if (!in)
+		return -1;
+	rc = tb_fdr_reader_read(in, NULL, sched_visit, f, &st, &e);
+	fclose(in);
+	if (rc)
+		snprintf(f->err, sizeof(f->err), "%s", e.msg);
+	return rc;
+}
+
+static void sched_check(struct __test_metadata *_metadata,
+			struct sched_facts *f)
+{
+	long out[2] = { 0, 0 }, sleeps[2] = { 0, 0 }, woke[2] = { 0, 0 };
+	long between = 0, odd_state = 0, dead = 0;
+	size_t i;
+	int j;
+
+	TH_LOG("%s: %ld switches, %zu wake-ups, %ld error returns; ping-pong tids %d %d, error workload %d",
+	       f->raw ? "raw" : "post-processed", f->switches, f->nr_wk,
+	       f->rets, f->pp[0], f->pp[1], f->enoent_tid);
+	EXPECT_EQ(0, f->malformed);
+	EXPECT_LE(2, f->marks);
+	ASSERT_EQ(2, f->nr_pp);
+	/* Every switch names the block's task as next. */
+	EXPECT_LT(2 * PP_TRIPS, f->switches);
+	EXPECT_EQ(0, f->switch_wrong_tid);
+	/* Raw blocks are cut at switches: each begins with its SWITCH. */
+	if (f->raw) {
+		EXPECT_EQ(0, f->switch_not_first);
+	}
+	for (i = 0; i < f->nr_sw; i++)
+		for (j = 0; j < 2; j++) {
+			if (f->sw[i].prev != f->pp[j])
+				continue;
+			out[j]++;
+			if (f->sw[i].state == TRACEBUF_FDR_STATE_SLEEPING)
+				sleeps[j]++;
+			if (f->sw[i].next != f->pp[!j])
+				continue;
+			between++;
+			if (f->sw[i].state == TRACEBUF_FDR_STATE_DEAD)
+				dead++;
+			else if (f->sw[i].state != TRACEBUF_FDR_STATE_SLEEPING &&
+				 f->sw[i].state != TRACEBUF_FDR_STATE_RUNNING)
+				odd_state++;
+		}
+	for (i = 0; i < f->nr_wk; i++)
+		for (j = 0; j < 2; j++)
+			if (f->wk[i].woken == f->pp[j])
+				woke[j]++;
+	TH_LOG("ping-pong: %ld switches between them; switched out %ld and %ld times, asleep %ld and %ld; woken %ld and %ld times",
+	       between, out[0], out[1], sleeps[0], sleeps[1], woke[0],
+	       woke[1]);
+	/*
+	 * On one CPU each round trip switches away from each side at least
+	 * once.  A side that blocks in read() leaves the CPU sleeping and
+	 * is woken again; at least one side blocks per round trip.  Not
+	 * 2 sleeps and 2 wake-ups each: a woken reader may preempt the
+	 * writer (CFS wake-up preemption), which then leaves running and
+	 * finds the reply without sleeping.  Between the two tasks, no
+	 * other state than sleeping or preempted, but for the child's last
+	 * switch, dead, to its waiting parent.
+	 */
+	EXPECT_LE(PP_TRIPS, out[0]);
+	EXPECT_LE(PP_TRIPS, out[1]);
+	EXPECT_LE(PP_TRIPS, sleeps[0] + sleeps[1]);
+	EXPECT_LE(sleeps[0], woke[0]);
+	EXPECT_LE(sleeps[1], woke[1]);
+	EXPECT_EQ(0, odd_state);
+	EXPECT_GE(1, dead);
+	/* Exactly N ENOENT after the open exits, each right after its exit. */
+	EXPECT_NE(0, f->openat_id);
+	EXPECT_EQ(NR_ENOENT, f->open_exits_in_loop);
+	EXPECT_EQ(NR_ENOENT, f->rets_in_loop);
+	/*
+	 * Raw, nothing is taken out; the post-processing removes exits
+	 * whose entries it never saw (calls in flight at the start), and
+	 * must take their RETs with them (fdr_post.c's work).
+	 */
+	if (f->raw) {
+		EXPECT_EQ(0, f->rets_bad_place);
+	} else if (f->rets_bad_place) {
+		TH_LOG("%ld RETs not after an exit (fdr_post)",
+		       f->rets_bad_place);
+	}
+	/*
+	 * The RET's id is the exit's: raw, the kernel's id.  After the
+	 * post-processing it must be renumbered as the exit's is, which is
+	 * lib/convert/fdr_post.c's work, not the collector's.
+	 */
+	if (f->raw) {
+		EXPECT_EQ(0, f->rets_bad_id);
+	} else if (f->rets_bad_id) {
+		TH_LOG("%ld RET ids not renumbered as their exits' (fdr_post)",
+		       f->rets_bad_id);
+	}
+	free(f->sw);
+	free(f->wk);
+}
+
+TEST_F_TIMEOUT(bpf, sched_and_errors_exact, 600)
+{
+	struct sched_facts f = { .enoent_tid = -1 };
+
+	ASSERT_EQ(0, sched_record(_metadata, self->self, self->err,
+				  sizeof(self->err), "sched-raw", true, &f))
+		TH_LOG("%s", f.err);
+	sched_check(_metadata, &f);
+	memset(&f, 0, sizeof(f));
+	f.enoent_tid = -1;
+	/* This one is llvm-xray's too (scripts/check-bpf-xray.sh). */
+	ASSERT_EQ(0, sched_record(_metadata, self->self, self->err,
+				  sizeof(self->err), "sched", false, &f))
+		TH_LOG("%s", f.err);
+	sched_check(_metadata, &f);
 }
 
 TEST_HARNESS_MAIN

@@ -50,6 +50,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 nr_args;		/* syscall arguments, 0..6 */
 const volatile __u32 self_tgid;		/* the collector: not traced */
 const volatile __u64 wakeup_bytes;	/* wake the reader above this */
+/* The sched class: switches carry their tasks and state, wake-ups count. */
+const volatile bool sched_events;
 
 /*
  * Set by the collector once every program is attached, cleared before
@@ -267,18 +269,23 @@ int BPF_PROG(tb_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(tb_sys_exit, struct pt_regs *regs, long ret)
 {
+	__u32 key;
+
 	/* sys_exit does not pass the number: it is in the saved registers. */
 #if defined(__TARGET_ARCH_arm64)
-	return emit(SPACE_SYSCALL, syscall_key(BPF_CORE_READ(regs, syscallno)),
-		    TB_BPF_EXIT);
+	key = syscall_key(BPF_CORE_READ(regs, syscallno));
 #elif defined(__TARGET_ARCH_arm)
-	return emit(SPACE_SYSCALL,
-		    syscall_key(BPF_CORE_READ((struct pt_regs___arm *)regs, uregs[7])),
-		    TB_BPF_EXIT);
+	key = syscall_key(BPF_CORE_READ((struct pt_regs___arm *)regs, uregs[7]));
 #else
-	return emit(SPACE_SYSCALL, syscall_key(BPF_CORE_READ(regs, orig_ax)),
-		    TB_BPF_EXIT);
+	key = syscall_key(BPF_CORE_READ(regs, orig_ax));
 #endif
+	/*
+	 * An error's value goes with the exit (a RET typed event after it);
+	 * a success costs only the comparison, and no ring buffer bytes.
+	 */
+	if (ret < 0 && ret >= -TRACEBUF_FDR_RET_ERRNO_MAX)
+		return emit_arg(SPACE_SYSCALL, key, TB_BPF_EXIT, ret);
+	return emit(SPACE_SYSCALL, key, TB_BPF_EXIT);
 }
 
 SEC("tp_btf/irq_handler_entry")
@@ -402,20 +409,71 @@ int BPF_PROG(tb_kfunc_exit)
 }
 
 /*
+ * Wake-ups (sched class): the woken task, the CPU it was queued on and
+ * its prio, in the block of the task that woke it.  Like switches they are
+ * recorded whoever runs, the collector included: a wake-up missing from
+ * the trace would leave its task's run-queue delay unknown.
+ */
+static __always_inline int wakeup(struct task_struct *p, __u32 flags)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct tb_bpf_event *e;
+	__u32 cpu;
+
+	if (!enabled)
+		return 0;
+	report_gap(pid_tgid);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e) + sizeof(__u64), 0);
+	if (!e) {
+		count_drop(SPACE_TASK);
+		return 0;
+	}
+	/* task_cpu(): in thread_info where it is in the task, else wake_cpu. */
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		cpu = BPF_CORE_READ(p, thread_info.cpu);
+	else
+		cpu = BPF_CORE_READ(p, wake_cpu);
+	fill(e, pid_tgid, flags, TB_BPF_WAKEUP, 1);
+	e->args[0] = TB_BPF_WAKEUP_ARG(p->pid, cpu, p->prio);
+	submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(tb_wakeup, struct task_struct *p)
+{
+	return wakeup(p, 0);
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(tb_wakeup_new, struct task_struct *p)
+{
+	return wakeup(p, TRACEBUF_FDR_WAKEUP_NEW);
+}
+
+/*
  * Block boundaries: always attached, whatever the classes, because the
  * FDR file is one block per task run on a CPU.  Switches to and from the
  * collector are recorded too (only its own events are filtered), so a
- * block never spans a time when another task ran.
+ * block never spans a time when another task ran.  With the sched class
+ * the record also carries what the SWITCH typed event needs; prev_state
+ * is the tracepoint's argument (kernel 5.18 and later), the state
+ * __schedule() saw, not one a concurrent wake-up has changed since.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(tb_sched_switch, bool preempt, struct task_struct *prev,
-	     struct task_struct *next)
+	     struct task_struct *next, unsigned int prev_state)
 {
 	struct tb_bpf_event *e;
 
 	if (!enabled)
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	/* Two reservations: the verifier wants a constant size each. */
+	if (sched_events)
+		e = bpf_ringbuf_reserve(&events, sizeof(*e) +
+					TB_BPF_SWITCH_ARGS * sizeof(__u64), 0);
+	else
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_drop(0);
 		return 0;
@@ -427,6 +485,12 @@ int BPF_PROG(tb_sched_switch, bool preempt, struct task_struct *prev,
 	e->cpu = bpf_get_smp_processor_id();
 	e->tid = next->pid;
 	e->tgid = next->tgid;
+	if (sched_events) {
+		e->nargs = TB_BPF_SWITCH_ARGS;
+		e->args[0] = TB_BPF_SWITCH_TASKS(prev->pid, prev->prio,
+						 next->prio);
+		e->args[1] = TB_BPF_SWITCH_STATE(prev_state, preempt);
+	}
 	submit(e);
 	return 0;
 }

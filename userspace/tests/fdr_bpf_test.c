@@ -25,6 +25,8 @@
 #include "cli.h"
 #include "cli/cli.h"
 #include "collect/fdr_bpf.h"
+#include "format/fdr_event.h"
+#include "format/fdr_reader.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
 #include <linux/tracebuf.h>
 
@@ -716,6 +718,309 @@ TEST(classes_follow_the_wire_format)
 			TH_LOG("class %s", tb_fdr_classes[i].name);
 		}
 	}
+}
+
+/* ------------------------------------------------------------ typed events */
+
+#define IDLE0		((__u32)TRACEBUF_FDR_IDLE_TID(0))
+/* The kernel's task state bits (include/linux/sched.h), 6.1. */
+#define K_RUNNING	0x0000
+#define K_INTERRUPTIBLE	0x0001
+#define K_UNINTERRUPTIBLE 0x0002
+#define K_STOPPED	0x0004
+#define K_TRACED	0x0008
+#define K_EXIT_DEAD	0x0010
+#define K_EXIT_ZOMBIE	0x0020
+#define K_PARKED	0x0040
+#define K_DEAD		0x0080
+#define K_WAKEKILL	0x0100
+#define K_NOLOAD	0x0400
+#define K_RTLOCK_WAIT	0x1000
+#define K_FREEZABLE	0x2000
+#define K_FROZEN	0x8000
+
+/* A sched-class switch record to @next, as tb_sched_switch writes it. */
+static void sw(struct tb_fdr_bpf *f, __u64 ts, int cpu, __u32 prev,
+	       __u32 next, unsigned int state, bool preempt)
+{
+	__u64 a[TB_BPF_SWITCH_ARGS] = {
+		TB_BPF_SWITCH_TASKS(prev, 120, 110),
+		TB_BPF_SWITCH_STATE(state, preempt),
+	};
+
+	put(f, ts, cpu, next, next, TB_BPF_SWITCH, 0, TB_BPF_SWITCH_ARGS, a);
+}
+
+static void wake(struct tb_fdr_bpf *f, __u64 ts, int cpu, __u32 waker,
+		 __u32 woken, int target, bool new_task)
+{
+	__u64 a = TB_BPF_WAKEUP_ARG(woken, target, 100);
+
+	put(f, ts, cpu, waker, waker, TB_BPF_WAKEUP,
+	    new_task ? TRACEBUF_FDR_WAKEUP_NEW : 0, 1, &a);
+}
+
+/* A syscall exit with an error's value, as tb_sys_exit writes it. */
+static void fail(struct tb_fdr_bpf *f, __u64 ts, int cpu, __u32 tid,
+		 __u32 id, long long ret)
+{
+	__u64 a = ret;
+
+	put(f, ts, cpu, tid, tid, TB_BPF_EXIT, id, 1, &a);
+}
+
+/* What the library's reader and decoder find in the file. */
+#define MAX_TYPED	16
+struct typed_seen {
+	int n;
+	struct tb_fdr_event ev[MAX_TYPED];
+	int32_t tid[MAX_TYPED];		/* the block's */
+	bool first[MAX_TYPED];		/* its first record after the frame */
+	uint32_t after_id[MAX_TYPED];	/* the function record before it */
+	int after_type[MAX_TYPED];	/* its type, -1 if none */
+	bool fresh;
+	uint32_t last_id;
+	int last_type;
+	int malformed;
+};
+
+static int typed_visit(void *ctx, const struct tb_fdr_record *r)
+{
+	struct typed_seen *t = ctx;
+	struct tb_fdr_event ev;
+
+	switch (r->kind) {
+	case TB_FDR_NEW_BUFFER:
+		t->fresh = true;
+		t->last_type = -1;
+		return 0;
+	case TB_FDR_BUFFER_EXTENTS:
+	case TB_FDR_WALLCLOCK:
+	case TB_FDR_PID:
+	case TB_FDR_NEW_CPU:
+	case TB_FDR_TSC_WRAP:
+		return 0;
+	case TB_FDR_FUNCTION:
+		t->fresh = false;
+		t->last_id = r->func_id;
+		t->last_type = r->func_type;
+		return 0;
+	case TB_FDR_TYPED:
+		if (tb_fdr_event_malformed(r))
+			t->malformed++;
+		if (tb_fdr_event_decode(r, &ev) != TB_FDR_EV_NONE &&
+		    t->n < MAX_TYPED) {
+			t->ev[t->n] = ev;
+			t->tid[t->n] = r->tid;
+			t->first[t->n] = t->fresh;
+			t->after_id[t->n] = t->last_id;
+			t->after_type[t->n] = t->last_type;
+			t->n++;
+		}
+		break;
+	}
+	t->fresh = false;
+	t->last_type = -1;
+	return 0;
+}
+
+static void read_typed(struct __test_metadata *_metadata, struct ctx *self,
+		       struct typed_seen *t)
+{
+	struct tb_fdr_stats st;
+	struct tb_error err;
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	f = fopen(self->fdr, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, tb_fdr_reader_read(f, NULL, typed_visit, t, &st, &err))
+		TH_LOG("%s", err.msg);
+	fclose(f);
+	EXPECT_EQ(0, t->malformed);
+}
+
+/* The prev_state mapping, bit by bit as include/linux/sched.h has them. */
+TEST(switch_states)
+{
+	static const struct {
+		unsigned int raw;
+		bool preempt;
+		unsigned int state;
+	} tab[] = {
+		{ K_RUNNING, false, TRACEBUF_FDR_STATE_RUNNING },
+		{ K_INTERRUPTIBLE, true, TRACEBUF_FDR_STATE_RUNNING },
+		{ K_UNINTERRUPTIBLE, true, TRACEBUF_FDR_STATE_RUNNING },
+		{ K_INTERRUPTIBLE, false, TRACEBUF_FDR_STATE_SLEEPING },
+		{ K_INTERRUPTIBLE | K_FREEZABLE, false, TRACEBUF_FDR_STATE_SLEEPING },
+		{ K_UNINTERRUPTIBLE, false, TRACEBUF_FDR_STATE_UNINTERRUPTIBLE },
+		{ K_UNINTERRUPTIBLE | K_WAKEKILL, false,	/* TASK_KILLABLE */
+		  TRACEBUF_FDR_STATE_UNINTERRUPTIBLE },
+		{ K_RTLOCK_WAIT, false, TRACEBUF_FDR_STATE_UNINTERRUPTIBLE },
+		{ K_UNINTERRUPTIBLE | K_NOLOAD, false, TRACEBUF_FDR_STATE_IDLE },
+		{ K_NOLOAD, false, TRACEBUF_FDR_STATE_OTHER },
+		{ K_STOPPED | K_WAKEKILL, false, TRACEBUF_FDR_STATE_STOPPED },
+		{ K_TRACED, false, TRACEBUF_FDR_STATE_STOPPED },
+		{ K_DEAD, false, TRACEBUF_FDR_STATE_DEAD },
+		{ K_EXIT_DEAD, false, TRACEBUF_FDR_STATE_DEAD },
+		{ K_EXIT_ZOMBIE, false, TRACEBUF_FDR_STATE_DEAD },
+		{ K_DEAD, true, TRACEBUF_FDR_STATE_RUNNING },
+		{ K_PARKED, false, TRACEBUF_FDR_STATE_OTHER },
+		{ K_FROZEN, false, TRACEBUF_FDR_STATE_OTHER },
+		{ 0x80000000, false, TRACEBUF_FDR_STATE_OTHER },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		EXPECT_EQ(tab[i].state, tb_fdr_bpf_state(tab[i].raw, tab[i].preempt))
+			TH_LOG("prev_state %#x preempt %d", tab[i].raw,
+			       tab[i].preempt);
+}
+
+/*
+ * With the sched class each switch opens next's block with a SWITCH
+ * typed event (idle as the CPU's idle thread), and wake-ups land in the
+ * waker's block; llvm-xray still verifies and accounts the file.  Raw
+ * (-r): the post-processing joins a task's runs on one CPU into one
+ * buffer, where a SWITCH is no longer a buffer's first record.
+ */
+TEST(sched_switch_and_wakeup_events)
+{
+	struct ctx cx, *self = &cx;
+	struct typed_seen t;
+	int i;
+
+	SETUP(self);
+	classes(self, "syscall,sched");
+	sw(self->f, 50, 0, 0, 200, K_RUNNING, false);
+	enter(self->f, 55, 0, 200, SYS(0));
+	wake(self->f, 58, 0, 200, 300, 0, false);
+	leave(self->f, 60, 0, 200, SYS(0));
+	sw(self->f, 62, 0, 200, 300, K_INTERRUPTIBLE, false);
+	wake(self->f, 64, 0, 300, 400, 3, true);
+	sw(self->f, 70, 0, 300, 0, K_UNINTERRUPTIBLE | K_NOLOAD, false);
+	/* An interrupt's wake-up in the idle task's block. */
+	wake(self->f, 72, 0, 0, 200, 0, false);
+	sw(self->f, 80, 0, 0, 200, K_INTERRUPTIBLE, true);
+	ASSERT_EQ(0, replay(self, "syscall,sched --raw"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(4, stat_num(self, "switches"));
+	EXPECT_EQ(3, stat_num(self, "wakeup_events"));
+	EXPECT_EQ(0, stat_num(self, "malformed"));
+	read_typed(_metadata, self, &t);
+	ASSERT_EQ(7, t.n);
+	for (i = 0; i < t.n; i++) {
+		/* Blocks are ordered by task, so look each one up. */
+		if (t.ev[i].kind == TB_FDR_EV_SWITCH) {
+			EXPECT_TRUE(t.first[i]);
+			EXPECT_EQ(t.tid[i], t.ev[i].sw.next_tid);
+			EXPECT_EQ(120, t.ev[i].sw.prev_prio);
+			EXPECT_EQ(110, t.ev[i].sw.next_prio);
+			if (t.ev[i].sw.next_tid == 300) {
+				EXPECT_EQ(200, t.ev[i].sw.prev_tid);
+				EXPECT_EQ(TRACEBUF_FDR_STATE_SLEEPING,
+					  t.ev[i].sw.prev_state);
+			} else if (t.ev[i].sw.next_tid == (int32_t)IDLE0) {
+				EXPECT_EQ(300, t.ev[i].sw.prev_tid);
+				EXPECT_EQ(TRACEBUF_FDR_STATE_IDLE,
+					  t.ev[i].sw.prev_state);
+			} else {
+				EXPECT_EQ(200, t.ev[i].sw.next_tid);
+				EXPECT_EQ((int32_t)IDLE0, t.ev[i].sw.prev_tid);
+				EXPECT_EQ(TRACEBUF_FDR_STATE_RUNNING,
+					  t.ev[i].sw.prev_state);
+			}
+			continue;
+		}
+		ASSERT_EQ(TB_FDR_EV_WAKEUP, t.ev[i].kind);
+		EXPECT_FALSE(t.first[i]);
+		EXPECT_EQ(100, t.ev[i].wakeup.prio);
+		if (t.ev[i].wakeup.tid == 300) {
+			EXPECT_EQ(200, t.tid[i]);
+			EXPECT_EQ(0, t.ev[i].wakeup.cpu);
+			EXPECT_FALSE(t.ev[i].wakeup.new_task);
+		} else if (t.ev[i].wakeup.tid == 400) {
+			EXPECT_EQ(300, t.tid[i]);
+			EXPECT_EQ(3, t.ev[i].wakeup.cpu);
+			EXPECT_TRUE(t.ev[i].wakeup.new_task);
+		} else {
+			EXPECT_EQ(200, t.ev[i].wakeup.tid);
+			EXPECT_EQ((int32_t)IDLE0, t.tid[i]);
+		}
+	}
+	cleanup(self);
+}
+
+/*
+ * Without the sched class a switch only cuts blocks: no typed event, and
+ * a wake-up record (which the BPF side never writes then) is malformed.
+ */
+TEST(no_sched_no_switch_events)
+{
+	struct ctx cx, *self = &cx;
+	struct typed_seen t;
+
+	SETUP(self);
+	classes(self, "syscall");
+	put(self->f, 50, 0, 200, 200, TB_BPF_SWITCH, 0, 0, NULL);
+	enter(self->f, 55, 0, 200, SYS(0));
+	leave(self->f, 60, 0, 200, SYS(0));
+	wake(self->f, 61, 0, 200, 300, 0, false);
+	ASSERT_EQ(0, replay(self, "syscall"));
+	EXPECT_EQ(1, stat_num(self, "malformed"));
+	read_typed(_metadata, self, &t);
+	EXPECT_EQ(0, t.n);
+	cleanup(self);
+}
+
+/*
+ * A failed call's exit is followed by a RET typed event with the exit's
+ * kernel id (raw: before the post-processing renumbers ids) and the
+ * value; successes get none, and values the BPF side never sends are
+ * malformed.
+ */
+TEST(syscall_error_ret)
+{
+	static const __u64 two[2] = { -1ULL, -1ULL };
+	struct ctx cx, *self = &cx;
+	struct typed_seen t;
+	__u64 big = 5;
+
+	SETUP(self);
+	classes(self, "syscall");
+	enter(self->f, 50, 0, 200, SYS(257));
+	fail(self->f, 60, 0, 200, SYS(257), -ENOENT);
+	enter(self->f, 70, 0, 200, SYS(0));
+	leave(self->f, 80, 0, 200, SYS(0));
+	enter(self->f, 90, 0, 200, SYS(0));
+	fail(self->f, 100, 0, 200, SYS(0), -4095);
+	enter(self->f, 105, 0, 200, SYS(0));
+	put(self->f, 110, 0, 200, 200, TB_BPF_EXIT, SYS(0), 1, &big);
+	fail(self->f, 120, 0, 200, SYS(0), -4096);
+	fail(self->f, 130, 0, 200, SYS(0), -1);
+	enter(self->f, 135, 0, 200, SYS(0));
+	put(self->f, 140, 0, 200, 200, TB_BPF_EXIT, SYS(0), 2, two);
+	leave(self->f, 150, 0, 200, SYS(0));
+	ASSERT_EQ(0, replay(self, "syscall --raw"));
+	all_tools_accept(_metadata, self);
+	EXPECT_EQ(3, stat_num(self, "malformed"));
+	EXPECT_EQ(3, stat_num(self, "syscall_errors"));
+	/* 5 calls, their 10 events: the malformed exits are none. */
+	EXPECT_EQ(10, stat_num(self, "events"));
+	read_typed(_metadata, self, &t);
+	ASSERT_EQ(3, t.n);
+	EXPECT_EQ(TB_FDR_EV_RET, t.ev[0].kind);
+	EXPECT_EQ(SYS(257), t.ev[0].ret.func_id);
+	EXPECT_EQ(-ENOENT, t.ev[0].ret.value);
+	EXPECT_EQ(TB_FDR_EXIT, t.after_type[0]);
+	EXPECT_EQ(SYS(257), t.after_id[0]);
+	EXPECT_EQ(SYS(0), t.ev[1].ret.func_id);
+	EXPECT_EQ(-4095, t.ev[1].ret.value);
+	EXPECT_EQ(TB_FDR_EXIT, t.after_type[1]);
+	EXPECT_EQ(SYS(0), t.after_id[1]);
+	EXPECT_EQ(-1, t.ev[2].ret.value);
+	EXPECT_EQ(TB_FDR_EXIT, t.after_type[2]);
+	cleanup(self);
 }
 
 TEST_HARNESS_MAIN

@@ -339,6 +339,8 @@ static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 		{ skel->progs.tb_fault_kernel,	TRACEBUF_FDR_SPACE_FAULT },
 		{ skel->progs.tb_fork,		TRACEBUF_FDR_SPACE_TASK },
 		{ skel->progs.tb_exit,		TRACEBUF_FDR_SPACE_TASK },
+		{ skel->progs.tb_wakeup,	TRACEBUF_FDR_SPACE_TASK },
+		{ skel->progs.tb_wakeup_new,	TRACEBUF_FDR_SPACE_TASK },
 		{ skel->progs.tb_sched_switch,	0 },
 	};
 
@@ -651,6 +653,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	skel->rodata->nr_args = opt->nr_args;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->wakeup_bytes = opt->wakeup;
+	skel->rodata->sched_events = !!(opt->classes & TRACEBUF_FDR_SCHED);
 	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
 	if (err) {
 		errno = -err;

@@ -21,7 +21,7 @@ struct item {
 	uint32_t id;
 	uint8_t type;		/* enum tb_fdr_ev */
 	uint8_t nargs;
-	uint16_t pad;
+	uint16_t size;		/* TB_FDR_EV_TYPED: payload bytes in args */
 	uint64_t args[];
 };
 
@@ -68,9 +68,10 @@ static void stream_open(struct tb_fdr_stream *s, uint32_t tid, uint32_t tgid,
  * interrupted another one on that CPU; they are clamped to the previous
  * time so that the thread's time never runs backwards.
  */
-static void stream_add(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
-		       uint64_t ts, uint32_t id, int type,
-		       const uint64_t *args, unsigned int nargs)
+static struct item *stream_add(struct tb_fdr_blocks *b,
+			       struct tb_fdr_stream *s, uint64_t ts,
+			       uint32_t id, int type, const uint64_t *args,
+			       unsigned int nargs)
 {
 	size_t n = sizeof(struct item) + nargs * sizeof(uint64_t);
 	struct item *it;
@@ -83,15 +84,16 @@ static void stream_add(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 	it = tb_buf_add(&s->items, n);
 	if (!it) {
 		b->err = -ENOMEM;
-		return;
+		return NULL;
 	}
 	it->tsc = ts;
 	it->id = id;
 	it->type = type;
 	it->nargs = nargs;
-	it->pad = 0;
-	if (nargs)
+	it->size = 0;
+	if (nargs && args)
 		memcpy(it->args, args, nargs * sizeof(uint64_t));
+	return it;
 }
 
 /* The block's events through the FDR writer. */
@@ -124,6 +126,10 @@ static void stream_write(struct tb_fdr_blocks *b, struct tb_fdr_stream *s,
 						  it->nargs * sizeof(uint64_t)),
 				     (const char *)it->args);
 			tb_fdr_writer_custom(w, it->tsc, text, n);
+			break;
+		case TB_FDR_EV_TYPED:
+			tb_fdr_writer_typed(w, it->tsc, it->id, it->args,
+					    it->size);
 			break;
 		case TB_FDR_EV_EXIT:
 			tb_fdr_writer_function(w, TB_FDR_EXIT, it->id, it->tsc, NULL, 0);
@@ -167,10 +173,10 @@ void tb_fdr_blocks_switch(struct tb_fdr_blocks *b, unsigned int cpu,
 	s->base = ts;
 }
 
-void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
-			 uint32_t tid, uint32_t tgid, uint64_t ts,
-			 enum tb_fdr_ev type, uint32_t id,
-			 const uint64_t *args, unsigned int nargs)
+/* The block of @tid on @cpu, opened if another task's is. */
+static struct tb_fdr_stream *task_stream(struct tb_fdr_blocks *b,
+					 unsigned int cpu, uint32_t tid,
+					 uint32_t tgid, uint64_t ts)
 {
 	struct tb_fdr_stream *s = &b->streams[cpu];
 
@@ -185,7 +191,35 @@ void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
 			base = s->base;
 		stream_open(s, tid, tgid, base);
 	}
-	stream_add(b, s, ts, id, type, args, nargs);
+	return s;
+}
+
+void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
+			 uint32_t tid, uint32_t tgid, uint64_t ts,
+			 enum tb_fdr_ev type, uint32_t id,
+			 const uint64_t *args, unsigned int nargs)
+{
+	stream_add(b, task_stream(b, cpu, tid, tgid, ts), ts, id, type,
+		   args, nargs);
+}
+
+void tb_fdr_blocks_typed(struct tb_fdr_blocks *b, unsigned int cpu,
+			 uint32_t tid, uint32_t tgid, uint64_t ts,
+			 uint16_t type, const void *data, unsigned int size)
+{
+	struct tb_fdr_stream *s = task_stream(b, cpu, tid, tgid, ts);
+	struct item *it;
+
+	if (size > TB_FDR_BLOCKS_MAX_TYPED) {
+		b->err = -EINVAL;	/* a caller's bug, never the input's */
+		return;
+	}
+	it = stream_add(b, s, ts, type, TB_FDR_EV_TYPED, NULL,
+			(size + 7) / 8);
+	if (!it)
+		return;
+	it->size = size;
+	memcpy(it->args, data, size);
 }
 
 int tb_fdr_blocks_finish(struct tb_fdr_blocks *b)

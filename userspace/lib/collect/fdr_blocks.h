@@ -31,6 +31,7 @@ enum tb_fdr_ev {
 	TB_FDR_EV_LOST,		/* args[0] events lost: a loss marker */
 	/* the task's command name, NUL-padded in the args' bytes: a marker */
 	TB_FDR_EV_COMM,
+	TB_FDR_EV_TYPED,	/* a typed event: tb_fdr_blocks_typed() */
 };
 
 #define TB_FDR_BLOCKS_MAX_ARGS	6
@@ -78,6 +79,17 @@ void tb_fdr_blocks_event(struct tb_fdr_blocks *b, unsigned int cpu,
 			 uint32_t tid, uint32_t tgid, uint64_t ts,
 			 enum tb_fdr_ev type, uint32_t id,
 			 const uint64_t *args, unsigned int nargs);
+
+/*
+ * A TypedEventMarker of @type with @size bytes of @data (at most
+ * TB_FDR_BLOCKS_MAX_TYPED), an event of task @tid on @cpu at @ts as for
+ * tb_fdr_blocks_event(): right after a switch that opened @tid's block it
+ * is the block's first record.
+ */
+#define TB_FDR_BLOCKS_MAX_TYPED	(TB_FDR_BLOCKS_MAX_ARGS * 8)
+void tb_fdr_blocks_typed(struct tb_fdr_blocks *b, unsigned int cpu,
+			 uint32_t tid, uint32_t tgid, uint64_t ts,
+			 uint16_t type, const void *data, unsigned int size);
 
 /*
  * End every CPU's block: b->fdr and b->fdr_len then hold the stream.

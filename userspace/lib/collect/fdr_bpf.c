@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "collect/fdr_bpf.h"
+#include "util/bytes.h"
 
 static_assert(TB_FDR_BPF_CLASSES == (1U << TB_FDR_BPF_NR_CLASSES) - 1,
 	      "marker is not the last class");
@@ -68,6 +69,95 @@ static uint32_t work_key(struct tb_fdr_bpf *c, uint64_t fn)
 	return nr;
 }
 
+/*
+ * The kernel's task state bits (include/linux/sched.h), which no UAPI
+ * header exports; stable since 5.14 except for the flag bits above
+ * TASK_NOLOAD, which only qualify a sleep and are ignored here.
+ */
+#define K_TASK_INTERRUPTIBLE	0x0001
+#define K_TASK_UNINTERRUPTIBLE	0x0002
+#define K_TASK_STOPPED		0x0004
+#define K_TASK_TRACED		0x0008
+#define K_EXIT_DEAD		0x0010
+#define K_EXIT_ZOMBIE		0x0020
+#define K_TASK_DEAD		0x0080
+#define K_TASK_NOLOAD		0x0400
+#define K_TASK_RTLOCK_WAIT	0x1000
+#define K_TASK_IDLE		(K_TASK_UNINTERRUPTIBLE | K_TASK_NOLOAD)
+
+unsigned int tb_fdr_bpf_state(uint32_t prev_state, bool preempt)
+{
+	/* Preempted: still runnable whatever state it was about to sleep in. */
+	if (preempt || !prev_state)
+		return TRACEBUF_FDR_STATE_RUNNING;
+	/* The most final state wins, as the kernel's task_state_index(). */
+	if (prev_state & (K_TASK_DEAD | K_EXIT_DEAD | K_EXIT_ZOMBIE))
+		return TRACEBUF_FDR_STATE_DEAD;
+	if (prev_state & (K_TASK_STOPPED | K_TASK_TRACED))
+		return TRACEBUF_FDR_STATE_STOPPED;
+	if ((prev_state & K_TASK_IDLE) == K_TASK_IDLE)
+		return TRACEBUF_FDR_STATE_IDLE;
+	/* A sleeping lock of PREEMPT_RT: D, as the kernel reports it. */
+	if (prev_state & (K_TASK_UNINTERRUPTIBLE | K_TASK_RTLOCK_WAIT))
+		return TRACEBUF_FDR_STATE_UNINTERRUPTIBLE;
+	if (prev_state & K_TASK_INTERRUPTIBLE)
+		return TRACEBUF_FDR_STATE_SLEEPING;
+	return TRACEBUF_FDR_STATE_OTHER;	/* parked, frozen, ... */
+}
+
+/* Idle tasks all have pid 0 but each runs on one CPU only. */
+static uint32_t task_tid(uint32_t pid, unsigned int cpu)
+{
+	return pid ? pid : (uint32_t)TRACEBUF_FDR_IDLE_TID(cpu);
+}
+
+/* The SWITCH typed event of a sched-class switch record, in next's block. */
+static void put_switch(struct tb_fdr_bpf *c, const struct tb_bpf_event *e,
+		       uint32_t tid)
+{
+	uint8_t p[TRACEBUF_FDR_SWITCH_SIZE];
+	uint64_t tasks = e->args[0], state = e->args[1];
+
+	tb_bytes_put32(p + TRACEBUF_FDR_SWITCH_PREV_TID,
+		       task_tid((uint32_t)tasks, e->cpu));
+	tb_bytes_put32(p + TRACEBUF_FDR_SWITCH_NEXT_TID, tid);
+	tb_bytes_put16(p + TRACEBUF_FDR_SWITCH_PREV_PRIO, tasks >> 32);
+	tb_bytes_put16(p + TRACEBUF_FDR_SWITCH_NEXT_PRIO, tasks >> 48);
+	p[TRACEBUF_FDR_SWITCH_PREV_STATE] =
+		tb_fdr_bpf_state((uint32_t)state, state >> 32);
+	tb_fdr_blocks_typed(&c->blk, e->cpu, tid, e->tgid, e->ts,
+			    TRACEBUF_FDR_TYPED_SWITCH, p, sizeof(p));
+}
+
+/* A wake-up's typed event, in the waker's block. */
+static void put_wakeup(struct tb_fdr_bpf *c, const struct tb_bpf_event *e,
+		       uint32_t tid)
+{
+	uint8_t p[TRACEBUF_FDR_WAKEUP_SIZE];
+	uint64_t a = e->args[0];
+	uint16_t cpu = a >> 32;
+
+	/* A woken idle task (never seen) would be on its own CPU. */
+	tb_bytes_put32(p + TRACEBUF_FDR_WAKEUP_TID, task_tid((uint32_t)a, cpu));
+	tb_bytes_put16(p + TRACEBUF_FDR_WAKEUP_CPU, cpu);
+	tb_bytes_put16(p + TRACEBUF_FDR_WAKEUP_PRIO, a >> 48);
+	p[TRACEBUF_FDR_WAKEUP_FLAGS] = e->id & TRACEBUF_FDR_WAKEUP_NEW;
+	tb_fdr_blocks_typed(&c->blk, e->cpu, tid, e->tgid, e->ts,
+			    TRACEBUF_FDR_TYPED_WAKEUP, p, sizeof(p));
+}
+
+/* A system call's error after its exit, with the exit's (kernel) id. */
+static void put_ret(struct tb_fdr_bpf *c, const struct tb_bpf_event *e,
+		    uint32_t tid)
+{
+	uint8_t p[TRACEBUF_FDR_RET_SIZE];
+
+	tb_bytes_put32(p + TRACEBUF_FDR_RET_ID, e->id);
+	tb_bytes_put64(p + TRACEBUF_FDR_RET_VALUE, e->args[0]);
+	tb_fdr_blocks_typed(&c->blk, e->cpu, tid, e->tgid, e->ts,
+			    TRACEBUF_FDR_TYPED_RET, p, sizeof(p));
+}
+
 int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 {
 	struct tb_fdr_bpf *c = ctx;
@@ -83,8 +173,7 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 		c->bad++;
 		return 0;
 	}
-	/* Idle tasks all have pid 0 but each runs on one CPU only. */
-	tid = e->tid ? e->tid : (uint32_t)TRACEBUF_FDR_IDLE_TID(e->cpu);
+	tid = task_tid(e->tid, e->cpu);
 	id = e->id;
 	space = id >> TRACEBUF_FDR_ID_SPACE_SHIFT;
 	nargs = e->nargs;
@@ -95,6 +184,19 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 		/* With the sched class, the block shows when the task came in. */
 		tb_fdr_blocks_switch(&c->blk, e->cpu, tid, e->tgid, e->ts,
 				     c->classes & TRACEBUF_FDR_SCHED);
+		if (nargs == TB_BPF_SWITCH_ARGS &&
+		    (c->classes & TRACEBUF_FDR_SCHED))
+			put_switch(c, e, tid);
+		else if (nargs)
+			c->bad++;
+		return 0;
+	case TB_BPF_WAKEUP:
+		if (nargs != 1 || !(c->classes & TRACEBUF_FDR_SCHED)) {
+			c->bad++;
+			return 0;
+		}
+		c->wakeups++;
+		put_wakeup(c, e, tid);
 		return 0;
 	case TB_BPF_LOST:
 		type = TB_FDR_EV_LOST;
@@ -113,6 +215,14 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 	case TB_BPF_POINT:
 		type = e->kind == TB_BPF_ENTER ? TB_FDR_EV_ENTER :
 		       e->kind == TB_BPF_EXIT ? TB_FDR_EV_EXIT : TB_FDR_EV_POINT;
+		/* A syscall exit's one argument: its error (tracebuf.bpf.c). */
+		if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
+		    e->kind == TB_BPF_EXIT && nargs &&
+		    (nargs != 1 || (int64_t)e->args[0] >= 0 ||
+		     (int64_t)e->args[0] < -TRACEBUF_FDR_RET_ERRNO_MAX)) {
+			c->bad++;
+			return 0;
+		}
 		/* Per class a call counts once, as tracebuf record counts. */
 		for (i = 0; i < TB_FDR_BPF_NR_CLASSES; i++)
 			if (tb_fdr_classes[i].space == space &&
@@ -122,6 +232,14 @@ int tb_fdr_bpf_record(void *ctx, void *data, size_t size)
 		if (space == TRACEBUF_FDR_SPACE_WORK && nargs) {
 			id = TRACEBUF_FDR_ID(space, work_key(c, e->args[0]));
 			nargs = 0;
+		}
+		if (space == TRACEBUF_FDR_SPACE_SYSCALL &&
+		    e->kind == TB_BPF_EXIT && nargs) {
+			c->errors++;
+			tb_fdr_blocks_event(&c->blk, e->cpu, tid, e->tgid,
+					    e->ts, TB_FDR_EV_EXIT, id, NULL, 0);
+			put_ret(c, e, tid);
+			return 0;
 		}
 		if (space == TRACEBUF_FDR_SPACE_IRQ &&
 		    (id & TRACEBUF_FDR_ID_KEY_MASK) < TB_FDR_KNAMES_IRQS) {
@@ -220,6 +338,8 @@ void tb_fdr_bpf_stats(const struct tb_fdr_bpf *c,
 		tb_collect_count(s, "lost_exits_closed", post->closed);
 	tb_collect_count(s, "records", c->records);
 	tb_collect_count(s, "switches", c->switches);
+	tb_collect_count(s, "wakeup_events", c->wakeups);
+	tb_collect_count(s, "syscall_errors", c->errors);
 	tb_collect_count(s, "lost_ringbuf", tot->ringbuf);
 	tb_collect_count(s, "lost_recursion", tot->recursion);
 	tb_collect_count(s, "lost_switches", tot->switches);

@@ -14,6 +14,7 @@
 #ifndef TB_FDR_BPF_H
 #define TB_FDR_BPF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,8 @@ struct tb_fdr_bpf {
 	uint64_t events;
 	uint64_t per_class[TB_FDR_NR_CLASSES];
 	uint64_t switches;
+	uint64_t wakeups;	/* sched class: WAKEUP typed events */
+	uint64_t errors;	/* syscall class: RET typed events */
 	uint64_t gap_reports;	/* loss markers written into the stream */
 	uint64_t gap_events;	/* events they report */
 	uint64_t bad;		/* malformed records (never expected) */
@@ -86,6 +89,14 @@ int tb_fdr_bpf_init(struct tb_fdr_bpf *c, unsigned int nr_cpus,
  * left out.  Returns 0 (the type of a libbpf ring_buffer callback).
  */
 int tb_fdr_bpf_record(void *c, void *data, size_t size);
+
+/*
+ * The TRACEBUF_FDR_STATE_* of a switch's previous task, from the raw
+ * prev_state and preempt flag that sched_switch passes (the kernel's
+ * TASK_* bits): preempted or running is RUNNING, TASK_IDLE IDLE, and so
+ * on as uapi/linux/tracebuf_fdr.h lists them.
+ */
+unsigned int tb_fdr_bpf_state(uint32_t prev_state, bool preempt);
 
 /*
  * The file: the blocks, put in order and post-processed by @post (its
