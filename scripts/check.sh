@@ -159,7 +159,7 @@ host_suites() {
 	section "circles between the module's files (scripts/file-circles.py)"
 	run_tap host module_circles "$top/scripts/file-circles.py" \
 		"$top" "$top" driver
-	# The trace_event JSON and the folded stacks of a real demo trace
+	# The trace_event JSON and the folded stacks of real traces
 	# (userspace/tests/data/viewer) opened in speedscope in chromium, the
 	# viewer's parsed profiles checked against llvm-xray's dump; one
 	# skipped result without the viewer (scripts/setup.sh).  Screenshots
@@ -168,6 +168,11 @@ host_suites() {
 	rm -rf "$top/build/viewer"
 	run_tap viewer json scripts/viewer-check.sh json \
 		"$top/userspace/tests/data/viewer/demo.fdr" "$top/build/viewer"
+	# A trace with switches and wake-ups (record -e sched,syscall...,
+	# 2026-11-29): CPU tracks from the recorded switches, the idle tasks
+	# as swapper/N, its names from its own META block.
+	run_tap viewer json_sched scripts/viewer-check.sh json \
+		"$top/userspace/tests/data/viewer/sched.fdr" "$top/build/viewer"
 	run_tap viewer folded sh -c 'mkdir -p "$2" &&
 		"$1/build/userspace/tracebuf" report --folded "$1/userspace/tests/data/viewer/demo.fdr" >"$2/demo.folded" &&
 		exec "$1/scripts/viewer-check.sh" folded "$2/demo.folded" "$2"' \

@@ -7,8 +7,9 @@
 # against what was recorded and prints TAP.  Screenshots go to SHOTS.
 #
 # Usage: scripts/viewer-check.sh json TRACE.fdr SHOTS
-#	converts TRACE.fdr with tracebuf convert fdr-json (names from
-#	TRACE.fdr.names, tasks from TRACE.fdr.tasks) and checks the JSON
+#	converts TRACE.fdr with tracebuf convert fdr-json (names and tasks
+#	from the trace's own META block, else TRACE.fdr.names and .tasks)
+#	and checks the JSON
 #        scripts/viewer-check.sh folded FILE SHOTS
 #	checks a folded-stacks file ("task;outer;inner VALUE" lines)
 #
@@ -37,8 +38,8 @@ mkdir -p "$shots"
 case $mode in
 json)
 	json="$shots/$(basename "$input").json"
-	# The trace's own companions (names, tasks) are found next to it.
-	if ! "$tool" convert -m "$input.names" fdr-json "$input" "$json"; then
+	# The trace's names: its own, else the companions next to it.
+	if ! "$tool" convert fdr-json "$input" "$json"; then
 		printf 'TAP version 13\n1..1\nnot ok 1 tracebuf convert fdr-json %s\n' "$input"
 		exit 1
 	fi
