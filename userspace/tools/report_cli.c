@@ -10,7 +10,6 @@
 #include "cli/cli.h"
 #include "cmds.h"
 #include "report_cli.h"
-#include "util/companion.h"
 #include "util/parse.h"
 #include "util/sniff.h"
 
@@ -168,37 +167,6 @@ FILE *report_cli_seekable(FILE *in, const char *path)
 		fclose(in);
 	rewind(tmp);
 	return tmp;
-}
-
-char *report_cli_companion(const char *input, const char *given,
-			   const char *suffix, bool off)
-{
-	char *p;
-
-	if (given)
-		return strdup(given);
-	if (off)
-		return NULL;
-	p = tb_companion_path(input, suffix);
-	if (p && access(p, F_OK)) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
-void report_cli_names(struct tb_name_map *names, const char *path)
-{
-	struct tb_error err = { 0 };
-	char msg[512];
-	FILE *f = cli_open_input(path);
-
-	if (tb_name_map_load(names, f, &err)) {
-		if (tb_sniff_mismatch(path, TB_SNIFF_NAMES, msg, sizeof(msg)))
-			cli_die(TB_EXIT_DATA, "--map: %s (%s)", msg, err.msg);
-		cli_die(TB_EXIT_DATA, "%s: %s", path, err.msg);
-	}
-	fclose(f);
 }
 
 void report_cli_read(struct tb_fdr_report *r, const char *path, FILE *in,

@@ -75,15 +75,6 @@ FILE *report_cli_open(const char *path);
 /* The same for @in, already open from @path: a copy when it cannot seek. */
 FILE *report_cli_seekable(FILE *in, const char *path);
 
-/*
- * A companion of trace @input: @given (which must exist), else INPUT
- * followed by @suffix if it exists, else (or with @off) NULL.
- */
-char *report_cli_companion(const char *input, const char *given,
-			   const char *suffix, bool off);
-
-/* Load names file @path (--map or a companion) into @names. */
-void report_cli_names(struct tb_name_map *names, const char *path);
 
 /*
  * Read trace @path, open as @in (closed here), into @r; an input that

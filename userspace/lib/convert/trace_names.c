@@ -229,9 +229,11 @@ int tb_trace_names_load(struct tb_trace_names *t, const char *input, FILE *in,
 		ret = load_names_file(t, "--map: ", o->names, err);
 	else if (t->meta.names)
 		ret = load_embedded(t, true, err);
-	else if (!(ret = beside(input, TB_COMPANION_NAMES, &t->names_path)) &&
-		 t->names_path)
-		ret = load_names_file(t, "", t->names_path, err);
+	else {
+		ret = beside(input, TB_COMPANION_NAMES, &t->names_path);
+		if (!ret && t->names_path)
+			ret = load_names_file(t, "", t->names_path, err);
+	}
 	if (ret)
 		return ret;
 	if (o->tasks)
