@@ -295,10 +295,13 @@ TEST(summary)
 	 * report counts them (a call, a point event, a marker).
 	 */
 	s.events = 24;
+	/* The syscall class's failed calls, besides its calls. */
+	s.errors = 3;
 	t = in_memory(summary_of, &s);
 	ASSERT_NE(NULL, t);
 	EXPECT_STREQ("tracebuf test: 24 records in 1.50 s -> t.fdr (4096 bytes, 3 blocks)\n"
 		     "  12 events: syscall 10 irq 2, switches 4\n"
+		     "  with 3 failed system calls (tracebuf report shows them)\n"
 		     "  lost 5 records (detail); command exited 1\n"
 		     "  left out 1 exits whose entry precedes the capture or was lost (-r keeps them)\n"
 		     "  names: t.fdr.names, map: t.fdr.map (llvm-xray -m), tfile: -\n"

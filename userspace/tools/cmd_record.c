@@ -385,6 +385,12 @@ static void report(struct tb_collect_stats *s, uint32_t wakeup,
 	s->lost = st->dropped + st->overwritten;
 	s->unmatched = post->removed;
 	s->raw = post->raw;
+	s->switches = post->switches;
+	s->wakeups = post->wakeups;
+	s->errors = post->rets;
+	tb_collect_count(s, "switch_events", post->switches);
+	tb_collect_count(s, "wakeup_events", post->wakeups);
+	tb_collect_count(s, "syscall_errors", post->rets);
 	for (i = 0; i < TB_FDR_NR_CLASSES; i++)
 		s->per_class[i] = tb_fdr_classes[i].bit == TRACEBUF_FDR_MARKER ?
 				  post->markers :

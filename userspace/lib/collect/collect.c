@@ -361,6 +361,19 @@ void tb_collect_summary(FILE *f, const struct tb_collect_stats *s,
 		fprintf(f, ", kernel function calls %llu",
 			(unsigned long long)s->kfunc_calls);
 	fprintf(f, "%s\n", class_tail ? class_tail : "");
+	/* What the sched and syscall classes carry besides calls. */
+	if (s->classes & (TRACEBUF_FDR_SCHED | TRACEBUF_FDR_SYSCALL)) {
+		fprintf(f, "  with");
+		if (s->classes & TRACEBUF_FDR_SCHED)
+			fprintf(f, " %llu context switches, %llu wake-ups%s",
+				(unsigned long long)s->switches,
+				(unsigned long long)s->wakeups,
+				s->classes & TRACEBUF_FDR_SYSCALL ? "," : "");
+		if (s->classes & TRACEBUF_FDR_SYSCALL)
+			fprintf(f, " %llu failed system calls",
+				(unsigned long long)s->errors);
+		fprintf(f, " (tracebuf report shows them)\n");
+	}
 	fprintf(f, "  lost %llu records%s", (unsigned long long)s->lost,
 		lost_tail ? lost_tail : "");
 	if (s->status != -1) {

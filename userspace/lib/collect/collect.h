@@ -178,6 +178,8 @@ struct tb_collect_stats {
 	uint64_t per_class[TB_FDR_NR_CLASSES];	/* by tb_fdr_classes[] */
 	bool kfuncs;		/* kernel functions were traced (-f) */
 	uint64_t kfunc_calls;	/* their calls recorded */
+	/* typed events in the trace (tb_fdr_post's counts) */
+	uint64_t switches, wakeups, errors;
 	uint64_t bytes;		/* size of the trace written */
 	uint64_t blocks;	/* blocks in it */
 	uint64_t lost;		/* records lost, all classes */

@@ -328,6 +328,9 @@ void tb_fdr_bpf_stats(const struct tb_fdr_bpf *c,
 	s->blocks = post->out_blocks;
 	s->unmatched = post->removed;
 	s->raw = post->raw;
+	s->switches = post->switches;
+	s->wakeups = post->wakeups;
+	s->errors = post->rets;
 	if (c->kfuncs) {
 		/* record -f's keys */
 		tb_collect_count(s, "kfunc_calls",

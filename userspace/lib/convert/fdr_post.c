@@ -148,6 +148,24 @@ static int scan_record(void *ctx, const struct tb_fdr_record *r)
 		}
 		p->ids[s->nids++] = r->func_id;
 		break;
+	case TB_FDR_TYPED: {
+		struct tb_fdr_event ev;
+
+		switch (tb_fdr_event_decode(r, &ev)) {
+		case TB_FDR_EV_SWITCH:
+			p->switches++;
+			break;
+		case TB_FDR_EV_WAKEUP:
+			p->wakeups++;
+			break;
+		case TB_FDR_EV_RET:
+			p->rets++;
+			break;
+		default:
+			break;
+		}
+		break;
+	}
 	case TB_FDR_CUSTOM:
 		if (r->size >= (int32_t)strlen(TRACEBUF_FDR_LOST_PREFIX) &&
 		    !memcmp(r->data, TRACEBUF_FDR_LOST_PREFIX,

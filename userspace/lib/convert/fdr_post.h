@@ -103,6 +103,8 @@ struct tb_fdr_post {
 	uint64_t blocks;
 	uint64_t enters[TB_FDR_POST_SPACES];	/* entries by id space */
 	uint64_t markers;	/* custom events other than loss reports */
+	/* typed events (format/fdr_event.h): switches, wake-ups, errors */
+	uint64_t switches, wakeups, rets;
 	uint64_t lost_reports;	/* custom events "tracebuf: lost ..." */
 	/* of the output */
 	uint64_t out_blocks;	/* one per task; the input's in raw mode */
