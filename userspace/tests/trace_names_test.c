@@ -435,6 +435,45 @@ TEST(read_alone_as_with_companions)
 	tu_rmdir(a.dir);
 }
 
+/*
+ * Companions given as pipes (--map <(...), /dev/stdin) are read once,
+ * whole: checking their first lines must not eat what is then loaded
+ * (the names of the first lines were lost, exit 0).  A FIFO named as
+ * the companion beside a trace is no companion: not opened, no hang.
+ */
+TEST(companions_from_pipes_and_fifos)
+{
+	struct files b = { .dir = tu_tmpdir() };
+	char *x, *y;
+	int st;
+
+	collect(&b, "without.fdr", false);
+	y = tu_run(&st, "%s report -m %s --tasks %s %s", tu_tool("tracebuf"),
+		   b.names, b.tasks, b.trace);
+	ASSERT_EQ(0, st);
+	x = tu_run(&st, "cat %s | %s report -m /dev/stdin --tasks %s %s",
+		   b.names, tu_tool("tracebuf"), b.tasks, b.trace);
+	EXPECT_EQ(0, st);
+	drop_sources(x);
+	drop_sources(y);
+	EXPECT_STREQ(y, x);
+	free(x);
+	x = tu_run(&st, "cat %s | %s report -m %s --tasks /dev/stdin %s",
+		   b.tasks, tu_tool("tracebuf"), b.names, b.trace);
+	EXPECT_EQ(0, st);
+	drop_sources(x);
+	EXPECT_STREQ(y, x);
+	free(x);
+	free(y);
+	/* A FIFO beside the trace: the report must not wait on it. */
+	x = tu_run(&st, "cd %s && mv without.fdr.names n && mkfifo without.fdr.names && timeout 60 %s report without.fdr",
+		   b.dir, tu_tool("tracebuf"));
+	EXPECT_EQ(0, st) TH_LOG("%s", x);
+	EXPECT_NE(NULL, strstr(x, "carries no names")) TH_LOG("%s", x);
+	free(x);
+	tu_rmdir(b.dir);
+}
+
 TEST(companion_of_another_capture_refused)
 {
 	struct files a = { .dir = tu_tmpdir() }, b = { .dir = a.dir };

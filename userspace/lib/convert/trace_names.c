@@ -52,11 +52,11 @@ static bool marked(FILE *f, const char *const *marks)
  * @other are the marks of the other kind of companion, called @other_what.
  */
 static int check(const struct tb_trace_names *t, const char *opt,
-		 const char *path, FILE *f, const char *own,
-		 const char *const *other, const char *what,
+		 const char *path, FILE *f, const char *buf, size_t len,
+		 const char *own, const char *const *other, const char *what,
 		 const char *other_what, struct tb_error *err)
 {
-	enum tb_sniff_kind k = tb_sniff_path(path);
+	enum tb_sniff_kind k = tb_sniff_bytes((const uint8_t *)buf, len);
 	char line[128], a[17], b[17];
 	uint64_t id;
 
@@ -89,39 +89,80 @@ static int check(const struct tb_trace_names *t, const char *opt,
 	return -1;
 }
 
-/*
- * Open companion @path for reading: NULL with @err set and *@ret the
- * -errno when it cannot be, a directory too (fopen() opens one, and
- * reading it would look like an empty file).
- */
-static FILE *open_companion(const char *opt, const char *path, int *ret,
-			    struct tb_error *err)
-{
-	FILE *f = fopen(path, "r");
-	struct stat st;
+/* A companion larger than this is no names or tasks file of ours. */
+#define TB_COMPANION_MAX	(256UL << 20)
 
+/*
+ * Companion @path, read whole into *@buf (free it after the stream) and
+ * opened in memory: checking its first lines and loading it then read
+ * the same bytes even when @path is a pipe (--map <(...), /dev/stdin),
+ * which can neither be rewound nor opened twice.  NULL with @err set and
+ * *@ret the -errno when it cannot be read: a directory (fopen() opens
+ * one, and reading it would look like an empty file), or a file past
+ * TB_COMPANION_MAX (/dev/zero).
+ */
+static FILE *open_companion(const char *opt, const char *path, char **buf,
+			    size_t *len, int *ret, struct tb_error *err)
+{
+	FILE *f = fopen(path, "r"), *m = NULL;
+	size_t cap = 0, n = 0, got;
+	struct stat st;
+	char *p;
+
+	*buf = NULL;
 	if (f && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
 		fclose(f);
 		f = NULL;
 		errno = EISDIR;
 	}
-	if (!f) {
+	while (f) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			if (cap > TB_COMPANION_MAX + 1)
+				cap = TB_COMPANION_MAX + 1;
+			p = n == cap ? NULL : realloc(*buf, cap);
+			if (!p) {
+				errno = n == cap ? EFBIG : ENOMEM;
+				break;
+			}
+			*buf = p;
+		}
+		got = fread(*buf + n, 1, cap - n, f);
+		n += got;
+		if (!got) {
+			if (!ferror(f))
+				m = fmemopen(*buf ? *buf : (char *)"", n, "r");
+			break;
+		}
+	}
+	if (f && !m && errno != EFBIG && ferror(f))
+		errno = EIO;
+	if (f)
+		fclose(f);
+	if (!m) {
 		*ret = -errno;
 		say(err, "%s%s: %s", opt, path, errno == EISDIR ?
-		    "is a directory" : strerror(errno));
+		    "is a directory" : errno == EFBIG ?
+		    "larger than 256 MiB: no names or tasks file" :
+		    strerror(errno));
+		free(*buf);
+		*buf = NULL;
 	}
-	return f;
+	*len = n;
+	return m;
 }
 
 static int load_names_file(struct tb_trace_names *t, const char *opt,
 			   const char *path, struct tb_error *err)
 {
 	int ret = 0;
-	FILE *f = open_companion(opt, path, &ret, err);
+	size_t len;
+	char *buf;
+	FILE *f = open_companion(opt, path, &buf, &len, &ret, err);
 
 	if (!f)
 		return ret;
-	ret = check(t, opt, path, f, TB_FDR_META_NAMES_LINE, tasks_marks,
+	ret = check(t, opt, path, f, buf, len, TB_FDR_META_NAMES_LINE, tasks_marks,
 		    "a names file", "a tasks file", err);
 	if (!ret && tb_name_map_load(&t->names, f, err)) {
 		char msg[sizeof(err->msg)];
@@ -131,6 +172,7 @@ static int load_names_file(struct tb_trace_names *t, const char *opt,
 		ret = -1;
 	}
 	fclose(f);
+	free(buf);
 	if (!ret)
 		t->names_from = path;
 	return ret;
@@ -140,15 +182,18 @@ static int load_tasks_file(struct tb_trace_names *t, const char *opt,
 			   const char *path, struct tb_error *err)
 {
 	int ret = 0;
-	FILE *f = open_companion(opt, path, &ret, err);
+	size_t len;
+	char *buf;
+	FILE *f = open_companion(opt, path, &buf, &len, &ret, err);
 
 	if (!f)
 		return ret;
-	ret = check(t, opt, path, f, TB_FDR_META_TASKS_LINE, names_marks,
-		    "a tasks file", "a names file", err);
+	ret = check(t, opt, path, f, buf, len, TB_FDR_META_TASKS_LINE,
+		    names_marks, "a tasks file", "a names file", err);
 	if (!ret)
 		ret = tb_task_map_load_file(&t->tasks, f, path, err);
 	fclose(f);
+	free(buf);
 	if (!ret)
 		t->tasks_from = path;
 	return ret;
@@ -192,13 +237,19 @@ static int load_embedded(struct tb_trace_names *t, bool names,
 /* INPUT.SUFFIX if it exists, else NULL; -ENOMEM. */
 static int beside(const char *input, const char *suffix, char **path)
 {
+	struct stat st;
+
 	*path = NULL;
 	if (!input || !strcmp(input, "-"))
 		return 0;
 	*path = tb_companion_path(input, suffix);
 	if (!*path)
 		return -ENOMEM;
-	if (access(*path, F_OK)) {
+	/*
+	 * Only a regular file: a FIFO of that name would block the open,
+	 * a directory is no companion.
+	 */
+	if (stat(*path, &st) || !S_ISREG(st.st_mode)) {
 		free(*path);
 		*path = NULL;
 	}
