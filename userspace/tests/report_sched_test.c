@@ -474,6 +474,7 @@ TEST(short_payloads_and_unknown_types)
 	static const uint8_t junk[4] = { 1, 2, 3, 4 };
 	struct gen x = { 0 };
 	struct tb_fdr_report r;
+	char *s;
 
 	gf_header(&x.g, 5, 1, 0);
 	g_block(&x, 10, 0, 100);
@@ -488,8 +489,54 @@ TEST(short_payloads_and_unknown_types)
 	EXPECT_EQ(1, r.errors.malformed);
 	EXPECT_EQ(0, r.errors.returns);
 	EXPECT_EQ(1, r.events);		/* type 77: a marker */
+	/* The text says so too, not only "no switches" or "no calls". */
+	s = text_of(&r, false);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "2 switch or wake-up events too short to read"))
+		TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "1 return values too short to read"))
+		TH_LOG("%s", s);
+	free(s);
 	tb_fdr_report_free(&r);
 	gb_free(&x.g);
+}
+
+/*
+ * A switch that names CPU 65534 (a damaged or hostile file): one row
+ * for the CPU that ran, not 65,535 rows of CPUs nothing ran on; and
+ * wake-ups without any switch are counted in the text.
+ */
+TEST(cpu_rows_only_where_something_ran)
+{
+	struct gen x = { 0 }, y = { 0 };
+	struct tb_fdr_report r;
+	char *s;
+
+	gf_header(&x.g, 5, 1, 0);
+	g_block(&x, 10, 65534, 100);
+	g_switch(&x, 100, 9, 10, TRACEBUF_FDR_STATE_SLEEPING);
+	g_end(&x);
+	ASSERT_EQ(0, run_mem(&r, &x.g, 3));
+	s = text_of(&r, true);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "\n65534 ")) TH_LOG("%s", s);
+	EXPECT_EQ(NULL, strstr(s, "\n   0 ")) TH_LOG("%s", s);
+	EXPECT_GT(4000, strlen(s));
+	free(s);
+	tb_fdr_report_free(&r);
+	gb_free(&x.g);
+	gf_header(&y.g, 5, 1, 0);
+	g_block(&y, 10, 0, 100);
+	g_wakeup(&y, 100, 11);
+	g_wakeup(&y, 110, 12);
+	g_end(&y);
+	ASSERT_EQ(0, run_mem(&r, &y.g, 3));
+	s = text_of(&r, false);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "2 wake-ups without a switch")) TH_LOG("%s", s);
+	free(s);
+	tb_fdr_report_free(&r);
+	gb_free(&y.g);
 }
 
 /*

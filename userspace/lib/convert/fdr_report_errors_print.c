@@ -73,12 +73,15 @@ void tb_fdr_report_errors_print_text(const struct tb_fdr_report *r, FILE *out)
 	char buf[24];
 	size_t i;
 
-	if (!e->returns && !ep_has_syscalls(r)) {
+	if (!e->returns && !ep_has_syscalls(r))
 		fprintf(out, "\nErrors: the trace has no system calls: record with -e syscall\n");
-		return;
-	}
-	if (!e->returns) {
+	else if (!e->returns)
 		fprintf(out, "\nErrors: the trace has no return values (RET events): no system call failed, or its recorder wrote none: record with -e syscall\n");
+	if (!e->returns) {
+		/* Damaged ones are said, not hidden behind "none". */
+		if (e->malformed)
+			fprintf(out, "  %" PRIu64 " return values too short to read\n",
+				e->malformed);
 		return;
 	}
 	for (i = 0; i < e->n; i++)

@@ -48,6 +48,24 @@ static bool sp_cpu_shown(const struct tb_fdr_report *r, unsigned int c)
 	return r->opts.cpu == TB_REPORT_NO_FILTER || r->opts.cpu == c;
 }
 
+/*
+ * Did CPU @c switch, or run a class's events?  A CPU number that only a
+ * damaged or hostile switch names (CPU 65534) gets no row of its own,
+ * nor do the numbers below it that nothing ran on.
+ */
+static bool sp_cpu_seen(const struct tb_fdr_report *r, unsigned int c)
+{
+	const struct tb_fdr_report_sched *s = &r->sched;
+	unsigned int rc;
+
+	if (c < s->ncpus && s->cpus[c].switches)
+		return true;
+	for (rc = 0; c < r->ncpus && rc < TB_RC_NR; rc++)
+		if (r->cpus[c].time[rc])
+			return true;
+	return false;
+}
+
 static const char *sp_dur(const struct tb_fdr_report *r, uint64_t ticks,
 			  char *buf)
 {
@@ -203,7 +221,7 @@ static void sp_cpus(const struct tb_fdr_report *r, FILE *out)
 			c < s->ncpus ? &s->cpus[c] : NULL;
 		uint64_t busy = sc ? sc->busy : 0, idle = sc ? sc->idle : 0;
 
-		if (!sp_cpu_shown(r, c))
+		if (!sp_cpu_shown(r, c) || !sp_cpu_seen(r, c))
 			continue;
 		fprintf(out, "%4u %8" PRIu64 " %10s %10s %10s", c,
 			sc ? sc->switches : 0, sp_dur(r, busy, d[0]),
@@ -251,6 +269,11 @@ void tb_fdr_report_sched_print_text(const struct tb_fdr_report *r,
 
 	if (!s->switches) {
 		fprintf(out, "\nScheduler: the trace has no context switches (SWITCH events): record with -e sched\n");
+		/* What it has then is not hidden: wake-ups, damaged events. */
+		if (s->wakeups || s->malformed)
+			fprintf(out, "  %" PRIu64 " wake-ups without a switch to time them, %"
+				PRIu64 " switch or wake-up events too short to read\n",
+				s->wakeups, s->malformed);
 		return;
 	}
 	fprintf(out, "\nScheduler: %" PRIu64 " context switches, %" PRIu64 " wake-ups\n",
@@ -336,7 +359,7 @@ void tb_fdr_report_sched_print_json(struct tb_fdr_report *r, FILE *out)
 	}
 	fprintf(out, "],\n\"cpus\": [");
 	for (c = 0, n = 0; c < s->ncpus; c++) {
-		if (!sp_cpu_shown(r, c))
+		if (!sp_cpu_shown(r, c) || !sp_cpu_seen(r, c))
 			continue;
 		fprintf(out, "%s\n{\"cpu\": %u, \"switches\": %" PRIu64
 			", \"busy_ns\": %" PRIu64 ", \"idle_ns\": %" PRIu64 "}",
