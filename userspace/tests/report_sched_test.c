@@ -429,6 +429,34 @@ TEST(pid_filter)
 	gb_free(&x.g);
 }
 
+/*
+ * --cpu chooses the rows: each task's waits, switches and time are its
+ * own on that CPU, so on a real trace of two CPUs the tasks' waits add
+ * up to the histogram of all tasks for each CPU (they added up to the
+ * whole trace's, 684, under --cpu 0 and --cpu 1 alike).
+ */
+TEST(cpu_filter_rows_add_up)
+{
+	static const char check[] =
+		"import json,sys\n"
+		"s=json.load(sys.stdin)['sched']\n"
+		"a=sum(s['runq_log2_ns'])\n"
+		"t=sum(x['runq']['count'] for x in s['tasks'])\n"
+		"print('waits', a, t)\n"
+		"sys.exit(0 if a == t and a > 0 else 1)\n";
+	char *out;
+	int st, cpu;
+
+	if (!tu_have("python3"))
+		SKIP(return, "no python3");
+	for (cpu = 0; cpu < 2; cpu++) {
+		out = tu_run(&st, "%s report --json --cpu %d data/viewer/sched.fdr | python3 -c \"%s\"",
+			     tu_tool("tracebuf"), cpu, check);
+		EXPECT_EQ(0, st) TH_LOG("--cpu %d: %s", cpu, out);
+		free(out);
+	}
+}
+
 /* A trace without switches or returns says what it lacks, in a line each. */
 TEST(sections_of_a_trace_without_typed_events)
 {

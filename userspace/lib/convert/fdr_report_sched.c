@@ -139,12 +139,20 @@ static int sc_in(struct tb_fdr_report_sched *s,
 	struct tb_fdr_report_sched_delay d;
 	unsigned int b;
 
-	t->switches++;
+	/*
+	 * With --cpu, a task's numbers are its own on that CPU: switches in
+	 * and waits that ended there, time off the CPU until it came back
+	 * there (and time on it, in sc_out()).
+	 */
+	bool here = f->cpu < 0 || e->cpu == f->cpu;
+
+	if (here)
+		t->switches++;
 	if (e->pid >= 0)
 		t->pid = e->pid;
-	if (t->off_known)
+	if (t->off_known && here)
 		t->off[t->state] += e->tsc - t->since;
-	if (t->waiting) {
+	if (t->waiting && here) {
 		d = (struct tb_fdr_report_sched_delay){
 			.wake_tsc = t->wake_tsc, .ticks = e->tsc - t->wake_tsc,
 			.tid = t->tid, .cpu = e->cpu,
@@ -172,9 +180,10 @@ static int sc_in(struct tb_fdr_report_sched *s,
 
 /* Task @t leaves its CPU at @e->tsc in state @e->state. */
 static void sc_out(struct tb_fdr_report_sched_task *t,
-		   const struct tb_fdr_report_sched_ev *e)
+		   const struct tb_fdr_report_sched_ev *e,
+		   const struct tb_fdr_report_sched_filter *f)
 {
-	if (t->running)
+	if (t->running && (f->cpu < 0 || e->cpu == f->cpu))
 		t->on += e->tsc - t->since;
 	t->running = false;
 	t->off_known = true;
@@ -212,7 +221,7 @@ static int sc_switch(struct tb_fdr_report_sched *s,
 		return 0;
 	t = sc_task(s, e->prev, &oom);
 	if (t)
-		sc_out(t, e);
+		sc_out(t, e, f);
 	t = sc_task(s, e->tid, &oom);
 	if (t && sc_in(s, t, e, f, ns, ctx))
 		return -ENOMEM;

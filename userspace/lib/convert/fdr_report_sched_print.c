@@ -39,6 +39,10 @@ static bool sp_shown(const struct tb_fdr_report *r,
 		.pid = r->opts.pid, .tid = r->opts.tid, .cpu = r->opts.cpu,
 	};
 
+	/* With --cpu, a task that did nothing there is no row. */
+	if (f.cpu != TB_REPORT_NO_FILTER && !t->switches && !t->runq.count &&
+	    !t->on)
+		return false;
 	return tb_fdr_report_sched_shown(&f, t->tid, sp_pid(r, t->tid));
 }
 
