@@ -223,8 +223,9 @@ static int load_embedded(struct tb_trace_names *t, bool names,
 	fclose(f);
 	if (ret) {
 		memcpy(msg, err->msg, sizeof(msg));
-		say(err, "the trace's own %s (META block): %s",
-			     names ? "names" : "tasks", msg);
+		say(err, "the trace's own %s (META block): %s; give the %s with %s, or read the trace without names with --no-names",
+		    names ? "names" : "tasks", msg,
+		    names ? "names" : "tasks", names ? "--map" : "--tasks");
 		return -1;
 	}
 	if (names)
