@@ -68,8 +68,21 @@ def is_idle(tid):
     return IDLE_TID <= tid < IDLE_TID + IDLE_CPUS
 
 
+# The kernel's own errnos a system call's exit can show (include/linux/
+# errno.h, not in userspace's errno module): ERESTARTSYS when a signal
+# interrupts a call, and the others of that range.
+KERNEL_ERRNOS = {
+    512: "ERESTARTSYS", 513: "ERESTARTNOINTR", 514: "ERESTARTNOHAND",
+    515: "ENOIOCTLCMD", 516: "ERESTART_RESTARTBLOCK", 517: "EPROBE_DEFER",
+    518: "EOPENSTALE", 519: "ENOPARAM", 521: "EBADHANDLE", 522: "ENOTSYNC",
+    523: "EBADCOOKIE", 524: "ENOTSUPP", 525: "ETOOSMALL",
+    526: "ESERVERFAULT", 527: "EBADTYPE", 528: "EJUKEBOX",
+    529: "EIOCBQUEUED", 530: "ERECALLCONFLICT",
+}
+
+
 def errno_name(n):
-    return errno.errorcode.get(n, "errno %d" % n)
+    return errno.errorcode.get(n) or KERNEL_ERRNOS.get(n, "errno %d" % n)
 
 
 def task_key(tid, comm=None):
