@@ -80,6 +80,24 @@ const struct tb_opt_spec cmd_crash_spec = {
 	.name = "crash", .opts = crash_opts, .operands = TB_VAL_FILE,
 };
 
+/*
+ * The recovered capture's id: from what was recovered (FNV-1a over the
+ * kernel's capture number and the stream), so that every dump of one
+ * panic names the same capture, and two panics differ.
+ */
+static uint64_t crash_capture_id(const struct tb_crash_result *res)
+{
+	uint64_t h = 0xcbf29ce484222325ULL, c = res->capture;
+	const uint8_t *p = res->stream;
+	size_t i;
+
+	for (i = 0; i < 8; i++, c >>= 8)
+		h = (h ^ (c & 0xff)) * 0x100000001b3ULL;
+	for (i = 0; i < res->len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
 int cmd_crash(int argc, char **argv)
 {
 	struct tb_opt_parser p;
@@ -90,7 +108,7 @@ int cmd_crash(int argc, char **argv)
 	};
 	struct tb_name_map known = { 0 };
 	struct tb_fdr_post_meta meta;
-	char *capture, *text, *cmdline;
+	char *capture, *text;
 	struct tb_crash_result res;
 	struct tb_crash_image im;
 	struct tb_crash_src src;
@@ -103,10 +121,6 @@ int cmd_crash(int argc, char **argv)
 	FILE *f;
 
 	tb_cli_init(argv[0]);
-	/* For the META block, before the parser moves the words. */
-	cmdline = tb_collect_cmdline(argc, argv);
-	if (!cmdline)
-		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_opt_init(&p, &cmd_crash_spec, NULL, argc, argv, 1);
 	while ((opt = cli_opt_next(&p, print_help))) {
 		if (tb_collect_out_option(&oo, opt, p.arg))
@@ -150,12 +164,14 @@ int cmd_crash(int argc, char **argv)
 
 	/*
 	 * The same META block as record's, of what the image says: no
-	 * tasks (the dump has no /proc), and not this machine's name.
+	 * tasks (the dump has no /proc), not this machine's name, and not
+	 * this command's words, so that every dump of one panic (an ELF
+	 * core, a kdump-compressed one) gives the same bytes.
 	 */
 	capture = tb_collect_capture_text("crash", 0,
 					  tb_collect_clock(res.stream, res.len),
-					  false, cmdline);
-	free(cmdline);
+					  false, NULL);
+	post.capture_id = crash_capture_id(&res);
 	if (!capture || asprintf(&text, "%skernel_capture %llu\npanic_cpu %u\n",
 				 capture, (unsigned long long)res.capture,
 				 res.panic_cpu) < 0)

@@ -301,7 +301,8 @@ char *tb_collect_capture_text(const char *collector, uint32_t classes,
 	fprintf(f, "%sclock %s\n", classes ? "\n" : "", clock);
 	if (this_machine && !uname(&u))
 		fprintf(f, "hostname %s\nrelease %s\n", u.nodename, u.release);
-	fprintf(f, "arguments %s\n", arguments);
+	if (arguments)
+		fprintf(f, "arguments %s\n", arguments);
 	if (fclose(f)) {
 		free(text);
 		return NULL;

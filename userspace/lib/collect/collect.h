@@ -132,7 +132,8 @@ int tb_collect_tasks_write(const struct tb_fdr_post *p,
  * "classes" the names of @classes (no line for 0: not known),
  * "clock @clock", "hostname" and
  * "release" of this machine when @this_machine (not for a crash dump of
- * another boot), "arguments" the collector's @argc words of @argv.
+ * another boot), "arguments" the collector's @argc words of @argv (no
+ * such line when NULL).
  * Allocated; NULL when out of memory.
  */
 /*

@@ -656,7 +656,8 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 	tb_fdr_writer_init(&w, out, &p->hdr, 0);
 	m.w = &w;
 	if (p->meta) {
-		p->capture_id = capture_id();
+		if (!p->capture_id)
+			p->capture_id = capture_id();
 		werr = -write_meta(p, &w, &s);
 		if (werr) {
 			tb_fdr_writer_finish(&w);

@@ -92,8 +92,9 @@ struct tb_fdr_post {
 	const struct tb_fdr_post_meta *meta;	/* NULL: no META block */
 	/*
 	 * The capture's id, in the META block and the companions' first
-	 * lines: drawn at random by tb_fdr_post_run() with @meta, 0 (none)
-	 * without.
+	 * lines: the caller's if it sets one (a crash dump's is its
+	 * capture's, the same from every dump of it), else drawn at random
+	 * by tb_fdr_post_run() with @meta; 0 (none) without.
 	 */
 	uint64_t capture_id;
 	struct tb_fdr_header hdr;
