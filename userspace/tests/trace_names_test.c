@@ -436,10 +436,12 @@ TEST(read_alone_as_with_companions)
 }
 
 /*
- * Companions given as pipes (--map <(...), /dev/stdin) are read once,
- * whole: checking their first lines must not eat what is then loaded
- * (the names of the first lines were lost, exit 0).  A FIFO named as
- * the companion beside a trace is no companion: not opened, no hang.
+ * Companions given as pipes (--map <(...), /dev/stdin; here
+ * /proc/self/fd/0, as the guests' busybox has no /dev/stdin) are read
+ * once, whole: checking their first lines must not eat what is then
+ * loaded (the names of the first lines were lost, exit 0).  A FIFO
+ * named as the companion beside a trace is no companion: not opened,
+ * no hang.
  */
 TEST(companions_from_pipes_and_fifos)
 {
@@ -451,14 +453,14 @@ TEST(companions_from_pipes_and_fifos)
 	y = tu_run(&st, "%s report -m %s --tasks %s %s", tu_tool("tracebuf"),
 		   b.names, b.tasks, b.trace);
 	ASSERT_EQ(0, st);
-	x = tu_run(&st, "cat %s | %s report -m /dev/stdin --tasks %s %s",
+	x = tu_run(&st, "cat %s | %s report -m /proc/self/fd/0 --tasks %s %s",
 		   b.names, tu_tool("tracebuf"), b.tasks, b.trace);
 	EXPECT_EQ(0, st);
 	drop_sources(x);
 	drop_sources(y);
 	EXPECT_STREQ(y, x);
 	free(x);
-	x = tu_run(&st, "cat %s | %s report -m %s --tasks /dev/stdin %s",
+	x = tu_run(&st, "cat %s | %s report -m %s --tasks /proc/self/fd/0 %s",
 		   b.tasks, tu_tool("tracebuf"), b.names, b.trace);
 	EXPECT_EQ(0, st);
 	drop_sources(x);
