@@ -167,15 +167,22 @@ static void tty_keys(void)
 	atexit(tty_restore);
 }
 
-/* Rows of names that fit the terminal beside the headings and tasks. */
-static unsigned int tty_names(void)
+/*
+ * Rows of names that fit the terminal beside the headings and tasks,
+ * and the scheduler lines when @cur has them (convert/fdr_top_print.h).
+ */
+static unsigned int tty_names(const struct tb_fdr_top *cur)
 {
+	unsigned int other = TOP_TASKS + 7;
 	struct winsize ws;
 
+	if (cur->sched.present)
+		other += 4 + (cur->sched.ntasks < TOP_TASKS ?
+			      (unsigned int)cur->sched.ntasks : TOP_TASKS + 1);
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row)
 		ws.ws_row = 24;
 	/* 0 would mean all of them */
-	return ws.ws_row > TOP_TASKS + 8 ? ws.ws_row - TOP_TASKS - 7 : 1;
+	return ws.ws_row > other + 1 ? ws.ws_row - other : 1;
 }
 
 /* -------------------------------------------------------- the capture */
@@ -275,19 +282,28 @@ static void top_take(struct top *t, bool first)
  * scan of every task each interval, whose system calls top would then
  * trace and show as its own busiest.
  */
-static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
+static void top_name_task(const struct tb_fdr_top *t, struct tb_task_map *m,
+			  int32_t tid, int32_t pid)
 {
 	char buf[TB_TASK_COMM_LEN];
+
+	if (tb_task_map_idle_cpu(tid) >= 0 ||
+	    tb_fdr_report_comm(&t->r, tid, pid, buf))
+		return;
+	tb_task_map_scan_pid(m, "/proc", pid > 0 ? pid : tid);
+}
+
+static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
+{
 	size_t i;
 
-	for (i = 0; i < t->ntasks; i++) {
-		const struct tb_fdr_report_task *s = t->tasks[i].task;
-
-		if (tb_task_map_idle_cpu(s->tid) >= 0 ||
-		    tb_fdr_report_comm(&t->r, s->tid, s->pid, buf))
-			continue;
-		tb_task_map_scan_pid(m, "/proc", s->pid > 0 ? s->pid : s->tid);
-	}
+	for (i = 0; i < t->ntasks; i++)
+		top_name_task(t, m, t->tasks[i].task->tid,
+			      t->tasks[i].task->pid);
+	/* Those that waited for a CPU, as many as a block shows. */
+	for (i = 0; i < t->sched.ntasks && i < TOP_TASKS; i++)
+		top_name_task(t, m, t->sched.tasks[i].task->tid,
+			      t->sched.tasks[i].task->pid);
 }
 
 /*
@@ -390,6 +406,7 @@ int cmd_top(int argc, char **argv)
 	struct tracebuf_fdr_stats st;
 	struct tb_task_map tasks;
 	struct tb_fdr_top cur = { 0 };
+	struct tb_fdr_report_sched_carry carry = { 0 };
 	bool json = false, attach = false, tty, have = false, quit = false;
 	double interval = 1, t0, start, tick = TOP_TICK_MAX, next_drain = 0;
 	uint32_t iterations = 0, v;
@@ -400,6 +417,8 @@ int cmd_top(int argc, char **argv)
 	unsigned int k;
 
 	tb_cli_init(argv[0]);
+	/* A wait for a CPU read in one interval, ended in the next. */
+	o.sched_carry = &carry;
 	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
 	cfg.wakeup = TOP_WAKEUP;
 	while ((c = cli_opt_next(&p, usage))) {
@@ -539,7 +558,7 @@ int cmd_top(int argc, char **argv)
 					continue;
 				/* The interval shown, sorted anew. */
 				tb_fdr_top_sort(&cur, key);
-				pr.names = tty_names();
+				pr.names = tty_names(&cur);
 				pr.keys = true;
 				fputs("\033[H\033[2J", stdout);
 				tb_fdr_top_print_text(&cur, &pr, stdout);
@@ -572,7 +591,7 @@ int cmd_top(int argc, char **argv)
 		if (json) {
 			tb_fdr_top_print_json(&cur, &pr, stdout);
 		} else if (tty) {
-			pr.names = tty_names();
+			pr.names = tty_names(&cur);
 			pr.keys = true;
 			fputs("\033[H\033[2J", stdout);
 			tb_fdr_top_print_text(&cur, &pr, stdout);
@@ -594,6 +613,7 @@ int cmd_top(int argc, char **argv)
 	}
 	if (have)
 		tb_fdr_top_free(&cur);
+	tb_fdr_report_sched_carry_free(&carry);
 	tb_fdr_mmap_close(&t.m);
 	if (t.save >= 0 && close(t.save))
 		cli_die_errno(TB_EXIT_FAIL, "%s", save);
