@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 #include "cmds.h"
 #include "collect/collect.h"
 #include "convert/fdr_post.h"
+#include "convert/fdr_post_files.h"
 #include "convert/fdr_top.h"
 #include "convert/fdr_top_print.h"
 #include "device/fdr_dev.h"
@@ -116,8 +118,9 @@ static void usage(FILE *f)
 		"      --rows N        names per block when not on a terminal\n"
 		"                      (default %d, 0: all)\n"
 		"  -J, --json          one JSON line per interval, every name and task\n"
-		"      --save FILE     also write the capture read, as the device\n"
-		"                      streams it, and FILE.names (tracebuf report FILE)\n"
+		"      --save FILE     also write the capture read, as record -r writes\n"
+		"                      it (the trace's own names inside), and FILE.names\n"
+		"                      (tracebuf report FILE)\n"
 		"      --attach        read a capture another process started:\n"
 		"                      refused, the stream cannot be shared (tracebuf-top(1))\n"
 		"  -D, --device PATH   device (default " TB_FDR_DEV_PATH ")\n"
@@ -377,6 +380,82 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
 }
 
 /*
+ * --save's file as tracebuf record -r writes its trace (convert/fdr_post.h,
+ * raw mode): the stream's blocks in order after the META block (capture
+ * facts, names, tasks) that lets tracebuf report read it alone, and
+ * FILE.names again, now with the capture id the META block has.  The
+ * stream was appended interval by interval, so that a top killed on the
+ * way leaves what it read; here it is read back, written beside as
+ * FILE.part and renamed over FILE.  A FILE that is no regular file (a
+ * pipe) cannot be read back: it keeps the bare stream.
+ */
+static void top_save_meta(const char *save, int fd,
+			  const struct tb_name_map *names,
+			  struct tb_task_map *tasks, uint32_t classes,
+			  const char *cmdline)
+{
+	struct tb_fdr_post post = { .raw = true };
+	struct tb_fdr_post_files files = {
+		.trace = save, .known = names,
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
+	struct tb_fdr_post_meta meta;
+	struct tb_error err;
+	struct stat sb;
+	char *capture, *part, *npath;
+	void *raw;
+	size_t len;
+	FILE *f;
+
+	if (fstat(fd, &sb))
+		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+	if (S_ISREG(sb.st_mode) && !sb.st_size)
+		return;		/* nothing was read, not even a header */
+	if (!S_ISREG(sb.st_mode) || (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDWR) {
+		tb_cli_warn("--save %s: not a regular file, written without the trace's own description (META block)",
+			    save);
+		return;
+	}
+	len = (size_t)sb.st_size;
+	raw = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (raw == MAP_FAILED)
+		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+	/* The tasks' names as they end, as record's */
+	tb_collect_tasks_scan(tasks);
+	capture = tb_collect_capture_text("top", classes,
+					  tb_collect_clock(raw, len), true,
+					  cmdline);
+	if (!capture || asprintf(&part, "%s.part", save) < 0 ||
+	    asprintf(&npath, "%s.names", save) < 0)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	meta = (struct tb_fdr_post_meta){
+		.capture = capture, .known = names,
+		.syscalls = files.syscalls, .tasks = tasks,
+	};
+	post.meta = &meta;
+	f = fopen(part, "w");
+	if (!f)
+		cli_die_errno(TB_EXIT_FAIL, "%s", part);
+	if (tb_fdr_post_run(&post, raw, len, f, &err)) {
+		fclose(f);
+		unlink(part);
+		cli_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
+	}
+	if (fclose(f) || rename(part, save)) {
+		unlink(part);
+		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+	}
+	files.names = npath;
+	if (tb_fdr_post_files(&post, &files, &err))
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+	tb_fdr_post_free(&post);
+	munmap(raw, len);
+	free(capture);
+	free(part);
+	free(npath);
+}
+
+/*
  * --attach: a streaming capture's pages go to one reader each (fdr.rst,
  * "Modes and the reader stream"), so a second reader would take pages
  * from the first, whose file would then miss them, and see only part of
@@ -412,11 +491,15 @@ int cmd_top(int argc, char **argv)
 	uint32_t iterations = 0, v;
 	struct tb_opt_parser p;
 	struct tb_error err;
-	char msg[256];
+	char msg[256], *cmdline;
 	int c, ret, done = 0;
 	unsigned int k;
 
 	tb_cli_init(argv[0]);
+	/* For --save's META block, before the parser moves the words. */
+	cmdline = tb_collect_cmdline(argc, argv);
+	if (!cmdline)
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	/* A wait for a CPU read in one interval, ended in the next. */
 	o.sched_carry = &carry;
 	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
@@ -486,8 +569,12 @@ int cmd_top(int argc, char **argv)
 	tb_kfunc_set(t.dev, &kfuncs, 0, &err);
 	top_names(t.dev, &names);
 	if (save) {
-		t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		/* read back at the end: top_save_meta() */
+		t.save = open(save, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0644);
+		if (t.save < 0 && errno == EACCES)	/* a pipe's end */
+			t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC |
+				      O_CLOEXEC, 0644);
 		if (t.save < 0)
 			cli_die_errno(TB_EXIT_FAIL, "%s", save);
 		top_save_names(save, &names);
@@ -615,6 +702,10 @@ int cmd_top(int argc, char **argv)
 		tb_fdr_top_free(&cur);
 	tb_fdr_report_sched_carry_free(&carry);
 	tb_fdr_mmap_close(&t.m);
+	if (t.save >= 0)
+		top_save_meta(save, t.save, &names, &tasks, cfg.classes,
+			      cmdline);
+	free(cmdline);
 	if (t.save >= 0 && close(t.save))
 		cli_die_errno(TB_EXIT_FAIL, "%s", save);
 	close(t.mem);
