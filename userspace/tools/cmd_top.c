@@ -385,8 +385,8 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
  * facts, names, tasks) that lets tracebuf report read it alone, and
  * FILE.names again, now with the capture id the META block has.  The
  * stream was appended interval by interval, so that a top killed on the
- * way leaves what it read; here it is read back, written beside as
- * FILE.part and renamed over FILE.  A FILE that is no regular file (a
+ * way leaves what it read; here it is read back and written anew, whole
+ * or not at all (cli_open_output()).  A FILE that is no regular file (a
  * pipe) cannot be read back: it keeps the bare stream.
  */
 static void top_save_meta(const char *save, int fd,
@@ -402,7 +402,7 @@ static void top_save_meta(const char *save, int fd,
 	struct tb_fdr_post_meta meta;
 	struct tb_error err;
 	struct stat sb;
-	char *capture, *part, *npath;
+	char *capture, *npath;
 	void *raw;
 	size_t len;
 	FILE *f;
@@ -425,33 +425,24 @@ static void top_save_meta(const char *save, int fd,
 	capture = tb_collect_capture_text("top", classes,
 					  tb_collect_clock(raw, len), true,
 					  cmdline);
-	if (!capture || asprintf(&part, "%s.part", save) < 0 ||
-	    asprintf(&npath, "%s.names", save) < 0)
+	if (!capture || asprintf(&npath, "%s.names", save) < 0)
 		cli_die(TB_EXIT_FAIL, "out of memory");
 	meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = names,
 		.syscalls = files.syscalls, .tasks = tasks,
 	};
 	post.meta = &meta;
-	f = fopen(part, "w");
-	if (!f)
-		cli_die_errno(TB_EXIT_FAIL, "%s", part);
-	if (tb_fdr_post_run(&post, raw, len, f, &err)) {
-		fclose(f);
-		unlink(part);
+	/* whole or not at all; the map keeps the stream's own inode */
+	f = cli_open_output(save);
+	if (tb_fdr_post_run(&post, raw, len, f, &err))
 		cli_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
-	}
-	if (fclose(f) || rename(part, save)) {
-		unlink(part);
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
-	}
+	cli_close_output(f, save);
 	files.names = npath;
 	if (tb_fdr_post_files(&post, &files, &err))
 		cli_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_fdr_post_free(&post);
 	munmap(raw, len);
 	free(capture);
-	free(part);
 	free(npath);
 }
 
