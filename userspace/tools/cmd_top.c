@@ -306,7 +306,7 @@ static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
 	/* Those that waited for a CPU, as many as a block shows. */
 	for (i = 0; i < t->sched.ntasks && i < TOP_TASKS; i++)
 		top_name_task(t, m, t->sched.tasks[i].task->tid,
-			      t->sched.tasks[i].task->pid);
+			      t->sched.tasks[i].pid);
 }
 
 /*

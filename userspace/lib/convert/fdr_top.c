@@ -123,6 +123,20 @@ void tb_fdr_top_sort(struct tb_fdr_top *t, enum tb_fdr_top_key key)
 }
 
 /*
+ * The process of task @st: its blocks' (the report's tasks), else the
+ * switches' in its own block, else 0, as the report's scheduler text.
+ */
+static int32_t top_wait_pid(const struct tb_fdr_report *r,
+			    const struct tb_fdr_report_sched_task *st)
+{
+	size_t i = tb_task_map_index(r->tasks, r->ntasks, sizeof(*r->tasks),
+				     st->tid);
+
+	return i < r->ntasks && r->tasks[i].tid == st->tid ? r->tasks[i].pid :
+							    st->pid;
+}
+
+/*
  * The report's scheduler section of the interval, in nanoseconds: no
  * computation of its own, only the cut to what top shows.
  */
@@ -163,6 +177,7 @@ static int top_collect_sched(struct tb_fdr_top *t)
 		if (!st->runq.count)
 			continue;
 		x->task = st;
+		x->pid = top_wait_pid(r, st);
 		x->count = st->runq.count;
 		x->total = tb_fdr_report_ns(r, st->runq.total);
 		x->max = tb_fdr_report_ns(r, st->runq.max);

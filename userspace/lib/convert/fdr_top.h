@@ -71,6 +71,7 @@ struct tb_fdr_top_task {
 /* A task that waited for a CPU in the interval; times in nanoseconds. */
 struct tb_fdr_top_wait {
 	const struct tb_fdr_report_sched_task *task;	/* the report's */
+	int32_t pid;		/* its process, as the report's text has it */
 	uint64_t count;		/* run-queue delays ended in the interval */
 	uint64_t total, p99, max;
 };

@@ -34,8 +34,7 @@ static const char *top_wait_comm(const struct tb_fdr_top *t,
 				 const struct tb_fdr_top_wait *w,
 				 char buf[TB_TASK_COMM_LEN])
 {
-	const char *c = tb_fdr_report_comm(&t->r, w->task->tid, w->task->pid,
-					   buf);
+	const char *c = tb_fdr_report_comm(&t->r, w->task->tid, w->pid, buf);
 
 	return c ? c : "?";
 }
@@ -77,7 +76,7 @@ static void top_print_sched(const struct tb_fdr_top *t,
 		const struct tb_fdr_top_wait *w = &s->tasks[i];
 
 		fprintf(out, "%8" PRId32 " %8" PRId32 " %-16s %9" PRIu64 " %10s %10s %10s\n",
-			tb_task_map_shown_tid(w->task->tid), w->task->pid,
+			tb_task_map_shown_tid(w->task->tid), w->pid,
 			top_wait_comm(t, w, comm), w->count,
 			tb_fdr_report_print_dur(w->total, a, DUR),
 			tb_fdr_report_print_dur(w->p99, b, DUR),
@@ -116,7 +115,7 @@ static void top_json_sched(const struct tb_fdr_top *t, FILE *out)
 
 		fprintf(out, "%s{\"tid\": %" PRId32 ", \"pid\": %" PRId32 ", \"comm\": \"",
 			i ? ", " : "", tb_task_map_shown_tid(w->task->tid),
-			w->task->pid);
+			w->pid);
 		c = top_wait_comm(t, w, comm);
 		tb_json_string(out, c, strlen(c));
 		fprintf(out, "\", \"waits\": %" PRIu64 ", \"total_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 "}",
