@@ -25,14 +25,17 @@
  * whose wake-up (or preemption) was read in an earlier interval is timed
  * all the same: the report options' sched_carry carries the waits still
  * open at the end of an interval into the next one's walk, at the time
- * each began.  So, when every CPU's events are read in time order, the
- * run-queue delay counts of all intervals add up to the whole capture's
- * report (its sched.all.count), and so do their times in ticks.  Not
- * carried:
- * time on and off a CPU is counted only between two switches of a task
- * read in one interval (off-CPU time is a sample of the interval's
- * sleeps, not all of them), and a waiting task that was preempted is
- * carried as a woken one.
+ * each began (at most one per task: one never switched in again is
+ * carried on).  So, when no interval reads an event of a task older than
+ * one read before it, the run-queue delay counts of all intervals add up
+ * to the whole capture's report (its sched.all.count), and so do their
+ * times in ticks.  Events out of that order (a CPU's page read late, a
+ * clock stepped back) are walked in time order within their interval:
+ * no wait is negative, but one may be counted where the whole report
+ * counts none, or the reverse.  Not carried: time on and off a CPU is
+ * counted only between two switches of a task read in one interval
+ * (off-CPU time is a sample of the interval's sleeps, not all of them),
+ * and a waiting task that was preempted is carried as a woken one.
  */
 #ifndef TB_FDR_TOP_H
 #define TB_FDR_TOP_H
