@@ -576,6 +576,38 @@ TEST(a_carried_wake_up_after_the_switch_in_is_no_negative_wait)
 	gb_free(&g);
 }
 
+/*
+ * SWITCH and WAKEUP payloads too short to read (a damaged stream): left
+ * out and said, as the report says them, not an interval without
+ * scheduler lines nor a wait made of garbage.
+ */
+TEST(short_switches_are_said_not_read)
+{
+	uint8_t junk[4] = { 1, 2, 3, 4 };
+	struct gb g = { 0 };
+	struct tb_fdr_top t;
+	size_t ext;
+	char *s;
+
+	gf_header(&g, 5, 1, 0);
+	ext = block(&g, 10, 0, 1000);
+	gf_typed(&g, junk, sizeof(junk), 0, TRACEBUF_FDR_TYPED_SWITCH);
+	gf_typed(&g, junk, sizeof(junk), 5, TRACEBUF_FDR_TYPED_WAKEUP);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_carry(&t, &g, NULL));
+	EXPECT_TRUE(t.sched.present);
+	EXPECT_EQ(2, t.sched.malformed);
+	EXPECT_EQ(0, t.sched.switches);
+	EXPECT_EQ(0, t.sched.count);
+	EXPECT_EQ(0, t.sched.ntasks);
+	s = print(&t, false);
+	EXPECT_NE(NULL, strstr(s, "run queue: 0 delays; 0 switches, 0 wake-ups, 0 waits carried in, 0 still waiting; 2 switch or wake-up events too short to read\noff cpu: -\n"))
+		TH_LOG("%s", s);
+	free(s);
+	tb_fdr_top_free(&t);
+	gb_free(&g);
+}
+
 TEST(the_scheduler_lines_printed)
 {
 	struct tb_fdr_report_sched_carry carry = { 0 };
@@ -606,7 +638,7 @@ TEST(the_scheduler_lines_printed)
 	free(s);
 	s = print(&t, true);
 	/* The keys before it unchanged, "sched" last. */
-	EXPECT_NE(NULL, strstr(s, "\"names\": [], \"tasks\": [], \"sched\": {\"switches\": 200, \"wakeups\": 101, \"carried\": 0, \"waiting\": 1, \"runq\": {\"count\": 100, \"total_ns\": 50500, \"p50_ns\": 500, \"p99_ns\": 990, \"max_ns\": 1000}, \"off_ns\": {\"S\": 3651840}, \"tasks\": [{\"tid\": 101, \"pid\": 0, \"comm\": \"?\", \"waits\": 25, \"total_ns\": 13000, \"p99_ns\": 1000, \"max_ns\": 1000}, "))
+	EXPECT_NE(NULL, strstr(s, "\"names\": [], \"tasks\": [], \"sched\": {\"switches\": 200, \"wakeups\": 101, \"malformed\": 0, \"carried\": 0, \"waiting\": 1, \"runq\": {\"count\": 100, \"total_ns\": 50500, \"p50_ns\": 500, \"p99_ns\": 990, \"max_ns\": 1000}, \"off_ns\": {\"S\": 3651840}, \"tasks\": [{\"tid\": 101, \"pid\": 0, \"comm\": \"?\", \"waits\": 25, \"total_ns\": 13000, \"p99_ns\": 1000, \"max_ns\": 1000}, "))
 		TH_LOG("%s", s);
 	EXPECT_EQ(s + strlen(s) - 3, strstr(s, "}}\n")) TH_LOG("%s", s);
 	free(s);

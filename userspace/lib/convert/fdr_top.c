@@ -149,9 +149,10 @@ static int top_collect_sched(struct tb_fdr_top *t)
 	size_t i;
 	unsigned int k;
 
-	w->present = s->switches || s->wakeups;
+	w->present = s->switches || s->wakeups || s->malformed;
 	if (!w->present)
 		return 0;
+	w->malformed = s->malformed;
 	w->switches = s->switches;
 	w->wakeups = s->wakeups;
 	w->carried = s->carried;

@@ -83,6 +83,7 @@ struct tb_fdr_top_wait {
 struct tb_fdr_top_sched {
 	bool present;		/* it holds switch or wake-up events */
 	uint64_t switches, wakeups;
+	uint64_t malformed;	/* of them too short to read, left out */
 	uint64_t carried;	/* waits carried in from the interval before */
 	uint64_t waiting;	/* waits still open at its end */
 	uint64_t count;		/* run-queue delays ended in it */

@@ -56,8 +56,12 @@ static void top_print_sched(const struct tb_fdr_top *t,
 			tb_fdr_report_print_dur(s->p99, b, DUR),
 			tb_fdr_report_print_dur(s->max, c, DUR),
 			tb_fdr_report_print_dur(s->total, d, DUR));
-	fprintf(out, "; %" PRIu64 " switches, %" PRIu64 " wake-ups, %" PRIu64 " waits carried in, %" PRIu64 " still waiting\n",
+	fprintf(out, "; %" PRIu64 " switches, %" PRIu64 " wake-ups, %" PRIu64 " waits carried in, %" PRIu64 " still waiting",
 		s->switches, s->wakeups, s->carried, s->waiting);
+	if (s->malformed)
+		fprintf(out, "; %" PRIu64 " switch or wake-up events too short to read",
+			s->malformed);
+	fputc('\n', out);
 	fputs("off cpu:", out);
 	for (k = 0; k < TRACEBUF_FDR_STATES; k++) {
 		if (!s->off[k])
@@ -96,8 +100,9 @@ static void top_json_sched(const struct tb_fdr_top *t, FILE *out)
 	unsigned int k;
 	size_t i;
 
-	fprintf(out, ", \"sched\": {\"switches\": %" PRIu64 ", \"wakeups\": %" PRIu64 ", \"carried\": %" PRIu64 ", \"waiting\": %" PRIu64 ", \"runq\": {\"count\": %" PRIu64,
-		s->switches, s->wakeups, s->carried, s->waiting, s->count);
+	fprintf(out, ", \"sched\": {\"switches\": %" PRIu64 ", \"wakeups\": %" PRIu64 ", \"malformed\": %" PRIu64 ", \"carried\": %" PRIu64 ", \"waiting\": %" PRIu64 ", \"runq\": {\"count\": %" PRIu64,
+		s->switches, s->wakeups, s->malformed, s->carried, s->waiting,
+		s->count);
 	if (s->count)
 		fprintf(out, ", \"total_ns\": %" PRIu64 ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64,
 			s->total, s->p50, s->p99, s->max);
