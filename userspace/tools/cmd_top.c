@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@
 #include "cmds.h"
 #include "collect/collect.h"
 #include "convert/fdr_post.h"
+#include "convert/fdr_post_files.h"
 #include "convert/fdr_top.h"
 #include "convert/fdr_top_print.h"
 #include "device/fdr_dev.h"
@@ -100,9 +102,11 @@ static void usage(FILE *f)
 		"Capture kernel events with /dev/tracebuf_fdr and summarize them every\n"
 		"interval as tracebuf report does: per event name the events that\n"
 		"ended in the interval with the total, p50, p99 and max latency of its\n"
-		"calls, and the busiest tasks.  On a terminal the view is redrawn in\n"
-		"place and keys change the order: c count, t total, p p99, m max; q\n"
-		"quits.  Otherwise each interval is printed as a block, or a JSON line.\n\n"
+		"calls, and the busiest tasks; with the scheduler's events, the\n"
+		"run-queue delays (wake-up to running), time off CPU by state and the\n"
+		"tasks that waited most.  On a terminal the view is redrawn in place\n"
+		"and keys change the order: c count, t total, p p99, m max; q quits.\n"
+		"Otherwise each interval is printed as a block, or a JSON line.\n\n"
 		"  -e, --events LIST   classes, comma separated: syscall, irq, softirq,\n"
 		"                      workqueue, fault, sched, marker, all\n"
 		"                      (default syscall,irq,softirq,sched)\n"
@@ -116,8 +120,9 @@ static void usage(FILE *f)
 		"      --rows N        names per block when not on a terminal\n"
 		"                      (default %d, 0: all)\n"
 		"  -J, --json          one JSON line per interval, every name and task\n"
-		"      --save FILE     also write the capture read, as the device\n"
-		"                      streams it, and FILE.names (tracebuf report FILE)\n"
+		"      --save FILE     also write the capture read, as record -r writes\n"
+		"                      it (the trace's own names inside), and FILE.names\n"
+		"                      (tracebuf report FILE)\n"
 		"      --attach        read a capture another process started:\n"
 		"                      refused, the stream cannot be shared (tracebuf-top(1))\n"
 		"  -D, --device PATH   device (default " TB_FDR_DEV_PATH ")\n"
@@ -167,15 +172,22 @@ static void tty_keys(void)
 	atexit(tty_restore);
 }
 
-/* Rows of names that fit the terminal beside the headings and tasks. */
-static unsigned int tty_names(void)
+/*
+ * Rows of names that fit the terminal beside the headings and tasks,
+ * and the scheduler lines when @cur has them (convert/fdr_top_print.h).
+ */
+static unsigned int tty_names(const struct tb_fdr_top *cur)
 {
+	unsigned int other = TOP_TASKS + 7;
 	struct winsize ws;
 
+	if (cur->sched.present)
+		other += 4 + (cur->sched.ntasks < TOP_TASKS ?
+			      (unsigned int)cur->sched.ntasks : TOP_TASKS + 1);
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row)
 		ws.ws_row = 24;
 	/* 0 would mean all of them */
-	return ws.ws_row > TOP_TASKS + 8 ? ws.ws_row - TOP_TASKS - 7 : 1;
+	return ws.ws_row > other + 1 ? ws.ws_row - other : 1;
 }
 
 /* -------------------------------------------------------- the capture */
@@ -275,19 +287,28 @@ static void top_take(struct top *t, bool first)
  * scan of every task each interval, whose system calls top would then
  * trace and show as its own busiest.
  */
-static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
+static void top_name_task(const struct tb_fdr_top *t, struct tb_task_map *m,
+			  int32_t tid, int32_t pid)
 {
 	char buf[TB_TASK_COMM_LEN];
+
+	if (tb_task_map_idle_cpu(tid) >= 0 ||
+	    tb_fdr_report_comm(&t->r, tid, pid, buf))
+		return;
+	tb_task_map_scan_pid(m, "/proc", pid > 0 ? pid : tid);
+}
+
+static void top_name_tasks(const struct tb_fdr_top *t, struct tb_task_map *m)
+{
 	size_t i;
 
-	for (i = 0; i < t->ntasks; i++) {
-		const struct tb_fdr_report_task *s = t->tasks[i].task;
-
-		if (tb_task_map_idle_cpu(s->tid) >= 0 ||
-		    tb_fdr_report_comm(&t->r, s->tid, s->pid, buf))
-			continue;
-		tb_task_map_scan_pid(m, "/proc", s->pid > 0 ? s->pid : s->tid);
-	}
+	for (i = 0; i < t->ntasks; i++)
+		top_name_task(t, m, t->tasks[i].task->tid,
+			      t->tasks[i].task->pid);
+	/* Those that waited for a CPU, as many as a block shows. */
+	for (i = 0; i < t->sched.ntasks && i < TOP_TASKS; i++)
+		top_name_task(t, m, t->sched.tasks[i].task->tid,
+			      t->sched.tasks[i].pid);
 }
 
 /*
@@ -361,6 +382,73 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
 }
 
 /*
+ * --save's file as tracebuf record -r writes its trace (convert/fdr_post.h,
+ * raw mode): the stream's blocks in order after the META block (capture
+ * facts, names, tasks) that lets tracebuf report read it alone, and
+ * FILE.names again, now with the capture id the META block has.  The
+ * stream was appended interval by interval, so that a top killed on the
+ * way leaves what it read; here it is read back and written anew, whole
+ * or not at all (cli_open_output()).  A FILE that is no regular file (a
+ * pipe) cannot be read back: it keeps the bare stream.
+ */
+static void top_save_meta(const char *save, int fd,
+			  const struct tb_name_map *names,
+			  struct tb_task_map *tasks, uint32_t classes,
+			  const char *cmdline)
+{
+	struct tb_fdr_post post = { .raw = true };
+	struct tb_fdr_post_files files = {
+		.trace = save, .known = names,
+		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+	};
+	struct tb_fdr_post_meta meta;
+	struct tb_error err;
+	struct stat sb;
+	char *capture, *npath;
+	void *raw;
+	size_t len;
+	FILE *f;
+
+	if (fstat(fd, &sb))
+		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+	if (S_ISREG(sb.st_mode) && !sb.st_size)
+		return;		/* nothing was read, not even a header */
+	if (!S_ISREG(sb.st_mode) || (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDWR) {
+		tb_cli_warn("--save %s: not a regular file, written without the trace's own description (META block)",
+			    save);
+		return;
+	}
+	len = (size_t)sb.st_size;
+	raw = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (raw == MAP_FAILED)
+		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+	/* The tasks' names as they end, as record's */
+	tb_collect_tasks_scan(tasks);
+	capture = tb_collect_capture_text("top", classes,
+					  tb_collect_clock(raw, len), true,
+					  cmdline);
+	if (!capture || asprintf(&npath, "%s.names", save) < 0)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	meta = (struct tb_fdr_post_meta){
+		.capture = capture, .known = names,
+		.syscalls = files.syscalls, .tasks = tasks,
+	};
+	post.meta = &meta;
+	/* whole or not at all; the map keeps the stream's own inode */
+	f = cli_open_output(save);
+	if (tb_fdr_post_run(&post, raw, len, f, &err))
+		cli_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
+	cli_close_output(f, save);
+	files.names = npath;
+	if (tb_fdr_post_files(&post, &files, &err))
+		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+	tb_fdr_post_free(&post);
+	munmap(raw, len);
+	free(capture);
+	free(npath);
+}
+
+/*
  * --attach: a streaming capture's pages go to one reader each (fdr.rst,
  * "Modes and the reader stream"), so a second reader would take pages
  * from the first, whose file would then miss them, and see only part of
@@ -390,16 +478,23 @@ int cmd_top(int argc, char **argv)
 	struct tracebuf_fdr_stats st;
 	struct tb_task_map tasks;
 	struct tb_fdr_top cur = { 0 };
+	struct tb_fdr_report_sched_carry carry = { 0 };
 	bool json = false, attach = false, tty, have = false, quit = false;
 	double interval = 1, t0, start, tick = TOP_TICK_MAX, next_drain = 0;
 	uint32_t iterations = 0, v;
 	struct tb_opt_parser p;
 	struct tb_error err;
-	char msg[256];
+	char msg[256], *cmdline;
 	int c, ret, done = 0;
 	unsigned int k;
 
 	tb_cli_init(argv[0]);
+	/* For --save's META block, before the parser moves the words. */
+	cmdline = tb_collect_cmdline(argc, argv);
+	if (!cmdline)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	/* A wait for a CPU read in one interval, ended in the next. */
+	o.sched_carry = &carry;
 	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
 	cfg.wakeup = TOP_WAKEUP;
 	while ((c = cli_opt_next(&p, usage))) {
@@ -467,8 +562,12 @@ int cmd_top(int argc, char **argv)
 	tb_kfunc_set(t.dev, &kfuncs, 0, &err);
 	top_names(t.dev, &names);
 	if (save) {
-		t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		/* read back at the end: top_save_meta() */
+		t.save = open(save, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0644);
+		if (t.save < 0 && errno == EACCES)	/* a pipe's end */
+			t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC |
+				      O_CLOEXEC, 0644);
 		if (t.save < 0)
 			cli_die_errno(TB_EXIT_FAIL, "%s", save);
 		top_save_names(save, &names);
@@ -539,7 +638,7 @@ int cmd_top(int argc, char **argv)
 					continue;
 				/* The interval shown, sorted anew. */
 				tb_fdr_top_sort(&cur, key);
-				pr.names = tty_names();
+				pr.names = tty_names(&cur);
 				pr.keys = true;
 				fputs("\033[H\033[2J", stdout);
 				tb_fdr_top_print_text(&cur, &pr, stdout);
@@ -572,7 +671,7 @@ int cmd_top(int argc, char **argv)
 		if (json) {
 			tb_fdr_top_print_json(&cur, &pr, stdout);
 		} else if (tty) {
-			pr.names = tty_names();
+			pr.names = tty_names(&cur);
 			pr.keys = true;
 			fputs("\033[H\033[2J", stdout);
 			tb_fdr_top_print_text(&cur, &pr, stdout);
@@ -594,7 +693,12 @@ int cmd_top(int argc, char **argv)
 	}
 	if (have)
 		tb_fdr_top_free(&cur);
+	tb_fdr_report_sched_carry_free(&carry);
 	tb_fdr_mmap_close(&t.m);
+	if (t.save >= 0)
+		top_save_meta(save, t.save, &names, &tasks, cfg.classes,
+			      cmdline);
+	free(cmdline);
 	if (t.save >= 0 && close(t.save))
 		cli_die_errno(TB_EXIT_FAIL, "%s", save);
 	close(t.mem);

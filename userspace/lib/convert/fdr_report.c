@@ -251,8 +251,14 @@ static int rp_pass(struct tb_fdr_report *r, FILE *in, struct tb_error *err)
 	if (ret)
 		return ret;
 	tb_fdr_report_errors_sort(&r->errors);
+	if (o->sched_carry &&
+	    tb_fdr_report_sched_carry_in(&r->sched, o->sched_carry))
+		return -ENOMEM;
 	if (tb_fdr_report_sched_finish(&r->sched, r->opts.top, &sf, rp_sched_ns,
 				       r))
+		return -ENOMEM;
+	if (o->sched_carry &&
+	    tb_fdr_report_sched_carry_out(o->sched_carry, &r->sched))
 		return -ENOMEM;
 	return rp_sort_funcs(r);
 }

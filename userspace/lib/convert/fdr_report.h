@@ -48,6 +48,12 @@ struct tb_fdr_report_opts {
 	 * (too_deep) and their exits matched to them, not timed.
 	 */
 	unsigned int depth_max;
+	/*
+	 * The scheduler section's waits still open, carried in from the
+	 * stream read before and out to the next (tracebuf top's
+	 * intervals), or NULL: none.
+	 */
+	struct tb_fdr_report_sched_carry *sched_carry;
 };
 
 /* One event name. */

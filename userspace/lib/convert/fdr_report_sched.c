@@ -294,3 +294,51 @@ void tb_fdr_report_sched_free(struct tb_fdr_report_sched *s)
 	tb_hash_free(&s->index);
 	memset(s, 0, sizeof(*s));
 }
+
+int tb_fdr_report_sched_carry_in(struct tb_fdr_report_sched *s,
+				 const struct tb_fdr_report_sched_carry *c)
+{
+	size_t i;
+
+	if (!c->nev)
+		return 0;
+	if (tb_buf_array_grow(&s->ev, &s->cap_ev, s->nev + c->nev,
+			      sizeof(*s->ev)))
+		return -ENOMEM;
+	for (i = 0; i < c->nev; i++) {
+		s->ev[s->nev] = c->ev[i];
+		s->ev[s->nev].seq = (uint32_t)s->nev;
+		s->nev++;
+	}
+	s->carried += c->nev;
+	return 0;
+}
+
+int tb_fdr_report_sched_carry_out(struct tb_fdr_report_sched_carry *c,
+				  const struct tb_fdr_report_sched *s)
+{
+	size_t i, n = 0;
+
+	c->nev = 0;
+	for (i = 0; i < s->ntasks; i++)
+		n += s->tasks[i].waiting;
+	if (tb_buf_array_grow(&c->ev, &c->cap, n, sizeof(*c->ev)))
+		return -ENOMEM;
+	for (i = 0; i < s->ntasks; i++) {
+		const struct tb_fdr_report_sched_task *t = &s->tasks[i];
+
+		if (!t->waiting)
+			continue;
+		c->ev[c->nev++] = (struct tb_fdr_report_sched_ev){
+			.tsc = t->wake_tsc, .tid = t->tid, .prev = -1,
+			.pid = -1, .wakeup = 1,
+		};
+	}
+	return 0;
+}
+
+void tb_fdr_report_sched_carry_free(struct tb_fdr_report_sched_carry *c)
+{
+	free(c->ev);
+	memset(c, 0, sizeof(*c));
+}

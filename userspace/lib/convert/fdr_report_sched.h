@@ -95,6 +95,22 @@ struct tb_fdr_report_sched {
 	uint64_t all_log2_ns[TB_LATENCY_LOG2];
 	struct tb_fdr_report_sched_delay *longest;	/* longest first */
 	unsigned int nlongest, top;
+	uint64_t carried;	/* waits carried in (struct ..._carry) */
+};
+
+/*
+ * The waits for a CPU still open when a walk ends (a task woken, or
+ * preempted, not yet switched in), for the walk of the events read next:
+ * tracebuf top summarizes each interval's events alone (convert/fdr_top.h),
+ * and a wake-up read in one interval may have its switch-in read in the
+ * next.  Each is kept as a wake-up at the time the wait began, so that
+ * the next walk times the wait as the walk of the whole trace does; a
+ * preempted task's wait is then counted as a woken one's (the longest
+ * delays' "preempted" mark is lost across the cut).
+ */
+struct tb_fdr_report_sched_carry {
+	struct tb_fdr_report_sched_ev *ev;	/* wake-ups */
+	size_t nev, cap;
 };
 
 /* Keep switch or wake-up @ev of record @rec; 0 or -ENOMEM. */
@@ -116,5 +132,21 @@ bool tb_fdr_report_sched_shown(const struct tb_fdr_report_sched_filter *f,
 			       int32_t tid, int32_t pid);
 
 void tb_fdr_report_sched_free(struct tb_fdr_report_sched *s);
+
+/*
+ * Before tb_fdr_report_sched_finish(): keep @c's waits in @s as if read
+ * (counted in s->carried, not in s->wakeups).  0 or -ENOMEM.
+ */
+int tb_fdr_report_sched_carry_in(struct tb_fdr_report_sched *s,
+				 const struct tb_fdr_report_sched_carry *c);
+
+/*
+ * After tb_fdr_report_sched_finish(): replace @c's waits by those of @s
+ * still open.  0 or -ENOMEM (@c then empty).
+ */
+int tb_fdr_report_sched_carry_out(struct tb_fdr_report_sched_carry *c,
+				  const struct tb_fdr_report_sched *s);
+
+void tb_fdr_report_sched_carry_free(struct tb_fdr_report_sched_carry *c);
 
 #endif /* TB_FDR_REPORT_SCHED_H */

@@ -80,6 +80,35 @@ static int top_task_by_key(const void *a, const void *b)
 	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
 }
 
+static uint64_t top_wait_val(const struct tb_fdr_top_wait *x,
+			     enum tb_fdr_top_key key)
+{
+	switch (key) {
+	case TB_FDR_TOP_TOTAL:
+		return x->total;
+	case TB_FDR_TOP_P99:
+		return x->p99;
+	case TB_FDR_TOP_MAX:
+		return x->max;
+	default:
+		return x->count;
+	}
+}
+
+/* Tasks that waited for a CPU: by key, then total, then tid. */
+static int top_wait_by_key(const void *a, const void *b)
+{
+	const struct tb_fdr_top_wait *x = a, *y = b;
+	uint64_t u = top_wait_val(x, top_sort_key);
+	uint64_t v = top_wait_val(y, top_sort_key);
+
+	if (u != v)
+		return u < v ? 1 : -1;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->task->tid < y->task->tid ? -1 : x->task->tid > y->task->tid;
+}
+
 void tb_fdr_top_sort(struct tb_fdr_top *t, enum tb_fdr_top_key key)
 {
 	t->key = key;
@@ -88,6 +117,79 @@ void tb_fdr_top_sort(struct tb_fdr_top *t, enum tb_fdr_top_key key)
 		qsort(t->rows, t->nrows, sizeof(*t->rows), top_by_key);
 	if (t->ntasks)
 		qsort(t->tasks, t->ntasks, sizeof(*t->tasks), top_task_by_key);
+	if (t->sched.ntasks)
+		qsort(t->sched.tasks, t->sched.ntasks, sizeof(*t->sched.tasks),
+		      top_wait_by_key);
+}
+
+/*
+ * The process of task @st: its blocks' (the report's tasks), else the
+ * switches' in its own block, else 0, as the report's scheduler text.
+ */
+static int32_t top_wait_pid(const struct tb_fdr_report *r,
+			    const struct tb_fdr_report_sched_task *st)
+{
+	size_t i = tb_task_map_index(r->tasks, r->ntasks, sizeof(*r->tasks),
+				     st->tid);
+
+	return i < r->ntasks && r->tasks[i].tid == st->tid ? r->tasks[i].pid :
+							    st->pid;
+}
+
+/*
+ * The report's scheduler section of the interval, in nanoseconds: no
+ * computation of its own, only the cut to what top shows.
+ */
+static int top_collect_sched(struct tb_fdr_top *t)
+{
+	struct tb_fdr_report_sched *s = &t->r.sched;
+	struct tb_fdr_top_sched *w = &t->sched;
+	const struct tb_fdr_report *r = &t->r;
+	bool exact;
+	size_t i;
+	unsigned int k;
+
+	w->present = s->switches || s->wakeups || s->malformed;
+	if (!w->present)
+		return 0;
+	w->malformed = s->malformed;
+	w->switches = s->switches;
+	w->wakeups = s->wakeups;
+	w->carried = s->carried;
+	w->count = s->all.count;
+	if (s->all.count) {
+		w->total = tb_fdr_report_ns(r, s->all.total);
+		w->max = tb_fdr_report_ns(r, s->all.max);
+		w->p50 = tb_fdr_report_ns(r,
+			tb_latency_percentile(&s->all, 50, &exact));
+		w->p99 = tb_fdr_report_ns(r,
+			tb_latency_percentile(&s->all, 99, &exact));
+	}
+	w->tasks = calloc(s->ntasks + 1, sizeof(*w->tasks));
+	if (!w->tasks)
+		return -ENOMEM;
+	for (i = 0; i < s->ntasks; i++) {
+		struct tb_fdr_report_sched_task *st = &s->tasks[i];
+		struct tb_fdr_top_wait *x = &w->tasks[w->ntasks];
+
+		w->waiting += st->waiting;
+		for (k = 0; k < TRACEBUF_FDR_STATES; k++)
+			w->off[k] += st->off[k];
+		if (!st->runq.count)
+			continue;
+		x->task = st;
+		x->pid = top_wait_pid(r, st);
+		x->count = st->runq.count;
+		x->total = tb_fdr_report_ns(r, st->runq.total);
+		x->max = tb_fdr_report_ns(r, st->runq.max);
+		x->p99 = tb_fdr_report_ns(r,
+			tb_latency_percentile(&st->runq, 99, &exact));
+		w->ntasks++;
+	}
+	/* Summed in ticks, converted once: as the report's total. */
+	for (k = 0; k < TRACEBUF_FDR_STATES; k++)
+		w->off[k] = tb_fdr_report_ns(r, w->off[k]);
+	return 0;
 }
 
 /* The report's numbers of the interval, in nanoseconds. */
@@ -164,6 +266,8 @@ int tb_fdr_top_run(struct tb_fdr_top *t, const void *data, size_t len,
 	if (!ret)
 		ret = top_collect(t);
 	if (!ret)
+		ret = top_collect_sched(t);
+	if (!ret)
 		tb_fdr_top_sort(t, key);
 	return ret;
 }
@@ -173,5 +277,6 @@ void tb_fdr_top_free(struct tb_fdr_top *t)
 	tb_fdr_report_free(&t->r);
 	free(t->rows);
 	free(t->tasks);
+	free(t->sched.tasks);
 	memset(t, 0, sizeof(*t));
 }

@@ -3,7 +3,10 @@
  * What tracebuf top prints of an interval (convert/fdr_top.h): a block of
  * text, the event names then the tasks, as top and libbpf-tools' `syscount
  * -i` print; or one JSON line, every name and task of the interval, times
- * in nanoseconds.
+ * in nanoseconds.  An interval with switches or wake-ups adds the
+ * scheduler lines (run-queue delays, time off a CPU by state, the tasks
+ * that waited for a CPU) to the block, and a "sched" object at the end
+ * of the JSON line.
  */
 #ifndef TB_FDR_TOP_PRINT_H
 #define TB_FDR_TOP_PRINT_H
@@ -18,7 +21,8 @@ struct tb_fdr_top_print {
 	double length_s;	/* its length in seconds */
 	size_t bytes;		/* of the stream read in it */
 	unsigned int names;	/* text: rows of names at most (0: all) */
-	unsigned int tasks;	/* text: rows of tasks at most (0: all) */
+	unsigned int tasks;	/* text: rows of tasks, and of tasks that
+				 * waited for a CPU, at most (0: all) */
 	bool keys;		/* text: say which keys sort and quit */
 };
 
