@@ -834,6 +834,77 @@ TEST(meta_block_not_first_is_not_read)
 	tu_rmdir(dir);
 }
 
+/*
+ * fdr-tidy keeps only a first META block, as the readers read only that
+ * one: a later one (a second capture appended, a hostile file) is left
+ * out with a count on stderr, never moved first nor joined to the first.
+ */
+TEST(tidy_leaves_out_a_meta_block_not_first)
+{
+	static const uint16_t types[] = { TRACEBUF_FDR_TYPED_META_NAMES };
+	static const char *const texts[] = { "1 sys_late\n" };
+	struct files a = { .dir = tu_tmpdir() }, b = { .dir = a.dir };
+	const char *tool = tu_tool("tracebuf");
+	struct tb_fdr_meta_block m, ma;
+	char path[300], out_path[310], *buf, *out;
+	struct metas c;
+	struct tb_error err;
+	size_t len;
+	int st;
+
+	buf = meta_stream(&len, false, types, texts, 1);
+	snprintf(path, sizeof(path), "%s/late.fdr", a.dir);
+	snprintf(out_path, sizeof(out_path), "%s.tidy", path);
+	ASSERT_EQ(0, tu_write(path, buf, len));
+	free(buf);
+	out = tu_run(&st, "%s convert fdr-tidy %s %s", tool, path, out_path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "left out 1 META block")) TH_LOG("%s", out);
+	free(out);
+	buf = slurp_n(out_path, &len);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &m));
+	EXPECT_FALSE(m.present);
+	tb_fdr_meta_free(&m);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(0, c.blocks);
+	free(buf);
+	/* Two captures end to end: the first's block alone, as it was. */
+	collect(&a, "a.fdr", true);
+	collect(&b, "b.fdr", true);
+	snprintf(path, sizeof(path), "%s/ab.fdr", a.dir);
+	out = tu_run(&st, "(cat %s; tail -c +33 %s) > %s && %s convert fdr-tidy %s %s",
+		     a.trace, b.trace, path, tool, path, out_path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "left out 1 META block")) TH_LOG("%s", out);
+	free(out);
+	buf = slurp_n(a.trace, &len);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &ma));
+	free(buf);
+	buf = slurp_n(out_path, &len);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &m));
+	ASSERT_TRUE(m.present);
+	EXPECT_EQ(ma.id, m.id);
+	EXPECT_STREQ(ma.capture, m.capture);
+	EXPECT_STREQ(ma.names, m.names);
+	EXPECT_STREQ(ma.tasks, m.tasks);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(1, c.blocks);
+	EXPECT_EQ(0, c.at);
+	tb_fdr_meta_free(&m);
+	tb_fdr_meta_free(&ma);
+	free(buf);
+	/* One META block, first: nothing to say. */
+	out = tu_run(&st, "%s convert fdr-tidy %s %s", tool, a.trace, out_path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "META")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(a.dir);
+}
+
 TEST(without_names_one_line_says_so)
 {
 	struct files a = { .dir = tu_tmpdir() };
