@@ -621,8 +621,10 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 
 void tb_fdr_report_visit_time(struct tb_fdr_report *r, uint64_t tsc)
 {
-	if (!r->first || tsc < r->first)
+	/* A first record at TSC 0 (a counter from reset) is the first. */
+	if (!r->has_first || tsc < r->first)
 		r->first = tsc;
+	r->has_first = true;
 	if (tsc > r->last)
 		r->last = tsc;
 }
