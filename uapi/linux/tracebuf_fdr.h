@@ -203,8 +203,11 @@
 
 /*
  * WAKEUP (sched class): sched_wakeup or sched_wakeup_new made a task
- * runnable; in the block of the task that woke it (an interrupt's wake-up
- * lands in the interrupted task's block), at the time of the wake-up.
+ * runnable; in the block of the task running where the tracepoint fired,
+ * at the time of the wake-up: the waker, or the task an interrupt's
+ * wake-up interrupted, or, for a remote wake-up the kernel queues to the
+ * target CPU, whatever task that CPU was running when the IPI came (so
+ * that block's task need not be the waker).
  */
 #define TRACEBUF_FDR_TYPED_WAKEUP	2
 #define TRACEBUF_FDR_WAKEUP_TID		0	/* s32: the task woken */

@@ -216,6 +216,47 @@ TEST(heading_says_what_it_counts)
 	gb_free(&g);
 }
 
+/*
+ * A trace whose first record is at TSC 0 (a counter that starts there):
+ * time 0 is a time, not "none yet".  Task 10 on CPU 0: sys 39 from 0 to
+ * 100; task 11 on CPU 1: sys 0 from 50 to 300.  Span 300 ns; --time
+ * from 40 ns holds sys 0 alone.
+ */
+TEST(first_record_at_tsc_0)
+{
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text;
+	size_t ext;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 10, 10, 0, 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 100);
+	gf_extents_end(&g, ext);
+	ext = gf_extents(&g, 0);
+	block(&g, 11, 11, 1, 50);
+	gf_func(&g, TB_FDR_ENTER, SYS(0), 0);
+	gf_func(&g, TB_FDR_EXIT, SYS(0), 250);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_EQ(0, r.first);
+	EXPECT_EQ(300, r.last);
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, ", 300 ns from the first record to the last\n"))
+		TH_LOG("%s", text);
+	free(text);
+	tb_fdr_report_free(&r);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(.from_ns = 40), false));
+	EXPECT_EQ(1, r.events);
+	ASSERT_NE(NULL, func(&r, SYS(0)));
+	EXPECT_EQ(1, func(&r, SYS(0))->lat.count);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
 TEST(filters_count_what_they_select)
 {
 	struct gb g = { 0 };

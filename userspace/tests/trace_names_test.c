@@ -505,6 +505,75 @@ TEST(companion_of_another_capture_refused)
 	tu_rmdir(a.dir);
 }
 
+/*
+ * A companion's capture line in capitals (hex either way) is checked as
+ * the number it is; one cut short or otherwise damaged is refused, never
+ * taken as matching (formats.rst).
+ */
+TEST(companion_capture_line_damaged_or_in_capitals)
+{
+	static const char *const damaged[] = {
+		"1s/ capture \\(.\\{8\\}\\).*/ capture \\1/",	/* id cut */
+		"1s/ capture .*/ capture/",			/* no id */
+		"1s/ capture .*/ captu/",			/* word cut */
+		"1s/ capture \\(.*\\)/ capture \\1 x/",		/* more */
+		"1s/ capture \\(.\\)/ capture g/",		/* not hex */
+	};
+	struct files a = { .dir = tu_tmpdir() }, b = { .dir = a.dir };
+	const char *tool = tu_tool("tracebuf");
+	char ia[17], ib[17], *out;
+	unsigned int i;
+	int st;
+
+	tb_fdr_meta_id_text(collect(&a, "a.fdr", true), ia);
+	tb_fdr_meta_id_text(collect(&b, "b.fdr", true), ib);
+	/* Its own, in capitals: taken. */
+	out = tu_run(&st, "sed '1s/ capture \\(.*\\)/ capture \\U\\1/' %s > %s.up && sed '1s/ capture \\(.*\\)/ capture \\U\\1/' %s > %s.up && %s report -m %s.up --tasks %s.up %s",
+		     a.names, a.names, a.tasks, a.tasks, tool, a.names,
+		     a.tasks, a.trace);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	free(out);
+	/* Another capture's, in capitals: refused as another's. */
+	out = tu_run(&st, "sed '1s/ capture \\(.*\\)/ capture \\U\\1/' %s > %s.up && %s report -m %s.up %s",
+		     b.names, b.names, tool, b.names, a.trace);
+	EXPECT_EQ(3, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "another recording")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ia)) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&st, "sed '1s/ capture \\(.*\\)/ capture \\U\\1/' %s > %s.up && %s script --tasks %s.up %s",
+		     b.tasks, b.tasks, tool, b.tasks, a.trace);
+	EXPECT_EQ(3, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "another recording")) TH_LOG("%s", out);
+	free(out);
+	for (i = 0; i < ARRAY_SIZE(damaged); i++) {
+		out = tu_run(&st, "sed '%s' %s > %s.bad && %s report -m %s.bad %s",
+			     damaged[i], a.names, a.names, tool, a.names,
+			     a.trace);
+		EXPECT_EQ(3, st) TH_LOG("%s: %s", damaged[i], out);
+		EXPECT_NE(NULL, strstr(out, "first line is damaged"))
+			TH_LOG("%s: %s", damaged[i], out);
+		free(out);
+		out = tu_run(&st, "sed '%s' %s > %s.bad && %s report --tasks %s.bad %s",
+			     damaged[i], a.tasks, a.tasks, tool, a.tasks,
+			     a.trace);
+		EXPECT_EQ(3, st) TH_LOG("%s: %s", damaged[i], out);
+		EXPECT_NE(NULL, strstr(out, "first line is damaged"))
+			TH_LOG("%s: %s", damaged[i], out);
+		free(out);
+	}
+	/*
+	 * Beside a trace with no id to check against (no META block):
+	 * refused all the same.
+	 */
+	collect(&b, "old.fdr", false);
+	out = tu_run(&st, "sed '%s' %s > %s && %s report %s", damaged[0],
+		     a.names, b.names, tool, b.trace);
+	EXPECT_EQ(3, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "first line is damaged")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(a.dir);
+}
+
 TEST(companion_of_another_kind_refused)
 {
 	struct files a = { .dir = tu_tmpdir() };
@@ -677,6 +746,43 @@ TEST(meta_chunks_joined_unknown_keys_and_types_ignored)
  * llvm-xray reads (fdr-dump -verify: "Invalid size for typed event"):
  * the block is not read, and no reader takes the file.
  */
+/* The META block's capture id in capitals is the same id (formats.rst). */
+TEST(meta_capture_id_in_capitals)
+{
+	static const uint16_t types[] = { TRACEBUF_FDR_TYPED_META_CAPTURE };
+	static const char *const up[] = { "capture 00000000000000AB\n" };
+	static const char *const cut[] = { "capture 00000000000000a\n" };
+	struct tb_fdr_meta_block m;
+	uint64_t id = 0;
+	size_t len;
+	char *buf;
+
+	buf = meta_stream(&len, true, types, up, 1);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &m));
+	EXPECT_TRUE(m.has_id);
+	EXPECT_EQ(0xab, m.id);
+	tb_fdr_meta_free(&m);
+	free(buf);
+	buf = meta_stream(&len, true, types, cut, 1);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &m));
+	EXPECT_TRUE(m.present);
+	EXPECT_FALSE(m.has_id);
+	tb_fdr_meta_free(&m);
+	free(buf);
+	/* The companion's line, by the same rule. */
+	EXPECT_EQ(1, tb_fdr_meta_id_line("# tracebuf names capture 00000000000000aB\n",
+					 TB_FDR_META_NAMES_LINE, &id));
+	EXPECT_EQ(0xab, id);
+	EXPECT_EQ(-1, tb_fdr_meta_id_line("# tracebuf names\n",
+					  TB_FDR_META_NAMES_LINE, &id));
+	EXPECT_EQ(0, tb_fdr_meta_id_line("# tracebuf tasks: TID PID COMM\n",
+					 TB_FDR_META_TASKS_LINE, &id));
+	EXPECT_EQ(0, tb_fdr_meta_id_line("# function ids of the trace\n",
+					 TB_FDR_META_NAMES_LINE, &id));
+	EXPECT_EQ(0, tb_fdr_meta_id_line("1 sys_read\n",
+					 TB_FDR_META_NAMES_LINE, &id));
+}
+
 TEST(meta_payload_too_short)
 {
 	static const uint16_t types[] = {
@@ -726,6 +832,77 @@ TEST(meta_block_not_first_is_not_read)
 	free(out);
 	free(buf);
 	tu_rmdir(dir);
+}
+
+/*
+ * fdr-tidy keeps only a first META block, as the readers read only that
+ * one: a later one (a second capture appended, a hostile file) is left
+ * out with a count on stderr, never moved first nor joined to the first.
+ */
+TEST(tidy_leaves_out_a_meta_block_not_first)
+{
+	static const uint16_t types[] = { TRACEBUF_FDR_TYPED_META_NAMES };
+	static const char *const texts[] = { "1 sys_late\n" };
+	struct files a = { .dir = tu_tmpdir() }, b = { .dir = a.dir };
+	const char *tool = tu_tool("tracebuf");
+	struct tb_fdr_meta_block m, ma;
+	char path[300], out_path[310], *buf, *out;
+	struct metas c;
+	struct tb_error err;
+	size_t len;
+	int st;
+
+	buf = meta_stream(&len, false, types, texts, 1);
+	snprintf(path, sizeof(path), "%s/late.fdr", a.dir);
+	snprintf(out_path, sizeof(out_path), "%s.tidy", path);
+	ASSERT_EQ(0, tu_write(path, buf, len));
+	free(buf);
+	out = tu_run(&st, "%s convert fdr-tidy %s %s", tool, path, out_path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "left out 1 META block")) TH_LOG("%s", out);
+	free(out);
+	buf = slurp_n(out_path, &len);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &m));
+	EXPECT_FALSE(m.present);
+	tb_fdr_meta_free(&m);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(0, c.blocks);
+	free(buf);
+	/* Two captures end to end: the first's block alone, as it was. */
+	collect(&a, "a.fdr", true);
+	collect(&b, "b.fdr", true);
+	snprintf(path, sizeof(path), "%s/ab.fdr", a.dir);
+	out = tu_run(&st, "(cat %s; tail -c +33 %s) > %s && %s convert fdr-tidy %s %s",
+		     a.trace, b.trace, path, tool, path, out_path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "left out 1 META block")) TH_LOG("%s", out);
+	free(out);
+	buf = slurp_n(a.trace, &len);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &ma));
+	free(buf);
+	buf = slurp_n(out_path, &len);
+	ASSERT_EQ(0, tb_fdr_meta_read_mem(buf, len, &m));
+	ASSERT_TRUE(m.present);
+	EXPECT_EQ(ma.id, m.id);
+	EXPECT_STREQ(ma.capture, m.capture);
+	EXPECT_STREQ(ma.names, m.names);
+	EXPECT_STREQ(ma.tasks, m.tasks);
+	memset(&c, 0, sizeof(c));
+	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, count_meta, &c,
+					    NULL, &err));
+	EXPECT_EQ(1, c.blocks);
+	EXPECT_EQ(0, c.at);
+	tb_fdr_meta_free(&m);
+	tb_fdr_meta_free(&ma);
+	free(buf);
+	/* One META block, first: nothing to say. */
+	out = tu_run(&st, "%s convert fdr-tidy %s %s", tool, a.trace, out_path);
+	EXPECT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "META")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(a.dir);
 }
 
 TEST(without_names_one_line_says_so)

@@ -608,6 +608,10 @@ static void fdr_tidy(FILE *in, FILE *out)
 	if (p.removed && !opt.quiet)
 		tb_cli_warn("left out %llu exits whose entry precedes the capture or was lost",
 			    (unsigned long long)p.removed);
+	if (p.meta_later && !opt.quiet)
+		tb_cli_warn("left out %llu META block%s not first in '%s' (another capture's description, or misplaced: no reader reads one)",
+			    (unsigned long long)p.meta_later,
+			    p.meta_later == 1 ? "" : "s", opt.in);
 	warn_cut(&err);
 	tb_fdr_post_free(&p);
 	tb_buf_free(&buf);

@@ -648,6 +648,21 @@ int tb_fdr_post_run(struct tb_fdr_post *p, const void *buf, size_t len,
 		if (s.v[i].off + s.v[i].len > st.bytes)
 			s.v[i].len = st.bytes - s.v[i].off;
 	p->blocks = s.n;
+	/*
+	 * Only the stream's first block is its META block (format/fdr_meta.h):
+	 * one later (a second capture appended, a hostile file) is read by
+	 * no reader, and sorted first or merged into the first as the same
+	 * thread it would become one or change its texts.  Left out, counted.
+	 */
+	for (i = k = 0; i < s.n; i++) {
+		if (s.v[i].tid == TRACEBUF_FDR_META_TID && s.v[i].seq) {
+			p->meta_later++;
+			p->meta_functions += s.v[i].functions;
+			continue;
+		}
+		s.v[k++] = s.v[i];
+	}
+	s.n = k;
 	m.t0 = s.t0;
 	m.has_t0 = s.has_t0;
 	ids_finish(p, s.nids);

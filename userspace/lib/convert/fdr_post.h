@@ -33,7 +33,8 @@
  *    (format/fdr_meta.h): the names text is the names file's, the tasks
  *    text the tasks file's, each with the capture id in its first line.
  *    An input's META block is then left out; without @meta it is kept,
- *    first.
+ *    first.  A META block that is not the input's first block is left
+ *    out in every mode (meta_later): no reader reads one.
  *
  * In raw mode the device's blocks are only ordered: blocks, ids and
  * records stay as recorded (the META block is written all the same).  With keep_ids the blocks are merged and
@@ -112,10 +113,16 @@ struct tb_fdr_post {
 	uint64_t removed;	/* exits left out */
 	uint64_t removed_rets;	/* RET events left out with their exit */
 	/*
-	 * Function records of an input's META block, left out with it: a
+	 * Function records of an input's META blocks, left out with them: a
 	 * collector's has none, and no reader shows that thread's.
 	 */
 	uint64_t meta_functions;
+	/*
+	 * META blocks of the input after its first block, left out: no
+	 * reader reads one (format/fdr_meta.h), and moved first it would
+	 * name this trace with another capture's names.
+	 */
+	uint64_t meta_later;
 	uint64_t closed;	/* exits added: calls whose exit was lost */
 	uint64_t bytes;		/* bytes written */
 };

@@ -132,6 +132,7 @@ struct tb_fdr_report {
 	struct tb_fdr_stats stats;	/* of the reader */
 	bool tidied;		/* put in order first (convert/fdr_report.h) */
 	uint64_t first, last;	/* ticks of the first and last record */
+	bool has_first;		/* a record was seen: 0 is a time too */
 	uint64_t window_from, window_to;	/* ticks, after the filters */
 	uint64_t events;	/* counted events (entries, markers) */
 	uint64_t lost;		/* all CPUs' loss reports */

@@ -621,8 +621,10 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 
 void tb_fdr_report_visit_time(struct tb_fdr_report *r, uint64_t tsc)
 {
-	if (!r->first || tsc < r->first)
+	/* A first record at TSC 0 (a counter from reset) is the first. */
+	if (!r->has_first || tsc < r->first)
 		r->first = tsc;
+	r->has_first = true;
 	if (tsc > r->last)
 		r->last = tsc;
 }
@@ -672,6 +674,25 @@ static bool rp_typed(struct rp_ctx *c, const struct tb_fdr_record *rec)
 	return true;
 }
 
+/*
+ * The one count of a clock that steps back inside a block (a move to a
+ * CPU whose TSC is behind, a typed event's negative delta): @rec against
+ * the block's record before it, function record or typed event.
+ */
+static void rp_clock(struct rp_ctx *c, const struct tb_fdr_record *rec)
+{
+	struct tb_fdr_report *r = c->r;
+
+	if (c->blk && c->blk_tid == rec->tid && rec->tsc < c->blk_tsc) {
+		r->clock_back++;
+		if (c->blk_tsc - rec->tsc > r->clock_back_max)
+			r->clock_back_max = c->blk_tsc - rec->tsc;
+	}
+	c->blk = true;
+	c->blk_tid = rec->tid;
+	c->blk_tsc = rec->tsc;
+}
+
 int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 {
 	struct rp_ctx *c = ctx;
@@ -684,6 +705,8 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 		return 0;
 	if (rec->kind == TB_FDR_CUSTOM || rec->kind == TB_FDR_TYPED) {
 		tb_fdr_report_visit_time(r, rec->tsc);
+		if (rec->kind == TB_FDR_TYPED)
+			rp_clock(c, rec);
 		if (rec->kind == TB_FDR_TYPED && rp_typed(c, rec))
 			return c->oom ? -ENOMEM : 0;
 		tb_fdr_report_errors_record(&r->errors, false, 0, false);
@@ -692,6 +715,7 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 	}
 	if (rec->kind == TB_FDR_NEW_BUFFER) {
 		c->run = false;
+		c->blk = false;
 		/* A return value first in a block is no exit's. */
 		tb_fdr_report_errors_record(&r->errors, false, 0, false);
 	}
@@ -702,18 +726,14 @@ int tb_fdr_report_visit_record(void *ctx, const struct tb_fdr_record *rec)
 	fi = rp_func(c, rec->func_id);
 	if (!t || fi < 0)
 		return -ENOMEM;
-	if (rec->tsc < t->last) {
-		/*
-		 * Blocks out of order (a capture read from the device) are
-		 * put in order; inside one block the clock itself went back
-		 * (a move to a CPU whose TSC is behind): read on, say it.
-		 */
-		if (!c->run || c->run_tid != rec->tid)
-			return RP_UNORDERED;
-		r->clock_back++;
-		if (t->last - rec->tsc > r->clock_back_max)
-			r->clock_back_max = t->last - rec->tsc;
-	}
+	/*
+	 * Blocks out of order (a capture read from the device) are put in
+	 * order; inside one block the clock itself went back: read on, say
+	 * it (rp_clock()).
+	 */
+	if (rec->tsc < t->last && (!c->run || c->run_tid != rec->tid))
+		return RP_UNORDERED;
+	rp_clock(c, rec);
 	c->run = true;
 	c->run_tid = rec->tid;
 	t->last = rec->tsc;

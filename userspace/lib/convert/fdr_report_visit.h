@@ -60,6 +60,14 @@ struct rp_ctx {
 	 */
 	bool run;
 	int32_t run_tid;
+	/*
+	 * The time of the block's last function or typed record, of task
+	 * @blk_tid: a record before it is a step back of the clock, counted
+	 * once, whichever kind either record is (tb_fdr_report.clock_back).
+	 */
+	bool blk;
+	int32_t blk_tid;
+	uint64_t blk_tsc;
 	struct tb_error *err;
 	struct tb_hash fold_index;	/* key -> node index + 1 */
 	/*

@@ -59,6 +59,7 @@ static int check(const struct tb_trace_names *t, const char *opt,
 	enum tb_sniff_kind k = tb_sniff_bytes((const uint8_t *)buf, len);
 	char line[128], a[17], b[17];
 	uint64_t id;
+	int has;
 
 	if (marked(f, other)) {
 		say(err, "%s%s is %s, not %s: refused", opt, path,
@@ -79,8 +80,18 @@ static int check(const struct tb_trace_names *t, const char *opt,
 	if (!fgets(line, sizeof(line), f))
 		line[0] = 0;
 	rewind(f);
-	if (!tb_fdr_meta_id_line(line, own, &id) || !t->meta.has_id ||
-	    id == t->meta.id)
+	has = tb_fdr_meta_id_line(line, own, &id);
+	/*
+	 * A damaged capture line says nothing of the capture it belongs
+	 * to: refused, never taken as matching, even by a trace with no id
+	 * to check it against.
+	 */
+	if (has < 0) {
+		say(err, "%s%s: its first line is damaged (not \"%sID\", ID 16 hex digits): refused; without that line it reads as a file of no capture, unchecked",
+		    opt, path, own);
+		return -1;
+	}
+	if (!has || !t->meta.has_id || id == t->meta.id)
 		return 0;
 	tb_fdr_meta_id_text(id, a);
 	tb_fdr_meta_id_text(t->meta.id, b);

@@ -60,6 +60,20 @@ static int append(char **text, size_t *len, const char *data, size_t n)
 	return 0;
 }
 
+/*
+ * A capture id as the texts carry it: 16 hex digits, then the end of @s
+ * or of its line.  Written in lower case; read as the number it is, so
+ * that a text whose case was changed is still checked by its id.
+ */
+static bool id_parse(const char *s, uint64_t *id)
+{
+	if (strspn(s, "0123456789abcdefABCDEF") != 16 ||
+	    (s[16] && s[16] != '\n'))
+		return false;
+	*id = strtoull(s, NULL, 16);
+	return true;
+}
+
 static int meta_record(void *ctx, const struct tb_fdr_record *r)
 {
 	struct meta_read *s = ctx;
@@ -141,10 +155,8 @@ static int meta_finish(struct meta_read *s, int ret,
 	}
 	m->present = true;
 	if (tb_fdr_meta_value(m, TB_FDR_META_KEY_ID, v, sizeof(v)) &&
-	    strlen(v) == 16 && strspn(v, "0123456789abcdef") == 16) {
-		m->id = strtoull(v, NULL, 16);
+	    id_parse(v, &m->id))
 		m->has_id = true;
-	}
 	return 0;
 }
 
@@ -208,15 +220,15 @@ void tb_fdr_meta_id_text(uint64_t id, char buf[17])
 
 int tb_fdr_meta_id_line(const char *line, const char *prefix, uint64_t *id)
 {
-	size_t k = strlen(prefix);
+	size_t k = strlen(prefix), n = strcspn(line, "\n");
+	/* The kind's words before " capture ": "# tracebuf names". */
+	size_t words = k - strlen(TB_FDR_META_KEY_ID) - 2;
 
-	if (strncmp(line, prefix, k))
+	if (n < words || strncmp(line, prefix, n < k ? n : k))
 		return 0;
-	line += k;
-	if (strspn(line, "0123456789abcdef") != 16 ||
-	    (line[16] && line[16] != '\n'))
-		return 0;
-	*id = strtoull(line, NULL, 16);
+	/* Cut inside " capture ", or an id cut, longer or not hex. */
+	if (n < k || !id_parse(line + k, id))
+		return -1;
 	return 1;
 }
 

@@ -78,8 +78,10 @@ void tb_fdr_meta_id_text(uint64_t id, char buf[17]);
 
 /*
  * What the first line @line of a companion file says: 1 with *@id set
- * when it is the capture line @prefix (TB_FDR_META_*_LINE) with an id, 0
- * when it is not.
+ * when it is the capture line @prefix (TB_FDR_META_*_LINE) with an id
+ * (16 hex digits, either case), 0 when it is no capture line, -1 when it
+ * is one damaged: cut short (inside the words of @prefix too, from
+ * "# tracebuf names" on), its id cut, longer or not hex.
  */
 int tb_fdr_meta_id_line(const char *line, const char *prefix, uint64_t *id);
 
