@@ -478,6 +478,36 @@ TEST(refuses_xscale)
 	tu_rmdir(dir);
 }
 
+/*
+ * XScale input through a pipe: refused as a file is, standard input
+ * named "-" in the commands that read it; neither says a word on the
+ * names an FDR trace would carry.
+ */
+TEST(refuses_xscale_piped)
+{
+	char *dir = tu_tmpdir(), *out;
+	char path[300];
+	struct stat sb;
+	int status;
+
+	out = tu_run(&status, "cat data/corpus/xscale/snapshot.bin | %s convert fdr-tracedat - %s/x.dat",
+		     tu_tool("tracebuf"), dir);
+	EXPECT_EQ(3, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "standard input is an XScale trace buffer")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "tracebuf decode - or tracebuf convert xscale-fdr -"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(0, tu_count(out, "carries no names")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, "%s convert fdr-tracedat data/corpus/xscale/snapshot.bin %s/x.dat",
+		     tu_tool("tracebuf"), dir);
+	EXPECT_EQ(3, status) TH_LOG("%s", out);
+	EXPECT_EQ(0, tu_count(out, "carries no names")) TH_LOG("%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/x.dat", dir);
+	EXPECT_NE(0, stat(path, &sb));
+	tu_rmdir(dir);
+}
+
 /* A malformed input leaves the output as it was: no half trace.dat. */
 TEST(no_half_output)
 {
