@@ -513,6 +513,9 @@ static void fdr_tracedat(FILE *in, FILE *out)
 	if (st.cut_markers)
 		tb_cli_warn("%s: %llu markers or typed events longer than a page were cut",
 			    opt.out, (unsigned long long)st.cut_markers);
+	if (st.nul_markers)
+		tb_cli_warn("%s: %llu markers hold a NUL byte: ftrace's print event shows each up to it",
+			    opt.out, (unsigned long long)st.nul_markers);
 	if (st.sub_ns)
 		tb_cli_warn("%s: the trace's clock is finer than 1 ns: times rounded down to ns",
 			    opt.out);
