@@ -128,15 +128,16 @@ enum tb_sniff_kind tb_sniff_file(FILE *f)
 	uint8_t buf[256];
 	long at = ftell(f);
 	size_t n;
+	int bad;
 
 	/* A read error stays for the caller to see: clearerr() would hide it. */
 	if (at < 0 || ferror(f) || fseek(f, 0, SEEK_SET))
 		return TB_SNIFF_UNKNOWN;
 	n = fread(buf, 1, sizeof(buf), f);
-	if (ferror(f))
-		return TB_SNIFF_UNKNOWN;
-	clearerr(f);
-	if (fseek(f, at, SEEK_SET))
+	bad = ferror(f);
+	if (!bad)
+		clearerr(f);	/* the end of a short file, nothing else */
+	if (fseek(f, at, SEEK_SET) || bad)
 		return TB_SNIFF_UNKNOWN;
 	return tb_sniff_bytes(buf, n);
 }
