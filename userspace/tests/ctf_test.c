@@ -360,6 +360,47 @@ TEST(refuses_existing)
 	free(out);
 }
 
+/*
+ * XScale input, as a file and through a pipe: refused, saying what it
+ * is and the command that reads it (standard input as "-"), without a
+ * word on the names an FDR trace would carry, and no directory left.
+ */
+TEST(refuses_xscale)
+{
+	static const char *const how[][2] = {
+		{ "", "data/corpus/xscale/snapshot.bin" },
+		{ "cat data/corpus/xscale/snapshot.bin | ", "-" },
+	};
+	static const char *const said[] = {
+		"data/corpus/xscale/snapshot.bin is an XScale trace buffer",
+		"standard input is an XScale trace buffer",
+	};
+	static const char *const reads[] = {
+		"tracebuf decode data/corpus/xscale/snapshot.bin",
+		"tracebuf decode -",
+	};
+	char dir[] = "/tmp/tb-ctf-XXXXXX";
+	char path[300];
+	struct stat sb;
+	char *out;
+	size_t i;
+	int status;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	for (i = 0; i < 2; i++) {
+		out = tu_run(&status, "%s%s convert fdr-ctf %s %s/x", how[i][0],
+			     tu_tool("tracebuf"), how[i][1], dir);
+		EXPECT_EQ(3, status) TH_LOG("%s", out);
+		EXPECT_NE(NULL, strstr(out, said[i])) TH_LOG("%s", out);
+		EXPECT_NE(NULL, strstr(out, reads[i])) TH_LOG("%s", out);
+		EXPECT_EQ(0, tu_count(out, "carries no names")) TH_LOG("%s", out);
+		free(out);
+		snprintf(path, sizeof(path), "%s/x", dir);
+		EXPECT_NE(0, stat(path, &sb));
+	}
+	tu_rmdir(dir);
+}
+
 /* OUTPUT is a directory: stdout cannot be one. */
 TEST(needs_output)
 {

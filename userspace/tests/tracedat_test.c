@@ -459,6 +459,46 @@ TEST(sched_hostile)
 	tu_rmdir(dir);
 }
 
+/*
+ * A marker holding a NUL byte: ftrace's print event is a C string, so
+ * its readers show it up to the NUL; the rest is in the record, and
+ * standard error says so.
+ */
+TEST(marker_with_nul)
+{
+	static const char text[] = "ab\0cd";
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	char *dir = tu_tmpdir(), fdr[256], *out;
+	struct tb_fdr_writer w;
+	int status;
+	FILE *f;
+
+	snprintf(fdr, sizeof(fdr), "%s/m.fdr", dir);
+	f = fopen(fdr, "wb");
+	ASSERT_NE(NULL, f);
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_writer_begin(&w, 100, 100, 0, 1000, 1700000000, 0);
+	tb_fdr_writer_custom(&w, 1100, "plain", 5);
+	tb_fdr_writer_custom(&w, 1200, text, sizeof(text) - 1);
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+	out = tu_run(&status, "%s convert --no-names fdr-tracedat %s %s/m.dat",
+		     tu_tool("tracebuf"), fdr, dir);
+	ASSERT_EQ(0, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "1 markers hold a NUL byte")) TH_LOG("%s", out);
+	free(out);
+	if (tu_have("trace-cmd")) {
+		out = tu_run(&status, "trace-cmd report %s/m.dat", dir);
+		EXPECT_EQ(0, status) TH_LOG("%s", out);
+		EXPECT_NE(NULL, strstr(out, "print:                0x0: ab\n")) TH_LOG("%s", out);
+		free(out);
+	}
+	tu_rmdir(dir);
+}
+
 /* XScale input: refused, naming what reads it; no output file left. */
 TEST(refuses_xscale)
 {
@@ -472,6 +512,36 @@ TEST(refuses_xscale)
 	EXPECT_EQ(3, status) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "is an XScale trace buffer")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "tracebuf decode")) TH_LOG("%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/x.dat", dir);
+	EXPECT_NE(0, stat(path, &sb));
+	tu_rmdir(dir);
+}
+
+/*
+ * XScale input through a pipe: refused as a file is, standard input
+ * named "-" in the commands that read it; neither says a word on the
+ * names an FDR trace would carry.
+ */
+TEST(refuses_xscale_piped)
+{
+	char *dir = tu_tmpdir(), *out;
+	char path[300];
+	struct stat sb;
+	int status;
+
+	out = tu_run(&status, "cat data/corpus/xscale/snapshot.bin | %s convert fdr-tracedat - %s/x.dat",
+		     tu_tool("tracebuf"), dir);
+	EXPECT_EQ(3, status) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "standard input is an XScale trace buffer")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "tracebuf decode - or tracebuf convert xscale-fdr -"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(0, tu_count(out, "carries no names")) TH_LOG("%s", out);
+	free(out);
+	out = tu_run(&status, "%s convert fdr-tracedat data/corpus/xscale/snapshot.bin %s/x.dat",
+		     tu_tool("tracebuf"), dir);
+	EXPECT_EQ(3, status) TH_LOG("%s", out);
+	EXPECT_EQ(0, tu_count(out, "carries no names")) TH_LOG("%s", out);
 	free(out);
 	snprintf(path, sizeof(path), "%s/x.dat", dir);
 	EXPECT_NE(0, stat(path, &sb));

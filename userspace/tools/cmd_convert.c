@@ -118,8 +118,12 @@ static void data_error(const struct tb_error *err)
 	/* A read that failed is not a short file. */
 	if (opt.in_f && ferror(opt.in_f))
 		cli_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
-	/* Another kind of file: which, and what reads it. */
-	if (tb_sniff_mismatch(opt.in, opt.kind, msg, sizeof(msg)))
+	/*
+	 * Another kind of file: which, and what reads it; standard input
+	 * too, when it was copied to a file (the FDR conversions with
+	 * names).
+	 */
+	if (tb_sniff_mismatch_file(opt.in, opt.in_f, opt.kind, msg, sizeof(msg)))
 		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
 	cli_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
 }
@@ -509,6 +513,9 @@ static void fdr_tracedat(FILE *in, FILE *out)
 	if (st.cut_markers)
 		tb_cli_warn("%s: %llu markers or typed events longer than a page were cut",
 			    opt.out, (unsigned long long)st.cut_markers);
+	if (st.nul_markers)
+		tb_cli_warn("%s: %llu markers hold a NUL byte: ftrace's print event shows each up to it",
+			    opt.out, (unsigned long long)st.nul_markers);
 	if (st.sub_ns)
 		tb_cli_warn("%s: the trace's clock is finer than 1 ns: times rounded down to ns",
 			    opt.out);

@@ -48,6 +48,7 @@ struct tb_fdr_tracedat_stats {
 	uint64_t compat;	/* sys_enter/exit of 32-bit (compat) calls */
 	uint64_t own;		/* events of our own (tracebuf:*) */
 	uint64_t cut_markers;	/* markers cut to fit a page */
+	uint64_t nul_markers;	/* markers with a NUL: print shows up to it */
 	uint64_t sub_ns;	/* clock finer than 1 ns: times rounded */
 };
 

@@ -505,8 +505,14 @@ int tb_fdr_tracedat_event_write(struct td_ctx *c,
 	case TB_MERGE_EXIT:
 		return td_func(c, k);
 	case TB_MERGE_MARKER:
-		/* buf[] is a C string: its NUL after the text. */
+		/*
+		 * buf[] is a C string: its NUL after the text.  A NUL in the
+		 * text ends it for every reader (print fmt "%s"); the bytes
+		 * after it stay in the record, unseen: counted, to be said.
+		 */
 		n = td_fit(c, TD_COMMON + 8 + 1, it->len);
+		if (memchr(k->data.data, 0, n))
+			c->st->nul_markers++;
 		ret = td_begin(c, TD_PRINT, it->tid) || td_u64(c, 0) ||
 		      td_put(&c->rec, k->data.data, n) ||
 		      td_put(&c->rec, "", 1) ? -ENOMEM : 0;

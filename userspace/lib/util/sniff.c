@@ -103,16 +103,50 @@ enum tb_sniff_kind tb_sniff_path(const char *path)
 	return tb_sniff_bytes(buf, n);
 }
 
-bool tb_sniff_mismatch(const char *path, enum tb_sniff_kind expected,
-		       char *msg, size_t len)
+/* "WHO is KIND, not EXPECTED: read it with ..." for a known other kind. */
+static bool sniff_say(enum tb_sniff_kind k, const char *who, const char *path,
+		      enum tb_sniff_kind expected, char *msg, size_t len)
 {
-	enum tb_sniff_kind k = tb_sniff_path(path);
 	char how[200];
 
 	if (k == TB_SNIFF_UNKNOWN || k == expected)
 		return false;
 	snprintf(how, sizeof(how), kinds[k].reader, path, path);
-	snprintf(msg, len, "%s is %s, not %s: read it with %s", path,
+	snprintf(msg, len, "%s is %s, not %s: read it with %s", who,
 		 kinds[k].what, kinds[expected].what, how);
 	return true;
+}
+
+bool tb_sniff_mismatch(const char *path, enum tb_sniff_kind expected,
+		       char *msg, size_t len)
+{
+	return sniff_say(tb_sniff_path(path), path, path, expected, msg, len);
+}
+
+enum tb_sniff_kind tb_sniff_file(FILE *f)
+{
+	uint8_t buf[256];
+	long at = ftell(f);
+	size_t n;
+	int bad;
+
+	/* A read error stays for the caller to see: clearerr() would hide it. */
+	if (at < 0 || ferror(f) || fseek(f, 0, SEEK_SET))
+		return TB_SNIFF_UNKNOWN;
+	n = fread(buf, 1, sizeof(buf), f);
+	bad = ferror(f);
+	if (!bad)
+		clearerr(f);	/* the end of a short file, nothing else */
+	if (fseek(f, at, SEEK_SET) || bad)
+		return TB_SNIFF_UNKNOWN;
+	return tb_sniff_bytes(buf, n);
+}
+
+bool tb_sniff_mismatch_file(const char *path, FILE *f,
+			    enum tb_sniff_kind expected, char *msg, size_t len)
+{
+	if (strcmp(path, "-") || !f)
+		return tb_sniff_mismatch(path, expected, msg, len);
+	return sniff_say(tb_sniff_file(f), "standard input", "-", expected,
+			 msg, len);
 }

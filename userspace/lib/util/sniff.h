@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum tb_sniff_kind {
 	TB_SNIFF_UNKNOWN,	/* e.g. a raw XScale dump: any bytes */
@@ -37,5 +38,20 @@ enum tb_sniff_kind tb_sniff_path(const char *path);
  */
 bool tb_sniff_mismatch(const char *path, enum tb_sniff_kind expected,
 		       char *msg, size_t len);
+
+/*
+ * The kind of the open file @f from its first bytes, its position kept:
+ * standard input once copied to a file can be sniffed this way.
+ * TB_SNIFF_UNKNOWN if it cannot seek (a pipe read as it comes).
+ */
+enum tb_sniff_kind tb_sniff_file(FILE *f);
+
+/*
+ * tb_sniff_mismatch() for @path open as @f: "-" (standard input) is
+ * sniffed through @f when it can seek, and said "standard input", with
+ * "-" in the commands that read it.
+ */
+bool tb_sniff_mismatch_file(const char *path, FILE *f,
+			    enum tb_sniff_kind expected, char *msg, size_t len);
 
 #endif /* TB_SNIFF_H */
