@@ -55,7 +55,10 @@ export DISPLAY=":$(cat "$work/display")"
 cpus=$(trace-cmd report "$work/t.dat" 2>/dev/null | sed -n '1s/^cpus=//p')
 plots="--cpu 0-$((${cpus:-1} - 1))"
 [ -n "$pid" ] && plots="$plots --pid $pid"
-HOME=$work/home XDG_RUNTIME_DIR=$work/home \
+# Every XDG directory under that home: the caller's (an XDG_CACHE_HOME
+# of root's, say) is not the user's, and mesa complains there.
+HOME=$work/home XDG_RUNTIME_DIR=$work/home XDG_CACHE_HOME=$work/home/.cache \
+	XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share \
 	$asuser kernelshark -geometry 1280x800+0+0 -i "$work/t.dat" $plots \
 	>"$work/ks.log" 2>&1 &
 ks=$!
