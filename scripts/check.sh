@@ -502,11 +502,11 @@ debug_stage() {
 	mv "$lanes/debug.rc.tmp" "$lanes/stage-debug.rc"
 }
 
-# The lane beside the x86 and debug guests: the builds, the debug
-# module's first of them that the other lane needs (at this machine's
-# speed the x86 guest ends about 15 minutes after the lanes start; the
-# builds take about 11), the host tests in between, and then the guests
-# whose builds are its own: arm64 (about 9.5 minutes) and PXA270 (3).
+# The lane beside the x86 and debug guests: the builds (the debug
+# module's, which the other lane needs after the x86 guest, about 15
+# minutes after the lanes start at this machine's speed, before the host
+# tests), then the guests whose builds are its own: arm64 (about 9.5
+# minutes) and PXA270 (3).
 # The two lanes then take about 29 and 24 minutes, where one lane of
 # every guest took 41 (2026-11-29, b0e4786).
 build_lane() {
@@ -520,11 +520,14 @@ build_lane() {
 		step builds stage-pxa build stage-pxa pxa-build.log stage-pxa
 		pxa_rc=$(cat "$lanes/stage-pxa.rc")
 	fi
-	if [ $do_host = 1 ]; then
-		step builds "host tests" host_suites
-	fi
+	# Before the host tests, which nobody waits for: on a fresh machine
+	# this waits for .ci/run's build of the debug kernel, whose -j
+	# keeps the cores busy meanwhile.
 	if [ $do_debug = 1 ]; then
 		t_deps="debug kernel" step builds stage-debug debug_stage
+	fi
+	if [ $do_host = 1 ]; then
+		step builds "host tests" host_suites
 	fi
 	if [ $do_arm64 = 1 ]; then
 		if [ "$arm64_rc" = 0 ]; then
