@@ -87,6 +87,7 @@
 #include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -426,10 +427,19 @@ void fdr_ring_pos(unsigned int cpu, struct fdr_ring_pos *out)
 /* ------------------------------------------------------------ reading */
 
 /*
+ * Bytes copied to a reader between two chances to reschedule: a ring page
+ * is a sixteenth of the buffer (up to 4 MiB), and copy_to_user() and the
+ * faults it takes on a fresh buffer hold the CPU without a scheduling
+ * point on a kernel without full preemption.  A guest on a starved host
+ * read 2 MiB at once and the soft-lockup watchdog saw 23 s (2026-11-29).
+ */
+#define FDR_COPY_CHUNK	(64 * 1024)
+
+/*
  * Copy @n bytes at @off of page @seq of @c to @dst.  The FDR_META_SIZE
  * bytes at @patch_at, when inside, come from @patch instead: the open
  * block's BufferExtents as it was when a snapshot was taken (the writer
- * rewrites it when the block closes).
+ * rewrites it when the block closes).  May sleep.
  */
 int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
 		      u32 off, u32 n, u32 patch_at, const u8 *patch)
@@ -437,20 +447,22 @@ int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
 	const u8 *page = fdr_page_ptr(c, seq);
 	u32 end = off + n;
 
+	might_sleep();
 	while (off < end) {
 		const u8 *from = page + off;
-		u32 stop = end;
+		u32 stop = min(end, off + FDR_COPY_CHUNK);
 
 		if (off < patch_at) {
-			stop = min(end, patch_at);
+			stop = min(stop, patch_at);
 		} else if (off < patch_at + FDR_META_SIZE) {
-			stop = min(end, patch_at + FDR_META_SIZE);
+			stop = min(stop, patch_at + FDR_META_SIZE);
 			from = patch + (off - patch_at);
 		}
 		if (copy_to_user(dst, from, stop - off))
 			return -EFAULT;
 		dst += stop - off;
 		off = stop;
+		cond_resched();
 	}
 	return 0;
 }

@@ -147,7 +147,8 @@ static inline void fdr_set_limit(struct fdr_cpu *c)
 
 /*
  * Copy @n bytes at @off of page @seq of @c to @dst; the FDR_META_SIZE
- * bytes at @patch_at, when inside, from @patch instead (ring.c).
+ * bytes at @patch_at, when inside, from @patch instead (ring.c).  May
+ * sleep: it reschedules every 64 KiB.
  */
 int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
 		      u32 off, u32 n, u32 patch_at, const u8 *patch);
