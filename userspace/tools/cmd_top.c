@@ -32,6 +32,7 @@
 #include "collect/collect.h"
 #include "convert/fdr_post.h"
 #include "convert/fdr_post_files.h"
+#include "convert/fdr_report_class.h"
 #include "convert/fdr_top.h"
 #include "convert/fdr_top_print.h"
 #include "device/fdr_dev.h"
@@ -382,6 +383,22 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
 }
 
 /*
+ * A name for an id top had none for: the one the live view printed, the
+ * report's (convert/fdr_report_class.h), so that the saved file's own
+ * names read as the intervals did; record's namer would invent
+ * "sys_62" where the view said "syscall_0x3e" (the arm64 and 32-bit ARM
+ * builds have no syscall table).
+ */
+static void top_namer(void *ctx, const struct tb_name_map *known,
+		      uint32_t kid, char *out, size_t size)
+{
+	const char *n = tb_fdr_report_class_event(known, kid, out, size);
+
+	if (n != out)
+		snprintf(out, size, "%s", n);
+}
+
+/*
  * --save's file as tracebuf record -r writes its trace (convert/fdr_post.h,
  * raw mode): the stream's blocks in order after the META block (capture
  * facts, names, tasks) that lets tracebuf report read it alone, and
@@ -400,6 +417,7 @@ static void top_save_meta(const char *save, int fd,
 	struct tb_fdr_post_files files = {
 		.trace = save, .known = names,
 		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+		.namer = top_namer,
 	};
 	struct tb_fdr_post_meta meta;
 	struct tb_error err;
@@ -432,6 +450,7 @@ static void top_save_meta(const char *save, int fd,
 	meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = names,
 		.syscalls = files.syscalls, .tasks = tasks,
+		.namer = top_namer,
 	};
 	post.meta = &meta;
 	/* whole or not at all; the map keeps the stream's own inode */

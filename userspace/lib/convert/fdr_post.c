@@ -568,6 +568,9 @@ static int meta_capture(const struct tb_fdr_post *p, FILE *f)
 
 static int meta_names(const struct tb_fdr_post *p, FILE *f)
 {
+	if (p->meta->namer)
+		return tb_fdr_post_names(p, f, NULL, p->meta->known,
+					 p->meta->namer, p->meta->namer_ctx);
 	return tb_fdr_post_names(p, f, NULL, p->meta->known,
 				 tb_fdr_post_syscall_namer,
 				 (void *)&p->meta->syscalls);

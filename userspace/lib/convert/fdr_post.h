@@ -74,11 +74,24 @@ struct tb_fdr_syscalls {
  * "KEY VALUE" lines, and the names and tasks as the companion files get
  * them (the same @known and @syscalls as struct tb_fdr_post_files).
  */
+/*
+ * Name of kernel id @kid for the names file: write at most @size bytes
+ * to @out.  @known (kernel id -> name, may be NULL) is tried first.
+ */
+typedef void (*tb_fdr_namer_fn)(void *ctx, const struct tb_name_map *known,
+				uint32_t kid, char *out, size_t size);
+
 struct tb_fdr_post_meta {
 	const char *capture;		/* "KEY VALUE\n" lines, or NULL */
 	const struct tb_name_map *known;	/* names by kernel id */
 	struct tb_fdr_syscalls syscalls;
 	const struct tb_task_map *tasks;	/* may be NULL: none known */
+	/*
+	 * The names of the ids @known lacks: @namer's, with @namer_ctx; NULL:
+	 * tb_fdr_post_syscall_namer() over @syscalls, as the names file's.
+	 */
+	tb_fdr_namer_fn namer;
+	void *namer_ctx;
 };
 
 struct tb_fdr_post {
@@ -140,13 +153,6 @@ bool tb_fdr_post_kernel_ids(const struct tb_fdr_post *p);
 
 /* Kernel id of an id of the written trace (itself in raw mode). */
 uint32_t tb_fdr_post_kernel_id(const struct tb_fdr_post *p, uint32_t id);
-
-/*
- * Name of kernel id @kid for the names file: write at most @size bytes
- * to @out.  @known (kernel id -> name, may be NULL) is tried first.
- */
-typedef void (*tb_fdr_namer_fn)(void *ctx, const struct tb_name_map *known,
-				uint32_t kid, char *out, size_t size);
 
 /*
  * The namer both collectors use: syscalls named "sys_<name>" from @ctx, a

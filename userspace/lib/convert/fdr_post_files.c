@@ -153,8 +153,8 @@ int tb_fdr_post_files(const struct tb_fdr_post *p,
 		}
 	}
 	ret = tb_fdr_post_names(p, names.f, map.f, f->known,
-				tb_fdr_post_syscall_namer,
-				(void *)&f->syscalls);
+				f->namer ? f->namer : tb_fdr_post_syscall_namer,
+				f->namer ? f->namer_ctx : (void *)&f->syscalls);
 	if (ret) {
 		tb_output_abort(&names);
 		if (map.f)

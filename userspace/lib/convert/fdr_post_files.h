@@ -31,10 +31,13 @@ struct tb_fdr_post_files {
 	const char *json;	/* trace_event JSON */
 	const struct tb_name_map *known;	/* names by kernel id */
 	struct tb_fdr_syscalls syscalls;	/* then the syscall table */
+	/* Or else, when set, @namer (as struct tb_fdr_post_meta's). */
+	tb_fdr_namer_fn namer;
+	void *namer_ctx;
 };
 
 /*
- * Write @f's files, names as tb_fdr_post_names() with
+ * Write @f's files, names as tb_fdr_post_names() with @f's namer, or
  * tb_fdr_post_syscall_namer().  Returns 0, or -1 with @err set when the names
  * file or the map cannot be written; a tfile or JSON that cannot be
  * written is only reported on stderr (tb_cli_warn), the trace stays usable.
