@@ -31,19 +31,26 @@ int tb_fdr_top_key(const char *name)
 	return -1;
 }
 
-static uint64_t top_row_val(const struct tb_fdr_top_row *x,
-			    enum tb_fdr_top_key key)
+/* The value @key sorts by, of a name's row or a waiting task's. */
+static uint64_t top_key_val(enum tb_fdr_top_key key, uint64_t count,
+			    uint64_t total, uint64_t p99, uint64_t max)
 {
 	switch (key) {
 	case TB_FDR_TOP_TOTAL:
-		return x->total;
+		return total;
 	case TB_FDR_TOP_P99:
-		return x->p99;
+		return p99;
 	case TB_FDR_TOP_MAX:
-		return x->max;
+		return max;
 	default:
-		return x->count;
+		return count;
 	}
+}
+
+static uint64_t top_row_val(const struct tb_fdr_top_row *x,
+			    enum tb_fdr_top_key key)
+{
+	return top_key_val(key, x->count, x->total, x->p99, x->max);
 }
 
 /* qsort() has no context argument: the key of the sort under way. */
@@ -83,16 +90,7 @@ static int top_task_by_key(const void *a, const void *b)
 static uint64_t top_wait_val(const struct tb_fdr_top_wait *x,
 			     enum tb_fdr_top_key key)
 {
-	switch (key) {
-	case TB_FDR_TOP_TOTAL:
-		return x->total;
-	case TB_FDR_TOP_P99:
-		return x->p99;
-	case TB_FDR_TOP_MAX:
-		return x->max;
-	default:
-		return x->count;
-	}
+	return top_key_val(key, x->count, x->total, x->p99, x->max);
 }
 
 /* Tasks that waited for a CPU: by key, then total, then tid. */
