@@ -406,6 +406,50 @@ TEST(kept_events_name_their_function_whatever_its_id)
 }
 
 /*
+ * A flight recorder that fired before still holds the earlier triggers'
+ * events: the report counts them all and shows the last, so that a
+ * converter's reader (ctf-check.py's) can account for every one.
+ */
+TEST(every_trigger_event_counted_the_last_shown)
+{
+	static const char t1[] = "tracebuf trigger: marker \"a\"";
+	static const char t2[] = "tracebuf: panic: oops";
+	struct tb_fdr_report_print p = { .input = "x" };
+	struct gb g = { 0 };
+	struct tb_fdr_report r;
+	char *text, *json = NULL;
+	size_t ext, len;
+	FILE *out;
+
+	gf_header(&g, 5, 1, 0);
+	ext = gf_extents(&g, 0);
+	block(&g, 3, 3, 0, 1000);
+	gf_custom(&g, 5, t1, sizeof(t1) - 1, 10, 0);
+	gf_func(&g, TB_FDR_ENTER, SYS(39), 10);
+	gf_func(&g, TB_FDR_EXIT, SYS(39), 10);
+	gf_custom(&g, 5, t2, sizeof(t2) - 1, 10, 0);
+	gf_extents_end(&g, ext);
+	ASSERT_EQ(0, run_mem(&r, &g, OPTS(), false));
+	EXPECT_TRUE(r.trigger.found);
+	EXPECT_EQ(2, r.trigger.count);
+	EXPECT_STREQ(t2, r.trigger.text);
+	text = report_text(&r, 0);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "(the last of 2 trigger or panic events in the file)"))
+		TH_LOG("%s", text);
+	out = open_memstream(&json, &len);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(0, tb_fdr_report_print_json(&r, &p, out));
+	fclose(out);
+	EXPECT_NE(NULL, strstr(json, "\"text\": \"tracebuf: panic: oops\", \"count\": 2}"))
+		TH_LOG("%.400s", json);
+	free(text);
+	free(json);
+	tb_fdr_report_free(&r);
+	gb_free(&g);
+}
+
+/*
  * Task 30 (pid 30) exits and writes its command name; its thread 31 and
  * task 40 do not: the report names 30 by its name, 31 by its process's,
  * leaves 40 unnamed, and counts no marker for the name.

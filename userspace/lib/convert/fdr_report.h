@@ -118,9 +118,14 @@ struct tb_fdr_report_fold {
 	uint64_t count;
 };
 
-/* A trigger or panic event ("tracebuf trigger: ", "tracebuf: panic: "). */
+/*
+ * A trigger or panic event ("tracebuf trigger: ", "tracebuf: panic: "):
+ * the last in the file, and how many there are (a flight recorder that
+ * fired before still holds the earlier ones).
+ */
 struct tb_fdr_report_trigger {
 	bool found;
+	uint64_t count;
 	uint64_t tsc;
 	uint16_t cpu;
 	int32_t tid;

@@ -140,6 +140,9 @@ static void rp_heading(struct tb_fdr_report *r,
 		fprintf(out, "  trigger at %.6f s on CPU %u: %s\n",
 			(double)tb_fdr_report_ns(r, r->trigger.tsc - r->first) /
 			1e9, r->trigger.cpu, r->trigger.text);
+	if (r->trigger.count > 1)
+		fprintf(out, "  (the last of %llu trigger or panic events in the file)\n",
+			(unsigned long long)r->trigger.count);
 	if (o->pid != TB_REPORT_NO_FILTER || o->tid != TB_REPORT_NO_FILTER ||
 	    o->cpu != TB_REPORT_NO_FILTER || o->classes || o->name ||
 	    r->window_from || r->window_to != UINT64_MAX) {
@@ -574,7 +577,7 @@ int tb_fdr_report_print_json(struct tb_fdr_report *r,
 			tb_fdr_report_ns(r, r->trigger.tsc - r->first),
 			r->trigger.cpu, tb_task_map_shown_tid(r->trigger.tid));
 		rp_jstr(out, r->trigger.text);
-		fprintf(out, "}");
+		fprintf(out, ", \"count\": %" PRIu64 "}", r->trigger.count);
 	}
 	fprintf(out, ",\n\"names\": [");
 	for (k = 0, i = 0; k < r->nfuncs; k++) {

@@ -536,6 +536,7 @@ void tb_fdr_report_visit_custom(struct rp_ctx *c, const struct tb_fdr_record *re
 		struct tb_fdr_report_trigger *tr = &r->trigger;
 
 		tr->found = true;
+		tr->count++;
 		tr->tsc = rec->tsc;
 		tr->cpu = rec->cpu;
 		tr->tid = rec->tid;
