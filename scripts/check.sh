@@ -276,6 +276,15 @@ vm_suite() {
 		scripts/report-check.sh "$results/$suite-out/accept" \
 		"$results/$suite-out/kfunc" "$results/$suite-out/bpf-kfunc" \
 		"$results/$suite-out/bpf" "$results/$suite-out/trigger"
+	# The same traces in the LTTng and ftrace readers (issue 42): the
+	# record trace, the kernel functions, the BPF collector's, every
+	# trigger file, converted to CTF and trace.dat, and read by
+	# babeltrace2, lttng-analyses and trace-cmd against the report.
+	section "host: the CTF and trace.dat of the traces of $suite, in babeltrace2, lttng-analyses and trace-cmd"
+	guest_check "$suite-convert" convert_check "$results/$suite-out/accept" \
+		scripts/convert-check.sh "$results/$suite-out/accept/trace.fdr" \
+		"$results/$suite-out/kfunc/trace.fdr" "$results/$suite-out/bpf/all.fdr" \
+		"$results/$suite-out/trigger"
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	section "host: llvm-xray over the capture after the fuzzer in $suite"
 	guest_check "$suite-fuzz-xray" llvm_xray "$results/$suite-out/fuzz" \
