@@ -101,7 +101,11 @@ struct sched_seen {
 	int64_t bad_value;
 	int rets_not_after_exit;	/* anywhere in the trace */
 	int switches_pair, switches_pair_s, switches_pair_other;
-	int preempted_ping, preempted_pong;	/* switches in the pair, R */
+	/*
+	 * Ping [0] and pong [1] leaving the CPU, to anyone: asleep (S),
+	 * preempted (R); and preempted by the other (a wake-up or the tick).
+	 */
+	int left_s[2], left_r[2], to_partner_r;
 	int switches_out_of_pair;
 	int pong_dead, spinner_running, spinner_dead, spinner_other;
 	int wake_ping_by_pong, wake_pong_by_ping;
@@ -137,8 +141,15 @@ static void on_switch(struct sched_seen *s, const struct tb_fdr_record *r,
 	}
 	if (sw->prev_tid == s->pong && sw->prev_state == TRACEBUF_FDR_STATE_DEAD)
 		s->pong_dead++;
-	if (sw->prev_tid == s->ping || sw->prev_tid == s->pong)
+	if (sw->prev_tid == s->ping || sw->prev_tid == s->pong) {
+		int side = sw->prev_tid == s->pong;
+
 		s->switches_out_of_pair++;
+		if (sw->prev_state == TRACEBUF_FDR_STATE_SLEEPING)
+			s->left_s[side]++;
+		else if (sw->prev_state == TRACEBUF_FDR_STATE_RUNNING)
+			s->left_r[side]++;
+	}
 	if (s->spinner && sw->prev_tid == s->spinner) {
 		if (sw->prev_state == TRACEBUF_FDR_STATE_RUNNING)
 			s->spinner_running++;
@@ -153,8 +164,7 @@ static void on_switch(struct sched_seen *s, const struct tb_fdr_record *r,
 	if (sw->prev_state == TRACEBUF_FDR_STATE_SLEEPING)
 		s->switches_pair_s++;
 	else if (sw->prev_state == TRACEBUF_FDR_STATE_RUNNING)
-		*(sw->prev_tid == s->ping ? &s->preempted_ping :
-					    &s->preempted_pong) += 1;
+		s->to_partner_r++;
 	else if (sw->prev_state != TRACEBUF_FDR_STATE_RUNNING &&
 		 !(sw->prev_tid == s->pong &&
 		   sw->prev_state == TRACEBUF_FDR_STATE_DEAD))
@@ -315,13 +325,14 @@ static void record(struct __test_metadata *_metadata, struct sched_seen *s,
 	ASSERT_EQ(0, tb_fdr_reader_read_mem(buf, len, NULL, sched_visit, s,
 					    &rs, &err)) TH_LOG("%s", err.msg);
 	free(buf);
-	TH_LOG("%d switches (%d between the pair, %d sleeping, preempted "
-	       "ping %d pong %d, %d idle), "
+	TH_LOG("%d switches (%d between the pair, %d sleeping, %d preempted; "
+	       "ping left asleep %d preempted %d, pong %d %d; %d idle), "
 	       "wake-ups %d/%d, %d ENOENT in the loop (%d in the task, %d other "
 	       "errors after its pin), "
 	       "spinner out %d running, %d dead, %d other",
 	       s->switches, s->switches_pair, s->switches_pair_s,
-	       s->preempted_ping, s->preempted_pong, s->idle_switches,
+	       s->to_partner_r, s->left_s[0], s->left_r[0], s->left_s[1],
+	       s->left_r[1], s->idle_switches,
 	       s->wake_pong_by_ping, s->wake_ping_by_pong, s->rets_loop,
 	       s->rets_enoent_task, s->rets_loop_other, s->spinner_running,
 	       s->spinner_dead, s->spinner_other);
@@ -356,18 +367,26 @@ static void check_common(struct __test_metadata *_metadata,
 	EXPECT_EQ(1, s->pong_dead);
 }
 
-/* No wake-up preempts: every round trip is the textbook one. */
-static void check_textbook(struct __test_metadata *_metadata,
-			   const struct sched_seen *s)
+/*
+ * Each round trip, each side leaves the CPU, asleep in read() or
+ * preempted (pong's last time: its exit), and is woken by the other
+ * unless it was preempted after its write, runnable rather than asleep
+ * when the other wrote back: so each preemption stands for one sleep and
+ * one wake-up fewer.  Who runs next is not counted: a kernel thread may
+ * come between the two (the stopper that the soft-lockup watchdog wakes
+ * every few seconds preempts even FIFO; under CFS any thread), which
+ * took one of 400 switches from the pair in the arm64 guest beside
+ * another guest (2026-11-29).
+ */
+static void check_round_trips(struct __test_metadata *_metadata,
+			      const struct sched_seen *s)
 {
 	check_common(_metadata, s);
-	/* Nothing else runs between them: 2R switches from one to the other. */
-	EXPECT_LE(2 * PP_ROUNDS, s->switches_pair);
-	/* Each blocks in read() once a round trip; pong's last is its exit. */
-	EXPECT_LE(2 * PP_ROUNDS - 1, s->switches_pair_s);
-	/* Each wakes the other once a round trip (pong's first: NEW). */
-	EXPECT_LE(PP_ROUNDS, s->wake_pong_by_ping);
-	EXPECT_LE(PP_ROUNDS, s->wake_ping_by_pong);
+	EXPECT_LE(2 * PP_ROUNDS - 1, s->left_s[0] + s->left_r[0] +
+				     s->left_s[1] + s->left_r[1]);
+	/* Pong's first wake-up is a NEW one, by ping too. */
+	EXPECT_LE(PP_ROUNDS, s->wake_pong_by_ping + s->left_r[1]);
+	EXPECT_LE(PP_ROUNDS, s->wake_ping_by_pong + s->left_r[0]);
 }
 
 /* SCHED_FIFO at one priority: no wake-up preempts. */
@@ -376,30 +395,23 @@ TEST(fifo_pingpong_and_errors_exact)
 	struct sched_seen s = { 0 };
 
 	record(_metadata, &s, true, NULL);
-	check_textbook(_metadata, &s);
+	check_round_trips(_metadata, &s);
+	/* Neither its wake-up nor the tick preempts a FIFO task for another. */
+	EXPECT_EQ(0, s.to_partner_r);
 }
 
 /*
  * SCHED_BATCH (workload --batch, no privilege): no wake-up preempts, but
  * the tick still may, when a task's slice runs out (CFS; FIFO has no
  * slice), and the slower the machine the more round trips span a tick:
- * 3 of 200 in a guest beside another guest and builds (2026-11-29).  A
- * task preempted after its write is runnable, not asleep, when the other
- * writes back: that round trip has no sleep and no wake-up of it, so
- * each preemption stands for exactly one of each, and the textbook
- * counts hold with the preemptions added, however many there are.
+ * 3 of 200 in a guest beside another guest and builds (2026-11-29).
  */
 TEST(batch_pingpong_exact)
 {
 	struct sched_seen s = { 0 };
 
 	record(_metadata, &s, false, "--batch");
-	check_common(_metadata, &s);
-	EXPECT_LE(2 * PP_ROUNDS, s.switches_pair);
-	EXPECT_LE(2 * PP_ROUNDS - 1,
-		  s.switches_pair_s + s.preempted_ping + s.preempted_pong);
-	EXPECT_LE(PP_ROUNDS, s.wake_pong_by_ping + s.preempted_pong);
-	EXPECT_LE(PP_ROUNDS, s.wake_ping_by_pong + s.preempted_ping);
+	check_round_trips(_metadata, &s);
 }
 
 /*
