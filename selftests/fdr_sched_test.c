@@ -145,7 +145,13 @@ static void on_switch(struct sched_seen *s, const struct tb_fdr_record *r,
 		int side = sw->prev_tid == s->pong;
 
 		s->switches_out_of_pair++;
-		if (sw->prev_state == TRACEBUF_FDR_STATE_SLEEPING)
+		/*
+		 * Asleep: in read(), or (D) on the pipe's mutex, which the
+		 * other held when the tick preempted it inside read() or
+		 * write().
+		 */
+		if (sw->prev_state == TRACEBUF_FDR_STATE_SLEEPING ||
+		    sw->prev_state == TRACEBUF_FDR_STATE_UNINTERRUPTIBLE)
 			s->left_s[side]++;
 		else if (sw->prev_state == TRACEBUF_FDR_STATE_RUNNING)
 			s->left_r[side]++;
@@ -166,6 +172,7 @@ static void on_switch(struct sched_seen *s, const struct tb_fdr_record *r,
 	else if (sw->prev_state == TRACEBUF_FDR_STATE_RUNNING)
 		s->to_partner_r++;
 	else if (sw->prev_state != TRACEBUF_FDR_STATE_RUNNING &&
+		 sw->prev_state != TRACEBUF_FDR_STATE_UNINTERRUPTIBLE &&
 		 !(sw->prev_tid == s->pong &&
 		   sw->prev_state == TRACEBUF_FDR_STATE_DEAD))
 		s->switches_pair_other++;
