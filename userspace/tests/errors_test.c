@@ -167,6 +167,41 @@ TEST(wrong_invocations)
 }
 
 /* A mistyped option: one line, then "Try 'PROG --help'", as GNU tools. */
+/*
+ * A file is named as trace_event JSON by what JSON is, not by one byte:
+ * a binary file that happens to begin with '[' (one in 128 of random
+ * ones) is of no known kind, and a real JSON trace is still named.
+ */
+TEST(json_named_by_more_than_one_byte)
+{
+	static const uint8_t binary[] = { '[', 0x8f, 0x69, 0xa5, 0x04, 0x52, 0x00, 0x62,
+					  '{', 0x15, 0xb4, 0x7f, 0x6d, 0x00, 0x98, 0x68 };
+	static const char *const json[] = {
+		"{\"traceEvents\": []}\n",
+		"  [\n  {\"name\": \"a\", \"ph\": \"B\"}]\n",
+	};
+	char *dir = tu_tmpdir(), path[512], *out;
+	size_t i;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	ASSERT_EQ(0, tu_write(path, binary, sizeof(binary)));
+	out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
+	EXPECT_EQ(TB_EXIT_DATA, st);
+	EXPECT_EQ(NULL, strstr(out, "JSON")) TH_LOG("%s", out);
+	free(out);
+	for (i = 0; i < sizeof(json) / sizeof(json[0]); i++) {
+		snprintf(path, sizeof(path), "%s/j%zu", dir, i);
+		ASSERT_EQ(0, tu_write(path, json[i], strlen(json[i])));
+		out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
+		EXPECT_EQ(TB_EXIT_DATA, st);
+		EXPECT_NE(NULL, strstr(out, "is a trace_event JSON file")) TH_LOG("%s", out);
+		free(out);
+	}
+	tu_rmdir(dir);
+	free(dir);
+}
+
 TEST(mistyped_option_is_two_lines)
 {
 	unsigned int i;

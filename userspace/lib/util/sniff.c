@@ -64,6 +64,29 @@ static bool names_text(const uint8_t *p, size_t n)
 	return n > 0;
 }
 
+/*
+ * JSON from its opening bracket at @i: text to the end of the @n bytes
+ * (no control byte but tab, CR and LF; UTF-8 passes), and after '{' a
+ * key or the end, after '[' a value or the end.  One '[' or '{' alone
+ * would take one binary file in 128 for JSON.
+ */
+static bool json_text(const uint8_t *p, size_t n, size_t i)
+{
+	size_t j;
+
+	for (j = i; j < n; j++)
+		if ((p[j] < 0x20 && p[j] != '\t' && p[j] != '\r' && p[j] != '\n') ||
+		    p[j] == 0x7f)
+			return false;
+	for (j = i + 1; j < n && isspace(p[j]); j++)
+		;
+	if (j == n)
+		return true;
+	if (p[i] == '{')
+		return p[j] == '"' || p[j] == '}';
+	return strchr("{[]\"-0123456789tfn", p[j]);
+}
+
 enum tb_sniff_kind tb_sniff_bytes(const uint8_t *p, size_t n)
 {
 	size_t i;
@@ -80,7 +103,7 @@ enum tb_sniff_kind tb_sniff_bytes(const uint8_t *p, size_t n)
 		return TB_SNIFF_FDR;
 	for (i = 0; i < n && isspace(p[i]); i++)
 		;
-	if (i < n && (p[i] == '{' || p[i] == '['))
+	if (i < n && (p[i] == '{' || p[i] == '[') && json_text(p, n, i))
 		return TB_SNIFF_JSON;
 	if (names_text(p, n))
 		return TB_SNIFF_NAMES;
