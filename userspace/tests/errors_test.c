@@ -104,6 +104,13 @@ TEST(wrong_invocations)
 		{ "report -m " FDR " " FDR, TB_EXIT_DATA, "--map: ", "is an XRay FDR trace", NULL },
 		{ "script " SNAP, TB_EXIT_DATA,
 		  "is an XScale trace buffer", "tracebuf decode", NULL },
+		/* Standard input, a file or a pipe, is named alike. */
+		{ "report - < " SNAP, TB_EXIT_DATA,
+		  "standard input is an XScale trace buffer", "tracebuf decode -", NULL },
+		{ "script - < " SNAP, TB_EXIT_DATA,
+		  "standard input is an XScale trace buffer", "tracebuf decode -", NULL },
+		{ "report - < " TFILE, TB_EXIT_DATA,
+		  "standard input is a GDB trace file", NULL, NULL },
 		{ "script --before 5 --time 1, " FDR, TB_EXIT_USAGE,
 		  "choose one", NULL, NULL },
 		/* Arguments are checked before the device is opened. */
@@ -198,6 +205,11 @@ TEST(json_named_by_more_than_one_byte)
 		EXPECT_NE(NULL, strstr(out, "is a trace_event JSON file")) TH_LOG("%s", out);
 		free(out);
 	}
+	/* Through a pipe, which report and script copy to a file first. */
+	out = tu_run(&st, "cat %s | %s script -", SNAP, tu_tool("tracebuf"));
+	EXPECT_EQ(TB_EXIT_DATA, st);
+	EXPECT_NE(NULL, strstr(out, "standard input is an XScale trace buffer")) TH_LOG("%s", out);
+	free(out);
 	tu_rmdir(dir);
 	free(dir);
 }

@@ -84,8 +84,8 @@ static void usage(FILE *f)
  * A trace that cannot be listed (named with the command that reads it),
  * or an output that cannot be written.
  */
-static void script_fail(const char *path, const char *output, int ret,
-			const struct tb_error *err)
+static void script_fail(const char *path, FILE *in, const char *output,
+			int ret, const struct tb_error *err)
 {
 	char msg[512];
 
@@ -95,7 +95,7 @@ static void script_fail(const char *path, const char *output, int ret,
 		cli_die(TB_EXIT_FAIL, "writing %s: %s",
 			strcmp(output, "-") ? output : "standard output",
 			strerror(-ret));
-	if (tb_sniff_mismatch(path, TB_SNIFF_FDR, msg, sizeof(msg)))
+	if (tb_sniff_mismatch_file(path, in, TB_SNIFF_FDR, msg, sizeof(msg)))
 		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
 	cli_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
 }
@@ -157,7 +157,7 @@ int cmd_script(int argc, char **argv)
 	ret = tb_fdr_script_run(fileno(in), out, &tn.names, &tn.tasks, &o, &st,
 				&err);
 	if (ret)
-		script_fail(input, output, ret, &err);
+		script_fail(input, in, output, ret, &err);
 	fclose(in);
 	cli_close_output(out, output);
 	if (err.warning[0])

@@ -181,7 +181,7 @@ void report_cli_read(struct tb_fdr_report *r, const char *path, FILE *in,
 	ret = tb_fdr_report_run(r, in, names, tasks, o, folded, &err);
 	if (ret == -ENOMEM)
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	if (ret && tb_sniff_mismatch(path, TB_SNIFF_FDR, msg, sizeof(msg)))
+	if (ret && tb_sniff_mismatch_file(path, in, TB_SNIFF_FDR, msg, sizeof(msg)))
 		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
 	if (ret)
 		cli_die(TB_EXIT_DATA, "%s: %s", path, err.msg);
