@@ -106,7 +106,23 @@ run_tap() {
 	mkdir -p "$results/$suite"
 	"$@" >"$results/$suite/$name.tap" 2>&1
 	echo $? >"$results/$suite/$name.rc"
-	grep -E '^(not )?ok ' "$results/$suite/$name.tap"
+	tap_lines "$results/$suite/$name.tap"
+}
+
+# tap_lines FILE: the TAP file's result lines, and for each failure the
+# diagnostics just before it (its last 20 "#" lines), so that a CI log
+# whose files are gone still says why a test failed.
+tap_lines() {
+	awk '
+		/^[ \t]*#/ { diag[n++ % 20] = $0; next }
+		/^(not )?ok / {
+			if ($1 == "not")
+				for (i = (n > 20 ? n - 20 : 0); i < n; i++)
+					print diag[i % 20]
+			print
+			n = 0
+		}
+	' "$1"
 }
 
 # run_host_tests DIR SUITE: run every test binary in DIR that has a
@@ -151,7 +167,7 @@ host_suites() {
 		cat "$results/man-build.log"
 		pseudo_result host man_pages_build 0 "make man failed"
 	fi
-	grep -E '^(not )?ok ' "$results/host/man_pages_build.tap"
+	tap_lines "$results/host/man_pages_build.tap"
 	# No two userspace files include or call each other in a circle
 	# (Documentation/library.rst): the graphs from the sources and nm.
 	section "circles between userspace files (scripts/file-circles.py)"
@@ -210,7 +226,7 @@ guest_check() {
 		printf 'TAP version 13\n1..1\nok 1 %s # SKIP %s %s\n' \
 			"$name" "$why" "${dir#"$results"/}" >"$results/$suite/$name.tap"
 		echo 0 >"$results/$suite/$name.rc"
-		grep -E '^(not )?ok ' "$results/$suite/$name.tap"
+		tap_lines "$results/$suite/$name.tap"
 		return
 	fi
 	run_tap "$suite" "$name" "$@"
@@ -251,7 +267,7 @@ vm_suite() {
 				"arm64 6.1 cannot attach BPF trampolines to kernel functions" \
 				>"$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
 			echo 0 >"$results/$suite-bpf-kfunc-accept/llvm_xray.rc"
-			grep -E '^(not )?ok ' "$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
+			tap_lines "$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
 		else
 			guest_check "$suite-bpf-kfunc-accept" llvm_xray "$results/$suite-out/bpf-kfunc" \
 				scripts/fdr-kfunc-accept.sh "$results/$suite-out/bpf-kfunc"
@@ -494,7 +510,7 @@ await() {
 build_failed() {
 	tail -n 40 "$results/$2"
 	pseudo_result "$1" build 0 "$3 failed ($results/$2)"
-	grep -E '^(not )?ok ' "$results/$1/build.tap"
+	tap_lines "$results/$1/build.tap"
 }
 
 # The debug module and its guest tree; the kernel first, unless cached

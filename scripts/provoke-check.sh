@@ -44,7 +44,8 @@ ok $? "provoke: WARN, WARN_ON_ONCE and an oops fire their triggers (fdr_provoke)
 	"$(cat "$tap" 2>/dev/null; tail -n 5 "$dir/vm.log")"
 [ $rc = 0 ]
 ok $? "provoke: the guest survived; its kernel log holds the provoked reports and nothing else" \
-	"exit $rc: $(tail -n 12 "$dir/vm.log")"
+	"exit $rc: $( (sed -n '/KERNEL LOG CHECK FAILED/,$p' "$dir/vm.log" | grep . ||
+		tail -n 12 "$dir/vm.log") | head -n 40)"
 grep -q 'reason: tracebuf trigger: WARN at .*tb_provoke' "$tap" 2>/dev/null &&
 	grep -q 'reason: tracebuf trigger: oops: Oops' "$tap"
 ok $? "provoke: the reasons name the WARN's place and the oops" \
