@@ -386,8 +386,8 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
  * A name for an id top had none for: the one the live view printed, the
  * report's (convert/fdr_report_class.h), so that the saved file's own
  * names read as the intervals did; record's namer would invent
- * "sys_62" where the view said "syscall_0x3e" (the arm64 and 32-bit ARM
- * builds have no syscall table).
+ * "sys_62" where the view said "syscall_0x3e" (a number outside the
+ * build's syscall table).
  */
 static void top_namer(void *ctx, const struct tb_name_map *known,
 		      uint32_t kid, char *out, size_t size)
