@@ -51,7 +51,7 @@ TEST(demo)
 	if (st == 4)
 		SKIP(free(out); return, "%s", out);
 	ASSERT_EQ(0, st) TH_LOG("%s", out);
-	ASSERT_NE(NULL, strstr(out, "trace-cmd: 4542 events on 2 CPUs"))
+	ASSERT_NE(NULL, strstr(out, "trace-cmd: 4693 events on 2 CPUs"))
 		TH_LOG("%s", out);
 	free(out);
 }
@@ -571,8 +571,8 @@ TEST(no_half_output)
 
 /*
  * KernelShark under Xvfb: loads demo.fdr's trace.dat without a word but
- * "Loading", draws a plot per CPU and task 640's; the screenshot stays in
- * build/ for a person to look at.
+ * "Loading", draws a plot per CPU and task 642's (fdr_workload); the
+ * screenshot stays in build/ for a person to look at.
  */
 TEST_TIMEOUT(kernelshark, TU_BATCH_TIMEOUT)
 {
@@ -583,7 +583,7 @@ TEST_TIMEOUT(kernelshark, TU_BATCH_TIMEOUT)
 		SKIP(return, "kernelshark not installed (scripts/setup.sh installs it)");
 	dir = tu_tmpdir();
 	out = tu_run(&status, "%s convert -q fdr-tracedat data/viewer/demo.fdr %s/t.dat && "
-		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark.png 640",
+		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark.png 642",
 		     tu_tool("tracebuf"), dir, dir);
 	tu_rmdir(dir);
 	if (status == 4)
