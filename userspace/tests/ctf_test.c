@@ -401,6 +401,43 @@ TEST(refuses_xscale)
 	tu_rmdir(dir);
 }
 
+/*
+ * The env's hostname and kernel_release come from the trace's own
+ * description (its META block) when it has one, as LTTng writes the
+ * machine's; a trace without one (gen-v2.fdr, llvm-xray's kind) says
+ * "unknown" and says so on standard error.
+ */
+TEST(env_from_the_trace)
+{
+	char *dir = tu_tmpdir(), *out, path[512], *meta;
+	int st;
+
+	out = tu_run(&st, "%s convert fdr-ctf data/viewer/demo.fdr %s/a 2>&1",
+		     tu_tool("tracebuf"), dir);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "unknown")) TH_LOG("%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/a/kernel/metadata", dir);
+	meta = tu_slurp(path);
+	ASSERT_NE(NULL, meta);
+	EXPECT_NE(NULL, strstr(meta, "hostname = \"tracebuf-vm\";")) TH_LOG("%s", meta);
+	EXPECT_NE(NULL, strstr(meta, "kernel_release = \"6.1.0-56-amd64\";"));
+	free(meta);
+	out = tu_run(&st, "%s convert fdr-ctf data/corpus/fdr/gen-v2.fdr %s/b 2>&1",
+		     tu_tool("tracebuf"), dir);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "written as \"unknown\": hostname, kernel release"))
+		TH_LOG("%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/b/kernel/metadata", dir);
+	meta = tu_slurp(path);
+	ASSERT_NE(NULL, meta);
+	EXPECT_NE(NULL, strstr(meta, "hostname = \"unknown\";"));
+	free(meta);
+	tu_rmdir(dir);
+	free(dir);
+}
+
 /* OUTPUT is a directory: stdout cannot be one. */
 TEST(needs_output)
 {

@@ -528,6 +528,8 @@ static void fdr_tracedat(FILE *in, FILE *out)
 static void fdr_ctf(FILE *in, const char *dir)
 {
 	struct tb_fdr_ctf_opts o = { .source = opt.in };
+	const struct tb_fdr_meta_block *meta;
+	char host[256], release[256], unknown[64] = "";
 	struct tb_fdr_ctf_stats st;
 	struct tb_name_map names;
 	struct tb_task_map tasks;
@@ -538,6 +540,15 @@ static void fdr_ctf(FILE *in, const char *dir)
 	load_tasks(&tasks);
 	o.names = &names;
 	o.tasks = &tasks;
+	/* The capture's description, when the trace has one (fdr_meta.h). */
+	meta = &trace_names()->meta;
+	o.hostname = tb_fdr_meta_value(meta, "hostname", host, sizeof(host));
+	o.kernel_release = tb_fdr_meta_value(meta, "release", release,
+					     sizeof(release));
+	snprintf(unknown, sizeof(unknown), "%s%s%s",
+		 o.hostname ? "" : "hostname",
+		 !o.hostname && !o.kernel_release ? ", " : "",
+		 o.kernel_release ? "" : "kernel release");
 	ret = tb_fdr_ctf_write(in, dir, &o, &st, &err);
 	tb_name_map_free(&names);
 	tb_task_map_free(&tasks);
@@ -551,8 +562,12 @@ static void fdr_ctf(FILE *in, const char *dir)
 	warn_cut(&err);
 	if (opt.quiet)
 		return;
-	tb_cli_warn("%s: %llu events on %u CPUs; not in the trace, so written as \"unknown\": hostname, kernel release",
-		    dir, (unsigned long long)st.events, st.cpus);
+	if (unknown[0])
+		tb_cli_warn("%s: %llu events on %u CPUs; not in the trace, so written as \"unknown\": %s",
+			    dir, (unsigned long long)st.events, st.cpus, unknown);
+	else
+		tb_cli_warn("%s: %llu events on %u CPUs", dir,
+			    (unsigned long long)st.events, st.cpus);
 	if (st.rets)
 		tb_cli_warn("%s: %llu syscall exits have a return value in the trace (an error)",
 			    dir, (unsigned long long)st.rets);
