@@ -38,7 +38,8 @@ ftrace_events() {
 	syscall) echo raw_syscalls/sys_enter raw_syscalls/sys_exit ;;
 	irqsched) echo raw_syscalls/sys_enter raw_syscalls/sys_exit \
 		irq/irq_handler_entry irq/irq_handler_exit \
-		irq/softirq_entry irq/softirq_exit sched/sched_switch ;;
+		irq/softirq_entry irq/softirq_exit sched/sched_switch \
+		sched/sched_wakeup sched/sched_wakeup_new ;;
 	esac
 }
 
@@ -236,7 +237,8 @@ lttng_events() {	# workload: "kind name" lines
 	case $1 in
 	syscall) echo "syscall all" ;;
 	irqsched) echo "syscall all"; for e in irq_handler_entry irq_handler_exit \
-		softirq_entry softirq_exit sched_switch; do echo "tracepoint $e"; done ;;
+		softirq_entry softirq_exit sched_switch sched_wakeup \
+		sched_wakeup_new; do echo "tracepoint $e"; done ;;
 	esac
 }
 
