@@ -36,10 +36,18 @@ def report(tb, fdr):
     return json.loads(out)
 
 
+# The calls LTTng names after their kernel function (sys_newuname), not
+# their __NR_ macro (uname), as convert/fdr_ctf_event.c renames them.
+RENAMED = {'stat': 'newstat', 'fstat': 'newfstat', 'lstat': 'newlstat',
+           'uname': 'newuname', 'sendfile': 'sendfile64', 'umount2': 'umount'}
+UNRENAMED = {v: k for k, v in RENAMED.items()}
+
+
 # The CTF names of a report name, as convert/fdr_ctf.c maps them.
 def ctf_names(cls, name):
     if cls == 'syscall':
         sys_ = name[4:] if name.startswith('sys_') else name
+        sys_ = RENAMED.get(sys_, sys_) if name.startswith('sys_') else sys_
         return ['syscall_entry_' + sys_], ['syscall_exit_' + sys_]
     if cls == 'irq':
         return ['irq_handler_entry'], ['irq_handler_exit']
@@ -195,7 +203,7 @@ def check_analyses(rep, ctf):
             a[1] = mn if a[1] is None else min(a[1], mn)
             a[2] = mx if a[2] is None else max(a[2], mx)
             a[3] += avg * count
-    rows = [('sys_' + k, v) for k, v in agg.items()]
+    rows = [('sys_' + UNRENAMED.get(k, k), v) for k, v in agg.items()]
     for n in rep['names']:
         if n['class'] == 'syscall' and n['count'] and \
                 n['name'] not in dict(rows):

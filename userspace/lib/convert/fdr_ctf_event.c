@@ -339,14 +339,33 @@ static void cv_sysargs(const char *sys, unsigned int nargs, struct cv_sysargs *a
 	}
 }
 
+/*
+ * The calls whose kernel function is not named as their __NR_ macro
+ * (arch/x86/entry/syscalls/syscall_64.tbl's entry points; arm64's are the
+ * same functions): lttng-modules names its events after the function.
+ */
+static const struct {
+	const char *nr, *lttng;
+} cv_sys_renamed[] = {
+	{ "stat", "newstat" }, { "fstat", "newfstat" }, { "lstat", "newlstat" },
+	{ "uname", "newuname" }, { "sendfile", "sendfile64" },
+	{ "umount2", "umount" },
+};
+
 /* The syscall's name for LTTng: "read" from "sys_read". */
 static const char *cv_sysname(struct cv_ctx *c, uint32_t id, char *buf,
 			      size_t size, uint32_t key)
 {
 	const char *n = c->o->names ? tb_name_map_find(c->o->names, id) : NULL;
+	size_t i;
 
-	if (n && !strncmp(n, "sys_", 4))
-		return n + 4;
+	if (n && !strncmp(n, "sys_", 4)) {
+		n += 4;
+		for (i = 0; i < sizeof(cv_sys_renamed) / sizeof(cv_sys_renamed[0]); i++)
+			if (!strcmp(n, cv_sys_renamed[i].nr))
+				return cv_sys_renamed[i].lttng;
+		return n;
+	}
 	if (n)
 		return n;
 	snprintf(buf, size, "%u", key & ~TRACEBUF_FDR_KEY_COMPAT);
