@@ -23,7 +23,8 @@
 # beside it, at the same priority, makes what the guests need (make
 # stage-arm64, stage-pxa, the host tests, then the debug module and its
 # guest tree, whose kernel .ci/run starts building first) and then runs
-# the arm64 and PXA270 guests, which would otherwise wait behind the
+# the arm64 and PXA270 guests and LTTng's beside ours
+# (scripts/lttng-compare.sh), which would otherwise wait behind the
 # other lane's (two guests at a time: the lanes hold the machine-wide
 # guest lock for both).  A guest whose build is not done waits for it,
 # and the wait is a step of its own in the timing table at the end,
@@ -373,6 +374,14 @@ pxa_suite() {
 	esac
 }
 
+# LTTng 2.13's own kernel session and tracebuf record on one workload in
+# the guest of the peer tracers, compared by lttng-analyses (issue 42).
+lttng_suite() {
+	section "VM: LTTng's own kernel session beside tracebuf record (scripts/lttng-compare.sh)"
+	run_tap lttng-compare lttng_compare scripts/lttng-compare.sh \
+		"$results/lttng-compare-work"
+}
+
 pxa_suites() {
 	# The PXA270 guest (XScale, qemu-system-arm): the hardware backend
 	# over the CP14 model, which loads first (selftests/pxa/run-hw.sh;
@@ -533,7 +542,8 @@ debug_stage() {
 # module's, which the other lane needs after the x86 guest, about 15
 # minutes after the lanes start at this machine's speed, before the host
 # tests), then the guests whose builds are its own: arm64 (about 9.5
-# minutes) and PXA270 (3).
+# minutes) and PXA270 (3), and LTTng's beside ours (half a minute, and
+# lttng-modules' build on a fresh machine, 80 s).
 # The two lanes then take about 29 and 24 minutes, where one lane of
 # every guest took 41 (2026-11-29, b0e4786).
 build_lane() {
@@ -569,6 +579,9 @@ build_lane() {
 		else
 			build_failed pxa pxa-build.log "make stage-pxa"
 		fi
+	fi
+	if [ $do_vm = 1 ]; then
+		step builds "LTTng beside tracebuf" lttng_suite
 	fi
 }
 
@@ -607,6 +620,7 @@ else
 	[ $do_vm = 1 ] && step guests "x86, crash and provoke guests" x86_suites
 	[ $do_arm64 = 1 ] && step guests "arm64 guest" arm64_suites
 	[ $do_pxa = 1 ] && step guests "PXA270 guests" pxa_suites
+	[ $do_vm = 1 ] && step guests "LTTng beside tracebuf" lttng_suite
 	[ $do_debug = 1 ] && step guests "debug guest" debug_suites
 fi
 

@@ -9,9 +9,15 @@
 # counts, minimums, maximums and totals.  Durations may differ by 1 ns a
 # call: the report converts each duration to ns, babeltrace each time.
 #
-# Usage: ctf-check.py TRACEBUF FDR CTFDIR [--analyses]
+# With --lttng DIR, DIR holds LTTng's own kernel trace of the same
+# workload, recorded at the same time (scripts/lttng-compare.sh): for
+# each task born in our capture, lttng-syscallstats-mi must give the
+# same calls and return values per syscall on LTTng's trace as on ours.
+#
+# Usage: ctf-check.py TRACEBUF FDR CTFDIR [--analyses] [--lttng DIR]
 # Exit: 0 ok, 1 mismatch, 4 a reader is not installed (the test skips).
 
+import ast
 import collections
 import json
 import os
@@ -181,8 +187,8 @@ def near(a, b, calls):
     return abs(a - b) <= calls
 
 
-def mi(tool, ctf):
-    p = subprocess.run([tool, ctf], capture_output=True, text=True)
+def mi(tool, ctf, *args):
+    p = subprocess.run([tool, *args, ctf], capture_output=True, text=True)
     if p.returncode:
         fail('%s failed: %s' % (tool, p.stderr[-2000:]))
     return json.loads(p.stdout)['results']
@@ -238,6 +244,69 @@ def check_analyses(rep, ctf):
           'report' % len(rows))
 
 
+def syscalls_of(ctf, tid):
+    """{syscall: [calls, {return value: calls}]} of task @tid.
+
+    lttng-syscallstats-mi's return values count each value once too many
+    (see check_analyses' caller in tools.rst): taken back here, so that
+    rows can be added up.
+    """
+    rows = {}
+    for table in mi('lttng-syscallstats-mi', ctf, '--tid', str(tid)):
+        if table['class'] == 'total' or not isinstance(table['class'], dict):
+            continue
+        for row in table['data']:
+            rets = ast.literal_eval(row[6]['value'])
+            rows[row[0]['name']] = [row[1]['value'],
+                                    {k: v - 1 for k, v in rets.items()}]
+    return rows
+
+
+def lttng_syscalls(lttng):
+    """The system calls LTTng's trace declares (its metadata's events)."""
+    p = subprocess.run(['babeltrace2', '--output-format=ctf-metadata',
+                        os.path.join(lttng, 'kernel')],
+                       capture_output=True, text=True)
+    if p.returncode:
+        fail('babeltrace2 cannot read the metadata of %s: %s' %
+             (lttng, p.stderr[-500:]))
+    return set(re.findall(r'name = "syscall_entry_(\w+)"', p.stdout))
+
+
+def check_lttng(tb, ctf, fdr, lttng):
+    """
+    Every task born in our capture (a fork event in it: its whole life is
+    in both traces, LTTng's session having started first and stopped
+    last): the same calls and return values per syscall.  A call LTTng
+    2.13 does not know is its "unknown" (rseq, getrandom...): ours are
+    added up under that name too.
+    """
+    out = subprocess.run([tb, 'script', '-e', 'sched', fdr], check=True,
+                         capture_output=True, text=True).stdout
+    tids = [int(t) for t in re.findall(r'sched:task_fork child_pid=(\d+)', out)]
+    if not tids:
+        fail('no task was born in the capture')
+    known = lttng_syscalls(lttng)
+    calls = 0
+    for tid in tids:
+        ours, theirs = {}, syscalls_of(lttng, tid)
+        for name, (n, rets) in syscalls_of(ctf, tid).items():
+            row = ours.setdefault(name if name in known else 'unknown', [0, {}])
+            row[0] += n
+            for k, v in rets.items():
+                row[1][k] = row[1].get(k, 0) + v
+        if not ours:
+            fail('tid %d: no system call in the converted trace' % tid)
+        for name in sorted(set(ours) | set(theirs)):
+            if ours.get(name) != theirs.get(name):
+                fail('tid %d %s: LTTng %s, tracebuf %s' %
+                     (tid, name, theirs.get(name), ours.get(name)))
+        calls += sum(c for c, _ in ours.values())
+    print('lttng-syscallstats: %d tasks born in the capture, %d calls: '
+          'LTTng\'s own trace and ours agree per syscall, return values '
+          'included' % (len(tids), calls))
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__ or 'usage: ctf-check.py TRACEBUF FDR CTFDIR [--analyses]')
@@ -245,7 +314,7 @@ def main():
     tb, fdr, ctf = sys.argv[1:4]
     analyses = '--analyses' in sys.argv[4:]
     need = ['babeltrace2']
-    if analyses:
+    if analyses or '--lttng' in sys.argv[4:]:
         need += ['babeltrace', 'lttng-syscallstats-mi', 'lttng-irqstats-mi']
     missing = [t for t in need if not shutil.which(t)]
     if missing:
@@ -256,6 +325,11 @@ def main():
     check_babeltrace(rep, ctf, fdr)
     if analyses:
         check_analyses(rep, ctf)
+    if '--lttng' in sys.argv[4:]:
+        i = sys.argv.index('--lttng')
+        if i + 1 >= len(sys.argv):
+            fail('--lttng needs the directory of LTTng\'s trace')
+        check_lttng(tb, ctf, fdr, sys.argv[i + 1])
     return 0
 
 
