@@ -889,6 +889,58 @@ TEST(percentiles_exact_then_within_the_bound)
 	tb_latency_free(&l);
 }
 
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Exact percentiles whatever the samples: each of the nearest ranks of
+ * 1..100% against the same samples sorted here by qsort(), for counts
+ * on both sides of the short-array sort (64) up to TB_LATENCY_EXACT, and
+ * values that differ in the low bytes only, in the high bytes only
+ * (above 2^56), in every byte, all equal, or repeat.
+ */
+TEST(percentiles_exact_whatever_the_samples)
+{
+	static const size_t counts[] = { 2, 3, 63, 64, 65, 200, 1000, TB_LATENCY_EXACT };
+	uint64_t *ref = malloc(TB_LATENCY_EXACT * sizeof(*ref)), x = 88172645463325252ULL;
+	unsigned int kind, c, pct;
+	size_t i;
+
+	ASSERT_NE(NULL, ref);
+	for (kind = 0; kind < 5; kind++) {
+		for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+			struct tb_latency l = { 0 };
+			size_t n = counts[c];
+
+			for (i = 0; i < n; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				ref[i] = kind == 0 ? 1000000 + (x & 0xffff) :
+					 kind == 1 ? (x & 0xff00000000000000ULL) | 12345 :
+					 kind == 2 ? x :
+					 kind == 3 ? 777 : (x % 5) * 1000;
+				ASSERT_EQ(0, tb_latency_add(&l, ref[i]));
+			}
+			qsort(ref, n, sizeof(*ref), u64_cmp);
+			for (pct = 1; pct <= 100; pct++) {
+				uint64_t rank = (n * pct + 99) / 100;
+				bool exact;
+
+				EXPECT_EQ(ref[rank - 1], tb_latency_percentile(&l, pct, &exact))
+					TH_LOG("kind %u, %zu samples, p%u", kind, n, pct);
+				EXPECT_TRUE(exact);
+			}
+			tb_latency_free(&l);
+		}
+	}
+	free(ref);
+}
+
 /*
  * A histogram's rows hold the calls whose durations they name.  The clock
  * is demo.fdr's (2.596 GHz), so that a power of two of ticks is not one of
