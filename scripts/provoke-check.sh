@@ -20,11 +20,6 @@ n=0
 fails=0
 . "$top/scripts/tap-lib.sh"
 
-ok() {		# ok EXIT-STATUS NAME DIAG: tap(), diagnostics on failure
-	[ "$1" = 0 ] || echo "$3" | sed 's/^/# /'
-	tap $(($1 == 0)) "$2"
-}
-
 rm -rf "$dir"
 mkdir -p "$dir"
 echo "TAP version 13"
@@ -40,15 +35,15 @@ warn_re='WARNING: CPU: [0-9]+ PID: [0-9]+ at .*tb_provoke'
 rc=$?
 tap=$dir/out/provoke.tap
 grep -q '^# PASSED: 3 / 3 tests passed' "$tap" 2>/dev/null && ! grep -q '^not ok' "$tap"
-ok $? "provoke: WARN, WARN_ON_ONCE and an oops fire their triggers (fdr_provoke)" \
+tap_diag $? "provoke: WARN, WARN_ON_ONCE and an oops fire their triggers (fdr_provoke)" \
 	"$(cat "$tap" 2>/dev/null; tail -n 5 "$dir/vm.log")"
 [ $rc = 0 ]
-ok $? "provoke: the guest survived; its kernel log holds the provoked reports and nothing else" \
+tap_diag $? "provoke: the guest survived; its kernel log holds the provoked reports and nothing else" \
 	"exit $rc: $( (sed -n '/KERNEL LOG CHECK FAILED/,$p' "$dir/vm.log" | grep . ||
 		tail -n 12 "$dir/vm.log") | head -n 40)"
 grep -q 'reason: tracebuf trigger: WARN at .*tb_provoke' "$tap" 2>/dev/null &&
 	grep -q 'reason: tracebuf trigger: oops: Oops' "$tap"
-ok $? "provoke: the reasons name the WARN's place and the oops" \
+tap_diag $? "provoke: the reasons name the WARN's place and the oops" \
 	"$(grep 'reason' "$tap" 2>/dev/null)"
 
 [ $fails = 0 ]

@@ -14,6 +14,11 @@ tap() {	# OK(0/1) NAME [DIAG]
 	fi
 }
 
+tap_diag() {	# EXIT-STATUS NAME DIAG: tap(), DIAG as "# " lines before a failure
+	[ "$1" = 0 ] || echo "$3" | sed 's/^/# /'
+	tap $(($1 == 0)) "$2"
+}
+
 run() {	# NAME CMD...: ok if CMD exits 0; its stderr as diagnostics
 	local name=$1 rc=0
 	shift
