@@ -101,7 +101,9 @@ enum tb_sniff_kind tb_sniff_bytes(const uint8_t *p, size_t n)
 	/* FileHeader: version 1..5, type 1 (FDR), little-endian. */
 	if (n >= 32 && p[0] >= 1 && p[0] <= 5 && !p[1] && p[2] == 1 && !p[3])
 		return TB_SNIFF_FDR;
-	for (i = 0; i < n && isspace(p[i]); i++)
+	/* A UTF-8 byte order mark, which RFC 8259 lets a reader ignore. */
+	i = n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3) ? 3 : 0;
+	for (; i < n && isspace(p[i]); i++)
 		;
 	if (i < n && (p[i] == '{' || p[i] == '[') && json_text(p, n, i))
 		return TB_SNIFF_JSON;
