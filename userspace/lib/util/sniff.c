@@ -67,7 +67,9 @@ static bool names_text(const uint8_t *p, size_t n)
 /*
  * JSON from its opening bracket at @i: text to the end of the @n bytes
  * (no control byte but tab, CR and LF; UTF-8 passes), and after '{' a
- * key or the end, after '[' a value or the end.  One '[' or '{' alone
+ * key or the end, after '[' an event (an object) or the end: the array
+ * of the trace_event format holds objects, and '[' then a number is a
+ * kernel log ("[    0.000000] Linux version").  One '[' or '{' alone
  * would take one binary file in 128 for JSON.
  */
 static bool json_text(const uint8_t *p, size_t n, size_t i)
@@ -84,7 +86,7 @@ static bool json_text(const uint8_t *p, size_t n, size_t i)
 		return true;
 	if (p[i] == '{')
 		return p[j] == '"' || p[j] == '}';
-	return strchr("{[]\"-0123456789tfn", p[j]);
+	return p[j] == '{' || p[j] == ']';
 }
 
 enum tb_sniff_kind tb_sniff_bytes(const uint8_t *p, size_t n)
