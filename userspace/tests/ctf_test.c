@@ -438,6 +438,74 @@ TEST(env_from_the_trace)
 	free(dir);
 }
 
+/*
+ * A syscall is named as lttng-modules names it on the trace's machine, by
+ * its kernel function, and the trace says no architecture: the renamed
+ * calls are told by their numbers too.  __NR_sendfile is sys_sendfile64
+ * on x86-64 (40) and arm64 (71) but sys_sendfile on 32-bit ARM (187),
+ * whose sendfile64 is 239; arm64's __NR_fadvise64 (223) is
+ * sys_fadvise64_64, x86-64's (221) sys_fadvise64.  (lttng-modules'
+ * instrumentation/syscalls/headers/{x86-64,arm-64,arm-32}-syscalls_*.h.)
+ */
+TEST(syscalls_named_as_lttng_by_number)
+{
+	static const struct {
+		unsigned int nr;
+		const char *name, *want;
+	} sc[] = {
+		{ 40, "sendfile", "sendfile64" }, { 71, "sendfile", "sendfile64" },
+		{ 187, "sendfile", "sendfile" }, { 239, "sendfile64", "sendfile64" },
+		{ 221, "fadvise64", "fadvise64" }, { 223, "fadvise64", "fadvise64_64" },
+		{ 63, "uname", "newuname" }, { 166, "umount2", "umount" },
+	};
+	struct tb_fdr_header h = {
+		.version = 5, .type = TB_FDR_TYPE_FDR,
+		.cycle_frequency = 1000000000ULL,
+	};
+	char *dir = tu_tmpdir(), fdr[300], path[320], want[128], *out, *meta;
+	struct tb_fdr_writer w;
+	size_t i;
+	FILE *f;
+	int st;
+
+	snprintf(fdr, sizeof(fdr), "%s/s.fdr", dir);
+	f = fopen(fdr, "wb");
+	ASSERT_NE(NULL, f);
+	tb_fdr_writer_init(&w, f, &h, 0);
+	tb_fdr_writer_begin(&w, 100, 100, 0, 1000, 1700000000, 0);
+	for (i = 0; i < ARRAY_SIZE(sc); i++) {
+		tb_fdr_writer_function(&w, TB_FDR_ENTER, KID(SYSCALL, sc[i].nr),
+				       1000 + 100 * i, NULL, 0);
+		tb_fdr_writer_function(&w, TB_FDR_EXIT, KID(SYSCALL, sc[i].nr),
+				       1050 + 100 * i, NULL, 0);
+	}
+	tb_fdr_writer_finish(&w);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s.names", fdr);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	for (i = 0; i < ARRAY_SIZE(sc); i++)
+		fprintf(f, "%u sys_%s\n", KID(SYSCALL, sc[i].nr), sc[i].name);
+	fclose(f);
+	out = tu_run(&st, "%s convert -q fdr-ctf %s %s/ctf", tu_tool("tracebuf"), fdr, dir);
+	ASSERT_EQ(0, st) TH_LOG("%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/ctf/kernel/metadata", dir);
+	meta = tu_slurp(path);
+	ASSERT_NE(NULL, meta);
+	for (i = 0; i < ARRAY_SIZE(sc); i++) {
+		snprintf(want, sizeof(want), "name = \"syscall_entry_%s\";", sc[i].want);
+		EXPECT_NE(NULL, strstr(meta, want))
+			TH_LOG("%u sys_%s: no '%s'", sc[i].nr, sc[i].name, want);
+	}
+	EXPECT_NE(NULL, strstr(meta, "name = \"syscall_entry_sendfile\";"))
+		TH_LOG("32-bit ARM's sendfile (187) named as another call");
+	EXPECT_NE(NULL, strstr(meta, "name = \"syscall_entry_fadvise64\";"));
+	free(meta);
+	tu_rmdir(dir);
+	free(dir);
+}
+
 /* OUTPUT is a directory: stdout cannot be one. */
 TEST(needs_output)
 {

@@ -214,6 +214,57 @@ TEST(json_named_by_more_than_one_byte)
 	free(dir);
 }
 
+/*
+ * JSON saved with a UTF-8 byte order mark (PowerShell's Out-File, some
+ * Windows editors) is still JSON: RFC 8259 lets a reader ignore the mark,
+ * and the file is named as the JSON it is, not taken for a trace with no
+ * names and a truncated header.
+ */
+TEST(json_named_after_a_byte_order_mark)
+{
+	static const char *const json[] = {
+		"\xef\xbb\xbf{\"traceEvents\": []}\r\n",
+		"\xef\xbb\xbf\r\n[{\"name\": \"\xc3\xa9\", \"ph\": \"X\"}]",
+	};
+	char *dir = tu_tmpdir(), path[512], *out;
+	size_t i;
+	int st;
+
+	for (i = 0; i < sizeof(json) / sizeof(json[0]); i++) {
+		snprintf(path, sizeof(path), "%s/j%zu", dir, i);
+		ASSERT_EQ(0, tu_write(path, json[i], strlen(json[i])));
+		out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
+		EXPECT_EQ(TB_EXIT_DATA, st);
+		EXPECT_NE(NULL, strstr(out, "is a trace_event JSON file")) TH_LOG("%s", out);
+		free(out);
+	}
+	tu_rmdir(dir);
+	free(dir);
+}
+
+/*
+ * A kernel log (dmesg, a serial console capture) starts with '[' and a
+ * number: text, but no trace_event JSON, whose array holds events, each
+ * an object.  Named as JSON it was sent to Perfetto.
+ */
+TEST(kernel_log_is_no_json)
+{
+	static const char log[] =
+		"[    0.000000] Linux version 6.1.0-56-amd64 (debian-kernel@lists.debian.org)\n"
+		"[    0.000000] Command line: BOOT_IMAGE=/vmlinuz-6.1.0-56-amd64\n";
+	char *dir = tu_tmpdir(), path[512], *out;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/dmesg.log", dir);
+	ASSERT_EQ(0, tu_write(path, log, strlen(log)));
+	out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
+	EXPECT_EQ(TB_EXIT_DATA, st);
+	EXPECT_EQ(NULL, strstr(out, "JSON")) TH_LOG("%s", out);
+	free(out);
+	tu_rmdir(dir);
+	free(dir);
+}
+
 TEST(mistyped_option_is_two_lines)
 {
 	unsigned int i;

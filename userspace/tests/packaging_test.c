@@ -378,4 +378,42 @@ TEST(version_is_one_fact)
 	free(chlog);
 }
 
+/*
+ * The generated syscall table (userspace/Makefile) is made before any
+ * tool that includes it, from a fresh build directory: each such object
+ * built alone, as a parallel build may reach it first.  And a compiler
+ * that fails makes the rule fail, not an empty table that names every
+ * call sys_<n>.
+ */
+TEST(syscall_table_made_before_its_users)
+{
+	char *o = tu_tmpdir(), *users, *out, *p;
+	int st;
+
+	if (!tu_have("make"))
+		SKIP(return, "no make");
+	users = tu_run(&st, "grep -l '^#include \"syscall_names.h\"' %s/userspace/tools/*.c",
+		       TOP);
+	ASSERT_EQ(0, st);
+	for (p = strtok(users, "\n"); p; p = strtok(NULL, "\n")) {
+		const char *base = strrchr(p, '/') + 1;
+		char obj[256];
+
+		if (!strcmp(base, "cmd_bpf.c"))
+			continue;	/* needs the BPF skeleton */
+		snprintf(obj, sizeof(obj), "%.*s.o", (int)(strlen(base) - 2), base);
+		out = tu_run(&st, "rm -rf '%s'/* && make -s -C %s/userspace O='%s' '%s/tools/%s'",
+			     o, TOP, o, o, obj);
+		EXPECT_EQ(0, st) TH_LOG("%s from a fresh O=: %s", obj, out);
+		free(out);
+	}
+	free(users);
+	out = tu_run(&st, "rm -rf '%s'/* && make -s -C %s/userspace O='%s' CC=false '%s/gen/syscall_names.h'",
+		     o, TOP, o, o);
+	EXPECT_NE(0, st) TH_LOG("a failing compiler made a table: %s", out);
+	free(out);
+	tu_rmdir(o);
+	free(o);
+}
+
 TEST_HARNESS_MAIN

@@ -341,15 +341,23 @@ static void cv_sysargs(const char *sys, unsigned int nargs, struct cv_sysargs *a
 
 /*
  * The calls whose kernel function is not named as their __NR_ macro
- * (arch/x86/entry/syscalls/syscall_64.tbl's entry points; arm64's are the
- * same functions): lttng-modules names its events after the function.
+ * (arch/x86/entry/syscalls/syscall_64.tbl's entry points, arm64's
+ * include/uapi/asm-generic/unistd.h): lttng-modules names its events
+ * after the function.  The trace names no architecture, so a call renamed
+ * on one only is told by its number there too (nr, or -1 for any):
+ * sendfile is sys_sendfile64 on x86-64 (40) and arm64 (71) but
+ * sys_sendfile on 32-bit ARM (187); arm64's fadvise64 (223) is
+ * sys_fadvise64_64, x86-64's (221) sys_fadvise64.
  */
 static const struct {
 	const char *nr, *lttng;
+	int64_t num;
 } cv_sys_renamed[] = {
-	{ "stat", "newstat" }, { "fstat", "newfstat" }, { "lstat", "newlstat" },
-	{ "uname", "newuname" }, { "sendfile", "sendfile64" },
-	{ "umount2", "umount" },
+	{ "stat", "newstat", -1 }, { "fstat", "newfstat", -1 },
+	{ "lstat", "newlstat", -1 }, { "uname", "newuname", -1 },
+	{ "umount2", "umount", -1 },
+	{ "sendfile", "sendfile64", 40 }, { "sendfile", "sendfile64", 71 },
+	{ "fadvise64", "fadvise64_64", 223 },
 };
 
 /* The syscall's name for LTTng: "read" from "sys_read". */
@@ -362,7 +370,9 @@ static const char *cv_sysname(struct cv_ctx *c, uint32_t id, char *buf,
 	if (n && !strncmp(n, "sys_", 4)) {
 		n += 4;
 		for (i = 0; i < sizeof(cv_sys_renamed) / sizeof(cv_sys_renamed[0]); i++)
-			if (!strcmp(n, cv_sys_renamed[i].nr))
+			if (!strcmp(n, cv_sys_renamed[i].nr) &&
+			    (cv_sys_renamed[i].num < 0 || cv_sys_renamed[i].num ==
+			     (int64_t)(key & ~TRACEBUF_FDR_KEY_COMPAT)))
 				return cv_sys_renamed[i].lttng;
 		return n;
 	}

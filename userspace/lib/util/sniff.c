@@ -67,7 +67,9 @@ static bool names_text(const uint8_t *p, size_t n)
 /*
  * JSON from its opening bracket at @i: text to the end of the @n bytes
  * (no control byte but tab, CR and LF; UTF-8 passes), and after '{' a
- * key or the end, after '[' a value or the end.  One '[' or '{' alone
+ * key or the end, after '[' an event (an object) or the end: the array
+ * of the trace_event format holds objects, and '[' then a number is a
+ * kernel log ("[    0.000000] Linux version").  One '[' or '{' alone
  * would take one binary file in 128 for JSON.
  */
 static bool json_text(const uint8_t *p, size_t n, size_t i)
@@ -84,7 +86,7 @@ static bool json_text(const uint8_t *p, size_t n, size_t i)
 		return true;
 	if (p[i] == '{')
 		return p[j] == '"' || p[j] == '}';
-	return strchr("{[]\"-0123456789tfn", p[j]);
+	return p[j] == '{' || p[j] == ']';
 }
 
 enum tb_sniff_kind tb_sniff_bytes(const uint8_t *p, size_t n)
@@ -101,7 +103,9 @@ enum tb_sniff_kind tb_sniff_bytes(const uint8_t *p, size_t n)
 	/* FileHeader: version 1..5, type 1 (FDR), little-endian. */
 	if (n >= 32 && p[0] >= 1 && p[0] <= 5 && !p[1] && p[2] == 1 && !p[3])
 		return TB_SNIFF_FDR;
-	for (i = 0; i < n && isspace(p[i]); i++)
+	/* A UTF-8 byte order mark, which RFC 8259 lets a reader ignore. */
+	i = n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3) ? 3 : 0;
+	for (; i < n && isspace(p[i]); i++)
 		;
 	if (i < n && (p[i] == '{' || p[i] == '[') && json_text(p, n, i))
 		return TB_SNIFF_JSON;
