@@ -175,6 +175,28 @@ TEST(wrong_invocations)
 
 /* A mistyped option: one line, then "Try 'PROG --help'", as GNU tools. */
 /*
+ * @n bytes in a file of @dir, read by tracebuf report: a data error, named
+ * a trace_event JSON file when @json, and never called JSON otherwise.
+ */
+static void report_names(struct __test_metadata *_metadata, const char *dir,
+			 const void *bytes, size_t n, bool json)
+{
+	char path[512], *out;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/input", dir);
+	ASSERT_EQ(0, tu_write(path, bytes, n));
+	out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
+	EXPECT_EQ(TB_EXIT_DATA, st);
+	if (json) {
+		EXPECT_NE(NULL, strstr(out, "is a trace_event JSON file")) TH_LOG("%s", out);
+	} else {
+		EXPECT_EQ(NULL, strstr(out, "JSON")) TH_LOG("%s", out);
+	}
+	free(out);
+}
+
+/*
  * A file is named as trace_event JSON by what JSON is, not by one byte:
  * a binary file that happens to begin with '[' (one in 128 of random
  * ones) is of no known kind, and a real JSON trace is still named.
@@ -187,24 +209,13 @@ TEST(json_named_by_more_than_one_byte)
 		"{\"traceEvents\": []}\n",
 		"  [\n  {\"name\": \"a\", \"ph\": \"B\"}]\n",
 	};
-	char *dir = tu_tmpdir(), path[512], *out;
+	char *dir = tu_tmpdir(), *out;
 	size_t i;
 	int st;
 
-	snprintf(path, sizeof(path), "%s/bin", dir);
-	ASSERT_EQ(0, tu_write(path, binary, sizeof(binary)));
-	out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
-	EXPECT_EQ(TB_EXIT_DATA, st);
-	EXPECT_EQ(NULL, strstr(out, "JSON")) TH_LOG("%s", out);
-	free(out);
-	for (i = 0; i < sizeof(json) / sizeof(json[0]); i++) {
-		snprintf(path, sizeof(path), "%s/j%zu", dir, i);
-		ASSERT_EQ(0, tu_write(path, json[i], strlen(json[i])));
-		out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
-		EXPECT_EQ(TB_EXIT_DATA, st);
-		EXPECT_NE(NULL, strstr(out, "is a trace_event JSON file")) TH_LOG("%s", out);
-		free(out);
-	}
+	report_names(_metadata, dir, binary, sizeof(binary), false);
+	for (i = 0; i < ARRAY_SIZE(json); i++)
+		report_names(_metadata, dir, json[i], strlen(json[i]), true);
 	/* Through a pipe, which report and script copy to a file first. */
 	out = tu_run(&st, "cat %s | %s script -", SNAP, tu_tool("tracebuf"));
 	EXPECT_EQ(TB_EXIT_DATA, st);
@@ -226,18 +237,11 @@ TEST(json_named_after_a_byte_order_mark)
 		"\xef\xbb\xbf{\"traceEvents\": []}\r\n",
 		"\xef\xbb\xbf\r\n[{\"name\": \"\xc3\xa9\", \"ph\": \"X\"}]",
 	};
-	char *dir = tu_tmpdir(), path[512], *out;
+	char *dir = tu_tmpdir();
 	size_t i;
-	int st;
 
-	for (i = 0; i < sizeof(json) / sizeof(json[0]); i++) {
-		snprintf(path, sizeof(path), "%s/j%zu", dir, i);
-		ASSERT_EQ(0, tu_write(path, json[i], strlen(json[i])));
-		out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
-		EXPECT_EQ(TB_EXIT_DATA, st);
-		EXPECT_NE(NULL, strstr(out, "is a trace_event JSON file")) TH_LOG("%s", out);
-		free(out);
-	}
+	for (i = 0; i < ARRAY_SIZE(json); i++)
+		report_names(_metadata, dir, json[i], strlen(json[i]), true);
 	tu_rmdir(dir);
 	free(dir);
 }
@@ -252,15 +256,9 @@ TEST(kernel_log_is_no_json)
 	static const char log[] =
 		"[    0.000000] Linux version 6.1.0-56-amd64 (debian-kernel@lists.debian.org)\n"
 		"[    0.000000] Command line: BOOT_IMAGE=/vmlinuz-6.1.0-56-amd64\n";
-	char *dir = tu_tmpdir(), path[512], *out;
-	int st;
+	char *dir = tu_tmpdir();
 
-	snprintf(path, sizeof(path), "%s/dmesg.log", dir);
-	ASSERT_EQ(0, tu_write(path, log, strlen(log)));
-	out = tu_run(&st, "%s report %s", tu_tool("tracebuf"), path);
-	EXPECT_EQ(TB_EXIT_DATA, st);
-	EXPECT_EQ(NULL, strstr(out, "JSON")) TH_LOG("%s", out);
-	free(out);
+	report_names(_metadata, dir, log, strlen(log), false);
 	tu_rmdir(dir);
 	free(dir);
 }
