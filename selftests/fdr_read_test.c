@@ -108,6 +108,82 @@ TEST(read_resumes_its_page)
 	close(fd);
 }
 
+/*
+ * A file partway through a page when CONFIG or START discards the capture
+ * still ends its output with whole blocks: the rest of the block it began,
+ * then EOF.  Streaming (the page it owns) and flight (its snapshot's page).
+ */
+static void reset_midway(struct __test_metadata *_metadata, uint32_t mode,
+			 unsigned long reset)
+{
+	struct tracebuf_fdr_config c = {
+		.classes = TRACEBUF_FDR_MARKER,
+		.mode = mode,
+		.buf_size = 1 << 20,
+	};
+	struct mark_seen s = { .cap = 1 };
+	uint8_t *out, *rest;
+	size_t rlen;
+	char err[160];
+	int fd, rfd;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	/* Pages of 64 KiB: 3000 markers close two. */
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	rfd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, rfd);
+	out = malloc(4 << 20);
+	ASSERT_NE(NULL, out);
+	ASSERT_EQ(32, read(rfd, out, 32));
+	ASSERT_EQ(1000, read(rfd, out + 32, 1000));
+	/* The capture goes while the file is inside its first block. */
+	if (reset == TRACEBUF_FDR_IOC_CONFIG) {
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
+	} else {
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	}
+	rest = read_in(rfd, 4096, &rlen);
+	ASSERT_NE(NULL, rest);
+	ASSERT_GT(4 << 20, 1032 + rlen);
+	memcpy(out + 1032, rest, rlen);
+	ASSERT_LE(1, fdr_check(out, 1032 + rlen, mark_cb, &s, err, sizeof(err)))
+		TH_LOG("%zu bytes after the reset: %s", rlen, err);
+	EXPECT_LT(0, s.n[0]);
+	EXPECT_EQ(0, s.gaps);
+	EXPECT_EQ(0, s.foreign);
+	if (reset == TRACEBUF_FDR_IOC_START)
+		ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	free(rest);
+	free(out);
+	close(rfd);
+	close(fd);
+}
+
+TEST(config_ends_the_stream_block_begun)
+{
+	reset_midway(_metadata, TRACEBUF_FDR_MODE_STREAM, TRACEBUF_FDR_IOC_CONFIG);
+}
+
+TEST(start_ends_the_stream_block_begun)
+{
+	reset_midway(_metadata, TRACEBUF_FDR_MODE_STREAM, TRACEBUF_FDR_IOC_START);
+}
+
+TEST(config_ends_the_snapshot_block_begun)
+{
+	reset_midway(_metadata, TRACEBUF_FDR_MODE_FLIGHT, TRACEBUF_FDR_IOC_CONFIG);
+}
+
+TEST(start_ends_the_snapshot_block_begun)
+{
+	reset_midway(_metadata, TRACEBUF_FDR_MODE_FLIGHT, TRACEBUF_FDR_IOC_START);
+}
+
 struct load_arg {
 	int fd, cpu, count;
 	volatile int *go;

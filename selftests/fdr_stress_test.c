@@ -930,6 +930,7 @@ static int check_snapshot(const uint8_t *buf, size_t len, uint64_t *hz,
 
 TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 {
+	static const size_t read_size[NREADERS] = { 1 << 20, 65537, 4093 };
 	struct tracebuf_fdr_stats st;
 	struct reader rd[NREADERS];
 	pthread_t rt[NREADERS];
@@ -944,8 +945,13 @@ TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 
 	cap = calloc(ncap, sizeof(*cap));
 	ASSERT_NE(NULL, cap);
+	/*
+	 * Read sizes that end inside pages: a capture discarded while a
+	 * reader is partway through one must still end its output with
+	 * whole blocks (the rest of the page kept for it).
+	 */
 	for (i = 0; i < NREADERS; i++) {
-		ASSERT_EQ(0, reader_start(&rd[i], &rt[i], 1 << 20, 0));
+		ASSERT_EQ(0, reader_start(&rd[i], &rt[i], read_size[i], 0));
 		rd[i].segmented = 1;
 	}
 	load_start(&l, 1, 1, NULL);
@@ -954,11 +960,7 @@ TEST_F_TIMEOUT(fs, start_stop_config_snapshot_cycles, 300)
 		uint32_t size = (64 * KiB) << (rand_r(&rs) % 3);
 		int eofs[NREADERS];
 
-		/*
-		 * Buffers of at most 256 KiB per CPU, so that no 1 MiB read
-		 * can end inside a page (that is another bug, see the
-		 * read-size tests); a wake-up amount a ring can reach.
-		 */
+		/* Buffers of 64 to 256 KiB per CPU; a reachable wake-up. */
 		c->mode = rand_r(&rs) % 2;
 		ASSERT_EQ(0, fdr_cfg(self->fd, fdr_all(), c->mode, size,
 				     rand_r(&rs) % 7,

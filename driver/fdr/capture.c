@@ -66,6 +66,18 @@ static int fdr_capture_realloc(u32 size)
 	return ret;
 }
 
+/*
+ * fdr_lock, stopped, before the capture is discarded: files partway
+ * through a page keep its rest, so that their outputs end with whole
+ * blocks.  A failure leaves the capture as it was.
+ */
+static int fdr_capture_keep_rests(void)
+{
+	int ret = fdr_stream_keep_rests();
+
+	return ret ? ret : fdr_snap_keep_rests();
+}
+
 int fdr_capture_start(void)
 {
 	u8 hdr[FDR_HDR_SIZE];
@@ -79,6 +91,9 @@ int fdr_capture_start(void)
 		if (ret)
 			return ret;
 	}
+	ret = fdr_capture_keep_rests();
+	if (ret)
+		return ret;
 	/*
 	 * The steps that can fail come first, with the rings still off (the
 	 * probes find them so and write nothing): a START that fails leaves
@@ -164,6 +179,9 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 		return ret;
 	if (!c->buf_size)
 		c->buf_size = fdr_cfg.buf_size;
+	ret = fdr_capture_keep_rests();
+	if (ret)
+		return ret;
 	ret = fdr_capture_realloc(c->buf_size);
 	if (ret == -EBUSY)
 		return ret;	/* mapped: the ring and the capture stay */

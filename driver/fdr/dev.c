@@ -224,6 +224,7 @@ static long fdr_ioc_names(struct file *file, void __user *uarg,
 static void fdr_output_end(struct fdr_file *f)
 {
 	fdr_snap_release(&f->rd);
+	fdr_rest_free(&f->rd.rest);
 	f->reading = false;
 	f->at_eof = true;
 }
@@ -236,13 +237,15 @@ static void fdr_output_end(struct fdr_file *f)
 static bool fdr_output_begin(struct fdr_file *f)
 {
 	if (f->reading) {
-		if (f->gen == fdr_gen)
+		/* The rest of a block begun is read before the end. */
+		if (f->gen == fdr_gen || fdr_rest_pending(&f->rd.rest))
 			return true;
 		fdr_output_end(f);	/* its capture was discarded */
 		return false;
 	}
 	if (f->at_eof && f->gen == fdr_gen)
 		return false;		/* this capture was read to EOF */
+	fdr_rest_free(&f->rd.rest);	/* the end of an output given up */
 	f->gen = fdr_gen;
 	f->mode = fdr_cfg.mode;
 	f->hdr_pos = 0;
@@ -460,6 +463,8 @@ static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
 		ret = 0;
 	} else if (f->hdr_pos < FDR_HDR_SIZE) {
 		ret = fdr_read_header(f, buf, count);
+	} else if (fdr_rest_pending(&f->rd.rest)) {
+		ret = fdr_rest_read(&f->rd.rest, buf, count);
 	} else if (f->mode == TRACEBUF_FDR_MODE_FLIGHT) {
 		ret = fdr_snap_read(&f->rd, buf, count);
 		if (!ret)
@@ -480,7 +485,8 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &fdr_ring_wq, wait);
 	/*
-	 * A snapshot, the end of a capture, or its data are all readable.
+	 * A snapshot, the end of a capture, or its data (the rest of a page
+	 * it kept among them) are all readable.
 	 * A stopped stream is not while all that is left belongs to other
 	 * files (read() would wait for them): an event loop would spin.
 	 * Pages lent to this file are not left: its read() gives them back
@@ -492,7 +498,8 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 	    (stopped && (fdr_stream_empty(&f->rd) ||
 			 (READ_ONCE(f->at_eof) &&
 			  READ_ONCE(f->gen) == READ_ONCE(fdr_gen)))) ||
-	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)))
+	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)) ||
+	    fdr_rest_pending(&f->rd.rest))
 		mask = EPOLLIN | EPOLLRDNORM;
 	/* A trigger froze the rings: the moment is ready to read. */
 	if (fdr_trig_frozen())

@@ -184,18 +184,33 @@ static inline s32 fdr_ring_tid(const struct task_struct *tsk, unsigned int cpu)
 struct fdr_snap_cpu;
 
 /**
+ * struct fdr_rest - the rest of a page a file was partway through when
+ * its capture was discarded, kept for it (fdr_lock)
+ * @buf:	@len bytes, or NULL
+ * @len:	bytes kept
+ * @off:	bytes of them already read
+ */
+struct fdr_rest {
+	u8 *buf;
+	u32 len;
+	u32 off;
+};
+
+/**
  * struct fdr_reader - where one file is in the rings (fdr_lock)
  * @holders:	on the list of snapshot holders while it holds one
  * @snap:	per possible CPU, the snapshot it holds
  * @cpu:	snapshot: the CPU being copied; streaming: the CPU whose oldest
  *		page this file is partway through, or -1
  * @off:	snapshot: bytes of the current page already copied
+ * @rest:	what fdr_stream_keep_rests() or fdr_snap_keep_rests() kept
  */
 struct fdr_reader {
 	struct list_head holders;
 	struct fdr_snap_cpu *snap;
 	int cpu;
 	u32 off;
+	struct fdr_rest rest;
 };
 
 /* Open: 0 or -ENOMEM.  Close (fdr_lock): let go of everything held. */
@@ -211,6 +226,27 @@ void fdr_snap_take(struct fdr_reader *rd);
 ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count);
 void fdr_snap_release(struct fdr_reader *rd);
 bool fdr_snap_held(const struct fdr_reader *rd);
+
+/*
+ * Before CONFIG or START discard the capture (fdr_lock): every file
+ * partway through a page, of its snapshot or of the stream, gets the rest
+ * of that page copied into its @rest, and the page is let go as if read.
+ * 0, or -ENOMEM with the files that got theirs keeping them.
+ */
+int fdr_snap_keep_rests(void);
+int fdr_stream_keep_rests(void);
+
+/*
+ * A file's kept rest (fdr_lock): read before anything else, and freed
+ * once read, when the file's output ends, and at close.
+ */
+static inline bool fdr_rest_pending(const struct fdr_rest *r)
+{
+	return !!READ_ONCE(r->buf);
+}
+
+ssize_t fdr_rest_read(struct fdr_rest *r, char __user *buf, size_t count);
+void fdr_rest_free(struct fdr_rest *r);
 
 /* Streaming consumption (fdr_lock). */
 ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count);

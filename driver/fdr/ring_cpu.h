@@ -153,6 +153,13 @@ static inline void fdr_set_limit(struct fdr_cpu *c)
 int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
 		      u32 off, u32 n, u32 patch_at, const u8 *patch);
 
+/* A file closes: its place in the stream is let go (stream.c). */
+void fdr_stream_exit(struct fdr_reader *rd);
+
+/* Keep part of a page for a file whose capture goes (rest.c). */
+int fdr_rest_save(struct fdr_rest *r, struct fdr_cpu *c, unsigned long seq,
+		  u32 off, u32 n, u32 patch_at, const u8 *patch);
+
 /* Write path, after it gave up the ring: what it left due (ring.c). */
 void fdr_ring_due(struct fdr_cpu *c, u8 due);
 

@@ -122,6 +122,51 @@ void fdr_snap_take(struct fdr_reader *rd)
 }
 
 /*
+ * The length of the page @s covers next, and for the page that was open
+ * at the snapshot, where its open block's header is (@patch_at) and that
+ * header as it was then (@patch); else @patch_at is FDR_NO_BLOCK.
+ */
+static u32 fdr_snap_page(const struct fdr_snap_cpu *s, const struct fdr_cpu *c,
+			 u32 *patch_at, u8 *patch)
+{
+	*patch_at = FDR_NO_BLOCK;
+	if (s->next != s->end)
+		return c->pages[s->next & FDR_PAGE_MASK].len;
+	if (s->open_block != FDR_NO_BLOCK) {
+		*patch_at = s->open_block;
+		fdr_put_extents(patch, s->open_ext);
+	}
+	return s->open_len;
+}
+
+int fdr_snap_keep_rests(void)
+{
+	u8 patch[FDR_META_SIZE];
+	struct fdr_reader *rd;
+	u32 len, patch_at;
+	int ret;
+
+	list_for_each_entry(rd, &fdr_ring_holders, holders) {
+		struct fdr_snap_cpu *s;
+		struct fdr_cpu *c;
+
+		if (!rd->off || rd->cpu >= nr_cpu_ids)
+			continue;
+		s = &rd->snap[rd->cpu];
+		c = per_cpu_ptr(fdr_cpus, rd->cpu);
+		len = fdr_snap_page(s, c, &patch_at, patch);
+		ret = fdr_rest_save(&rd->rest, c, s->next, rd->off,
+				    len - rd->off, patch_at, patch);
+		if (ret)
+			return ret;
+		rd->off = 0;
+		s->next++;
+		fdr_keep_update(rd->cpu);
+	}
+	return 0;
+}
+
+/*
  * Copy the snapshot @rd holds, CPU after CPU, page after page, each page
  * from where the previous read stopped.  Returns 0 once everything was
  * read, and then lets go of the pages.
@@ -136,22 +181,14 @@ ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
 	while (done < count && rd->cpu < nr_cpu_ids) {
 		struct fdr_snap_cpu *s = &rd->snap[rd->cpu];
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
-		u32 len, n, patch_at = FDR_NO_BLOCK;
+		u32 len, n, patch_at;
 
 		if (fdr_snap_cpu_done(s)) {
 			rd->cpu = cpumask_next(rd->cpu, cpu_possible_mask);
 			rd->off = 0;
 			continue;
 		}
-		if (s->next == s->end) {
-			len = s->open_len;
-			if (s->open_block != FDR_NO_BLOCK) {
-				patch_at = s->open_block;
-				fdr_put_extents(patch, s->open_ext);
-			}
-		} else {
-			len = c->pages[s->next & FDR_PAGE_MASK].len;
-		}
+		len = fdr_snap_page(s, c, &patch_at, patch);
 		n = min_t(size_t, len - rd->off, count - done);
 		if (fdr_ring_copy_out(buf + done, c, s->next, rd->off, n,
 				      patch_at, patch))

@@ -62,7 +62,7 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
 
 		if (c->rd_owner != rd)
-			rd->cpu = -1;	/* a reset took it away */
+			rd->cpu = -1;	/* fdr_stream_keep_rests() took it */
 		else
 			ret = fdr_stream_copy(c, rd, buf, count, &done);
 	}
@@ -78,6 +78,68 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 	if (ret < 0 && !done)
 		return ret;
 	return done;
+}
+
+/*
+ * The file that is partway through the oldest page of @c lets go of it,
+ * keeping the rest (@keep) or discarding it, and the page is free.
+ */
+static int fdr_stream_let_go(struct fdr_cpu *c, bool keep)
+{
+	struct fdr_reader *rd = c->rd_owner;
+	u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
+
+	if (keep) {
+		int ret = fdr_rest_save(&rd->rest, c, c->tail, c->rd_off,
+					len - c->rd_off, FDR_NO_BLOCK, NULL);
+
+		if (ret)
+			return ret;
+	}
+	c->rd_off = 0;
+	c->rd_owner = NULL;
+	rd->cpu = -1;
+	/* Pairs with fdr_write_next_page(): the page is free. */
+	smp_store_release(&c->tail, c->tail + 1);
+	/* Peers skipped this CPU while the file owned the page. */
+	wake_up_interruptible_all(&fdr_ring_wq);
+	return 0;
+}
+
+int fdr_stream_keep_rests(void)
+{
+	int cpu, ret;
+
+	if (!fdr_ring_buf_size)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		if (!c->rd_owner)
+			continue;
+		ret = fdr_stream_let_go(c, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * @rd is closed: it gives back what it borrowed, and the rest of the page
+ * it was partway through is discarded (another file could not start in
+ * the middle of a block).
+ */
+void fdr_stream_exit(struct fdr_reader *rd)
+{
+	int cpu;
+
+	if (!fdr_ring_buf_size)
+		return;
+	for_each_possible_cpu(cpu) {
+		fdr_stream_lend(rd, cpu, false, true, NULL);
+		if (per_cpu_ptr(fdr_cpus, cpu)->rd_owner == rd)
+			fdr_stream_let_go(per_cpu_ptr(fdr_cpus, cpu), false);
+	}
 }
 
 static void fdr_flush_ipi(void *info)
