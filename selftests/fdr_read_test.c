@@ -184,6 +184,165 @@ TEST(start_ends_the_snapshot_block_begun)
 	reset_midway(_metadata, TRACEBUF_FDR_MODE_FLIGHT, TRACEBUF_FDR_IOC_START);
 }
 
+/* ------------------------------------------------------------ peek */
+
+/* One TRACEBUF_FDR_IOC_PEEK of CPU 0 into @buf: pages, or -errno. */
+static int peek0(int fd, uint8_t *buf, uint32_t size, uint64_t *next,
+		 uint64_t *gen, uint32_t *len, uint32_t *missed)
+{
+	struct tracebuf_fdr_peek p = {
+		.buf = (uintptr_t)buf, .size = size, .cpu = 0,
+		.next = *next, .gen = *gen,
+	};
+	int n = ioctl(fd, TRACEBUF_FDR_IOC_PEEK, &p);
+
+	if (n < 0)
+		return -errno;
+	*next = p.next;
+	*gen = p.gen;
+	*len = p.len;
+	*missed = p.missed;
+	memcpy(buf - 32, p.header, 32);
+	return n;
+}
+
+/*
+ * A look takes nothing: the streaming reader still gets every marker,
+ * the look's own pages are a valid FDR stream of the same markers, a
+ * second look finds nothing new, and pages the reader took before a look
+ * are counted as missed.
+ */
+TEST(peek_takes_nothing_from_the_stream)
+{
+	struct mark_seen seen = { .cap = 1 }, all = { .cap = 1 };
+	uint64_t next = 0, gen = 0, gen1;
+	uint32_t len, missed;
+	uint8_t *pk, *out;
+	size_t olen;
+	char err[160];
+	int fd, rfd, n;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	pk = malloc(32 + (1 << 20));
+	ASSERT_NE(NULL, pk);
+	/* Pages of 64 KiB: 3000 markers close two. */
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	n = peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed);
+	ASSERT_LE(2, n);
+	EXPECT_EQ(0, missed);
+	ASSERT_LE(1, fdr_check(pk, 32 + len, mark_cb, &seen, err, sizeof(err)))
+		TH_LOG("the look: %s", err);
+	EXPECT_LT(0, seen.n[0]);
+	EXPECT_EQ(0, seen.gaps);
+	/* Nothing new: nothing copied, nothing missed. */
+	gen1 = gen;
+	EXPECT_EQ(0, peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed));
+	EXPECT_EQ(0, len);
+	EXPECT_EQ(0, missed);
+	EXPECT_EQ(gen1, gen);
+	/* A ring page is the least a look takes. */
+	EXPECT_EQ(-EINVAL, peek0(fd, pk + 32, 4096, &next, &gen, &len, &missed));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	/* The reader gets all 3000, the look's pages among them. */
+	rfd = open(TB_FDR_DEV, O_RDONLY);
+	ASSERT_LE(0, rfd);
+	out = fdr_read_all(rfd, &olen);
+	ASSERT_NE(NULL, out);
+	ASSERT_LE(1, fdr_check(out, olen, mark_cb, &all, err, sizeof(err)))
+		TH_LOG("the reader: %s", err);
+	EXPECT_EQ(3000, all.n[0]);
+	EXPECT_EQ(0, memcmp(pk + 32, out + 32, len)) TH_LOG("the look's pages differ");
+	free(out);
+	/* Two more pages, read before the next look: missed, not shown. */
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	next = 0;
+	gen = 0;
+	ASSERT_LE(2, peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed));
+	gen1 = gen;
+	out = fdr_read_all(rfd, &olen);
+	ASSERT_NE(NULL, out);
+	free(out);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	n = peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed);
+	EXPECT_NE(gen1, gen);		/* a new capture: from its oldest */
+	EXPECT_EQ(0, missed);
+	EXPECT_LE(2, n);
+	out = malloc(1 << 20);
+	ASSERT_NE(NULL, out);
+	ASSERT_LT(0, read(rfd, out, 1 << 20));	/* a header and pages */
+	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	n = peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed);
+	EXPECT_LE(1, n);
+	EXPECT_EQ(0, missed) TH_LOG("the pages the look had seen were read");
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	free(out);
+	free(pk);
+	close(rfd);
+	close(fd);
+}
+
+/*
+ * A flight recorder overwrites its oldest pages: a look that comes back
+ * after that counts them as missed, and what it copies is still whole.
+ */
+TEST(peek_counts_what_a_flight_recorder_overwrote)
+{
+	struct mark_seen seen = { .cap = 1 };
+	uint64_t next = 0, gen = 0;
+	uint32_t len, missed;
+	struct tracebuf_fdr_peek bad = { 0 };
+	char err[160];
+	uint8_t *pk;
+	int fd, n;
+
+	ASSERT_EQ(0, pin_cpu(0));
+	fd = fdr_open_stopped();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
+				TRACEBUF_FDR_MODE_FLIGHT, 64 << 10, 0));
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
+	pk = malloc(32 + (64 << 10));
+	ASSERT_NE(NULL, pk);
+	put_markers(fd, 1, 0, 0, 200, MARK_SIZE);
+	ASSERT_LE(1, peek0(fd, pk + 32, 64 << 10, &next, &gen, &len, &missed));
+	EXPECT_EQ(0, missed);
+	/* 4 KiB pages: 3000 markers go round the ring more than once. */
+	put_markers(fd, 1, 0, 200, 3000, MARK_SIZE);
+	n = peek0(fd, pk + 32, 64 << 10, &next, &gen, &len, &missed);
+	EXPECT_LE(1, n);
+	EXPECT_LT(0, missed);
+	ASSERT_LE(1, fdr_check(pk, 32 + len, mark_cb, &seen, err, sizeof(err)))
+		TH_LOG("%s", err);
+	/* It begins after what was overwritten: one jump there, no other. */
+	EXPECT_GE(1, seen.gaps);
+	TH_LOG("%d pages copied, %u missed", n, missed);
+	/* Arguments checked. */
+	bad.buf = (uintptr_t)pk;
+	bad.size = 64 << 10;
+	bad.cpu = 1U << 30;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_PEEK, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	bad.cpu = 0;
+	bad.reserved[1] = 1;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_PEEK, &bad));
+	EXPECT_EQ(EINVAL, errno);
+	bad.reserved[1] = 0;
+	bad.buf = 8;
+	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_PEEK, &bad));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	free(pk);
+	close(fd);
+}
+
 struct load_arg {
 	int fd, cpu, count;
 	volatile int *go;

@@ -366,6 +366,33 @@ static long fdr_ioc_mmap_get(struct file *file, void __user *uarg,
 	return ret;
 }
 
+static long fdr_ioc_peek(struct file *file, void __user *uarg, size_t usize)
+{
+	struct tracebuf_fdr_peek p;
+	long ret;
+
+	ret = tbcore_uabi_get(&p, sizeof(p), sizeof(p), uarg, usize);
+	if (ret)
+		return ret;
+	if (p.reserved[0] || p.reserved[1] || p.cpu >= nr_cpu_ids ||
+	    !cpu_possible(p.cpu))
+		return -EINVAL;
+	mutex_lock(&fdr_lock);
+	if (!fdr_ring_allocated()) {
+		ret = -ENODEV;
+	} else {
+		ret = fdr_peek_cpu(p.cpu, u64_to_user_ptr(p.buf), p.size,
+				   &p.next, p.gen == fdr_gen, &p.len,
+				   &p.missed);
+		p.gen = fdr_gen;
+		fdr_put_header(p.header, fdr_clock_hz());
+	}
+	mutex_unlock(&fdr_lock);
+	if (ret >= 0 && tbcore_uabi_put(uarg, usize, &p, sizeof(p)))
+		ret = -EFAULT;
+	return ret;
+}
+
 static const struct tbcore_ioctl fdr_ioctls[] = {
 	{ TRACEBUF_FDR_IOC_CONFIG,	fdr_ioc_config },
 	{ TRACEBUF_FDR_IOC_GET_CONFIG,	fdr_ioc_get_config },
@@ -377,6 +404,7 @@ static const struct tbcore_ioctl fdr_ioctls[] = {
 	{ TRACEBUF_FDR_IOC_SNAPSHOT,	fdr_ioc_snapshot },
 	{ TRACEBUF_FDR_IOC_TRIGGER,	fdr_ioc_trigger },
 	{ TRACEBUF_FDR_IOC_MMAP_GET,	fdr_ioc_mmap_get },
+	{ TRACEBUF_FDR_IOC_PEEK,	fdr_ioc_peek },
 };
 
 static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

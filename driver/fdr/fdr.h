@@ -13,9 +13,11 @@
  *   ring.h     the ring's public face; ring_cpu.h its internals
  *   ring.c     the ring's state, set-up, on/off, stats, windows, positions
  *   write.c    the write path and the block protocol (any context, no lock)
+ *   rest.c     the rest of a page a file had begun, kept when the capture goes
  *   snap.c     flight-recorder snapshots that hold pages
  *   stream.c   streaming readers and page lending
  *   reader.c   a reading file's snapshot and place in the stream
+ *   peek.c     looks at closed pages that take no part in the capture
  *   names.[ch] function id -> name (IRQs, work functions, fixed spaces)
  *   kfunc.[ch] kernel functions as XRay functions (kretprobes)
  *   events.[ch] the probe-layer consumer: kernel events -> records

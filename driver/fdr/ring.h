@@ -237,6 +237,16 @@ int fdr_snap_keep_rests(void);
 int fdr_stream_keep_rests(void);
 
 /*
+ * Copy @cpu's closed pages to @buf, whole ones while they fit in @size
+ * (at least a ring page, else -EINVAL), from page *@next (@resume) or the
+ * oldest, without consuming, closing or holding any (fdr_lock).  *@next
+ * becomes the page after the last copied; *@len the bytes, *@missed the
+ * pages gone before they could be copied.  Returns the pages copied.
+ */
+int fdr_peek_cpu(unsigned int cpu, char __user *buf, u32 size, u64 *next,
+		 bool resume, u32 *len, u32 *missed);
+
+/*
  * A file's kept rest (fdr_lock): read before anything else, and freed
  * once read, when the file's output ends, and at close.
  */

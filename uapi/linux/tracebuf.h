@@ -639,6 +639,45 @@ struct tracebuf_fdr_mmap_get {
 	__u64 reserved;
 };
 
+/**
+ * struct tracebuf_fdr_peek - look at a CPU's pages (TRACEBUF_FDR_IOC_PEEK)
+ * @buf:	user address the pages are copied to
+ * @size:	bytes at @buf; at least one ring page (buf_size /
+ *		TRACEBUF_FDR_PAGES), else EINVAL
+ * @cpu:	a possible CPU, else EINVAL
+ * @next:	in: the page to begin at, as returned by the last call, when
+ *		@gen is the current capture; out: the page after the last
+ *		one copied
+ * @gen:	in: the capture @next is of (0: none, begin at the oldest
+ *		page); out: the current capture (as in tracebuf_fdr_stats)
+ * @len:	out: bytes copied: whole pages, in stream order, each its
+ *		blocks only, as read() gives them
+ * @missed:	out: pages from @next on that were gone before they could be
+ *		copied (taken by a streaming reader, or overwritten in flight
+ *		mode); their data is not in @buf
+ * @header:	out: the capture's 32-byte XRay FDR file header
+ * @reserved:	zero (EINVAL)
+ *
+ * Copies the closed pages of @cpu the caller has not seen, without
+ * consuming, closing or holding any: the capture's writers and its
+ * readers go on as if nobody looked, so any file may follow a capture
+ * another process started (tracebuf top --attach).  The page being
+ * filled is not copied until it closes.  Either mode, running or
+ * stopped; ENODEV before the first buffers exist.  Returns the number
+ * of pages copied.
+ */
+struct tracebuf_fdr_peek {
+	__u64 buf;
+	__u32 size;
+	__u32 cpu;
+	__u64 next;
+	__u64 gen;
+	__u32 len;
+	__u32 missed;
+	__u8 header[32];
+	__u64 reserved[2];
+};
+
 #define TRACEBUF_FDR_IOC_CONFIG	_IOW(TRACEBUF_IOC_MAGIC, 0x40, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_GET_CONFIG _IOR(TRACEBUF_IOC_MAGIC, 0x41, struct tracebuf_fdr_config)
 #define TRACEBUF_FDR_IOC_START	_IO(TRACEBUF_IOC_MAGIC, 0x42)
@@ -649,5 +688,6 @@ struct tracebuf_fdr_mmap_get {
 #define TRACEBUF_FDR_IOC_KFUNCS	_IOWR(TRACEBUF_IOC_MAGIC, 0x47, struct tracebuf_fdr_kfuncs)
 #define TRACEBUF_FDR_IOC_TRIGGER _IOW(TRACEBUF_IOC_MAGIC, 0x48, struct tracebuf_fdr_trigger)
 #define TRACEBUF_FDR_IOC_MMAP_GET _IOW(TRACEBUF_IOC_MAGIC, 0x49, struct tracebuf_fdr_mmap_get)
+#define TRACEBUF_FDR_IOC_PEEK	_IOWR(TRACEBUF_IOC_MAGIC, 0x4a, struct tracebuf_fdr_peek)
 
 #endif /* _UAPI_LINUX_TRACEBUF_H */
