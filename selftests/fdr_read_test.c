@@ -13,8 +13,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <linux/userfaultfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -127,11 +129,8 @@ static void reset_midway(struct __test_metadata *_metadata, uint32_t mode,
 	char err[160];
 	int fd, rfd;
 
-	ASSERT_EQ(0, pin_cpu(0));
-	fd = fdr_open_stopped();
+	fd = fdr_open_started0(c.classes, mode, c.buf_size);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &c));
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	/* Pages of 64 KiB: 3000 markers close two. */
 	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
@@ -186,7 +185,10 @@ TEST(start_ends_the_snapshot_block_begun)
 
 /* ------------------------------------------------------------ peek */
 
-/* One TRACEBUF_FDR_IOC_PEEK of CPU 0 into @buf: pages, or -errno. */
+/*
+ * One TRACEBUF_FDR_IOC_PEEK of CPU 0 into @buf, the capture's header to
+ * the 32 bytes before it: pages, or -errno.
+ */
 static int peek0(int fd, uint8_t *buf, uint32_t size, uint64_t *next,
 		 uint64_t *gen, uint32_t *len, uint32_t *missed)
 {
@@ -216,18 +218,16 @@ TEST(peek_takes_nothing_from_the_stream)
 {
 	struct mark_seen seen = { .cap = 1 }, all = { .cap = 1 };
 	uint64_t next = 0, gen = 0, gen1;
-	uint32_t len, missed;
+	uint32_t len, len1, missed;
+	uint8_t tail32[32];
 	uint8_t *pk, *out;
 	size_t olen;
 	char err[160];
 	int fd, rfd, n;
 
-	ASSERT_EQ(0, pin_cpu(0));
-	fd = fdr_open_stopped();
+	fd = fdr_open_started0(TRACEBUF_FDR_MARKER, TRACEBUF_FDR_MODE_STREAM,
+			       1 << 20);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_STREAM, 1 << 20, 0));
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	pk = malloc(32 + (1 << 20));
 	ASSERT_NE(NULL, pk);
 	/* Pages of 64 KiB: 3000 markers close two. */
@@ -239,6 +239,7 @@ TEST(peek_takes_nothing_from_the_stream)
 		TH_LOG("the look: %s", err);
 	EXPECT_LT(0, seen.n[0]);
 	EXPECT_EQ(0, seen.gaps);
+	len1 = len;
 	/* Nothing new: nothing copied, nothing missed. */
 	gen1 = gen;
 	EXPECT_EQ(0, peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed));
@@ -248,7 +249,23 @@ TEST(peek_takes_nothing_from_the_stream)
 	/* A ring page is the least a look takes. */
 	EXPECT_EQ(-EINVAL, peek0(fd, pk + 32, 4096, &next, &gen, &len, &missed));
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
-	/* The reader gets all 3000, the look's pages among them. */
+	/* Stopped, the open page is final: the last look takes it, once. */
+	memcpy(tail32, pk + len1, 32);	/* peek0() puts a header there */
+	n = peek0(fd, pk + 32 + len1, (1 << 20) - len1, &next, &gen, &len,
+		  &missed);
+	EXPECT_EQ(1, n);
+	EXPECT_EQ(0, missed);
+	memcpy(pk + len1, tail32, 32);
+	memset(&seen, 0, sizeof(seen));
+	seen.cap = 1;
+	ASSERT_LE(1, fdr_check(pk, 32 + len1 + len, mark_cb, &seen, err,
+			       sizeof(err)))
+		TH_LOG("the looks: %s", err);
+	EXPECT_EQ(3000, seen.n[0]) TH_LOG("the looks missed markers");
+	EXPECT_EQ(0, seen.gaps);
+	EXPECT_EQ(0, peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed));
+	len = len1;
+	/* The reader gets all 3000, the looks' pages among them. */
 	rfd = open(TB_FDR_DEV, O_RDONLY);
 	ASSERT_LE(0, rfd);
 	out = fdr_read_all(rfd, &olen);
@@ -258,30 +275,30 @@ TEST(peek_takes_nothing_from_the_stream)
 	EXPECT_EQ(3000, all.n[0]);
 	EXPECT_EQ(0, memcmp(pk + 32, out + 32, len)) TH_LOG("the look's pages differ");
 	free(out);
-	/* Two more pages, read before the next look: missed, not shown. */
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
-	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
-	next = 0;
-	gen = 0;
-	ASSERT_LE(2, peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed));
+	/*
+	 * A new capture's pages are looked at from its oldest; pages the
+	 * look saw and the reader then took are nothing missed; pages the
+	 * reader took first are.
+	 */
 	gen1 = gen;
-	out = fdr_read_all(rfd, &olen);
-	ASSERT_NE(NULL, out);
-	free(out);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
 	n = peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed);
-	EXPECT_NE(gen1, gen);		/* a new capture: from its oldest */
+	EXPECT_NE(gen1, gen);
 	EXPECT_EQ(0, missed);
 	EXPECT_LE(2, n);
 	out = malloc(1 << 20);
 	ASSERT_NE(NULL, out);
-	ASSERT_LT(0, read(rfd, out, 1 << 20));	/* a header and pages */
-	put_markers(fd, 1, 0, 0, 3000, MARK_SIZE);
+	ASSERT_EQ(32, read(rfd, out, 1 << 20));	/* the new output's header */
+	ASSERT_LT(0, read(rfd, out, 1 << 20));	/* the pages looked at */
 	n = peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed);
-	EXPECT_LE(1, n);
+	EXPECT_EQ(0, n);
 	EXPECT_EQ(0, missed) TH_LOG("the pages the look had seen were read");
+	put_markers(fd, 1, 0, 3000, 3000, MARK_SIZE);
+	ASSERT_LT(0, read(rfd, out, 1 << 20));	/* the next two, first */
+	n = peek0(fd, pk + 32, 1 << 20, &next, &gen, &len, &missed);
+	EXPECT_EQ(0, n);
+	EXPECT_LE(2, missed) TH_LOG("pages the reader took first, not missed");
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
 	free(out);
 	free(pk);
@@ -303,12 +320,9 @@ TEST(peek_counts_what_a_flight_recorder_overwrote)
 	uint8_t *pk;
 	int fd, n;
 
-	ASSERT_EQ(0, pin_cpu(0));
-	fd = fdr_open_stopped();
+	fd = fdr_open_started0(TRACEBUF_FDR_MARKER, TRACEBUF_FDR_MODE_FLIGHT,
+			       64 << 10);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, fdr_config(fd, TRACEBUF_FDR_MARKER,
-				TRACEBUF_FDR_MODE_FLIGHT, 64 << 10, 0));
-	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	pk = malloc(32 + (64 << 10));
 	ASSERT_NE(NULL, pk);
 	put_markers(fd, 1, 0, 0, 200, MARK_SIZE);
@@ -340,6 +354,101 @@ TEST(peek_counts_what_a_flight_recorder_overwrote)
 	EXPECT_EQ(EFAULT, errno);
 	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
 	free(pk);
+	close(fd);
+}
+
+/* The writer that goes round the ring while a look's copy is stalled. */
+struct lapper {
+	int uffd, fd;
+	void *page;		/* the registered page the look copies to */
+	long psz;
+};
+
+static void *lapper_fn(void *arg)
+{
+	struct lapper *l = arg;
+	struct pollfd pfd = { .fd = l->uffd, .events = POLLIN };
+	struct uffdio_copy cp = { 0 };
+	struct uffd_msg msg;
+	void *src = calloc(1, l->psz);
+
+	if (!src || poll(&pfd, 1, (int)(tb_bound(30) * 1000)) != 1 ||
+	    read(l->uffd, &msg, sizeof(msg)) != sizeof(msg))
+		return NULL;
+	/* The copy is stalled on our page: 3000 markers, 4 KiB pages, go
+	 * round the 64 KiB ring three times. */
+	pin_cpu(0);
+	put_markers(l->fd, 1, 0, 1000, 3000, MARK_SIZE);
+	cp.dst = (uintptr_t)l->page;
+	cp.src = (uintptr_t)src;
+	cp.len = l->psz;
+	ioctl(l->uffd, UFFDIO_COPY, &cp);
+	free(src);
+	return NULL;
+}
+
+/*
+ * A look whose copy stalls (a page fault on its buffer, here held by
+ * userfaultfd) while the flight recorder goes round the ring: it must
+ * stop at the pages that were closed when it began, never copy the page
+ * being written nor pages again under later numbers, and count what was
+ * overwritten as missed.
+ */
+TEST(peek_stalled_while_the_ring_laps)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct mark_seen seen = { .cap = 1 };
+	struct tracebuf_fdr_peek p = { 0 };
+	struct lapper l = { 0 };
+	char err[160];
+	uint8_t *buf;
+	pthread_t th;
+	size_t size = 256 << 10;
+	int fd, n;
+
+	l.psz = sysconf(_SC_PAGESIZE);
+	l.uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (l.uffd < 0 || ioctl(l.uffd, UFFDIO_API, &api))
+		SKIP(return, "no userfaultfd (%s)", strerror(errno));
+	if (nr_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	fd = fdr_open_started0(TRACEBUF_FDR_MARKER, TRACEBUF_FDR_MODE_FLIGHT,
+			       64 << 10);
+	ASSERT_LE(0, fd);
+	put_markers(fd, 1, 0, 0, 1000, MARK_SIZE);
+	/* The look's buffer: 32 bytes of header room, then pages; the second
+	 * system page is missing, so the first ring page's copy stalls. */
+	buf = mmap(NULL, size + 2 * l.psz, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0, l.psz);
+	reg.range.start = (uintptr_t)buf + l.psz;
+	reg.range.len = l.psz;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(l.uffd, UFFDIO_REGISTER, &reg));
+	l.fd = fd;
+	l.page = buf + l.psz;
+	ASSERT_EQ(0, pthread_create(&th, NULL, lapper_fn, &l));
+	/* The look runs on CPU 1 while the lapper writes on CPU 0. */
+	ASSERT_EQ(0, pin_cpu(1));
+	p.buf = (uintptr_t)buf + 32;
+	p.size = (uint32_t)size;
+	n = ioctl(fd, TRACEBUF_FDR_IOC_PEEK, &p);
+	pthread_join(th, NULL);
+	ASSERT_LE(0, n) TH_LOG("%s", strerror(errno));
+	TH_LOG("%d pages, %u bytes, %u missed, next %llu", n, p.len, p.missed,
+	       (unsigned long long)p.next);
+	/* At most the 15 closed pages a 16-page ring holds. */
+	EXPECT_GE(15, n);
+	EXPECT_LT(0, p.missed);
+	memcpy(buf, p.header, 32);
+	if (p.len)
+		EXPECT_LE(1, fdr_check(buf, 32 + p.len, mark_cb, &seen, err,
+				       sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(0, ioctl(fd, TRACEBUF_FDR_IOC_STOP));
+	munmap(buf, size + 2 * l.psz);
+	close(l.uffd);
 	close(fd);
 }
 

@@ -333,6 +333,28 @@ static inline int pin_cpu(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/*
+ * This thread on CPU 0 and a capture of @classes in @mode with buffers of
+ * @size started on the device: its fd, or -1.
+ */
+static inline int fdr_open_started0(uint32_t classes, uint32_t mode,
+				    uint32_t size)
+{
+	int fd;
+
+	if (pin_cpu(0))
+		return -1;
+	fd = fdr_open_stopped();
+	if (fd < 0)
+		return -1;
+	if (fdr_config(fd, classes, mode, size, 0) ||
+	    ioctl(fd, TRACEBUF_FDR_IOC_START)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Online CPUs, at most the two the marker tests use. */
 static inline int nr_cpus(void)
 {

@@ -33,6 +33,7 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -374,16 +375,18 @@ static long fdr_ioc_peek(struct file *file, void __user *uarg, size_t usize)
 	ret = tbcore_uabi_get(&p, sizeof(p), sizeof(p), uarg, usize);
 	if (ret)
 		return ret;
-	if (p.reserved[0] || p.reserved[1] || p.cpu >= nr_cpu_ids ||
-	    !cpu_possible(p.cpu))
+	if (p.reserved[0] || p.reserved[1] || p.cpu >= nr_cpu_ids)
+		return -EINVAL;
+	p.cpu = array_index_nospec(p.cpu, nr_cpu_ids);
+	if (!cpu_possible(p.cpu))
 		return -EINVAL;
 	mutex_lock(&fdr_lock);
 	if (!fdr_ring_allocated()) {
 		ret = -ENODEV;
 	} else {
 		ret = fdr_peek_cpu(p.cpu, u64_to_user_ptr(p.buf), p.size,
-				   &p.next, p.gen == fdr_gen, &p.len,
-				   &p.missed);
+				   &p.next, p.gen == fdr_gen, !fdr_running,
+				   &p.len, &p.missed);
 		p.gen = fdr_gen;
 		fdr_put_header(p.header, fdr_clock_hz());
 	}

@@ -60,7 +60,8 @@ ssize_t fdr_rest_read(struct fdr_rest *r, char __user *buf, size_t count)
 void fdr_rest_free(struct fdr_rest *r)
 {
 	kvfree(r->buf);
-	r->buf = NULL;
+	/* poll() looks without fdr_lock (fdr_rest_pending()). */
+	WRITE_ONCE(r->buf, NULL);
 	r->len = 0;
 	r->off = 0;
 }

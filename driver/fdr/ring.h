@@ -239,12 +239,13 @@ int fdr_stream_keep_rests(void);
 /*
  * Copy @cpu's closed pages to @buf, whole ones while they fit in @size
  * (at least a ring page, else -EINVAL), from page *@next (@resume) or the
- * oldest, without consuming, closing or holding any (fdr_lock).  *@next
- * becomes the page after the last copied; *@len the bytes, *@missed the
- * pages gone before they could be copied.  Returns the pages copied.
+ * oldest, without consuming, closing or holding any (fdr_lock); with
+ * capture @stopped, the open page too, as the last.  *@next becomes the
+ * page after the last copied; *@len the bytes, *@missed the pages gone
+ * before they could be copied.  Returns the pages copied.
  */
 int fdr_peek_cpu(unsigned int cpu, char __user *buf, u32 size, u64 *next,
-		 bool resume, u32 *len, u32 *missed);
+		 bool resume, bool stopped, u32 *len, u32 *missed);
 
 /*
  * A file's kept rest (fdr_lock): read before anything else, and freed

@@ -662,9 +662,10 @@ struct tracebuf_fdr_mmap_get {
  * consuming, closing or holding any: the capture's writers and its
  * readers go on as if nobody looked, so any file may follow a capture
  * another process started (tracebuf top --attach).  The page being
- * filled is not copied until it closes.  Either mode, running or
- * stopped; ENODEV before the first buffers exist.  Returns the number
- * of pages copied.
+ * filled is copied once it closes, or once capture is stopped (then as
+ * the CPU's last page, its open block's BufferExtents up to date).
+ * Either mode; ENODEV before the first buffers exist.  Returns the
+ * number of pages copied.
  */
 struct tracebuf_fdr_peek {
 	__u64 buf;
