@@ -3,9 +3,9 @@
  * Looking at a capture without taking part in it: a CPU's closed pages
  * copied for a file that neither consumes, closes nor holds them, so that
  * the capture's writers and readers go on as if nobody looked (tracebuf
- * top --attach).  What the capture's own readers took, or a flight
- * recorder overwrote, before the look is counted, not shown.  fdr_lock
- * throughout.  ring.c has the design.
+ * top --attach).  A page a reader took is still there until the writer
+ * reuses it; what the writer overwrote before the look is counted, not
+ * shown.  fdr_lock throughout.  ring.c has the design.
  */
 #include <linux/minmax.h>
 #include <linux/percpu.h>
@@ -40,7 +40,7 @@ int fdr_peek_cpu(unsigned int cpu, char __user *buf, u32 size, u64 *next,
 		 bool resume, bool stopped, u32 *len, u32 *missed)
 {
 	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
-	unsigned long s, head, tail, end;
+	unsigned long s, head, h, oldest, end;
 	u32 open_len = 0;
 	int pages = 0;
 
@@ -50,22 +50,23 @@ int fdr_peek_cpu(unsigned int cpu, char __user *buf, u32 size, u64 *next,
 		return 0;
 	if (size < fdr_ring_page_size)
 		return -EINVAL;
-	tail = READ_ONCE(c->tail);
-	/* Pairs with fdr_write_next_page()'s release of a closed page. */
+	/*
+	 * Pairs with fdr_write_next_page()'s release of a closed page.  The
+	 * pages before @head are whole until the writer reuses them, taken
+	 * by a reader or not: all but the oldest slot, which @head fills.
+	 */
 	head = smp_load_acquire(&c->head);
-	/* A writer that went round the ring between the two reads. */
-	if ((long)(tail - head) > 0)
-		tail = head;
+	oldest = head >= FDR_NR_PAGES - 1 ? head - (FDR_NR_PAGES - 1) : 0;
 	/* Stopped, the open page is final: it comes last, as page @head. */
 	if (stopped)
 		open_len = c->w.len;
 	end = head + (open_len ? 1 : 0);
-	s = resume ? (unsigned long)*next : tail;
+	s = resume ? (unsigned long)*next : oldest;
 	if ((long)(s - end) > 0)
 		s = end;		/* not a page of this capture yet */
-	if ((long)(tail - s) > 0) {
-		fdr_peek_gone(missed, s, tail);
-		s = tail;
+	if ((long)(oldest - s) > 0) {
+		fdr_peek_gone(missed, s, oldest);
+		s = oldest;
 	}
 	while ((long)(head - s) > 0) {
 		u32 n = READ_ONCE(c->pages[s & FDR_PAGE_MASK].len);
@@ -79,17 +80,18 @@ int fdr_peek_cpu(unsigned int cpu, char __user *buf, u32 size, u64 *next,
 			break;		/* what was copied stands */
 		}
 		/*
-		 * A flight recorder's writer reuses the oldest page after
-		 * moving @tail past it, inside @seq, whose write side orders
-		 * that store before its writes to the page: a page written
-		 * under the copy shows as a @tail past it here.  Its bytes
-		 * are dropped, and the pages @tail passed are gone.
+		 * The writer reuses page s's slot for page s + FDR_NR_PAGES
+		 * and orders its @head store before its writes to it
+		 * (fdr_write_next_page()): a page written under the copy
+		 * shows as a @head that far on.  Its bytes are dropped, with
+		 * the pages before the new oldest.
 		 */
 		smp_rmb();
-		tail = READ_ONCE(c->tail);
-		if ((long)(tail - s) > 0) {
-			fdr_peek_gone(missed, s, tail);
-			s = tail;
+		h = READ_ONCE(c->head);
+		if (h - s >= FDR_NR_PAGES) {
+			oldest = h - (FDR_NR_PAGES - 1);
+			fdr_peek_gone(missed, s, oldest);
+			s = oldest;
 			continue;
 		}
 		*len += n;

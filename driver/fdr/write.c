@@ -182,6 +182,12 @@ bool fdr_write_next_page(struct fdr_cpu *c)
 	c->w.page = fdr_page_ptr(c, next);
 	/* The page's bytes and length before the reader can see it closed. */
 	smp_store_release(&c->head, next);
+	/*
+	 * And @head before our writes to page @next, whose slot held page
+	 * @next - FDR_NR_PAGES: a look (peek.c) that copied that page reads
+	 * @head after the copy to know whether it was reused under it.
+	 */
+	smp_wmb();
 	return true;
 }
 

@@ -652,13 +652,14 @@ struct tracebuf_fdr_mmap_get {
  *		page); out: the current capture (as in tracebuf_fdr_stats)
  * @len:	out: bytes copied: whole pages, in stream order, each its
  *		blocks only, as read() gives them
- * @missed:	out: pages from @next on that were gone before they could be
- *		copied (taken by a streaming reader, or overwritten in flight
- *		mode); their data is not in @buf
+ * @missed:	out: pages from @next on that the writer had reused before
+ *		they could be copied; their data is not in @buf (a page a
+ *		streaming reader took stays until reused)
  * @header:	out: the capture's 32-byte XRay FDR file header
  * @reserved:	zero (EINVAL)
  *
- * Copies the closed pages of @cpu the caller has not seen, without
+ * Copies the pages of @cpu the caller has not seen (the ring's last
+ * TRACEBUF_FDR_PAGES - 1, read by a reader or not), without
  * consuming, closing or holding any: the capture's writers and its
  * readers go on as if nobody looked, so any file may follow a capture
  * another process started (tracebuf top --attach).  The page being
