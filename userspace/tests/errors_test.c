@@ -69,9 +69,12 @@ TEST(wrong_invocations)
 		{ "top -D " NODEV " -e syscall,bogus", TB_EXIT_USAGE,
 		  "--events 'syscall,bogus'", NULL, NODEV },
 		{ "top -D " NODEV " extra", TB_EXIT_USAGE, "'extra' is extra", NULL, NODEV },
-		/* A second reader would take the first one's pages. */
-		{ "top -D " NODEV " --attach", TB_EXIT_FAIL, "second reader",
-		  "cannot read it without harm", NODEV },
+		/* --attach follows the capture as its owner configured it. */
+		{ "top -D " NODEV " --attach", TB_EXIT_FAIL,
+		  "is the tracebuf module loaded?", NODEV, NULL },
+		{ "top -D " NODEV " --attach -e syscall", TB_EXIT_USAGE,
+		  "--attach follows the capture as its owner configured it",
+		  "no -e, -s or -w", NULL },
 		{ "bpf -s 100", TB_EXIT_USAGE, "from 4K to 1G", NULL, NULL },
 		{ "bpf -d 99999999999", TB_EXIT_USAGE, "from 1 to", NULL, NULL },
 		{ "bpf -e marker", TB_EXIT_USAGE, "needs the module", NULL, NULL },

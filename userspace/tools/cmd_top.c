@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -37,6 +38,7 @@
 #include "convert/fdr_top_print.h"
 #include "device/fdr_dev.h"
 #include "device/fdr_mmap.h"
+#include "device/fdr_peek.h"
 #include "device/fdr_spool.h"
 #include "device/kfunc.h"
 #include "format/name_map.h"
@@ -124,8 +126,9 @@ static void usage(FILE *f)
 		"      --save FILE     also write the capture read, as record -r writes\n"
 		"                      it (the trace's own names inside), and FILE.names\n"
 		"                      (tracebuf report FILE)\n"
-		"      --attach        read a capture another process started:\n"
-		"                      refused, the stream cannot be shared (tracebuf-top(1))\n"
+		"      --attach        follow the capture another process started, as\n"
+		"                      it is configured, without taking its pages;\n"
+		"                      ends when it does (tracebuf-top(1))\n"
 		"  -D, --device PATH   device (default " TB_FDR_DEV_PATH ")\n"
 		"  -h, --help          this help\n"
 		"  -V, --version       print the version\n\n"
@@ -195,6 +198,8 @@ static unsigned int tty_names(const struct tb_fdr_top *cur)
 
 struct top {
 	int dev;
+	bool attach;		/* following another's capture (t->pk) */
+	struct tb_fdr_peek pk;
 	struct tb_fdr_mmap m;
 	struct tb_fdr_spool sp;
 	int mem;		/* the memory file the interval is drained to */
@@ -202,8 +207,45 @@ struct top {
 	uint64_t gen;
 	struct tb_buf buf;	/* the interval's stream */
 	const char *gone;	/* why the capture ended under us, or NULL */
+	bool ended;		/* --attach: its owner stopped it */
 	double last_drain;	/* top_drain_paced()'s, or 0 */
 };
+
+/*
+ * --attach: copy the pages closed since the last look into the memory
+ * file; 1 once the capture stopped (all that closed was copied), -1 when
+ * it is another one now (t->gone says so).
+ */
+static int top_peek(struct top *t)
+{
+	struct tracebuf_fdr_stats st;
+	bool had = t->pk.has_header;
+	int ret;
+
+	/* Stopped before the look: the look is then its last. */
+	if (tb_fdr_dev_stats(t->dev, &st, NULL))
+		cli_die_errno(TB_EXIT_FAIL, "stats");
+	ret = tb_fdr_peek_drain(&t->pk, t->mem, &t->sp.bytes);
+	/* A failed look may be the owner's new capture (a bigger page). */
+	if (ret && ret != -ESTALE && ret != -ENOTTY &&
+	    !tb_fdr_dev_stats(t->dev, &st, NULL) && st.gen != t->gen)
+		ret = -ESTALE;
+	if (ret == -ESTALE || (!ret && st.gen != t->gen)) {
+		t->gone = "another process started or configured a capture";
+		return -1;
+	}
+	if (ret == -ENOTTY)
+		cli_die(TB_EXIT_FAIL, "--attach: this tracebuf module cannot be looked at without reading it (no TRACEBUF_FDR_IOC_PEEK); load the module of this version");
+	if (ret) {
+		errno = -ret;
+		cli_die_errno(TB_EXIT_FAIL, "--attach");
+	}
+	if (!had && t->pk.has_header)
+		tb_fdr_spool_header(&t->sp, t->pk.header);
+	if (!st.running)
+		t->ended = true;
+	return !st.running;
+}
 
 /*
  * Drain the rings into the memory file; 1 once all was read, -1 when
@@ -212,7 +254,11 @@ struct top {
 static int top_drain(struct top *t)
 {
 	struct tracebuf_fdr_stats st;
-	int ret = tb_fdr_mmap_drain(&t->m, &t->sp);
+	int ret;
+
+	if (t->attach)
+		return top_peek(t);
+	ret = tb_fdr_mmap_drain(&t->m, &t->sp);
 
 	if (ret == -ESTALE || (ret < 0 && !t->sp.write_errno)) {
 		t->gone = tb_fdr_dev_capture_gone(t->dev, t->gen, false, &st);
@@ -320,6 +366,11 @@ static void top_stop(struct top *t, struct tracebuf_fdr_stats *st)
 {
 	if (t->gone)
 		return;
+	if (t->attach) {
+		/* Not ours to stop: what closed until now is the last look. */
+		top_drain(t);
+		return;
+	}
 	t->gone = tb_fdr_dev_capture_gone(t->dev, t->gen, true, st);
 	if (t->gone)
 		tb_fdr_dev_disown();	/* not ours to stop */
@@ -468,17 +519,24 @@ static void top_save_meta(const char *save, int fd,
 }
 
 /*
- * --attach: a streaming capture's pages go to one reader each (fdr.rst,
- * "Modes and the reader stream"), so a second reader would take pages
- * from the first, whose file would then miss them, and see only part of
- * the capture itself; a flight recorder is read by a snapshot, which
- * holds the writers back from its pages until read.  Neither is a
- * read-only look: refused, with what to do instead.
+ * --attach: follow the capture that runs, as its owner configured it,
+ * with looks (TRACEBUF_FDR_IOC_PEEK) that take nothing from it: a
+ * second reader would take pages from its reader, and a snapshot would
+ * hold its writers back.  Its configuration and gen are left in @cfg and
+ * t->gen.
  */
-static void top_attach(void)
+static void top_attach(struct top *t, struct tracebuf_fdr_config *cfg,
+		       const struct tracebuf_fdr_stats *st)
 {
-	cli_die(TB_EXIT_FAIL,
-		"--attach: a second reader of a running capture would take pages from its reader (each page of the stream is read once), so it cannot read it without harm; run tracebuf top instead of the other capture, or tracebuf report on its file");
+	if (!st->running)
+		cli_die(TB_EXIT_FAIL, "--attach: no capture is running on the device (start one with tracebuf record or tracebuf ctl start)");
+	if (ioctl(t->dev, TRACEBUF_FDR_IOC_GET_CONFIG, cfg))
+		cli_die_errno(TB_EXIT_FAIL, "--attach: its configuration");
+	t->gen = st->gen;
+	errno = -tb_fdr_peek_open(&t->pk, t->dev, st->nr_cpus, cfg->buf_size,
+				  t->gen, true);
+	if (errno)
+		cli_die_errno(TB_EXIT_FAIL, "--attach");
 }
 
 int cmd_top(int argc, char **argv)
@@ -498,9 +556,11 @@ int cmd_top(int argc, char **argv)
 	struct tb_task_map tasks;
 	struct tb_fdr_top cur = { 0 };
 	struct tb_fdr_report_sched_carry carry = { 0 };
-	bool json = false, attach = false, tty, have = false, quit = false;
+	bool json = false, attach = false, configured = false, tty,
+	     have = false, quit = false;
 	double interval = 1, t0, start, tick = TOP_TICK_MAX, next_drain = 0;
 	uint32_t iterations = 0, v;
+	uint64_t missed_before = 0;
 	struct tb_opt_parser p;
 	struct tb_error err;
 	char msg[256], *cmdline;
@@ -523,8 +583,10 @@ int cmd_top(int argc, char **argv)
 		ret = tb_fdr_dev_config_opt(&cfg, c, optarg, msg, sizeof(msg));
 		if (ret < 0)
 			cli_opt_bad_value(msg);
-		if (ret)
+		if (ret) {
+			configured = true;
 			continue;
+		}
 		switch (c) {
 		case 'i':
 			errno = 0;
@@ -568,17 +630,24 @@ int cmd_top(int argc, char **argv)
 	}
 	if (p.nr_operands)
 		cli_opt_usage("no operands ('%s' is extra)", p.operands[0]);
-	if (attach)
-		top_attach();
+	if (attach && configured)
+		cli_opt_usage("--attach follows the capture as its owner configured it: no -e, -s or -w");
 	tty = !json && isatty(STDOUT_FILENO);
 
-	t.dev = cli_open_device(dev, O_RDWR | O_NONBLOCK);
-	if (ioctl(t.dev, TRACEBUF_FDR_IOC_STOP))
-		cli_die_errno(TB_EXIT_FAIL, "stop");
-	if (ioctl(t.dev, TRACEBUF_FDR_IOC_CONFIG, &cfg))
-		cli_die_errno(TB_EXIT_FAIL, "configure");
-	/* No kernel functions: a previous session's must not be traced. */
-	tb_kfunc_set(t.dev, &kfuncs, 0, &err);
+	t.attach = attach;
+	t.dev = cli_open_device(dev, (attach ? O_RDONLY : O_RDWR) | O_NONBLOCK);
+	if (attach) {
+		if (tb_fdr_dev_stats(t.dev, &st, NULL))
+			cli_die_errno(TB_EXIT_FAIL, "stats");
+		top_attach(&t, &cfg, &st);
+	} else {
+		if (ioctl(t.dev, TRACEBUF_FDR_IOC_STOP))
+			cli_die_errno(TB_EXIT_FAIL, "stop");
+		if (ioctl(t.dev, TRACEBUF_FDR_IOC_CONFIG, &cfg))
+			cli_die_errno(TB_EXIT_FAIL, "configure");
+		/* No kernel functions: a previous session's must not be traced. */
+		tb_kfunc_set(t.dev, &kfuncs, 0, &err);
+	}
 	top_names(t.dev, &names);
 	if (save) {
 		/* read back at the end: top_save_meta() */
@@ -596,22 +665,28 @@ int cmd_top(int argc, char **argv)
 		cli_die_errno(TB_EXIT_FAIL, "memfd_create");
 	if (tb_fdr_dev_stats(t.dev, &st, NULL))
 		cli_die_errno(TB_EXIT_FAIL, "stats");
-	errno = -tb_fdr_mmap_open(&t.m, t.dev, cfg.buf_size, st.nr_cpus);
-	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "cannot map the rings");
-	tb_fdr_spool_init(&t.sp, t.mem, t.m.page_size, false);
+	if (!attach) {
+		errno = -tb_fdr_mmap_open(&t.m, t.dev, cfg.buf_size,
+					  st.nr_cpus);
+		if (errno)
+			cli_die_errno(TB_EXIT_FAIL, "cannot map the rings");
+	}
+	tb_fdr_spool_init(&t.sp, t.mem, cfg.buf_size / TRACEBUF_FDR_PAGES,
+			  false);
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	tb_collect_on_stop_signals(on_signal);
 	/* A reader that goes away is a write error: the capture is stopped. */
 	signal(SIGPIPE, SIG_IGN);
 
-	ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
-	if (ret < 0)
-		cli_die_errno(TB_EXIT_FAIL, "start");
-	if (ret)
-		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
-	t.m.gen = t.gen;
+	if (!attach) {
+		ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
+		if (ret < 0)
+			cli_die_errno(TB_EXIT_FAIL, "start");
+		if (ret)
+			cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
+		t.m.gen = t.gen;
+	}
 	top_drain(&t);		/* the header at once */
 	if (tty)
 		tty_keys();
@@ -631,7 +706,7 @@ int cmd_top(int argc, char **argv)
 		 * TOP_TICK_MIN to TOP_TICK_MAX seconds: a fixed 100 ms lost a
 		 * fifth of the events at that rate.
 		 */
-		while (!got_signal && !quit && !t.gone) {
+		while (!got_signal && !quit && !t.gone && !t.ended) {
 			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
 			double left = deadline - now_s();
 			double wait = left < tick ? left : tick;
@@ -664,7 +739,7 @@ int cmd_top(int argc, char **argv)
 				fflush(stdout);
 			}
 		}
-		last = got_signal || quit || t.gone ||
+		last = got_signal || quit || t.gone || t.ended ||
 		       (iterations && k == iterations);
 		if (last && !t.gone) {
 			/* Everything up to the stop is in the last interval. */
@@ -687,6 +762,11 @@ int cmd_top(int argc, char **argv)
 		pr.start_s = start - t0;
 		pr.length_s = now_s() - start;
 		pr.bytes = t.buf.len;
+		if (attach) {
+			pr.attached = true;
+			pr.missed = t.pk.missed - missed_before;
+			missed_before = t.pk.missed;
+		}
 		if (json) {
 			tb_fdr_top_print_json(&cur, &pr, stdout);
 		} else if (tty) {
@@ -714,6 +794,10 @@ int cmd_top(int argc, char **argv)
 		tb_fdr_top_free(&cur);
 	tb_fdr_report_sched_carry_free(&carry);
 	tb_fdr_mmap_close(&t.m);
+	if (attach && t.pk.missed)
+		tb_cli_warn("--attach: %" PRIu64 " of %" PRIu64 " pages were overwritten before top looked: the intervals leave them out",
+			    t.pk.missed, t.pk.missed + t.pk.pages);
+	tb_fdr_peek_close(&t.pk);
 	if (t.save >= 0)
 		top_save_meta(save, t.save, &names, &tasks, cfg.classes,
 			      cmdline);
@@ -726,6 +810,12 @@ int cmd_top(int argc, char **argv)
 	tb_name_map_free(&names);
 	tb_kfunc_free(&kfuncs);
 	close(t.dev);
+	/* A capture followed ends as its owner says: not a failure. */
+	if (attach && (t.gone || t.ended)) {
+		tb_cli_warn("the capture ended: %s",
+			    t.gone ? t.gone : "its owner stopped it");
+		return TB_EXIT_OK;
+	}
 	if (t.gone) {
 		tb_fdr_dev_disown();
 		tb_cli_warn("the capture ended under tracebuf top: %s", t.gone);

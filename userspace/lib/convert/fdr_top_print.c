@@ -135,9 +135,12 @@ int tb_fdr_top_print_text(const struct tb_fdr_top *t,
 	char a[DUR], b[DUR], c[DUR], d[DUR], comm[TB_TASK_COMM_LEN];
 	size_t i, n;
 
-	fprintf(out, "tracebuf top: interval %u at %.1f s, %.2f s, %zu bytes, %" PRIu64 " events, %" PRIu64 " lost; sorted by %s%s\n",
+	fprintf(out, "tracebuf top: interval %u at %.1f s, %.2f s, %zu bytes, %" PRIu64 " events, %" PRIu64 " lost",
 		p->interval, p->start_s, p->length_s, p->bytes, t->r.events,
-		t->r.lost, tb_fdr_top_key_name(t->key),
+		t->r.lost);
+	if (p->attached)
+		fprintf(out, ", %" PRIu64 " pages missed", p->missed);
+	fprintf(out, "; sorted by %s%s\n", tb_fdr_top_key_name(t->key),
 		p->keys ? " (keys c t p m, q quits)" : "");
 	fprintf(out, "%-9s %-28s %9s %10s %10s %10s %10s\n", "CLASS", "NAME",
 		"COUNT", "TOTAL", "P50", "P99", "MAX");
@@ -178,9 +181,13 @@ int tb_fdr_top_print_json(const struct tb_fdr_top *t,
 	const char *s;
 	size_t i;
 
-	fprintf(out, "{\"interval\": %u, \"start_s\": %.3f, \"length_s\": %.3f, \"bytes\": %zu, \"events\": %" PRIu64 ", \"lost\": %" PRIu64 ", \"sort\": \"%s\", \"names\": [",
+	fprintf(out, "{\"interval\": %u, \"start_s\": %.3f, \"length_s\": %.3f, \"bytes\": %zu, \"events\": %" PRIu64 ", \"lost\": %" PRIu64 ", ",
 		p->interval, p->start_s, p->length_s, p->bytes, t->r.events,
-		t->r.lost, tb_fdr_top_key_name(t->key));
+		t->r.lost);
+	if (p->attached)
+		fprintf(out, "\"missed_pages\": %" PRIu64 ", ", p->missed);
+	fprintf(out, "\"sort\": \"%s\", \"names\": [",
+		tb_fdr_top_key_name(t->key));
 	for (i = 0; i < t->nrows; i++) {
 		const struct tb_fdr_top_row *w = &t->rows[i];
 

@@ -20,6 +20,8 @@ struct tb_fdr_top_print {
 	double start_s;		/* seconds since top began, at its start */
 	double length_s;	/* its length in seconds */
 	size_t bytes;		/* of the stream read in it */
+	bool attached;		/* following another's capture (--attach) */
+	uint64_t missed;	/* attached: its pages gone before a look */
 	unsigned int names;	/* text: rows of names at most (0: all) */
 	unsigned int tasks;	/* text: rows of tasks, and of tasks that
 				 * waited for a CPU, at most (0: all) */
