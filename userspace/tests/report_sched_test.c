@@ -607,6 +607,54 @@ TEST(a_new_task_in_every_switch)
 }
 
 /*
+ * The walk's time order over many runs: chunks of tasks, each switched
+ * in on CPU 0 (a block per task) before, in the file, the block of the
+ * waker on CPU 1 that woke them, task k woken at 1000 + 100 k and run
+ * k % 7 ns later, 0 at the same tick as its wake-up (which goes first:
+ * a wait of 0).  Every chunk size gives the same N waits of known total;
+ * an odd number of runs leaves one over at each merge.
+ */
+TEST(waits_over_many_runs_and_ties)
+{
+	static const unsigned int chunks[] = { 1, 2, 3, 7, 10, 300 };
+	const int32_t waker = 50, n = 300;
+	uint64_t total = 0;
+	unsigned int c;
+	int32_t k, j;
+
+	for (k = 0; k < n; k++)
+		total += (uint64_t)(k % 7);
+	for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		struct gen x = { 0 };
+		struct tb_fdr_report r;
+
+		gf_header(&x.g, 5, 1, 0);
+		for (k = 0; k < n; k += (int32_t)chunks[c]) {
+			int32_t end = k + (int32_t)chunks[c] < n ?
+				      k + (int32_t)chunks[c] : n;
+
+			for (j = k; j < end; j++)
+				g_in(&x, 1000 + 100 * (uint64_t)j + j % 7,
+				     j ? 2000 + j - 1 : IDLE0,
+				     TRACEBUF_FDR_STATE_SLEEPING, 2000 + j);
+			g_block(&x, waker, 1, 1000 + 100 * (uint64_t)k);
+			for (j = k; j < end; j++)
+				g_wakeup(&x, 1000 + 100 * (uint64_t)j, 2000 + j);
+		}
+		g_end(&x);
+		ASSERT_EQ(0, run_mem(&r, &x.g, 3)) TH_LOG("chunks of %u", chunks[c]);
+		EXPECT_FALSE(r.tidied);
+		EXPECT_EQ((uint64_t)n, r.sched.all.count)
+			TH_LOG("chunks of %u", chunks[c]);
+		EXPECT_EQ(total, r.sched.all.total) TH_LOG("chunks of %u", chunks[c]);
+		EXPECT_EQ(0, r.sched.all.min);
+		EXPECT_EQ(6, r.sched.all.max);
+		tb_fdr_report_free(&r);
+		gb_free(&x.g);
+	}
+}
+
+/*
  * A capture read from the device: a task's blocks out of time order are
  * put in order first (fdr-tidy's logic, every record kept), and the
  * typed events keep their places after their exits.  The ping-pong file

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The report's scheduler section; see convert/fdr_report_sched.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,77 @@ static int sc_by_time(const void *a, const void *b)
 	if (x->wakeup != y->wakeup)
 		return x->wakeup ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* sc_by_time() without the file order: @x goes before @y. */
+static bool sc_before(const struct tb_fdr_report_sched_ev *x,
+		      const struct tb_fdr_report_sched_ev *y)
+{
+	return x->tsc < y->tsc || (x->tsc == y->tsc && x->wakeup > y->wakeup);
+}
+
+/* Merge the sorted runs src[a, m) and src[m, b) into dst[a, b), stably. */
+static void sc_merge(const struct tb_fdr_report_sched_ev *src,
+		     struct tb_fdr_report_sched_ev *dst,
+		     size_t a, size_t m, size_t b)
+{
+	size_t i = a, j = m, k = a;
+
+	while (i < m && j < b)
+		dst[k++] = sc_before(&src[j], &src[i]) ? src[j++] : src[i++];
+	memcpy(&dst[k], &src[i], (m - i) * sizeof(*dst));
+	k += m - i;
+	memcpy(&dst[k], &src[j], (b - j) * sizeof(*dst));
+}
+
+/*
+ * Sort the events as sc_by_time() orders them.  They come in runs
+ * already in time order, one per block a CPU wrote, so the runs are
+ * merged, pairs at a time: n log(runs) where qsort() took n log(n) and
+ * was a third of a scheduler trace's report (the events are in file
+ * order, so a stable merge keeps it at one time).  A file cut into a
+ * run per event is no worse than qsort(); without the memory, qsort().
+ */
+static void sc_sort(struct tb_fdr_report_sched_ev *ev, size_t n)
+{
+	struct tb_fdr_report_sched_ev *tmp, *src = ev, *dst;
+	size_t *runs, nruns = 1, i, r, w;
+
+	for (i = 1; i < n; i++)
+		nruns += sc_before(&ev[i], &ev[i - 1]);
+	if (nruns == 1)
+		return;
+	tmp = malloc(n * sizeof(*tmp));
+	runs = malloc((nruns + 1) * sizeof(*runs));
+	if (!tmp || !runs) {
+		free(tmp);
+		free(runs);
+		qsort(ev, n, sizeof(*ev), sc_by_time);
+		return;
+	}
+	runs[0] = 0;
+	for (i = 1, r = 1; i < n; i++)
+		if (sc_before(&ev[i], &ev[i - 1]))
+			runs[r++] = i;
+	runs[nruns] = n;
+	dst = tmp;
+	while (nruns > 1) {
+		/* runs[r, r + 2] into one; an odd last run is copied over */
+		for (r = 0, w = 0; r < nruns; r += 2, w++) {
+			size_t end = r + 2 <= nruns ? runs[r + 2] : runs[r + 1];
+
+			sc_merge(src, dst, runs[r], runs[r + 1], end);
+			runs[w] = runs[r];
+		}
+		runs[w] = n;
+		nruns = w;
+		src = dst;
+		dst = src == ev ? tmp : ev;
+	}
+	if (src != ev)
+		memcpy(ev, src, n * sizeof(*ev));
+	free(runs);
+	free(tmp);
 }
 
 /*
@@ -264,9 +336,7 @@ int tb_fdr_report_sched_finish(struct tb_fdr_report_sched *s,
 		if (!s->longest)
 			return -ENOMEM;
 	}
-	/* qsort() of NULL is undefined, even of none */
-	if (s->nev)
-		qsort(s->ev, s->nev, sizeof(*s->ev), sc_by_time);
+	sc_sort(s->ev, s->nev);
 	for (i = 0; i < s->nev && !ret; i++)
 		ret = s->ev[i].wakeup ? sc_wakeup(s, &s->ev[i]) :
 					sc_switch(s, &s->ev[i], f, ns, ctx);
