@@ -9,6 +9,7 @@
  * points.  Nothing is timed: the bounds only wait for top to end.
  */
 #include <signal.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -379,6 +380,109 @@ TEST_TIMEOUT(attach_takes_nothing_from_the_reader, 300)
 	       (unsigned long long)missed);
 	EXPECT_GE(calls, seen);
 	close(fd);
+}
+
+/*
+ * The first field of /proc/@pid/task/@pid/syscall: the system call the
+ * main thread of @pid is in, -1 for none, -2 when unreadable.
+ */
+static long top_main_syscall(pid_t pid)
+{
+	char path[64], buf[64] = "";
+	long nr = -2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, pid);
+	f = fopen(path, "r");
+	if (f && fgets(buf, sizeof(buf), f))
+		nr = strncmp(buf, "running", 7) ? strtol(buf, NULL, 10) : -1;
+	if (f)
+		fclose(f);
+	return nr;
+}
+
+#ifdef SYS_poll
+#define TOP_POLL_NR	SYS_poll
+#else
+#define TOP_POLL_NR	SYS_ppoll
+#endif
+
+/*
+ * Stop the main thread of @pid, alone, while it waits in poll() for its
+ * interval's end and holds nothing, as a summary of hundreds of
+ * milliseconds would: 0, or -1 (detached again).
+ */
+static int top_freeze_main(pid_t pid)
+{
+	int i, status;
+
+	for (i = 0; i < 200; i++) {
+		if (ptrace(PTRACE_SEIZE, pid, 0, 0))
+			return -1;
+		if (ptrace(PTRACE_INTERRUPT, pid, 0, 0) ||
+		    waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
+			ptrace(PTRACE_DETACH, pid, 0, 0);
+			return -1;
+		}
+		if (top_main_syscall(pid) == TOP_POLL_NR)
+			return 0;
+		ptrace(PTRACE_DETACH, pid, 0, 0);
+		usleep(10000);
+	}
+	return -1;
+}
+
+/*
+ * While top's main thread does not come back from its loop (a long
+ * summary: stopped here with ptrace, which stops that thread alone),
+ * its reader thread still drains the rings: four rings' worth of
+ * getppid() written meanwhile, paced so that the drains' own pace keeps
+ * up on any machine, is neither dropped nor missing from its intervals.
+ * When top drained between its summaries, all but the first ring's worth
+ * were dropped.
+ */
+TEST_TIMEOUT(a_stalled_summary_loses_nothing, 300)
+{
+	const char *const args[] = { "--json", "-i", "0.5", "-s", "1M",
+		"-e", "syscall", "--save", TOP_FDR, NULL };
+	/* a getppid() is two records of 8 bytes or more */
+	const uint64_t want = 4ULL * (1 << 20) / 16;
+	struct tracebuf_fdr_stats st;
+	uint64_t calls = 0, seen, missed;
+	pid_t pid;
+	int fd, status;
+
+	pid = top_spawn(args);
+	ASSERT_LE(0, pid);
+	fd = open(TB_FDR_DEV, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(TB_WAIT_FOR(!fdr_stats(fd, &st) && st.running, 20));
+	ASSERT_EQ(0, top_freeze_main(pid)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	/* 1,000 calls each 10 ms at most: a ring in 650 ms or more */
+	while (calls < want) {
+		unsigned int i;
+
+		for (i = 0; i < 1000; i++, calls++)
+			syscall(SYS_getppid);
+		usleep(10000);
+	}
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(1, st.running);
+	ASSERT_EQ(0, ptrace(PTRACE_DETACH, pid, 0, 0));
+	kill(pid, SIGINT);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) top_show(_metadata, TOP_ERR);
+	ASSERT_EQ(0, fdr_stats(fd, &st));
+	EXPECT_EQ(0ULL, st.dropped) TH_LOG("%llu dropped of %llu written",
+					    (unsigned long long)st.dropped,
+					    (unsigned long long)st.written);
+	close(fd);
+	EXPECT_LE(1, top_compare(_metadata, &seen, &missed));
+	EXPECT_LE(calls, seen);
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "tb_harness.h"
 #include "device/fdr_spool.h"
+#include "util/buf.h"
 #include "tb_test_util.h"
 
 #define PS	4096
@@ -278,6 +279,41 @@ TEST(full_file_is_a_write_error)
 		close(fd);
 	}
 	free(ring);
+}
+
+/*
+ * A spool to memory (tracebuf top) holds the stream as a file would,
+ * and goes on after the caller took what it held but the header.
+ */
+TEST(memory_spool_is_the_stream)
+{
+	const size_t ps = 2 * PS;
+	uint8_t *ring = ring_alloc(ps, MAX_ROUND);
+	uint8_t *want = malloc(3 * MAX_ROUND * ps + 64);
+	struct tb_buf mem = { 0 };
+	struct tb_fdr_spool s;
+	uint64_t len;
+	long n;
+
+	ASSERT_NE(NULL, ring);
+	ASSERT_NE(NULL, want);
+	tb_fdr_spool_init_mem(&s, &mem, ps);
+	n = spool_random(&s, ring, ps, 3, MAX_ROUND, want, 7);
+	ASSERT_LT(TB_FDR_SPOOL_HEADER, n);
+	ASSERT_EQ((size_t)n, mem.len);
+	EXPECT_EQ(0, memcmp(mem.data, want, n));
+	EXPECT_EQ((uint64_t)n, s.bytes);
+	/* taken: what comes next is appended without a second header */
+	mem.len = 0;
+	n = spool_random(&s, ring, ps, 2, 20, want, 8);
+	ASSERT_LT(TB_FDR_SPOOL_HEADER, n);
+	ASSERT_EQ((size_t)n - TB_FDR_SPOOL_HEADER, mem.len);
+	EXPECT_EQ(0, memcmp(mem.data, want + TB_FDR_SPOOL_HEADER, mem.len));
+	EXPECT_EQ(0, tb_fdr_spool_finish(&s, &len));
+	EXPECT_EQ(0, s.write_errno);
+	tb_buf_free(&mem);
+	free(ring);
+	free(want);
 }
 
 TEST_HARNESS_MAIN

@@ -624,7 +624,7 @@ TEST(waits_over_many_runs_and_ties)
 
 	for (k = 0; k < n; k++)
 		total += (uint64_t)(k % 7);
-	for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+	for (c = 0; c < ARRAY_SIZE(chunks); c++) {
 		struct gen x = { 0 };
 		struct tb_fdr_report r;
 

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracebuf top: a capture summarized every interval while it runs.  The
- * rings are read through the mapped reader (lib/device/fdr_mmap.h) into a
- * memory file, each interval's stream is summarized by the report
- * (lib/convert/fdr_top.c) and printed (lib/convert/fdr_top_print.c): in
- * place on a terminal, sorted by a key a keystroke changes, or as
- * successive blocks or JSON lines.  This file is the command line and the
- * loop.
+ * tracebuf top: a capture summarized every interval while it runs.  A
+ * thread of its own reads the rings through the mapped reader
+ * (lib/device/fdr_mmap.h) into memory; at each interval's end the main
+ * thread takes what was read, and the report (lib/convert/fdr_top.c)
+ * summarizes it while the reader goes on into a second buffer.  The
+ * summary is printed (lib/convert/fdr_top_print.c): in place on a
+ * terminal, sorted by a key a keystroke changes, or as successive blocks
+ * or JSON lines.  This file is the command line and the loop.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -196,24 +198,34 @@ static unsigned int tty_names(const struct tb_fdr_top *cur)
 
 /* -------------------------------------------------------- the capture */
 
+/*
+ * The capture and its reader thread.  t->lock guards what both threads
+ * touch: the drains (t->m, t->pk, t->sp, t->bufs[t->fill]), t->fill,
+ * t->gone and t->ended.
+ */
 struct top {
 	int dev;
 	bool attach;		/* following another's capture (t->pk) */
 	struct tb_fdr_peek pk;
 	struct tb_fdr_mmap m;
 	struct tb_fdr_spool sp;
-	int mem;		/* the memory file the interval is drained to */
 	int save;		/* --save's file, or -1 */
 	uint64_t gen;
-	struct tb_buf buf;	/* the interval's stream */
+	struct tb_buf bufs[2];	/* the interval's stream, and the last one */
+	unsigned int fill;	/* the one drained to (t->sp.mem) */
 	const char *gone;	/* why the capture ended under us, or NULL */
 	bool ended;		/* --attach: its owner stopped it */
 	double last_drain;	/* top_drain_paced()'s, or 0 */
+	uint32_t buf_size;	/* a ring's bytes: the pace of the drains */
+	pthread_t reader;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* the reader is to stop */
+	bool started, reading, stop_reading;
 };
 
 /*
- * --attach: copy the pages closed since the last look into the memory
- * file; 1 once the capture stopped (all that closed was copied), -1 when
+ * --attach: copy the pages closed since the last look into the
+ * interval's stream; 1 once the capture stopped (all that closed was copied), -1 when
  * it is another one now (t->gone says so).
  */
 static int top_peek(struct top *t)
@@ -225,7 +237,7 @@ static int top_peek(struct top *t)
 	/* Stopped before the look: the look is then its last. */
 	if (tb_fdr_dev_stats(t->dev, &st, NULL))
 		cli_die_errno(TB_EXIT_FAIL, "stats");
-	ret = tb_fdr_peek_drain(&t->pk, t->mem, &t->sp.bytes);
+	ret = tb_fdr_peek_drain(&t->pk, t->sp.mem, &t->sp.bytes);
 	/* A failed look may be the owner's new capture (a bigger page). */
 	if (ret && ret != -ESTALE && ret != -ENOTTY &&
 	    !tb_fdr_dev_stats(t->dev, &st, NULL) && st.gen != t->gen)
@@ -248,7 +260,7 @@ static int top_peek(struct top *t)
 }
 
 /*
- * Drain the rings into the memory file; 1 once all was read, -1 when
+ * Drain the rings into the interval's stream; 1 once all was read, -1 when
  * the capture is another one now (t->gone says what became of ours).
  */
 static int top_drain(struct top *t)
@@ -267,6 +279,8 @@ static int top_drain(struct top *t)
 		if (t->gone)
 			return -1;
 	}
+	if (ret == -ENOMEM)
+		cli_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0) {
 		errno = t->sp.write_errno ? t->sp.write_errno : -ret;
 		cli_die_errno(TB_EXIT_FAIL, "mapped read");
@@ -297,36 +311,115 @@ static int top_drain_paced(struct top *t, double *tick, uint32_t buf_size)
 }
 
 /*
- * Take the interval's stream out of the memory file into t->buf, append
- * it to --save's file, and start the next interval's with the header.
+ * The reader thread: drains on a timer, paced by top_drain_paced(),
+ * until told to stop or the capture ends or is not ours any more.
+ * Draining here and not between the main thread's summaries keeps a
+ * summary from leaving the rings unread: a big interval's takes hundreds
+ * of milliseconds under emulation, while a 1 MiB ring at make bench's
+ * getppid() rate fills in 80, and top lost 8% of that workload's events
+ * at 0.1 s intervals when it drained only between them.
  */
-static void top_take(struct top *t, bool first)
+static void *top_read(void *arg)
 {
-	off_t len = lseek(t->mem, 0, SEEK_CUR);
-	size_t skip;
-	ssize_t n;
+	struct top *t = arg;
+	double tick = TOP_TICK_MAX;
 
-	if (len < 0)
-		cli_die_errno(TB_EXIT_FAIL, "memory file");
-	t->buf.len = 0;
-	if (tb_buf_reserve(&t->buf, (size_t)len))
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	n = pread(t->mem, t->buf.data, (size_t)len, 0);
-	if (n != len)
-		cli_die_errno(TB_EXIT_FAIL, "memory file");
-	t->buf.len = (size_t)len;
-	/* The saved file is the stream: its header once. */
-	skip = first ? 0 : TB_FDR_SPOOL_HEADER;
-	if (t->save >= 0 && t->buf.len > skip &&
-	    write(t->save, (char *)t->buf.data + skip, t->buf.len - skip) !=
-	    (ssize_t)(t->buf.len - skip))
-		cli_die_errno(TB_EXIT_FAIL, "--save");
-	if (ftruncate(t->mem, 0) || lseek(t->mem, 0, SEEK_SET))
-		cli_die_errno(TB_EXIT_FAIL, "memory file");
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop_reading && !t->gone && !t->ended) {
+		struct timespec ts;
+		double at;
+
+		if (top_drain_paced(t, &tick, t->buf_size) < 0)
+			break;
+		at = now_s() + tick;
+		ts.tv_sec = (time_t)at;
+		ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+		while (!t->stop_reading && now_s() < at &&
+		       pthread_cond_timedwait(&t->wake, &t->lock, &ts) !=
+		       ETIMEDOUT)
+			;
+	}
+	t->reading = false;
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/* Start the reader thread, with every signal left to the main thread. */
+static void top_read_start(struct top *t)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int ret;
+
+	if (pthread_mutex_init(&t->lock, NULL) ||
+	    pthread_condattr_init(&ca) ||
+	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&t->wake, &ca))
+		cli_die(TB_EXIT_FAIL, "cannot set up the reader thread");
+	pthread_condattr_destroy(&ca);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	t->reading = true;
+	ret = pthread_create(&t->reader, NULL, top_read, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		errno = ret;
+		cli_die_errno(TB_EXIT_FAIL, "reader thread");
+	}
+	t->started = true;
+}
+
+/* Stop the reader thread and wait for it; once only. */
+static void top_read_stop(struct top *t)
+{
+	if (!t->started)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->stop_reading = true;
+	pthread_cond_signal(&t->wake);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->reader, NULL);
+	t->started = false;
+}
+
+/* The capture ended under the reader (t->gone or t->ended say how). */
+static bool top_read_over(struct top *t)
+{
+	bool over;
+
+	pthread_mutex_lock(&t->lock);
+	over = !t->reading;
+	pthread_mutex_unlock(&t->lock);
+	return over;
+}
+
+/*
+ * Take the interval's stream: the reader goes on into the other buffer,
+ * started with the header.  The caller holds t->lock, or the reader
+ * thread is stopped.
+ */
+static struct tb_buf *top_swap(struct top *t)
+{
+	struct tb_buf *taken = &t->bufs[t->fill];
+
+	t->fill ^= 1;
+	t->sp.mem = &t->bufs[t->fill];
+	t->sp.mem->len = 0;
 	if (t->sp.has_header &&
-	    write(t->mem, t->sp.header, TB_FDR_SPOOL_HEADER) !=
-	    TB_FDR_SPOOL_HEADER)
-		cli_die_errno(TB_EXIT_FAIL, "memory file");
+	    tb_buf_append(t->sp.mem, t->sp.header, TB_FDR_SPOOL_HEADER))
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	return taken;
+}
+
+/* Append the stream @b taken to --save's file: the header only once. */
+static void top_save(struct top *t, const struct tb_buf *b, bool first)
+{
+	size_t skip = first ? 0 : TB_FDR_SPOOL_HEADER;
+
+	if (t->save >= 0 && b->len > skip &&
+	    write(t->save, (char *)b->data + skip, b->len - skip) !=
+	    (ssize_t)(b->len - skip))
+		cli_die_errno(TB_EXIT_FAIL, "--save");
 }
 
 /*
@@ -549,7 +642,7 @@ int cmd_top(int argc, char **argv)
 	struct tb_fdr_top_print pr = { .names = TOP_NAMES, .tasks = TOP_TASKS };
 	enum tb_fdr_top_key key = TB_FDR_TOP_COUNT;
 	const char *dev = TB_FDR_DEV_PATH, *save = NULL;
-	struct top t = { .mem = -1, .save = -1 };
+	struct top t = { .save = -1 };
 	struct tb_name_map names = { 0 };
 	struct tb_kfuncs kfuncs = { 0 };
 	struct tracebuf_fdr_stats st;
@@ -558,7 +651,8 @@ int cmd_top(int argc, char **argv)
 	struct tb_fdr_report_sched_carry carry = { 0 };
 	bool json = false, attach = false, configured = false, tty,
 	     have = false, quit = false;
-	double interval = 1, t0, start, tick = TOP_TICK_MAX, next_drain = 0;
+	double interval = 1, t0, start;
+	struct tb_buf *taken;
 	uint32_t iterations = 0, v;
 	uint64_t missed_before = 0;
 	struct tb_opt_parser p;
@@ -660,9 +754,6 @@ int cmd_top(int argc, char **argv)
 			cli_die_errno(TB_EXIT_FAIL, "%s", save);
 		top_save_names(save, &names);
 	}
-	t.mem = memfd_create("tracebuf-top", MFD_CLOEXEC);
-	if (t.mem < 0)
-		cli_die_errno(TB_EXIT_FAIL, "memfd_create");
 	if (tb_fdr_dev_stats(t.dev, &st, NULL))
 		cli_die_errno(TB_EXIT_FAIL, "stats");
 	if (!attach) {
@@ -671,8 +762,9 @@ int cmd_top(int argc, char **argv)
 		if (errno)
 			cli_die_errno(TB_EXIT_FAIL, "cannot map the rings");
 	}
-	tb_fdr_spool_init(&t.sp, t.mem, cfg.buf_size / TRACEBUF_FDR_PAGES,
-			  false);
+	tb_fdr_spool_init_mem(&t.sp, &t.bufs[0],
+			      cfg.buf_size / TRACEBUF_FDR_PAGES);
+	t.buf_size = cfg.buf_size;
 	tb_task_map_init(&tasks);
 	tb_collect_tasks_scan(&tasks);
 	tb_collect_on_stop_signals(on_signal);
@@ -688,6 +780,7 @@ int cmd_top(int argc, char **argv)
 		t.m.gen = t.gen;
 	}
 	top_drain(&t);		/* the header at once */
+	top_read_start(&t);
 	if (tty)
 		tty_keys();
 	t0 = now_s();
@@ -696,30 +789,16 @@ int cmd_top(int argc, char **argv)
 		bool last;
 
 		start = now_s();
-		/*
-		 * Drain on a timer, keys between, not on the device's
-		 * wake-up: at TOP_WAKEUP that would come for every 4 KiB a
-		 * CPU writes, and top cost 8 times record's CPU per event at
-		 * make bench's getppid() rate.  The timer is as slow as a
-		 * quarter of a ring allows at the rate of the last drain
-		 * (all CPUs' bytes: a bound for any one CPU), from
-		 * TOP_TICK_MIN to TOP_TICK_MAX seconds: a fixed 100 ms lost a
-		 * fifth of the events at that rate.
-		 */
-		while (!got_signal && !quit && !t.gone && !t.ended) {
+		/* Keys while the reader thread drains (top_read()). */
+		while (!got_signal && !quit && !top_read_over(&t)) {
 			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
 			double left = deadline - now_s();
-			double wait = left < tick ? left : tick;
+			double wait = left < TOP_TICK_MAX ? left : TOP_TICK_MAX;
 			char ch;
 
 			if (left <= 0)
 				break;
 			ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
-			if (ret == 0 && now_s() >= next_drain) {
-				if (top_drain_paced(&t, &tick, cfg.buf_size) < 0)
-					break;
-				next_drain = now_s() + tick;
-			}
 			if (ret <= 0)
 				continue;
 			if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
@@ -739,19 +818,28 @@ int cmd_top(int argc, char **argv)
 				fflush(stdout);
 			}
 		}
-		last = got_signal || quit || t.gone || t.ended ||
+		last = got_signal || quit || top_read_over(&t) ||
 		       (iterations && k == iterations);
-		if (last && !t.gone) {
+		if (last) {
+			top_read_stop(&t);
 			/* Everything up to the stop is in the last interval. */
 			top_stop(&t, &st);
-		} else if (!t.gone) {
-			top_drain(&t);
+			taken = top_swap(&t);
+		} else {
+			/* Everything up to now: one drain more. */
+			pthread_mutex_lock(&t.lock);
+			if (t.reading)
+				top_drain(&t);
+			taken = top_swap(&t);
+			pthread_mutex_unlock(&t.lock);
 		}
-		top_take(&t, k == 1);
+		top_save(&t, taken, k == 1);
 		if (have)
 			tb_fdr_top_free(&cur);
-		ret = tb_fdr_top_run(&cur, t.buf.data, t.buf.len, &names, &tasks,
-				     &o, key, &err);
+		/* The summary keeps nothing of the stream it is given. */
+		ret = tb_fdr_top_run(&cur, taken->data, taken->len, &names,
+				     &tasks, &o, key, &err);
+		pr.bytes = taken->len;
 		if (ret == -ENOMEM)
 			cli_die(TB_EXIT_FAIL, "out of memory");
 		if (ret)
@@ -761,7 +849,6 @@ int cmd_top(int argc, char **argv)
 		pr.interval = k;
 		pr.start_s = start - t0;
 		pr.length_s = now_s() - start;
-		pr.bytes = t.buf.len;
 		if (attach) {
 			pr.attached = true;
 			pr.missed = t.pk.missed - missed_before;
@@ -783,8 +870,10 @@ int cmd_top(int argc, char **argv)
 			if (errno != EPIPE)
 				cli_die_errno(TB_EXIT_FAIL, "standard output");
 			if (!last) {
+				top_read_stop(&t);
 				top_stop(&t, &st);
-				top_take(&t, false);	/* --save's rest */
+				/* --save's rest */
+				top_save(&t, top_swap(&t), false);
 			}
 			last = true;
 		}
@@ -804,8 +893,8 @@ int cmd_top(int argc, char **argv)
 	free(cmdline);
 	if (t.save >= 0 && close(t.save))
 		cli_die_errno(TB_EXIT_FAIL, "%s", save);
-	close(t.mem);
-	tb_buf_free(&t.buf);
+	tb_buf_free(&t.bufs[0]);
+	tb_buf_free(&t.bufs[1]);
 	tb_task_map_free(&tasks);
 	tb_name_map_free(&names);
 	tb_kfunc_free(&kfuncs);

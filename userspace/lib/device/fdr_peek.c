@@ -9,6 +9,7 @@
 #include <linux/tracebuf.h>
 
 #include "device/fdr_peek.h"
+#include "util/buf.h"
 
 int tb_fdr_peek_open(struct tb_fdr_peek *p, int fd, unsigned int nr_cpus,
 		     uint32_t buf_size, uint64_t gen, bool from_now)
@@ -30,30 +31,13 @@ int tb_fdr_peek_open(struct tb_fdr_peek *p, int fd, unsigned int nr_cpus,
 	return 0;
 }
 
-/* write() all of @len bytes: 0 or -errno. */
-static int peek_write(int out, const void *data, size_t len)
-{
-	const char *c = data;
-
-	while (len) {
-		ssize_t n = write(out, c, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * One look at @cpu: 0, 1 for a CPU that cannot exist, -errno.  A ring
  * holds at most 16 pages and one look copies up to a whole ring, so one
  * look takes every page there.
  */
-static int peek_cpu(struct tb_fdr_peek *p, unsigned int cpu, int out,
+static int peek_cpu(struct tb_fdr_peek *p, unsigned int cpu,
+		    struct tb_buf *out,
 		    uint64_t *bytes)
 {
 	struct tracebuf_fdr_peek a = {
@@ -62,7 +46,7 @@ static int peek_cpu(struct tb_fdr_peek *p, unsigned int cpu, int out,
 		.gen = p->seen[cpu] ? p->gen : 0,
 	};
 	bool first = !p->seen[cpu];
-	int ret, n;
+	int n;
 
 	n = ioctl(p->fd, TRACEBUF_FDR_IOC_PEEK, &a);
 	if (n < 0)
@@ -74,9 +58,8 @@ static int peek_cpu(struct tb_fdr_peek *p, unsigned int cpu, int out,
 	if (!p->has_header) {
 		memcpy(p->header, a.header, sizeof(p->header));
 		p->has_header = true;
-		ret = peek_write(out, p->header, sizeof(p->header));
-		if (ret)
-			return ret;
+		if (tb_buf_append(out, p->header, sizeof(p->header)))
+			return -ENOMEM;
 	}
 	p->seen[cpu] = true;
 	p->next[cpu] = a.next;
@@ -85,14 +68,14 @@ static int peek_cpu(struct tb_fdr_peek *p, unsigned int cpu, int out,
 		return 0;
 	p->missed += a.missed;
 	p->pages += (unsigned int)n;
-	ret = peek_write(out, p->buf, a.len);
-	if (ret)
-		return ret;
+	if (tb_buf_append(out, p->buf, a.len))
+		return -ENOMEM;
 	*bytes += a.len;
 	return 0;
 }
 
-int tb_fdr_peek_drain(struct tb_fdr_peek *p, int out, uint64_t *bytes)
+int tb_fdr_peek_drain(struct tb_fdr_peek *p, struct tb_buf *out,
+		      uint64_t *bytes)
 {
 	unsigned int cpu;
 	int ret;

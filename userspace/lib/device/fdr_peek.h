@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct tb_buf;
+
 struct tb_fdr_peek {
 	int fd;			/* the device */
 	unsigned int nr_cpus;
@@ -43,7 +45,8 @@ int tb_fdr_peek_open(struct tb_fdr_peek *p, int fd, unsigned int nr_cpus,
  * another capture (nothing of it is written), or another -errno
  * (-ENOTTY: a module without TRACEBUF_FDR_IOC_PEEK).
  */
-int tb_fdr_peek_drain(struct tb_fdr_peek *p, int out, uint64_t *bytes);
+int tb_fdr_peek_drain(struct tb_fdr_peek *p, struct tb_buf *out,
+		      uint64_t *bytes);
 
 void tb_fdr_peek_close(struct tb_fdr_peek *p);
 

@@ -35,6 +35,15 @@ void tb_fdr_spool_init(struct tb_fdr_spool *s, int fd, size_t page_size,
 		    page_size % (size_t)ps == 0 && !set_direct(fd, true);
 }
 
+void tb_fdr_spool_init_mem(struct tb_fdr_spool *s, struct tb_buf *mem,
+			   size_t page_size)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->mem = mem;
+	s->page_size = page_size;
+}
+
 void tb_fdr_spool_header(struct tb_fdr_spool *s, const void *header)
 {
 	memcpy(s->header, header, sizeof(s->header));
@@ -104,6 +113,26 @@ static int write_direct(struct tb_fdr_spool *s, const void *const *pages,
 	return 0;
 }
 
+/* write_appended() to memory: all or nothing. */
+static int append_mem(struct tb_fdr_spool *s, const struct iovec *iov,
+		      int n)
+{
+	size_t len = 0, at = s->mem->len;
+	int i;
+
+	for (i = 0; i < n; i++)
+		len += iov[i].iov_len;
+	if (tb_buf_reserve(s->mem, len))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		memcpy((char *)s->mem->data + at, iov[i].iov_base,
+		       iov[i].iov_len);
+		at += iov[i].iov_len;
+	}
+	s->mem->len = at;
+	return 0;
+}
+
 /* The stream as it is: the header once, then the pages' bytes. */
 static int write_appended(struct tb_fdr_spool *s, const void *const *pages,
 			  const uint32_t *lens, unsigned int n)
@@ -120,7 +149,10 @@ static int write_appended(struct tb_fdr_spool *s, const void *const *pages,
 		iov[k].iov_base = (void *)pages[i];
 		iov[k++].iov_len = lens[i];
 	}
-	ret = k ? write_iov(s->fd, iov, k, -1) : 0;
+	if (s->mem)
+		ret = append_mem(s, iov, k);
+	else
+		ret = k ? write_iov(s->fd, iov, k, -1) : 0;
 	if (ret)
 		return ret;
 	s->header_written = s->has_header;

@@ -11,6 +11,10 @@
  * a pipe's $TMPDIR) the pages are appended as they are, header first.
  * tb_fdr_spool_finish() leaves the same thing in the file either way:
  * the device stream read() gives, the FDR file header then whole blocks.
+ * A spool may also append the stream to memory instead of a file (a
+ * reader that summarizes it, tracebuf top): one copy, where a memory
+ * file cost a copy in, the kernel's clearing of its pages and a copy
+ * out.
  */
 #ifndef TB_FDR_SPOOL_H
 #define TB_FDR_SPOOL_H
@@ -23,8 +27,11 @@
 /* Pages written by one system call at most (a bigger call is split). */
 #define TB_FDR_SPOOL_WRITE_PAGES	64
 
+struct tb_buf;
+
 struct tb_fdr_spool {
 	int fd;			/* the caller's, open read-write */
+	struct tb_buf *mem;	/* or the caller's memory (fd -1) */
 	bool direct;		/* whole pages with O_DIRECT */
 	size_t page_size;	/* a ring page's bytes */
 	uint8_t header[TB_FDR_SPOOL_HEADER];
@@ -45,6 +52,14 @@ struct tb_fdr_spool {
  */
 void tb_fdr_spool_init(struct tb_fdr_spool *s, int fd, size_t page_size,
 		       bool direct);
+
+/*
+ * Spool to memory: the stream appended to @mem as a file would get it
+ * without O_DIRECT.  The caller may take what @mem holds and empty it
+ * between calls; the header is not written again after that.
+ */
+void tb_fdr_spool_init_mem(struct tb_fdr_spool *s, struct tb_buf *mem,
+			   size_t page_size);
 
 /* The stream's header, from the first control page: kept, written first. */
 void tb_fdr_spool_header(struct tb_fdr_spool *s, const void *header);
