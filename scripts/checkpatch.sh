@@ -18,7 +18,7 @@ run() {	# run EXTRA_IGNORES FILES...
 		--ignore "FILE_PATH_CHANGES,SPDX_LICENSE_TAG$ign" -f "$@"
 }
 {
-	run "" driver/*/*.c driver/*/*.h
+	run "" $(find driver -name '*.[ch]' | sort)
 	# Userspace follows the kernel style too.
 	run "" userspace/lib/*/*.c userspace/lib/*/*.h userspace/lib/*.h userspace/tools/*.c
 	# BIT() does not exist for userspace: uapi headers spell out shifts.

@@ -51,7 +51,7 @@ rm -rf "$mod"
 mkdir -p "$mod"
 cp -r "$top/Kbuild" "$top/driver" "$top/uapi" "$mod/"
 find "$mod" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
-objs=$(cd "$mod" && ls driver/*/*.c | sed 's/\.c$/.o/')
+objs=$(cd "$mod" && find driver -name '*.c' | sed 's/\.c$/.o/')
 # Each object alone: no vmlinux or Module.symvers is needed for that.
 # shellcheck disable=SC2086
 make -C "$ksrc" ARCH=arm CROSS_COMPILE="$cross" M="$mod" W=1 $objs 2>&1 |

@@ -5,7 +5,8 @@
  * fdr/): who may open a device, how ioctl structs cross the user boundary,
  * and how an ioctl reaches its handler.  The kernel events both products
  * consume come from the probe layer, core/probes.h.  Nothing here names a
- * product; core/main.c only starts and stops them.
+ * product; the module's init and exit (tracebuf_init()) only start and
+ * stop them.
  */
 #ifndef _TBCORE_H
 #define _TBCORE_H

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The capture of /dev/tracebuf_fdr: its configuration, START and STOP,
- * and the state the device's files read it by (dev.c).  The capture
- * belongs to the device, not to a file (see dev.c).  Everything here runs
- * under fdr_lock.
+ * and the state the device's files read it by.  The capture belongs to
+ * the device, not to a file.  Everything here runs under its lock.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -21,21 +20,26 @@
 #include "kfunc.h"
 #include "mmap.h"
 #include "names.h"
-#include "ring.h"
+#include "ring/frontend.h"
+#include "ring/record.h"
 #include "trigger.h"
 #include "core/probes.h"
 
-DEFINE_MUTEX(fdr_lock);		/* configuration, start/stop, rings */
-struct tracebuf_fdr_config fdr_cfg = {
-	.classes	= TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
-			  TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
-	.mode		= TRACEBUF_FDR_MODE_FLIGHT,
-	.buf_size	= TRACEBUF_FDR_BUF_DEFAULT,
+static struct fdr_capture fdr_cap = {
+	.lock = __MUTEX_INITIALIZER(fdr_cap.lock),
+	.cfg = {
+		.classes	= TRACEBUF_FDR_SYSCALL | TRACEBUF_FDR_IRQ |
+				  TRACEBUF_FDR_SOFTIRQ | TRACEBUF_FDR_SCHED,
+		.mode		= TRACEBUF_FDR_MODE_FLIGHT,
+		.buf_size	= TRACEBUF_FDR_BUF_DEFAULT,
+	},
+	.gen = 1,	/* 0 is never a capture number */
 };
 
-bool fdr_running;
-bool fdr_markers;
-u64 fdr_gen = 1;	/* 0 is never a capture number */
+struct fdr_capture *fdr_capture(void)
+{
+	return &fdr_cap;
+}
 
 static u32 fdr_capture_wakeup(const struct tracebuf_fdr_config *cfg)
 {
@@ -43,9 +47,9 @@ static u32 fdr_capture_wakeup(const struct tracebuf_fdr_config *cfg)
 }
 
 /*
- * fdr_lock, stopped: the rings at @size, described to crash images
- * (crash.c), unless a file maps them (EBUSY).  The description of the old
- * rings goes before they do, and rings a crash image could not find are
+ * The lock held, stopped: the rings at @size, described to crash images
+ * (fdr_crash_rings()), unless a file maps them (EBUSY).  The description of the
+ * old rings goes before they do, and rings a crash image could not find are
  * refused as any ENOMEM, the old ones gone.
  */
 static int fdr_capture_realloc(u32 size)
@@ -67,7 +71,7 @@ static int fdr_capture_realloc(u32 size)
 }
 
 /*
- * fdr_lock, stopped, before the capture is discarded: files partway
+ * The lock held, stopped, before the capture is discarded: files partway
  * through a page keep its rest, so that their outputs end with whole
  * blocks.  A failure leaves the capture as it was.
  */
@@ -84,10 +88,10 @@ int fdr_capture_start(void)
 	int ret;
 
 	/* Running, or a file still holds pages of the capture to discard. */
-	if (fdr_running || fdr_stream_lent(NULL))
+	if (fdr_cap.running || fdr_stream_lent(NULL))
 		return -EBUSY;
 	if (!fdr_ring_allocated()) {
-		ret = fdr_capture_realloc(fdr_cfg.buf_size);
+		ret = fdr_capture_realloc(fdr_cap.cfg.buf_size);
 		if (ret)
 			return ret;
 	}
@@ -99,7 +103,7 @@ int fdr_capture_start(void)
 	 * probes find them so and write nothing): a START that fails leaves
 	 * the stopped capture, its names and its readers as they were.
 	 */
-	fdr_events_config(fdr_cfg.classes, fdr_cfg.nr_args);
+	fdr_events_config(fdr_cap.cfg.classes, fdr_cap.cfg.nr_args);
 	ret = fdr_events_start();
 	if (!ret) {
 		ret = fdr_kfunc_start();
@@ -110,24 +114,24 @@ int fdr_capture_start(void)
 		return ret;
 	fdr_names_reset();
 	fdr_trig_reset();
-	fdr_ring_reset(fdr_cfg.mode, fdr_capture_wakeup(&fdr_cfg));
+	fdr_ring_reset(fdr_cap.cfg.mode, fdr_capture_wakeup(&fdr_cap.cfg));
 	fdr_ring_set_on(true);
-	WRITE_ONCE(fdr_running, true);
-	WRITE_ONCE(fdr_gen, fdr_gen + 1);
+	WRITE_ONCE(fdr_cap.running, true);
+	WRITE_ONCE(fdr_cap.gen, fdr_cap.gen + 1);
 	fdr_put_header(hdr, fdr_clock_hz());
-	fdr_crash_state(TRACEBUF_CRASH_RECORDING, fdr_cfg.mode, hdr);
-	WRITE_ONCE(fdr_markers, fdr_cfg.classes & TRACEBUF_FDR_MARKER);
+	fdr_crash_state(TRACEBUF_CRASH_RECORDING, fdr_cap.cfg.mode, hdr);
+	WRITE_ONCE(fdr_cap.markers, fdr_cap.cfg.classes & TRACEBUF_FDR_MARKER);
 	/* Readers of the previous capture see it is gone. */
-	wake_up_interruptible_all(&fdr_ring_wq);
+	wake_up_interruptible_all(fdr_ring_waitq());
 	return 0;
 }
 
 void fdr_capture_stop(void)
 {
-	if (!fdr_running)
+	if (!fdr_cap.running)
 		return;
 	fdr_trig_stop();
-	WRITE_ONCE(fdr_markers, false);
+	WRITE_ONCE(fdr_cap.markers, false);
 	/* Reports its losses, so before the ring goes off. */
 	fdr_kfunc_stop();
 	fdr_ring_set_on(false);
@@ -138,14 +142,14 @@ void fdr_capture_stop(void)
 	 */
 	fdr_events_stop();
 	fdr_ring_quiesce();
-	WRITE_ONCE(fdr_running, false);
-	fdr_crash_state(TRACEBUF_CRASH_STOPPED, fdr_cfg.mode, NULL);
-	wake_up_interruptible_all(&fdr_ring_wq);
+	WRITE_ONCE(fdr_cap.running, false);
+	fdr_crash_state(TRACEBUF_CRASH_STOPPED, fdr_cap.cfg.mode, NULL);
+	wake_up_interruptible_all(fdr_ring_waitq());
 }
 
 static int fdr_capture_check(const struct tracebuf_fdr_config *c)
 {
-	u32 size = c->buf_size ? c->buf_size : fdr_cfg.buf_size;
+	u32 size = c->buf_size ? c->buf_size : fdr_cap.cfg.buf_size;
 
 	if (!c->classes || (c->classes & ~TRACEBUF_FDR_ALL) || c->reserved)
 		return -EINVAL;
@@ -172,13 +176,13 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 {
 	int ret;
 
-	if (fdr_running || fdr_stream_lent(NULL))
+	if (fdr_cap.running || fdr_stream_lent(NULL))
 		return -EBUSY;
 	ret = fdr_capture_check(c);
 	if (ret)
 		return ret;
 	if (!c->buf_size)
-		c->buf_size = fdr_cfg.buf_size;
+		c->buf_size = fdr_cap.cfg.buf_size;
 	ret = fdr_capture_keep_rests();
 	if (ret)
 		return ret;
@@ -187,13 +191,13 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 		return ret;	/* mapped: the ring and the capture stay */
 	fdr_kfunc_forget();
 	if (!ret) {
-		fdr_cfg = *c;
+		fdr_cap.cfg = *c;
 		fdr_ring_reset(c->mode, fdr_capture_wakeup(c));
 		fdr_crash_state(TRACEBUF_CRASH_IDLE, c->mode, NULL);
 	}
 	/* Else the old buffers are gone, and the capture with them. */
-	WRITE_ONCE(fdr_gen, fdr_gen + 1);
-	wake_up_interruptible_all(&fdr_ring_wq);
+	WRITE_ONCE(fdr_cap.gen, fdr_cap.gen + 1);
+	wake_up_interruptible_all(fdr_ring_waitq());
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The capture (capture.c): configuration, START and STOP, and the state
- * the device's files read (dev.c).
+ * The capture: configuration, START and STOP, and the state the device's
+ * files read.
  */
 #ifndef _FDR_CAPTURE_H
 #define _FDR_CAPTURE_H
@@ -11,24 +11,34 @@
 
 #include <linux/tracebuf.h>
 
-/*
- * fdr_lock serialises configuration, start/stop, stream consumption and
- * snapshots: the functions of the recorder marked "fdr_lock" expect it.
+/**
+ * struct fdr_capture - the recorder's capture, one per module
+ * @lock:	serialises configuration, START and STOP, stream consumption
+ *		and snapshots: what the ring's frontend.h marks "serialised",
+ *		and the functions here
+ * @cfg:	the configuration (@lock)
+ * @running:	recording (written under @lock, read anywhere)
+ * @markers:	recording with TRACEBUF_FDR_MARKER (likewise)
+ * @gen:	the capture's number: START and CONFIG count it (likewise)
  */
-extern struct mutex fdr_lock;
-/* The capture's configuration (fdr_lock). */
-extern struct tracebuf_fdr_config fdr_cfg;
-/* Running; and running with TRACEBUF_FDR_MARKER (written under fdr_lock). */
-extern bool fdr_running;
-extern bool fdr_markers;
-/* The capture's number: START and CONFIG count (fdr_lock). */
-extern u64 fdr_gen;
+struct fdr_capture {
+	struct mutex lock;	/* the capture lock: see above */
+	struct tracebuf_fdr_config cfg;
+	bool running;
+	bool markers;
+	u64 gen;
+};
 
-/* fdr_lock.  0 or an error (EBUSY: running, or pages lent; ...). */
+/* The capture: the one place its state is reached from. */
+struct fdr_capture *fdr_capture(void);
+
+/*
+ * The capture's lock held.  0 or an error (EBUSY: running, or pages lent; ...).
+ */
 int fdr_capture_start(void);
 void fdr_capture_stop(void);
 /*
- * fdr_lock: replace the configuration by @c (validated here: EINVAL,
+ * The lock held: replace the configuration by @c (validated here: EINVAL,
  * EOPNOTSUPP), whose buf_size 0 is filled in with the current one.  It
  * discards the recorded data, unless it fails before (EBUSY).
  */

@@ -17,11 +17,13 @@
 /*
  * Set by fdr_clock_select(), while stopped.  "TSC" stands for the CPU's
  * cycle counter, as in XRay: the TSC on x86, the architected counter's
- * virtual count (CNTVCT_EL0) on arm64.
+ * virtual count (CNTVCT_EL0) on arm64.  A variable and not an accessor:
+ * fdr_clock_now(), inline in every write that leaves the common case,
+ * tests it in one instruction.
  */
 extern bool fdr_clock_is_tsc;
 
-/* Fixes the clock of the capture about to start: fdr_lock, stopped. */
+/* Fixes the clock of the capture about to start: the capture lock, stopped. */
 void fdr_clock_select(void);
 /* Its unit, for the file header's cycle_frequency. */
 u64 fdr_clock_hz(void);

@@ -79,7 +79,9 @@ static u32 fdr_dur_space(unsigned int dc)
 	return fdr_class_space[__ffs(fdr_dur_class[dc].class)];
 }
 
-/* Written under fdr_lock while nothing that reads them runs (see arm). */
+/*
+ * Written under the capture lock while nothing that reads them runs (see arm).
+ */
 static struct tracebuf_fdr_trigger fdr_cond;
 static fdr_cond_fire_fn fdr_cond_fire_cb;
 static u32 fdr_cond_dur_mask;		/* BIT(FDR_DUR_*) armed */
@@ -91,7 +93,7 @@ static atomic64_t *fdr_cond_tasks[FDR_DUR_NR];	/* syscall and work only */
 static DEFINE_PER_CPU(struct fdr_cpu_start, fdr_cond_irq_start);
 static DEFINE_PER_CPU(struct fdr_cpu_start, fdr_cond_softirq_start);
 
-bool fdr_cond_markers;			/* a MARKER condition is armed */
+static bool fdr_cond_markers;		/* a MARKER condition is armed */
 
 static struct tbcore_consumer fdr_cond_consumer;
 static bool fdr_cond_attached;
@@ -220,7 +222,9 @@ static void fdr_cond_sys_enter(void *data, struct pt_regs *regs, long id)
 
 static void fdr_cond_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	/* An int; negative (no syscall) becomes out of range, as in events.c. */
+	/*
+	 * An int; negative (no syscall) becomes out of range, as in events.c.
+	 */
 	u32 nr = syscall_get_nr(current, regs);
 	u64 units;
 	u32 i, id;
@@ -280,6 +284,8 @@ void fdr_cond_marker(const void *data, u32 len)
 {
 	u32 i;
 
+	if (!READ_ONCE(fdr_cond_markers))
+		return;
 	/* A grace period of disarming waits for this. */
 	preempt_disable();
 	for (i = 0; i < fdr_cond.nr_conds; i++) {

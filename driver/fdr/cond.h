@@ -25,21 +25,22 @@ void fdr_cond_init(void);
 /* @t is valid (every field a condition does not use zero), or EINVAL. */
 int fdr_cond_check(const struct tracebuf_fdr_trigger *t);
 /*
- * fdr_lock, disarmed: watch what the checked @t's conditions need, and
+ * The capture lock, disarmed: watch what the checked @t's conditions need, and
  * call @fire when one holds.  On an error the caller disarms.
  */
 int fdr_cond_arm(const struct tracebuf_fdr_trigger *t, fdr_cond_fire_fn fire);
 /*
- * fdr_lock: stop watching (probes, notifiers); then, once a grace period
- * has passed (conditions run with preemption off), forget everything.
+ * The capture lock: stop watching (probes, notifiers); then, once a grace
+ * period has passed (conditions run with preemption off), forget everything.
  */
 void fdr_cond_disarm(void);
 void fdr_cond_free(void);
 
-/* Process context: a marker was written (cheap test first, inline). */
-extern bool fdr_cond_markers;
+/* Process context: a marker was written; nothing unless one is watched. */
 void fdr_cond_marker(const void *data, u32 len);
-/* fdr_lock: SNAPSHOT was called; true if a condition held (and fired). */
+/*
+ * The capture lock: SNAPSHOT was called; true if a condition held (and fired).
+ */
 bool fdr_cond_snapshot(void);
 
 #endif /* _FDR_COND_H */

@@ -50,7 +50,8 @@
 #include "crash.h"
 #include "kfunc.h"
 #include "names.h"
-#include "ring.h"
+#include "ring/frontend.h"
+#include "ring/frontend_api.h"
 
 #define FDR_FRAMES_PER_TABLE	(PAGE_SIZE / sizeof(u64))
 /*

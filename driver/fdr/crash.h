@@ -2,7 +2,7 @@
 /*
  * The crash descriptor (uapi/linux/tracebuf_crash.h) and the panic
  * notifier that freezes the rings (crash.c).  Init/exit from dev.c; the
- * others under fdr_lock, stopped.
+ * others under the capture lock, stopped.
  */
 #ifndef _FDR_CRASH_H
 #define _FDR_CRASH_H

@@ -48,7 +48,8 @@
 #include "fdr.h"
 #include "kfunc.h"
 #include "mmap.h"
-#include "ring.h"
+#include "ring/frontend.h"
+#include "ring/frontend_api.h"
 #include "trigger.h"
 #include "core/probes.h"
 #include "core/core.h"
@@ -67,7 +68,7 @@
  */
 struct fdr_file {
 	struct mutex lock;	/* serialises this file's reads and SNAPSHOT */
-	struct fdr_reader rd;	/* its place in the rings: fdr_lock */
+	struct fdr_reader rd;	/* its place in the rings: the capture lock */
 	struct fdr_mmap mm;	/* its mappings' control pages */
 	u64 gen;		/* the capture of the output below */
 	u32 mode;		/* TRACEBUF_FDR_MODE_* of that capture */
@@ -81,38 +82,44 @@ struct fdr_file {
 static long fdr_ioc_config(struct file *file, void __user *uarg,
 			   size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct tracebuf_fdr_config c;
 	int ret;
 
 	ret = tbcore_uabi_get(&c, sizeof(c), sizeof(c), uarg, usize);
 	if (ret)
 		return ret;
-	mutex_lock(&fdr_lock);
+	mutex_lock(&cap->lock);
 	ret = fdr_capture_config(&c);
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	return ret;
 }
 
 static long fdr_ioc_get_config(struct file *file, void __user *uarg,
 			       size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct tracebuf_fdr_config c;
 
-	mutex_lock(&fdr_lock);
-	c = fdr_cfg;
-	mutex_unlock(&fdr_lock);
+	mutex_lock(&cap->lock);
+	c = cap->cfg;
+	mutex_unlock(&cap->lock);
 	return tbcore_uabi_put(uarg, usize, &c, sizeof(c));
 }
 
 static long fdr_ioc_stats(struct file *file, void __user *uarg,
 			  size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct tracebuf_fdr_stats s;
 	u64 __user *ucpus;
 	u32 n_in, csize;
 	int ret, cpu;
 
-	/* Callers of version 1 pass the struct without kfunc and trigger fields. */
+	/*
+	 * Callers of version 1 pass the struct without kfunc and trigger
+	 * fields.
+	 */
 	static_assert(offsetofend(struct tracebuf_fdr_stats, bytes) ==
 		      TRACEBUF_FDR_STATS_SIZE_VER1);
 	static_assert(offsetofend(struct tracebuf_fdr_stats, trig_after) ==
@@ -131,11 +138,11 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 	memset(&s, 0, sizeof(s));
 	s.cpus = (uintptr_t)ucpus;	/* kept: the struct can be reused */
 	s.abi_version = TRACEBUF_ABI_VERSION;
-	s.running = READ_ONCE(fdr_running);
+	s.running = READ_ONCE(cap->running);
 	s.nr_cpus = nr_cpu_ids;
 	s.cpu_size = sizeof(struct tracebuf_fdr_cpu_stats);
-	mutex_lock(&fdr_lock);
-	s.gen = fdr_gen;
+	mutex_lock(&cap->lock);
+	s.gen = cap->gen;
 	fdr_trig_stats(&s);
 	for_each_possible_cpu(cpu) {
 		struct tracebuf_fdr_cpu_stats cs;
@@ -152,7 +159,7 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 		if (ret)
 			break;
 	}
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	if (ret)
 		return ret;
 	s.kfunc_missed = fdr_kfunc_missed();
@@ -162,6 +169,7 @@ static long fdr_ioc_stats(struct file *file, void __user *uarg,
 static long fdr_ioc_kfuncs(struct file *file, void __user *uarg,
 			   size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct tracebuf_fdr_kfuncs kf;
 	char *names = NULL;
 	long ret;
@@ -180,14 +188,14 @@ static long fdr_ioc_kfuncs(struct file *file, void __user *uarg,
 		if (IS_ERR(names))
 			return PTR_ERR(names);
 	}
-	mutex_lock(&fdr_lock);
-	if (fdr_running) {
+	mutex_lock(&cap->lock);
+	if (cap->running) {
 		ret = -EBUSY;
 		kf.failed = TRACEBUF_FDR_KFUNC_NONE;
 	} else {
 		ret = fdr_kfunc_set(names, kf.len, &kf);
 	}
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	kvfree(names);
 	/* Which name was refused is part of the answer. */
 	if (tbcore_uabi_put(uarg, usize, &kf, sizeof(kf)))
@@ -221,7 +229,9 @@ static long fdr_ioc_names(struct file *file, void __user *uarg,
 
 /* ------------------------------------------------------------ outputs */
 
-/* fdr_lock: the output of @f ends here; its next read begins a new one. */
+/*
+ * The capture lock: the output of @f ends here; its next read begins a new one.
+ */
 static void fdr_output_end(struct fdr_file *f)
 {
 	fdr_snap_release(&f->rd);
@@ -231,31 +241,33 @@ static void fdr_output_end(struct fdr_file *f)
 }
 
 /*
- * fdr_lock: make sure @f has an output of the current capture under way,
- * beginning one (and in flight mode taking its snapshot) unless @f already
+ * The capture lock: make sure @f has an output of the current capture under
+ * way, beginning one (and in flight mode taking its snapshot) unless @f already
  * read this capture to EOF.  False: the read returns EOF.
  */
 static bool fdr_output_begin(struct fdr_file *f)
 {
+	struct fdr_capture *cap = fdr_capture();
+
 	if (f->reading) {
 		/* The rest of a block begun is read before the end. */
-		if (f->gen == fdr_gen || fdr_rest_pending(&f->rd.rest))
+		if (f->gen == cap->gen || fdr_rest_pending(&f->rd.rest))
 			return true;
 		fdr_output_end(f);	/* its capture was discarded */
 		return false;
 	}
-	if (f->at_eof && f->gen == fdr_gen)
+	if (f->at_eof && f->gen == cap->gen)
 		return false;		/* this capture was read to EOF */
 	fdr_rest_free(&f->rd.rest);	/* the end of an output given up */
-	f->gen = fdr_gen;
-	f->mode = fdr_cfg.mode;
+	f->gen = cap->gen;
+	f->mode = cap->cfg.mode;
 	f->hdr_pos = 0;
 	f->reading = true;
 	f->at_eof = false;
 	if (f->mode == TRACEBUF_FDR_MODE_FLIGHT) {
 		fdr_trig_settle();
 		/* Losses so far are part of what the snapshot shows. */
-		if (fdr_running)
+		if (cap->running)
 			fdr_kfunc_report_missed();
 		fdr_snap_take(&f->rd);
 	} else {
@@ -267,25 +279,28 @@ static bool fdr_output_begin(struct fdr_file *f)
 static long fdr_ioc_snapshot(struct file *file, void __user *uarg,
 			     size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct fdr_file *f = file->private_data;
 	long ret = 0;
 
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	mutex_lock(&fdr_lock);
-	if (fdr_cfg.mode != TRACEBUF_FDR_MODE_FLIGHT) {
+	mutex_lock(&cap->lock);
+	if (cap->cfg.mode != TRACEBUF_FDR_MODE_FLIGHT) {
 		ret = -EINVAL;
 	} else {
-		/* A new output, from the header, of the recording as it is now. */
+		/*
+		 * A new output, from the header, of the recording as it is now.
+		 */
 		f->reading = false;
 		f->at_eof = false;
 		/* Or, when it fires a trigger, as it is once frozen. */
-		if (fdr_running)
+		if (cap->running)
 			fdr_kfunc_report_missed();
 		if (!fdr_cond_snapshot())
 			fdr_output_begin(f);
 	}
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	mutex_unlock(&f->lock);
 	return ret;
 }
@@ -305,6 +320,7 @@ static bool fdr_trig_wants_kprobe(const struct tracebuf_fdr_trigger *t)
 static long fdr_ioc_trigger(struct file *file, void __user *uarg,
 			    size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct tracebuf_fdr_trigger *t;
 	long ret;
 
@@ -316,9 +332,9 @@ static long fdr_ioc_trigger(struct file *file, void __user *uarg,
 	if (!ret && fdr_trig_wants_kprobe(t))
 		ret = tbcore_kprobes_allowed(file);
 	if (!ret) {
-		mutex_lock(&fdr_lock);
-		ret = fdr_trig_arm(t, fdr_running, &fdr_cfg);
-		mutex_unlock(&fdr_lock);
+		mutex_lock(&cap->lock);
+		ret = fdr_trig_arm(t, cap->running, &cap->cfg);
+		mutex_unlock(&cap->lock);
 	}
 	kfree(t);
 	return ret;
@@ -326,25 +342,29 @@ static long fdr_ioc_trigger(struct file *file, void __user *uarg,
 
 static long fdr_ioc_start(struct file *file, void __user *uarg, size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	long ret;
 
-	mutex_lock(&fdr_lock);
+	mutex_lock(&cap->lock);
 	ret = fdr_capture_start();
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	return ret;
 }
 
 static long fdr_ioc_stop(struct file *file, void __user *uarg, size_t usize)
 {
-	mutex_lock(&fdr_lock);
+	struct fdr_capture *cap = fdr_capture();
+
+	mutex_lock(&cap->lock);
 	fdr_capture_stop();
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	return 0;
 }
 
 static long fdr_ioc_mmap_get(struct file *file, void __user *uarg,
 			     size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct fdr_file *f = file->private_data;
 	struct tracebuf_fdr_mmap_get g;
 	u8 hdr[FDR_HDR_SIZE];
@@ -355,20 +375,21 @@ static long fdr_ioc_mmap_get(struct file *file, void __user *uarg,
 		return ret;
 	if ((g.flags & ~TRACEBUF_FDR_MMAP_RELEASE) || g.reserved)
 		return -EINVAL;
-	mutex_lock(&fdr_lock);
-	if (fdr_cfg.mode != TRACEBUF_FDR_MODE_STREAM) {
+	mutex_lock(&cap->lock);
+	if (cap->cfg.mode != TRACEBUF_FDR_MODE_STREAM) {
 		ret = -EINVAL;
 	} else {
 		fdr_put_header(hdr, fdr_clock_hz());
-		ret = fdr_mmap_get(&f->mm, &f->rd, &g, fdr_running, fdr_gen,
+		ret = fdr_mmap_get(&f->mm, &f->rd, &g, cap->running, cap->gen,
 				   hdr);
 	}
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	return ret;
 }
 
 static long fdr_ioc_peek(struct file *file, void __user *uarg, size_t usize)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct tracebuf_fdr_peek p;
 	long ret;
 
@@ -380,17 +401,17 @@ static long fdr_ioc_peek(struct file *file, void __user *uarg, size_t usize)
 	p.cpu = array_index_nospec(p.cpu, nr_cpu_ids);
 	if (!cpu_possible(p.cpu))
 		return -EINVAL;
-	mutex_lock(&fdr_lock);
+	mutex_lock(&cap->lock);
 	if (!fdr_ring_allocated()) {
 		ret = -ENODEV;
 	} else {
 		ret = fdr_peek_cpu(p.cpu, u64_to_user_ptr(p.buf), p.size,
-				   &p.next, p.gen == fdr_gen, !fdr_running,
+				   &p.next, p.gen == cap->gen, !cap->running,
 				   &p.len, &p.missed);
-		p.gen = fdr_gen;
+		p.gen = cap->gen;
 		fdr_put_header(p.header, fdr_clock_hz());
 	}
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	if (ret >= 0 && tbcore_uabi_put(uarg, usize, &p, sizeof(p)))
 		ret = -EFAULT;
 	return ret;
@@ -417,7 +438,7 @@ static long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 /* ------------------------------------------------------------ read */
 
-/* fdr_lock: the next bytes of the file header. */
+/* The capture lock: the next bytes of the file header. */
 static ssize_t fdr_read_header(struct fdr_file *f, char __user *buf,
 			       size_t count)
 {
@@ -432,7 +453,7 @@ static ssize_t fdr_read_header(struct fdr_file *f, char __user *buf,
 }
 
 /*
- * fdr_lock, dropped and retaken while waiting: the next bytes of @f's
+ * The capture lock, dropped and retaken while waiting: the next bytes of @f's
  * streaming output, waiting for a CPU to commit the wake-up amount.  EOF
  * once capture stopped and everything was read, or once the capture is
  * gone.
@@ -440,6 +461,7 @@ static ssize_t fdr_read_header(struct fdr_file *f, char __user *buf,
 static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 			       char __user *buf, size_t count)
 {
+	struct fdr_capture *cap = fdr_capture();
 	ssize_t ret;
 	bool running;
 	u64 gen;
@@ -447,7 +469,7 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 	for (;;) {
 		if (!fdr_output_begin(f))
 			return 0;
-		running = fdr_running;
+		running = cap->running;
 		ret = fdr_stream_read(&f->rd, buf, count);
 		if (!ret) {
 			fdr_stream_flush(!running);
@@ -467,13 +489,13 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		gen = f->gen;
-		mutex_unlock(&fdr_lock);
-		ret = wait_event_interruptible(fdr_ring_wq,
+		mutex_unlock(&cap->lock);
+		ret = wait_event_interruptible(*fdr_ring_waitq(),
 					       fdr_stream_ready(&f->rd, !running) ||
-					       READ_ONCE(fdr_running) != running ||
-					       READ_ONCE(fdr_gen) != gen ||
+					       READ_ONCE(cap->running) != running ||
+					       READ_ONCE(cap->gen) != gen ||
 					       (!running && fdr_stream_empty(NULL)));
-		mutex_lock(&fdr_lock);
+		mutex_lock(&cap->lock);
 		if (ret)
 			return -ERESTARTSYS;
 	}
@@ -482,6 +504,7 @@ static ssize_t fdr_read_stream(struct file *file, struct fdr_file *f,
 static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
 			loff_t *ppos)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct fdr_file *f = file->private_data;
 	ssize_t ret;
 
@@ -489,7 +512,7 @@ static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
 		return 0;
 	if (mutex_lock_interruptible(&f->lock))
 		return -ERESTARTSYS;
-	mutex_lock(&fdr_lock);
+	mutex_lock(&cap->lock);
 	if (!fdr_output_begin(f)) {
 		ret = 0;
 	} else if (f->hdr_pos < FDR_HDR_SIZE) {
@@ -503,18 +526,19 @@ static ssize_t fdr_read(struct file *file, char __user *buf, size_t count,
 	} else {
 		ret = fdr_read_stream(file, f, buf, count);
 	}
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	mutex_unlock(&f->lock);
 	return ret;
 }
 
 static __poll_t fdr_poll(struct file *file, poll_table *wait)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct fdr_file *f = file->private_data;
 	__poll_t mask = 0;
 	bool stopped;
 
-	poll_wait(file, &fdr_ring_wq, wait);
+	poll_wait(file, fdr_ring_waitq(), wait);
 	/*
 	 * A snapshot, the end of a capture, or its data (the rest of a page
 	 * it kept among them) are all readable.
@@ -523,13 +547,13 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 	 * Pages lent to this file are not left: its read() gives them back
 	 * first.
 	 */
-	stopped = !READ_ONCE(fdr_running);
-	if (READ_ONCE(fdr_cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
+	stopped = !READ_ONCE(cap->running);
+	if (READ_ONCE(cap->cfg.mode) == TRACEBUF_FDR_MODE_FLIGHT ||
 	    fdr_stream_ready(&f->rd, stopped) ||
 	    (stopped && (fdr_stream_empty(&f->rd) ||
 			 (READ_ONCE(f->at_eof) &&
-			  READ_ONCE(f->gen) == READ_ONCE(fdr_gen)))) ||
-	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(fdr_gen)) ||
+			  READ_ONCE(f->gen) == READ_ONCE(cap->gen)))) ||
+	    (READ_ONCE(f->reading) && READ_ONCE(f->gen) != READ_ONCE(cap->gen)) ||
 	    fdr_rest_pending(&f->rd.rest))
 		mask = EPOLLIN | EPOLLRDNORM;
 	/* A trigger froze the rings: the moment is ready to read. */
@@ -543,6 +567,7 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 static ssize_t fdr_write(struct file *file, const char __user *buf,
 			 size_t count, loff_t *ppos)
 {
+	struct fdr_capture *cap = fdr_capture();
 	void *data;
 	bool ok;
 
@@ -550,14 +575,14 @@ static ssize_t fdr_write(struct file *file, const char __user *buf,
 		return -EMSGSIZE;
 	if (!count)
 		return 0;
-	if (!READ_ONCE(fdr_markers))
+	if (!READ_ONCE(cap->markers))
 		return -EINVAL;
 	data = memdup_user(buf, count);
 	if (IS_ERR(data))
 		return PTR_ERR(data);
-	ok = READ_ONCE(fdr_markers) && fdr_write_marker(data, count);
+	ok = READ_ONCE(cap->markers) && fdr_write_marker(data, count);
 	/* After the marker, so the trace shows it before the reason. */
-	if (ok && READ_ONCE(fdr_cond_markers))
+	if (ok)
 		fdr_cond_marker(data, count);
 	kfree(data);
 	return ok ? count : -EINVAL;
@@ -588,11 +613,12 @@ static int fdr_open(struct inode *inode, struct file *file)
 
 static int fdr_release(struct inode *inode, struct file *file)
 {
+	struct fdr_capture *cap = fdr_capture();
 	struct fdr_file *f = file->private_data;
 
-	mutex_lock(&fdr_lock);
+	mutex_lock(&cap->lock);
 	fdr_reader_exit(&f->rd);
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	/* Its last mapping is gone: the vma held the file. */
 	fdr_mmap_file_exit(&f->mm);
 	kfree(f);
@@ -651,14 +677,16 @@ err_crash:
 
 void fdr_dev_exit(void)
 {
+	struct fdr_capture *cap = fdr_capture();
+
 	misc_deregister(&fdr_miscdev);
-	mutex_lock(&fdr_lock);
+	mutex_lock(&cap->lock);
 	fdr_capture_stop();
 	/* No handler can run after this: the ring can go. */
 	fdr_kfunc_exit();
 	/* A crash image must not find rings that are gone. */
 	fdr_crash_rings_gone();
-	mutex_unlock(&fdr_lock);
+	mutex_unlock(&cap->lock);
 	fdr_ring_exit();
 	fdr_crash_exit();
 }

@@ -38,7 +38,7 @@
 
 #include "events.h"
 #include "names.h"
-#include "ring.h"
+#include "ring/frontend_api.h"
 #include "core/probes.h"
 
 static bool fdr_probe_nop;

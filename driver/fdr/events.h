@@ -7,7 +7,7 @@
 
 #include <linux/types.h>
 
-/* fdr_lock, stopped: what to record; start/stop feeding the ring. */
+/* The capture lock, stopped: what to record; start/stop feeding the ring. */
 void fdr_events_config(u32 classes, u32 nr_args);
 int fdr_events_start(void);
 void fdr_events_stop(void);

@@ -7,17 +7,20 @@
  * (Documentation/design.rst, "The flight recorder's layers"), and what
  * a lower one must tell a higher one it is given as a callback.
  *
- *   record.h   FDR v5 record encoders (uapi/linux/tracebuf_fdr.h: the format)
  *   clock.[ch] the capture's clock: the CPU's cycle counter or local_clock()
  *   text.[ch]  text built line by line in a fixed buffer
- *   ring.h     the ring's public face; ring_cpu.h its internals
- *   ring.c     the ring's state, set-up, on/off, stats, windows, positions
- *   write.c    the write path and the block protocol (any context, no lock)
- *   rest.c     the rest of a page a file had begun, kept when the capture goes
- *   snap.c     flight-recorder snapshots that hold pages
- *   stream.c   streaming readers and page lending
- *   reader.c   a reading file's snapshot and place in the stream
- *   peek.c     looks at closed pages that take no part in the capture
+ *   ring/      the ring, a library that knows none of its users:
+ *     record.h   FDR v5 record encoders (uapi/linux/tracebuf_fdr.h: the format)
+ *     frontend_api.h  the write API and its inline common case, for writers
+ *     frontend.h the rings' set-up, state and reading side, for their owner
+ *     ring_internal.h  a CPU's ring inside, for the ring's own files
+ *     ring.c     the rings' state, set-up, on/off, stats, windows, positions
+ *     write.c    the write path and the block protocol (any context, no lock)
+ *     rest.c     the rest of a page a file had begun, kept when the capture goes
+ *     snap.c     flight-recorder snapshots that hold pages
+ *     stream.c   streaming readers and page lending
+ *     reader.c   a reading file's snapshot and place in the stream
+ *     peek.c     looks at closed pages that take no part in the capture
  *   names.[ch] function id -> name (IRQs, work functions, fixed spaces)
  *   kfunc.[ch] kernel functions as XRay functions (kretprobes)
  *   events.[ch] the probe-layer consumer: kernel events -> records

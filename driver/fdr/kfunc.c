@@ -41,7 +41,7 @@
 #include <linux/tracebuf.h>
 
 #include "kfunc.h"
-#include "ring.h"
+#include "ring/frontend_api.h"
 
 /* The list, its names and the probes: set, names and exit. */
 static DEFINE_MUTEX(fdr_kfunc_lock);
@@ -71,7 +71,10 @@ struct fdr_kfunc {
 
 static struct fdr_kfunc *fdr_kfuncs;
 static u32 fdr_nr_kfuncs;
-/* Capture number, kept by each call in progress: exits of older ones are not ours. */
+/*
+ * Capture number, kept by each call in progress: exits of older ones are not
+ * ours.
+ */
 static u64 fdr_kfunc_gen;
 /* nmissed of every probe at START. */
 static u64 fdr_kfunc_missed_base;

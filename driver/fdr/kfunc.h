@@ -12,19 +12,21 @@
 struct tracebuf_fdr_kfuncs;
 
 /*
- * fdr_lock, stopped: replace the list of traced kernel functions (@names,
- * @len bytes of kernel memory); @kf carries maxactive in, count and failed
- * out.
+ * The capture lock, stopped: replace the list of traced kernel functions
+ * (@names, @len bytes of kernel memory); @kf carries maxactive in, count and
+ * failed out.
  */
 int fdr_kfunc_set(const char *names, size_t len,
 		  struct tracebuf_fdr_kfuncs *kf);
 /*
- * fdr_lock: start recording them (0, or an error with none started), stop
- * (before the ring goes off).
+ * The capture lock: start recording them (0, or an error with none started),
+ * stop (before the ring goes off).
  */
 int fdr_kfunc_start(void);
 void fdr_kfunc_stop(void);
-/* fdr_lock, stopped: the capture is discarded (CONFIG), its count too. */
+/*
+ * The capture lock, stopped: the capture is discarded (CONFIG), its count too.
+ */
 void fdr_kfunc_forget(void);
 /*
  * Calls the capture missed: since START while it runs, then its count at
@@ -32,8 +34,8 @@ void fdr_kfunc_forget(void);
  */
 u64 fdr_kfunc_missed(void);
 /*
- * Report the calls missed and not yet reported as a loss on this CPU, so
- * that a snapshot about to be taken says so (fdr_lock, capture running).
+ * Report the calls missed and not yet reported as a loss on this CPU, so that a
+ * snapshot about to be taken says so (the capture lock, capture running).
  */
 void fdr_kfunc_report_missed(void);
 /* Panic: how many that would be; no lock, nothing changes. */

@@ -19,10 +19,11 @@
  * module).  A control page belongs to its file and goes with it, after
  * the last mapping.
  *
- * Locking.  mmap() runs under the caller's mmap_lock, which fdr_lock's
- * holders take when they copy to user memory, so mmap() never takes
- * fdr_lock: fdr_mmap_lock (inside fdr_lock, inside mmap_lock) orders it
- * against ring reallocation and guards the files' control page arrays.
+ * Locking.  mmap() runs under the caller's mmap_lock, which the holders
+ * of the capture lock take when they copy to user memory, so mmap()
+ * never takes the capture lock: fdr_mmap_lock (inside the capture lock,
+ * inside mmap_lock) orders it against ring reallocation and guards the
+ * files' control page arrays.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,7 +43,7 @@
 #include <linux/tracebuf.h>
 
 #include "mmap.h"
-#include "ring.h"
+#include "ring/frontend.h"
 
 static DEFINE_MUTEX(fdr_mmap_lock);
 /* Mappings alive (vm_area_structs), any file, any CPU. */

@@ -8,7 +8,7 @@
 
 #include <linux/types.h>
 
-#include "ring.h"
+#include "ring/frontend.h"
 
 struct tracebuf_fdr_mmap_get;
 struct tracebuf_fdr_mmap_page;
@@ -30,15 +30,15 @@ int fdr_mmap(struct fdr_mmap *m, struct vm_area_struct *vma);
 /* Release of the file. */
 void fdr_mmap_file_exit(struct fdr_mmap *m);
 /*
- * fdr_lock, stopped, before the rings are reallocated: false if a file
+ * The capture lock, stopped, before the rings are reallocated: false if a file
  * maps them (the caller refuses with EBUSY); true if none does, and then
  * no file can map them until fdr_mmap_allow().
  */
 bool fdr_mmap_hold_off(void);
 void fdr_mmap_allow(void);
 /*
- * fdr_lock, streaming mode: TRACEBUF_FDR_IOC_MMAP_GET for the file of @m
- * and @rd, in capture @gen with file header @hdr.
+ * The capture lock, streaming mode: TRACEBUF_FDR_IOC_MMAP_GET for the file of
+ * @m and @rd, in capture @gen with file header @hdr.
  */
 long fdr_mmap_get(struct fdr_mmap *m, struct fdr_reader *rd,
 		  const struct tracebuf_fdr_mmap_get *g, bool running,

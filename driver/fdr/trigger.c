@@ -33,20 +33,23 @@
 #include <linux/tracebuf.h>
 
 #include "cond.h"
-#include "ring.h"
+#include "ring/frontend.h"
+#include "ring/frontend_api.h"
 #include "trigger.h"
 
 /* Reason text: the prefix and at most this much more. */
 #define FDR_TRIG_TEXT_MAX	128
 
-/* Written under fdr_lock while nothing that reads them runs (see arm). */
+/*
+ * Written under the capture lock while nothing that reads them runs (see arm).
+ */
 static u32 fdr_trig_post_events;
 static u32 fdr_trig_post_usecs;
 
 static atomic_t fdr_trig_state = ATOMIC_INIT(TRACEBUF_FDR_TRIG_STATE_OFF);
 static atomic64_t fdr_trig_fires;
 static u32 fdr_trig_cond;		/* which condition fired */
-static bool fdr_trig_settled;		/* fdr_lock: frozen and quiet */
+static bool fdr_trig_settled;		/* The capture lock: frozen and quiet */
 
 static struct hrtimer fdr_trig_timer;
 static struct irq_work fdr_trig_timer_work;
@@ -56,7 +59,7 @@ static struct irq_work fdr_trig_wake_work;
 
 static void fdr_trig_wake(struct irq_work *work)
 {
-	wake_up_interruptible_all(&fdr_ring_wq);
+	wake_up_interruptible_all(fdr_ring_waitq());
 }
 
 static void fdr_trig_freeze(void)
@@ -124,8 +127,8 @@ static __printf(2, 0) void fdr_trig_fire(u32 i, const char *fmt,
 /* ------------------------------------------------------------ arming */
 
 /*
- * fdr_lock: nothing armed any more, and nothing that was armed still runs:
- * no callback, notifier, marker check, timer or irq_work.
+ * The capture lock: nothing armed any more, and nothing that was armed still
+ * runs: no callback, notifier, marker check, timer or irq_work.
  */
 static void fdr_trig_off(void)
 {

@@ -13,15 +13,15 @@ struct tracebuf_fdr_trigger;
 
 void fdr_trig_init(void);
 /*
- * fdr_lock.  Arm @t (validated here: EINVAL) while @running with @cfg;
+ * The capture lock.  Arm @t (validated here: EINVAL) while @running with @cfg;
  * nr_conds 0 disarms.  fdr_trig_stop(): STOP disarms without resuming.
  */
 int fdr_trig_arm(const struct tracebuf_fdr_trigger *t, bool running,
 		 const struct tracebuf_fdr_config *cfg);
 void fdr_trig_stop(void);
-/* fdr_lock: START resets the counters. */
+/* The capture lock: START resets the counters. */
 void fdr_trig_reset(void);
-/* fdr_lock: frozen rings are safe to read (no writer still inside). */
+/* The capture lock: frozen rings are safe to read (no writer still inside). */
 void fdr_trig_settle(void);
 /* The STATS fields; a frozen trigger makes poll() add EPOLLPRI. */
 void fdr_trig_stats(struct tracebuf_fdr_stats *s);

@@ -5,7 +5,7 @@
  * converters write it, and as llvm-xray reads it; and what tracebuf puts
  * in it (function ids, event classes, marker texts).
  *
- * The one definition of the wire format: the module (driver/fdr/record.h),
+ * The one definition of the wire format: the module (driver/fdr/ring/record.h),
  * the library (userspace/lib/fdr_records.h) and the BPF program
  * (userspace/bpf/tracebuf_bpf.h) all build on these constants.  Constants
  * and macros only, no types and no includes, so that a BPF program built

@@ -3,14 +3,15 @@
  * Flight-recorder snapshots: a file holds the pages a snapshot covers, and
  * reads them from the ring itself; writers do not reuse a held page
  * (@keep), so nothing is copied at the snapshot and the recording goes on
- * into the pages nobody holds.  fdr_lock throughout.  ring.c has the design.
+ * into the pages nobody holds.  Serialised throughout; the design is at
+ * fdr_rings' definition.
  */
 #include <linux/cpu.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
 /* This CPU's part of a snapshot is read (sequence numbers may wrap). */
 static bool fdr_snap_cpu_done(const struct fdr_snap_cpu *s)
@@ -25,12 +26,12 @@ static bool fdr_snap_cpu_done(const struct fdr_snap_cpu *s)
  */
 static void fdr_keep_update(unsigned int cpu)
 {
-	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 	unsigned long keep = FDR_KEEP_NONE;
 	struct fdr_reader *rd;
 
 	/* Holders need pages at or after @tail: the oldest is the nearest. */
-	list_for_each_entry(rd, &fdr_ring_holders, holders) {
+	list_for_each_entry(rd, &fdr_rings.holders, holders) {
 		const struct fdr_snap_cpu *s = &rd->snap[cpu];
 
 		if (!fdr_snap_cpu_done(s) &&
@@ -67,7 +68,9 @@ static void fdr_hold_ipi(void *info)
 	if (s->next == s->end && !s->open_len) {
 		s->next = s->end + 1;		/* nothing recorded here */
 	} else {
-		/* Every holder's pages are at or after @tail: this is the min. */
+		/*
+		 * Every holder's pages are at or after @tail: this is the min.
+		 */
 		WRITE_ONCE(c->keep, s->next);
 	}
 	barrier();
@@ -104,13 +107,13 @@ void fdr_snap_take(struct fdr_reader *rd)
 	fdr_snap_release(rd);
 	rd->cpu = cpumask_first(cpu_possible_mask);
 	rd->off = 0;
-	if (!fdr_ring_buf_size) {
+	if (!fdr_rings.buf_size) {
 		rd->cpu = nr_cpu_ids;		/* nothing was ever recorded */
 		return;
 	}
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
-		r.c = per_cpu_ptr(fdr_cpus, cpu);
+		r.c = per_cpu_ptr(fdr_rings.cpus, cpu);
 		r.s = &rd->snap[cpu];
 		if (READ_ONCE(r.c->w.gate.on) && cpu_online(cpu))
 			smp_call_function_single(cpu, fdr_hold_ipi, &r, 1);
@@ -118,7 +121,7 @@ void fdr_snap_take(struct fdr_reader *rd)
 			fdr_hold_ipi(&r);
 	}
 	cpus_read_unlock();
-	list_add(&rd->holders, &fdr_ring_holders);
+	list_add(&rd->holders, &fdr_rings.holders);
 }
 
 /*
@@ -146,14 +149,14 @@ int fdr_snap_keep_rests(void)
 	u32 len, patch_at;
 	int ret;
 
-	list_for_each_entry(rd, &fdr_ring_holders, holders) {
+	list_for_each_entry(rd, &fdr_rings.holders, holders) {
 		struct fdr_snap_cpu *s;
 		struct fdr_cpu *c;
 
 		if (!rd->off || rd->cpu >= nr_cpu_ids)
 			continue;
 		s = &rd->snap[rd->cpu];
-		c = per_cpu_ptr(fdr_cpus, rd->cpu);
+		c = per_cpu_ptr(fdr_rings.cpus, rd->cpu);
 		len = fdr_snap_page(s, c, &patch_at, patch);
 		ret = fdr_rest_save(&rd->rest, c, s->next, rd->off,
 				    len - rd->off, patch_at, patch);
@@ -180,7 +183,7 @@ ssize_t fdr_snap_read(struct fdr_reader *rd, char __user *buf, size_t count)
 		return 0;	/* read to its end, or its ring is gone */
 	while (done < count && rd->cpu < nr_cpu_ids) {
 		struct fdr_snap_cpu *s = &rd->snap[rd->cpu];
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, rd->cpu);
 		u32 len, n, patch_at;
 
 		if (fdr_snap_cpu_done(s)) {

@@ -3,7 +3,8 @@
  * The ring's write path and its block protocol: owning a CPU's ring,
  * reserving room (pages, blocks, TSCWrap, loss reports), the records, and
  * committing them.  Any context, NMI included; no lock.  The design (the
- * page state machine, nesting, the fast path) is at the top of ring.c.
+ * page state machine, nesting, the fast path) is at fdr_rings'
+ * definition.
  */
 #include <linux/irq_work.h>
 #include <linux/math64.h>
@@ -15,7 +16,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
 /* "tracebuf: lost 18446744073709551615 events" fits. */
 #define FDR_LOST_TEXT_MAX	48
@@ -79,7 +80,7 @@ static __always_inline struct fdr_cpu *fdr_begin(unsigned long *flags,
 	struct fdr_cpu *c;
 
 	local_irq_save(*flags);
-	c = this_cpu_ptr(fdr_cpus);
+	c = this_cpu_ptr(fdr_rings.cpus);
 	if (fdr_own(c, events))
 		return c;
 	local_irq_restore(*flags);
@@ -141,10 +142,12 @@ bool fdr_write_next_page(struct fdr_cpu *c)
 	unsigned long next = c->head + 1;
 	u32 gone = 0;
 
-	if (fdr_ring_mode == TRACEBUF_FDR_MODE_STREAM) {
+	if (fdr_rings.mode == TRACEBUF_FDR_MODE_STREAM) {
 		/* Pairs with the reader's release: its copy is done. */
 		if (next - smp_load_acquire(&c->tail) >= FDR_NR_PAGES) {
-			/* Full: whatever the threshold, the reader must know. */
+			/*
+			 * Full: whatever the threshold, the reader must know.
+			 */
 			if (!c->full_woken) {
 				c->full_woken = true;
 				c->due |= FDR_DUE_WAKE;
@@ -153,14 +156,16 @@ bool fdr_write_next_page(struct fdr_cpu *c)
 		}
 		c->full_woken = false;
 	} else if (next - c->tail >= FDR_NR_PAGES &&
-		   /* Pairs with fdr_keep_update(): the reader's copy is done. */
+		   /*
+		    * Pairs with fdr_keep_update(): the reader's copy is done.
+		    */
 		   smp_load_acquire(&c->keep) == c->tail) {
 		/* A snapshot being read still needs the oldest page. */
 		return false;
 	}
 	fdr_close_block(c);
 	raw_write_seqcount_begin(&c->seq);
-	if (fdr_ring_mode != TRACEBUF_FDR_MODE_STREAM &&
+	if (fdr_rings.mode != TRACEBUF_FDR_MODE_STREAM &&
 	    next - c->tail >= FDR_NR_PAGES) {
 		gone = c->pages[c->tail & FDR_PAGE_MASK].events;
 		c->overwritten += gone;
@@ -176,15 +181,15 @@ bool fdr_write_next_page(struct fdr_cpu *c)
 	if (gone)
 		WRITE_ONCE(c->w.gate.lost, 1);
 	/* The wake-up point is counted in bytes across pages. */
-	if (fdr_ring_mode == TRACEBUF_FDR_MODE_STREAM)
+	if (fdr_rings.mode == TRACEBUF_FDR_MODE_STREAM)
 		c->wake_len = c->wake_len > pg->len ? c->wake_len - pg->len : 1;
 	fdr_set_limit(c);
 	c->w.page = fdr_page_ptr(c, next);
 	/* The page's bytes and length before the reader can see it closed. */
 	smp_store_release(&c->head, next);
 	/*
-	 * And @head before our writes to page @next, whose slot held page
-	 * @next - FDR_NR_PAGES: a look (peek.c) that copied that page reads
+	 * And @head before our writes to page @next, whose slot held page @next
+	 * - FDR_NR_PAGES: a look (fdr_peek_cpu()) that copied that page reads
 	 * @head after the copy to know whether it was reused under it.
 	 */
 	smp_wmb();
@@ -243,7 +248,9 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 	for (;;) {
 		open = c->w.owner != tsk;
 		wrap = !open && now - fdr_fast_base(&c->w) > U32_MAX;
-		/* An NMI's loss after this is flagged again for the next write. */
+		/*
+		 * An NMI's loss after this is flagged again for the next write.
+		 */
 		WRITE_ONCE(c->w.gate.lost, 0);
 		barrier();
 		lost = fdr_lost(c);
@@ -254,9 +261,11 @@ static noinline u8 *fdr_reserve_slow(struct fdr_cpu *c,
 			need += FDR_META_SIZE;
 		if (lost)
 			need += FDR_LOST_SIZE;
-		if (c->w.len + need <= fdr_ring_page_size)
+		if (c->w.len + need <= fdr_rings.page_size)
 			break;
-		/* Cannot happen (pages >= 4 KiB): never spin on an empty page. */
+		/*
+		 * Cannot happen (pages >= 4 KiB): never spin on an empty page.
+		 */
 		if (unlikely(!c->w.len) || !fdr_write_next_page(c))
 			return NULL;
 	}
@@ -291,7 +300,7 @@ static __always_inline bool fdr_fits(struct fdr_cpu *c,
 /* Streaming: the wake-up point is reached.  Ends the write. */
 static noinline void fdr_wake_end(struct fdr_cpu *c, unsigned long flags)
 {
-	c->wake_len = c->w.len + fdr_ring_wakeup;
+	c->wake_len = c->w.len + fdr_rings.wakeup;
 	fdr_set_limit(c);
 	/*
 	 * Never wake from here: sched_switch holds rq locks.  The irq_work
@@ -342,7 +351,7 @@ static __always_inline struct fdr_cpu *fdr_record_begin(unsigned long *flags,
 /* Everything but the common case of fdr_write_func(), out of its way. */
 static noinline void fdr_write_func_slow(u32 word, unsigned long flags)
 {
-	struct fdr_cpu *c = this_cpu_ptr(fdr_cpus);
+	struct fdr_cpu *c = this_cpu_ptr(fdr_rings.cpus);
 	u64 now;
 	u8 *p;
 
@@ -363,12 +372,12 @@ static noinline void fdr_write_func_slow(u32 word, unsigned long flags)
 }
 
 /*
- * The hot path of the recorder: every IRQ, softirq and work item comes
- * here, and the syscalls take its common case inline (ring.h): one
- * gate compare, three tests and five stores, calling nothing, so nothing
- * is saved on the stack; Documentation/performance.rst has its
- * instruction count.  notrace: the recorder's own write path is not
- * function-traced, like kernel/trace's ring buffer.
+ * The hot path of the recorder: every IRQ, softirq and work item comes here,
+ * and the syscalls take its common case inline (fdr_write_func_fast()): one
+ * gate compare, three tests and five stores, calling nothing, so nothing is
+ * saved on the stack; Documentation/performance.rst has its instruction count.
+ * notrace: the recorder's own write path is not function-traced, like
+ * kernel/trace's ring buffer.
  */
 notrace void fdr_write_func(u32 word)
 {
@@ -467,7 +476,7 @@ void fdr_write_lost(u64 n)
 	c = fdr_begin(&flags, 0);
 	if (!c) {
 		local_irq_save(flags);
-		local64_add(n, &this_cpu_ptr(fdr_cpus)->dropped);
+		local64_add(n, &this_cpu_ptr(fdr_rings.cpus)->dropped);
 		local_irq_restore(flags);
 		return;
 	}

@@ -2,15 +2,15 @@
 /*
  * The rest of a block a file had begun to read when CONFIG or START took
  * the capture away: copied out of the ring first, so that the file's
- * output still ends with whole blocks (dev.c reads it before its EOF).
- * fdr_lock throughout.
+ * output still ends with whole blocks (read before its EOF:
+ * fdr_rest_read()).  Serialised throughout.
  */
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
 /*
  * Copy @n bytes at @off of page @seq of @c into @r, the FDR_META_SIZE
@@ -60,7 +60,7 @@ ssize_t fdr_rest_read(struct fdr_rest *r, char __user *buf, size_t count)
 void fdr_rest_free(struct fdr_rest *r)
 {
 	kvfree(r->buf);
-	/* poll() looks without fdr_lock (fdr_rest_pending()). */
+	/* poll() looks without the caller's lock (fdr_rest_pending()). */
 	WRITE_ONCE(r->buf, NULL);
 	r->len = 0;
 	r->off = 0;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A file that reads the rings: its snapshot (snap.c) and its place in the
- * stream (stream.c), set up at open and let go at close.
+ * A file that reads the rings: its snapshot (fdr_snap_take()) and its place
+ * in the stream (fdr_stream_read()), set up at open and let go at close.
  */
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
 int fdr_reader_init(struct fdr_reader *rd)
 {

@@ -5,12 +5,12 @@
  * the capture's writers and readers go on as if nobody looked (tracebuf
  * top --attach).  A page a reader took is still there until the writer
  * reuses it; what the writer overwrote before the look is counted, not
- * shown.  fdr_lock throughout.  ring.c has the design.
+ * shown.  Serialised throughout; the design is at fdr_rings' definition.
  */
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
 /* Pages from @s up to @tail, gone: counted, saturating. */
 static void fdr_peek_gone(u32 *missed, unsigned long s, unsigned long tail)
@@ -39,16 +39,16 @@ static int fdr_peek_open_page(struct fdr_cpu *c, char __user *buf, u32 len)
 int fdr_peek_cpu(unsigned int cpu, char __user *buf, u32 size, u64 *next,
 		 bool resume, bool stopped, u32 *len, u32 *missed)
 {
-	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 	unsigned long s, head, h, oldest, end;
 	u32 open_len = 0;
 	int pages = 0;
 
 	*len = 0;
 	*missed = 0;
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return 0;
-	if (size < fdr_ring_page_size)
+	if (size < fdr_rings.page_size)
 		return -EINVAL;
 	/*
 	 * Pairs with fdr_write_next_page()'s release of a closed page.  The

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Streaming: readers consume closed pages (copied by read(), or lent to a
- * file that mapped the rings), and free them for the writers.  fdr_lock,
- * except the lockless tests for poll().  ring.c has the design.
+ * file that mapped the rings), and free them for the writers.  Serialised,
+ * except the lockless tests for poll().  The design is at
+ * fdr_rings' definition.
  */
 #include <linux/cpu.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
 #include <linux/wait.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
 /*
  * Copy closed pages of @c to @buf + *@done, up to @count.  Returns 1 when
@@ -38,7 +39,7 @@ static int fdr_stream_copy(struct fdr_cpu *c, struct fdr_reader *rd,
 			/* Peers skipped this CPU while we owned the page. */
 			c->rd_owner = NULL;
 			rd->cpu = -1;
-			wake_up_interruptible_all(&fdr_ring_wq);
+			wake_up_interruptible_all(&fdr_rings.wq);
 		}
 		c->rd_off = 0;
 		/* Our copy is done before the writer reuses the page. */
@@ -52,14 +53,14 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 	size_t done = 0;
 	int cpu, ret = 0;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return 0;
 	/* A file that reads with read() is done with its mapped pages. */
 	for_each_possible_cpu(cpu)
 		fdr_stream_lend(rd, cpu, false, true, NULL);
 	/* First the rest of the page this file is partway through. */
 	if (rd->cpu >= 0) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, rd->cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, rd->cpu);
 
 		if (c->rd_owner != rd)
 			rd->cpu = -1;	/* fdr_stream_keep_rests() took it */
@@ -67,7 +68,7 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 			ret = fdr_stream_copy(c, rd, buf, count, &done);
 	}
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		if (ret || done == count)
 			break;
@@ -102,7 +103,7 @@ static int fdr_stream_let_go(struct fdr_cpu *c, bool keep)
 	/* Pairs with fdr_write_next_page(): the page is free. */
 	smp_store_release(&c->tail, c->tail + 1);
 	/* Peers skipped this CPU while the file owned the page. */
-	wake_up_interruptible_all(&fdr_ring_wq);
+	wake_up_interruptible_all(&fdr_rings.wq);
 	return 0;
 }
 
@@ -110,10 +111,10 @@ int fdr_stream_keep_rests(void)
 {
 	int cpu, ret;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return 0;
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		if (!c->rd_owner)
 			continue;
@@ -133,12 +134,12 @@ void fdr_stream_exit(struct fdr_reader *rd)
 {
 	int cpu;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return;
 	for_each_possible_cpu(cpu) {
 		fdr_stream_lend(rd, cpu, false, true, NULL);
-		if (per_cpu_ptr(fdr_cpus, cpu)->rd_owner == rd)
-			fdr_stream_let_go(per_cpu_ptr(fdr_cpus, cpu), false);
+		if (per_cpu_ptr(fdr_rings.cpus, cpu)->rd_owner == rd)
+			fdr_stream_let_go(per_cpu_ptr(fdr_rings.cpus, cpu), false);
 	}
 }
 
@@ -166,7 +167,7 @@ static void fdr_stream_flush_cpu(struct fdr_cpu *c, bool all)
 {
 	u32 len = READ_ONCE(c->w.len);
 
-	if (!len || (!all && len < fdr_ring_wakeup))
+	if (!len || (!all && len < fdr_rings.wakeup))
 		return;
 	if (READ_ONCE(c->w.gate.on) && cpu_online(c->cpu))
 		smp_call_function_single(c->cpu, fdr_flush_ipi, c, 1);
@@ -178,11 +179,11 @@ void fdr_stream_flush(bool all)
 {
 	int cpu;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return;
 	cpus_read_lock();
 	for_each_possible_cpu(cpu)
-		fdr_stream_flush_cpu(per_cpu_ptr(fdr_cpus, cpu), all);
+		fdr_stream_flush_cpu(per_cpu_ptr(fdr_rings.cpus, cpu), all);
 	cpus_read_unlock();
 }
 
@@ -193,13 +194,13 @@ static void fdr_lend_return(struct fdr_cpu *c)
 	/* Pairs with fdr_write_next_page(): the file is done with them. */
 	smp_store_release(&c->tail, c->lend_end);
 	/* Peers skipped this CPU while they were lent. */
-	wake_up_interruptible_all(&fdr_ring_wq);
+	wake_up_interruptible_all(&fdr_rings.wq);
 }
 
 int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
 		    bool running, struct fdr_lend *out)
 {
-	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 	unsigned long head, s;
 
 	if (out) {
@@ -207,7 +208,7 @@ int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
 		out->count = 0;
 		out->eof = false;
 	}
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return 0;
 	if (c->lend_owner == rd)
 		fdr_lend_return(c);
@@ -220,7 +221,9 @@ int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
 		fdr_stream_flush_cpu(c, !running);
 		cpus_read_unlock();
 	}
-	/* The lent pages' bytes and lengths are final (fdr_write_next_page()). */
+	/*
+	 * The lent pages' bytes and lengths are final (fdr_write_next_page()).
+	 */
 	head = smp_load_acquire(&c->head);
 	out->first = c->tail;
 	out->count = head - c->tail;
@@ -239,12 +242,12 @@ bool fdr_stream_lent(const struct fdr_reader *rd)
 {
 	int cpu;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return false;
 	for_each_possible_cpu(cpu) {
 		const struct fdr_reader *lender;
 
-		lender = READ_ONCE(per_cpu_ptr(fdr_cpus, cpu)->lend_owner);
+		lender = READ_ONCE(per_cpu_ptr(fdr_rings.cpus, cpu)->lend_owner);
 		if (lender && (!rd || lender == rd))
 			return true;
 	}
@@ -259,13 +262,13 @@ bool fdr_stream_ready(const struct fdr_reader *rd, bool all)
 	 * reach the wake-up amount.  A flush finds no free page while the
 	 * ring is full, so the open page outlives the pages before it.
 	 */
-	u32 enough = all ? 1 : fdr_ring_wakeup;
+	u32 enough = all ? 1 : fdr_rings.wakeup;
 	int cpu;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return false;
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 		const struct fdr_reader *owner = READ_ONCE(c->rd_owner);
 		const struct fdr_reader *lender = READ_ONCE(c->lend_owner);
 
@@ -276,13 +279,17 @@ bool fdr_stream_ready(const struct fdr_reader *rd, bool all)
 			continue;
 		/* Pages lent to us are not news: pages after them are. */
 		if (lender) {
-			/* Pairs with fdr_write_next_page()'s release, as below. */
+			/*
+			 * Pairs with fdr_write_next_page()'s release, as below.
+			 */
 			if (READ_ONCE(c->lend_end) != smp_load_acquire(&c->head) ||
 			    READ_ONCE(c->w.len) >= enough)
 				return true;
 			continue;
 		}
-		/* Pairs with fdr_write_next_page()'s release of a closed page. */
+		/*
+		 * Pairs with fdr_write_next_page()'s release of a closed page.
+		 */
 		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
 		    READ_ONCE(c->w.len) >= enough)
 			return true;
@@ -300,15 +307,17 @@ bool fdr_stream_empty(const struct fdr_reader *rd)
 {
 	int cpu;
 
-	if (!fdr_ring_buf_size)
+	if (!fdr_rings.buf_size)
 		return true;
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 		unsigned long tail = READ_ONCE(c->tail);
 
 		if (rd && READ_ONCE(c->lend_owner) == rd)
 			tail = READ_ONCE(c->lend_end);
-		/* Pairs with fdr_write_next_page()'s release of a closed page. */
+		/*
+		 * Pairs with fdr_write_next_page()'s release of a closed page.
+		 */
 		if (tail != smp_load_acquire(&c->head) || READ_ONCE(c->w.len))
 			return false;
 	}

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A CPU's ring inside: for the ring's own files (ring.c, write.c, snap.c,
- * stream.c, reader.c) and nobody else; the rest of the module sees ring.h.
+ * The ring inside: a CPU's ring and the rings' state, for the ring's own
+ * files and nobody else.  Its users see frontend_api.h (writing) and
+ * frontend.h (setting up and reading).  The design is at the
+ * definition of fdr_rings.
  */
-#ifndef _FDR_RING_CPU_H
-#define _FDR_RING_CPU_H
+#ifndef _FDR_RING_INTERNAL_H
+#define _FDR_RING_INTERNAL_H
 
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/seqlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <asm/local64.h>
 
-#include "ring.h"
+#include "frontend.h"
+#include "frontend_api.h"
 
 #define FDR_NR_PAGES		TRACEBUF_FDR_PAGES
 #define FDR_PAGE_MASK		(FDR_NR_PAGES - 1)
@@ -30,8 +34,8 @@ struct fdr_page {
 struct fdr_cpu {
 	/*
 	 * Writer state: only this CPU touches it, interrupts off, @w.gate.busy
-	 * set (except the gate bytes named in ring.h).  What every event
-	 * reads comes first, in one cache line: @w, then these.
+	 * set (except the gate bytes named at union fdr_gate).  What every
+	 * event reads comes first, in one cache line: @w, then these.
 	 */
 	struct fdr_fast w;
 	/*
@@ -70,7 +74,7 @@ struct fdr_cpu {
 	struct irq_work wake;
 
 	/*
-	 * Readers (fdr_lock).  Flight mode: @keep is the oldest page a held
+	 * Readers (serialised).  Flight mode: @keep is the oldest page a held
 	 * snapshot still needs (FDR_KEEP_NONE: none); writers do not reuse
 	 * it.  Streaming: readers consume at @tail, and a file that read part
 	 * of page @tail owns the rest of it.
@@ -80,7 +84,7 @@ struct fdr_cpu {
 	struct fdr_reader *rd_owner;
 	/*
 	 * Zero-copy reading: pages @tail..@lend_end-1 are lent to the file
-	 * of @lend_owner, which reads them through its mapping (mmap.c);
+	 * of @lend_owner, which reads them through its mapping;
 	 * nobody else consumes this CPU until it gives them back.
 	 */
 	struct fdr_reader *lend_owner;
@@ -106,21 +110,32 @@ struct fdr_snap_cpu {
 	u64 open_ext;
 };
 
-/*
- * The rings, set while stopped (fdr_lock) by ring.c and read by the
- * others: the per-CPU state, the buffers' geometry, the capture's mode
- * and wake-up amount, and the files holding a snapshot.
+/**
+ * struct fdr_rings - the rings' state, set while stopped (serialised) and
+ * read by the writers and readers; one, fdr_rings
+ * @cpus:	the per-CPU state (fdr_ring_fast is the same memory)
+ * @buf_size:	bytes per CPU, 0 while none are allocated
+ * @page_size:	@buf_size / FDR_NR_PAGES
+ * @mode:	TRACEBUF_FDR_MODE_*
+ * @wakeup:	the streaming reader's wake-up amount
+ * @holders:	the files holding a flight-recorder snapshot
+ * @wq:		woken when a reader has something to read
  */
-extern struct fdr_cpu __percpu *fdr_cpus;
-extern u32 fdr_ring_buf_size;
-extern u32 fdr_ring_page_size;
-extern u32 fdr_ring_mode;
-extern u32 fdr_ring_wakeup;
-extern struct list_head fdr_ring_holders;
+struct fdr_rings {
+	struct fdr_cpu __percpu *cpus;
+	u32 buf_size;
+	u32 page_size;
+	u32 mode;
+	u32 wakeup;
+	struct list_head holders;
+	wait_queue_head_t wq;
+};
+
+extern struct fdr_rings fdr_rings;
 
 static inline u8 *fdr_page_ptr(struct fdr_cpu *c, unsigned long seq)
 {
-	return c->data + (size_t)(seq & FDR_PAGE_MASK) * fdr_ring_page_size;
+	return c->data + (size_t)(seq & FDR_PAGE_MASK) * fdr_rings.page_size;
 }
 
 /*
@@ -141,26 +156,26 @@ static inline u32 fdr_open_events(const struct fdr_cpu *c)
  */
 static inline void fdr_set_limit(struct fdr_cpu *c)
 {
-	c->w.func_max = (s32)min(fdr_ring_page_size, c->wake_len - 1) -
+	c->w.func_max = (s32)min(fdr_rings.page_size, c->wake_len - 1) -
 			FDR_FUNC_SIZE;
 }
 
 /*
  * Copy @n bytes at @off of page @seq of @c to @dst; the FDR_META_SIZE
- * bytes at @patch_at, when inside, from @patch instead (ring.c).  May
+ * bytes at @patch_at, when inside, from @patch instead.  May
  * sleep: it reschedules every 64 KiB.
  */
 int fdr_ring_copy_out(char __user *dst, struct fdr_cpu *c, unsigned long seq,
 		      u32 off, u32 n, u32 patch_at, const u8 *patch);
 
-/* A file closes: its place in the stream is let go (stream.c). */
+/* A file closes: its place in the stream is let go. */
 void fdr_stream_exit(struct fdr_reader *rd);
 
-/* Keep part of a page for a file whose capture goes (rest.c). */
+/* Keep part of a page for a file whose capture goes. */
 int fdr_rest_save(struct fdr_rest *r, struct fdr_cpu *c, unsigned long seq,
 		  u32 off, u32 n, u32 patch_at, const u8 *patch);
 
-/* Write path, after it gave up the ring: what it left due (ring.c). */
+/* Write path, after it gave up the ring: what it left due. */
 void fdr_ring_due(struct fdr_cpu *c, u8 due);
 
 /*
@@ -182,10 +197,10 @@ static __always_inline void fdr_release(struct fdr_cpu *c)
 		fdr_ring_due(c, due);
 }
 
-/* Write path, in a window (ring.c): one more record. */
+/* Write path, in a window: one more record. */
 void fdr_ring_window_event(struct fdr_cpu *c);
 
-/* Close page @head and move to the next one (write.c; the ring owned). */
+/* Close page @head and move to the next one (the ring owned). */
 bool fdr_write_next_page(struct fdr_cpu *c);
 
-#endif /* _FDR_RING_CPU_H */
+#endif /* _FDR_RING_INTERNAL_H */

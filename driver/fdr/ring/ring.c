@@ -4,31 +4,30 @@
  *
  * Layout.  Each possible CPU owns a buffer of TRACEBUF_FDR_PAGES equal
  * sub-buffers ("pages", buf_size / 16 bytes each).  A page holds whole FDR
- * blocks only: a block never crosses a page, so any run of consecutive
- * pages is a valid piece of an FDR file and the reader never has to parse
- * records.  Pages are numbered by a 64-bit sequence: @head is the page
- * being filled, pages @tail..@head-1 are closed (final length in
- * pages[seq % 16]), and page @head holds @len bytes so far.
+ * blocks only: a block never crosses a page, so any run of consecutive pages is
+ * a valid piece of an FDR file and the reader never has to parse records.
+ * Pages are numbered by a 64-bit sequence: @head is the page being filled,
+ * pages @tail..@head-1 are closed (final length in pages[seq % 16]), and page
+ * @head holds @len bytes so far.
  *
  * Blocks.  A block is BufferExtents, NewBuffer(tid), WallClockTime,
- * PIDEntry(tgid), NewCPUId(cpu, time), then records, and belongs to one
- * task (@owner) on this CPU.  A block is open while @owner is set; every
- * write checks that @owner is the writing task and otherwise opens a new
- * block first, so a block can never mix tasks whatever the order of
- * sched_switch and nested events.  sched_switch closes the block (and with
- * the SCHED class opens the next task's block at once, to show when it was
- * switched in); a full page closes it too, and the task continues in a new
- * block at the start of the next page.  The BufferExtents length of the
- * open block is brought up to date only when it closes (which every page
- * close does first): readers see an open block only through a snapshot,
- * which sends its BufferExtents as it was when taken, so the write path
- * saves a store to the block header per event.
+ * PIDEntry(tgid), NewCPUId(cpu, time), then records, and belongs to one task
+ * (@owner) on this CPU.  A block is open while @owner is set; every write
+ * checks that @owner is the writing task and otherwise opens a new block first,
+ * so a block can never mix tasks whatever the order of sched_switch and nested
+ * events.  sched_switch closes the block (and with the SCHED class opens the
+ * next task's block at once, to show when it was switched in); a full page
+ * closes it too, and the task continues in a new block at the start of the next
+ * page.  The BufferExtents length of the open block is brought up to date only
+ * when it closes (which every page close does first): readers see an open block
+ * only through a snapshot, which sends its BufferExtents as it was when taken,
+ * so the write path saves a store to the block header per event.
  *
- * Time.  Records carry 32-bit deltas, in the capture's clock (clock.c),
+ * Time.  Records carry 32-bit deltas, in the capture's clock (fdr_clock_now()),
  * from @base, the time of the previous record; NewCPUId sets @base, and a
- * TSCWrap is written when a delta would not fit in 32 bits.  The time is
- * read after the writer owns the CPU's ring (see below), so times are in
- * record order.
+ * TSCWrap is written when a delta would not fit in 32 bits.  The time is read
+ * after the writer owns the CPU's ring (see below), so times are in record
+ * order.
  *
  * Page state machine (per CPU):
  *
@@ -42,45 +41,45 @@
  *                       does not fit (counted as dropped)
  *   closed(tail) --reader copied it--> free, tail+1 (streaming only)
  *
- * Writers and nesting.  A writer disables interrupts, then takes the CPU's
- * ring by setting @gate.busy.  With interrupts off only an NMI can run in
- * the middle of a write; an NMI writer that finds it set drops its event
- * and counts it (local64, safe against the interrupted writer).  Readers
- * that must see a consistent CPU (a snapshot, a flush) do it from an IPI
- * on that CPU, which cannot land inside a write.  Losses are reported in
- * the stream itself: every loss sets @gate.lost, and the next write on the
- * CPU first adds a CustomEventMarker "tracebuf: lost N events" there.
- * Interrupts off rather than a recursion guard that lets interrupts in,
- * as ring_buffer.c's trace_recursive_lock() does: an interrupt's writer
- * would find @gate.busy and lose its event, since a block's records are
- * deltas from the one before and take one writer at a time; letting it
- * write would take a reservation and commit protocol, and the guard
- * alone cost 17 instructions more per event than cli, sti and @gate.busy
- * (Documentation/performance.rst, "The write path against 1.5x bare").
+ * Writers and nesting.  A writer disables interrupts, then takes the CPU's ring
+ * by setting @gate.busy.  With interrupts off only an NMI can run in the middle
+ * of a write; an NMI writer that finds it set drops its event and counts it
+ * (local64, safe against the interrupted writer).  Readers that must see a
+ * consistent CPU (a snapshot, a flush) do it from an IPI on that CPU, which
+ * cannot land inside a write.  Losses are reported in the stream itself: every
+ * loss sets @gate.lost, and the next write on the CPU first adds a
+ * CustomEventMarker "tracebuf: lost N events" there. Interrupts off rather than
+ * a recursion guard that lets interrupts in, as the kernel ring buffer's
+ * trace_recursive_lock() does: an interrupt's writer would find @gate.busy and
+ * lose its event, since a block's records are deltas from the one before and
+ * take one writer at a time; letting it write would take a reservation and
+ * commit protocol, and the guard alone cost more instructions per event than
+ * cli, sti and @gate.busy (Documentation/performance.rst, "The write path
+ * against 1.5x bare").
  *
- * The fast path (fdr_write_func_fast(), in ring.h so that the syscall
- * probes inline it).  @gate holds every condition that sends a write the
- * long way as one byte each, so it tests them with one compare; then its
- * task's block must be open, the page must have room short of the wake-up
- * point (@func_max) and the time must share the upper 32 bits of @base
- * (so the delta fits).  Everything else, opening pages and blocks,
- * TSCWrap, loss reports, waking the reader, is fdr_reserve_slow() and
- * friends.  Per event the fast path stores the record, the lower half of
- * @base and @len, and nothing else: its records are all one event of
- * FDR_FUNC_SIZE bytes, so the page's event count is kept as @skew, which
- * only the other writers change (fdr_advance()).  The counters of closed
- * pages are summed at page close, inside @seq, for fdr_ring_cpu_stats().
+ * The fast path (fdr_write_func_fast(), inline in the write API so that the
+ * syscall probes inline it).  @gate holds every condition that sends a write
+ * the long way as one byte each, so it tests them with one compare; then its
+ * task's block must be open, the page must have room short of the wake-up point
+ * (@func_max) and the time must share the upper 32 bits of @base (so the delta
+ * fits).  Everything else, opening pages and blocks, TSCWrap, loss reports,
+ * waking the reader, is fdr_reserve_slow() and friends.  Per event the fast
+ * path stores the record, the lower half of @base and @len, and nothing else:
+ * its records are all one event of FDR_FUNC_SIZE bytes, so the page's event
+ * count is kept as @skew, which only the other writers change (fdr_advance()).
+ * The counters of closed pages are summed at page close, inside @seq, for
+ * fdr_ring_cpu_stats().
  *
- * Readers (under fdr_lock): streaming readers copy closed pages and free
- * them with a release store of @tail, pairing with the writer's acquire;
+ * Readers (serialised by the caller): streaming readers copy closed pages and
+ * free them with a release store of @tail, pairing with the writer's acquire;
  * the writer publishes a closed page with a release store of @head.
  * Flight-recorder snapshots copy nothing: each holds the pages it covers
- * (@keep, the oldest page any holder needs) and the file reads them from
- * the ring, releasing them page by page with a store of @keep that pairs
- * with the writer's acquire the same way.  A streaming file that mapped
- * the rings (mmap.c) borrows closed pages instead of copying them:
- * they stay at @tail..@lend_end-1 until it gives them back with the same
- * release store of @tail.  "Reading" below has the rest.
+ * (@keep, the oldest page any holder needs) and the file reads them from the
+ * ring, releasing them page by page with a store of @keep that pairs with the
+ * writer's acquire the same way.  A streaming file that mapped the rings
+ * (fdr_stream_lend()) borrows closed pages instead of copying them: they stay
+ * at @tail..@lend_end-1 until it gives them back with the same release store of
+ * @tail.  "Reading" below has the rest.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -97,31 +96,30 @@
 
 #include <linux/tracebuf.h>
 
-#include "ring_cpu.h"
+#include "ring_internal.h"
 
-struct fdr_cpu __percpu *fdr_cpus;
+struct fdr_rings fdr_rings = {
+	.holders = LIST_HEAD_INIT(fdr_rings.holders),
+	.wq = __WAIT_QUEUE_HEAD_INITIALIZER(fdr_rings.wq),
+};
+
 struct fdr_fast __percpu *fdr_ring_fast;
-DECLARE_WAIT_QUEUE_HEAD(fdr_ring_wq);
 
-/* Files holding a flight-recorder snapshot (fdr_lock). */
-LIST_HEAD(fdr_ring_holders);
-
-/* Set while stopped, read by writers. */
-u32 fdr_ring_buf_size;
-u32 fdr_ring_page_size;
-u32 fdr_ring_mode;
-u32 fdr_ring_wakeup;
+wait_queue_head_t *fdr_ring_waitq(void)
+{
+	return &fdr_rings.wq;
+}
 
 static void fdr_ring_wake(struct irq_work *work)
 {
-	wake_up_interruptible(&fdr_ring_wq);
+	wake_up_interruptible(&fdr_rings.wq);
 }
 
 /* ------------------------------------------------------------ set-up */
 
 bool fdr_ring_allocated(void)
 {
-	return fdr_ring_buf_size != 0;
+	return fdr_rings.buf_size != 0;
 }
 
 /*
@@ -136,10 +134,10 @@ static void fdr_ring_clear(void)
 	struct fdr_reader *rd, *tmp;
 	int cpu;
 
-	list_for_each_entry_safe(rd, tmp, &fdr_ring_holders, holders)
+	list_for_each_entry_safe(rd, tmp, &fdr_rings.holders, holders)
 		list_del_init(&rd->holders);
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		c->head = 0;
 		c->tail = 0;
@@ -150,8 +148,8 @@ static void fdr_ring_clear(void)
 		c->w.owner = NULL;
 		c->reported = 0;
 		c->due = 0;
-		c->wake_len = fdr_ring_mode == TRACEBUF_FDR_MODE_STREAM ?
-			      fdr_ring_wakeup : U32_MAX;
+		c->wake_len = fdr_rings.mode == TRACEBUF_FDR_MODE_STREAM ?
+			      fdr_rings.wakeup : U32_MAX;
 		fdr_set_limit(c);
 		c->closed_events = 0;
 		c->closed_bytes = 0;
@@ -172,23 +170,23 @@ static void fdr_ring_clear(void)
 }
 
 /*
- * Stopped, fdr_lock: the buffers go, and with them the capture: what is
- * left reads as empty to readers (fdr_ring_buf_size 0) and writers (off).
+ * Stopped, serialised: the buffers go, and with them the capture: what is
+ * left reads as empty to readers (fdr_rings.buf_size 0) and writers (off).
  */
 void fdr_ring_free(void)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		kvfree(c->data);
 		kfree(c->pages);
 		c->data = NULL;
 		c->pages = NULL;
 	}
-	fdr_ring_buf_size = 0;
-	fdr_ring_page_size = 0;
+	fdr_rings.buf_size = 0;
+	fdr_rings.page_size = 0;
 	fdr_ring_clear();
 }
 
@@ -203,11 +201,11 @@ int fdr_ring_alloc(u32 size)
 {
 	int cpu;
 
-	if (size == fdr_ring_buf_size)
+	if (size == fdr_rings.buf_size)
 		return 0;
 	fdr_ring_free();
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		c->data = kvmalloc_node(size, FDR_RING_GFP, cpu_to_node(cpu));
 		c->pages = kcalloc_node(FDR_NR_PAGES, sizeof(*c->pages),
@@ -217,8 +215,8 @@ int fdr_ring_alloc(u32 size)
 			return -ENOMEM;
 		}
 	}
-	fdr_ring_buf_size = size;
-	fdr_ring_page_size = size / FDR_NR_PAGES;
+	fdr_rings.buf_size = size;
+	fdr_rings.page_size = size / FDR_NR_PAGES;
 	/* New buffers are empty whatever the caller does next. */
 	fdr_ring_clear();
 	return 0;
@@ -226,8 +224,8 @@ int fdr_ring_alloc(u32 size)
 
 void fdr_ring_reset(u32 mode, u32 wakeup)
 {
-	fdr_ring_mode = mode;
-	fdr_ring_wakeup = wakeup;
+	fdr_rings.mode = mode;
+	fdr_rings.wakeup = wakeup;
 	fdr_clock_select();
 	fdr_ring_clear();
 }
@@ -237,9 +235,9 @@ void fdr_ring_set_on(bool on)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
-		WRITE_ONCE(c->w.gate.on, on && fdr_ring_buf_size);
+		WRITE_ONCE(c->w.gate.on, on && fdr_rings.buf_size);
 		WRITE_ONCE(c->w.gate.frozen, 0);
 	}
 }
@@ -254,7 +252,7 @@ void fdr_ring_stop_writers(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		/* Before @on: a writer that finds it off counts. */
 		WRITE_ONCE(c->w.gate.frozen, 1);
@@ -269,7 +267,7 @@ u64 fdr_ring_frozen(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += local64_read(&per_cpu_ptr(fdr_cpus, cpu)->frozen);
+		n += local64_read(&per_cpu_ptr(fdr_rings.cpus, cpu)->frozen);
 	return n;
 }
 
@@ -278,12 +276,12 @@ void fdr_ring_quiesce(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		irq_work_sync(&per_cpu_ptr(fdr_cpus, cpu)->wake);
+		irq_work_sync(&per_cpu_ptr(fdr_rings.cpus, cpu)->wake);
 }
 
 void fdr_ring_cpu_stats(unsigned int cpu, struct tracebuf_fdr_cpu_stats *out)
 {
-	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 	unsigned int seq;
 
 	do {
@@ -299,13 +297,13 @@ int fdr_ring_init(void)
 {
 	int cpu;
 
-	fdr_cpus = alloc_percpu(struct fdr_cpu);
-	if (!fdr_cpus)
+	fdr_rings.cpus = alloc_percpu(struct fdr_cpu);
+	if (!fdr_rings.cpus)
 		return -ENOMEM;
 	/* The fast path's part is the first member: the same memory. */
-	fdr_ring_fast = (struct fdr_fast __percpu *)fdr_cpus;
+	fdr_ring_fast = (struct fdr_fast __percpu *)fdr_rings.cpus;
 	for_each_possible_cpu(cpu) {
-		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 
 		c->cpu = cpu;
 		seqcount_init(&c->seq);
@@ -319,7 +317,7 @@ int fdr_ring_init(void)
 void fdr_ring_exit(void)
 {
 	fdr_ring_free();
-	free_percpu(fdr_cpus);
+	free_percpu(fdr_rings.cpus);
 }
 
 /* ------------------------------------------------------------ windows */
@@ -333,7 +331,7 @@ static void fdr_ring_window_gate(bool open)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu_ptr(fdr_cpus, cpu)->w.gate.window, open);
+		WRITE_ONCE(per_cpu_ptr(fdr_rings.cpus, cpu)->w.gate.window, open);
 }
 
 /*
@@ -391,18 +389,18 @@ void fdr_ring_due(struct fdr_cpu *c, u8 due)
 
 u32 fdr_ring_size(void)
 {
-	return fdr_ring_buf_size;
+	return fdr_rings.buf_size;
 }
 
-/* The buffer of @cpu, fdr_ring_size() bytes, for crash.c's frame tables. */
+/* The buffer of @cpu, fdr_ring_size() bytes, for crash images' frame tables. */
 const u8 *fdr_ring_data(unsigned int cpu)
 {
-	return fdr_ring_buf_size ? per_cpu_ptr(fdr_cpus, cpu)->data : NULL;
+	return fdr_rings.buf_size ? per_cpu_ptr(fdr_rings.cpus, cpu)->data : NULL;
 }
 
 void fdr_ring_panic_open(void)
 {
-	WRITE_ONCE(this_cpu_ptr(fdr_cpus)->w.gate.on, fdr_ring_buf_size != 0);
+	WRITE_ONCE(this_cpu_ptr(fdr_rings.cpus)->w.gate.on, fdr_rings.buf_size != 0);
 }
 
 /*
@@ -412,7 +410,7 @@ void fdr_ring_panic_open(void)
  */
 void fdr_ring_pos(unsigned int cpu, struct fdr_ring_pos *out)
 {
-	struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+	struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
 	int i;
 
 	out->head = READ_ONCE(c->head);
