@@ -14,11 +14,42 @@ under OBJDIR/TOP): units that call each other, directly or round a
 longer loop.  A
 circle is a strongly connected set of two or more nodes.  Prints one line
 per circle and a TAP result per graph; exits 1 if any circle is found.
+
+With lib among TOP, a third result checks libtracebuf's layer order
+(Documentation/library.rst): a file of lib/A may include or call a file
+of lib/B only when B is A or a layer below it in LIB_LAYERS.  Each edge
+that goes up is printed; it fails as a circle does.
 """
 import os
 import re
 import subprocess
 import sys
+
+
+# libtracebuf's layers, lowest first: the one place the order is written.
+LIB_LAYERS = ["util", "cli", "format", "device", "convert", "collect"]
+
+
+def lib_layer(node):
+    """The layer of lib/LAYER/..., or None for a file outside lib."""
+    parts = node.split(os.sep)
+    if len(parts) > 2 and parts[0] == "lib" and parts[1] in LIB_LAYERS:
+        return parts[1]
+    return None
+
+
+def upward(graphs):
+    """Edges of @graphs from a library layer to a higher one."""
+    out = []
+    for name, graph in graphs:
+        for a in sorted(graph):
+            la = lib_layer(a)
+            for b in sorted(graph[a]):
+                lb = lib_layer(b)
+                if la and lb and LIB_LAYERS.index(lb) > LIB_LAYERS.index(la):
+                    out.append("%s %s -> %s (%s is above %s)" %
+                               (name, a, b, lb, la))
+    return out
 
 
 def sccs(graph):
@@ -129,8 +160,9 @@ def main():
     tops = sys.argv[3:] or ["lib", "tools"]
     graphs = [("include", include_graph(src, tops)),
               ("call", call_graph(src, obj, tops))]
+    layers = "lib" in tops
     print("TAP version 13")
-    print("1..%d" % len(graphs))
+    print("1..%d" % (len(graphs) + layers))
     bad = 0
     for i, (name, graph) in enumerate(graphs, 1):
         edges = sum(len(v) for v in graph.values())
@@ -141,6 +173,15 @@ def main():
             print("#   circle: %s" % " ".join(c))
         print("%sok %d %s_circles" % ("not " if circles else "", i, name))
         bad += bool(circles)
+    if layers:
+        up = upward(graphs)
+        print("# library layers, lowest first: %s; %d edges go up" %
+              (" ".join(LIB_LAYERS), len(up)))
+        for e in up:
+            print("#   up: %s" % e)
+        print("%sok %d lib_layer_order" % ("not " if up else "",
+                                            len(graphs) + 1))
+        bad += bool(up)
     return 1 if bad else 0
 
 

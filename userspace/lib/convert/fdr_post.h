@@ -51,22 +51,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "format/fdr_records.h"
 #include "format/fdr_marks.h"
+#include "format/fdr_records.h"
+#include "format/fdr_syscalls.h"
 #include "format/name_map.h"
 #include "format/task_map.h"
 #include "util/error.h"
 
 #define TB_FDR_POST_SPACES	16	/* kernel id >> 24: 0..15 */
-
-/*
- * Syscall names for the namer (tb_fdr_post_syscall_namer()): the build's
- * <asm/unistd.h> table.
- */
-struct tb_fdr_syscalls {
-	const char *const *names;	/* by number, NULL for holes */
-	size_t n;
-};
 
 /*
  * What the META block says besides what the post-processing knows

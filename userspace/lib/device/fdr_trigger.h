@@ -24,7 +24,7 @@
 
 #include <linux/tracebuf.h>
 
-#include "convert/fdr_post.h"	/* struct tb_fdr_syscalls */
+#include "format/fdr_syscalls.h"
 #include "util/error.h"
 
 /*
