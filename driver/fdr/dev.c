@@ -50,6 +50,7 @@
 #include "mmap.h"
 #include "ring/frontend.h"
 #include "ring/frontend_api.h"
+#include "ring/record.h"
 #include "trigger.h"
 #include "core/probes.h"
 #include "core/core.h"
