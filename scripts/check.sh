@@ -197,6 +197,10 @@ host_suites() {
 		"$1/build/userspace/tracebuf" report --folded "$1/userspace/tests/data/viewer/demo.fdr" >"$2/demo.folded" &&
 		exec "$1/scripts/viewer-check.sh" folded "$2/demo.folded" "$2"' \
 		sh "$top" "$top/build/viewer"
+	# checkpatch --strict, the kernel's rules: driver/ and uapi/, and
+	# the userspace sources, which keep them too (make checkpatch).
+	section "checkpatch --strict (scripts/checkpatch.sh)"
+	run_tap host checkpatch scripts/checkpatch.sh --tap
 	echo "# building host tests with ASan and UBSan"
 	if make -s -C userspace O="$top/build/userspace-asan" SANITIZE=1 \
 		KSFT="$top/build/ksrc/tools/testing/selftests" tests >"$results/asan-build.log" 2>&1; then
