@@ -4,14 +4,14 @@
 
 # Kernel to build against and boot: newest with both headers and vmlinuz.
 # Recursive (=) so it is evaluated after `setup` has installed them.
-KVER = $(shell scripts/kver.sh)
+KVER = $(shell scripts/build/kver.sh)
 KDIR = /lib/modules/$(KVER)/build
 
 BUILD := $(CURDIR)/build
 KSRC := $(BUILD)/ksrc
 KSFT := $(KSRC)/tools/testing/selftests
 VMROOT := $(BUILD)/vmroot
-# The debug kernel (scripts/debug-kernel.sh, cached outside the tree), the
+# The debug kernel (scripts/build/debug-kernel.sh, cached outside the tree), the
 # module built against it from a copy of the sources, and its guest tree.
 DEBUG_MOD := $(BUILD)/debug-module
 DEBUG_VMROOT := $(BUILD)/vmroot-debug
@@ -38,12 +38,12 @@ MAN_PAGES := $(MAN_SRCS:Documentation/man/%.rst=$(BUILD)/man/%)
 MAN_ALIASES := tracebufctl=ctl tbconv=convert tbdecode=decode tb-workload=workload
 # The tools' old names (userspace/Makefile's ALIASES), for their completion.
 TOOL_ALIASES := $(shell sed -n 's/^ALIASES := //p' userspace/Makefile)
-# The documentation as HTML (scripts/rst2html.py, Debian's docutils),
+# The documentation as HTML (scripts/build/rst2html.py, Debian's docutils),
 # installed in DOCDIR, where the man pages cite it.
 DOC_SRCS := $(sort $(wildcard Documentation/*.rst))
 DOC_HTML := $(DOC_SRCS:Documentation/%.rst=$(BUILD)/html/%.html)
 # Units of daemons that ship with the tools (none enabled by default).
-UNITS := $(wildcard scripts/*.service)
+UNITS := $(wildcard scripts/ship/*.service)
 
 # make vm CMD='...' VMFLAGS='...'
 CMD ?=
@@ -51,7 +51,7 @@ VMFLAGS ?=
 
 MAKEFLAGS += --no-print-directory
 # One line a file, as kbuild prints; V=1 prints the commands.
-include scripts/quiet.mk
+include scripts/build/quiet.mk
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
@@ -82,12 +82,12 @@ help:
 	@echo "                 lockdep, kmemleak, lockup detectors); builds it"
 	@echo "                 the first time (6-9 min on 2 cores, then cached);"
 	@echo "                 'make check check-debug' gives one summary (CI)"
-	@echo "  debug-kernel   only build the debug kernel (scripts/debug-kernel.sh)"
+	@echo "  debug-kernel   only build the debug kernel (scripts/build/debug-kernel.sh)"
 	@echo "  fuzz-long      every libFuzzer target for FUZZ_RUNS runs or"
 	@echo "                 FUZZ_SECS s (10M or 600 s each); grows the corpus"
 	@echo "  kfunc-random   SEED (1), COUNT (512) random kernel functions"
 	@echo "                 recorded with -f under both clocks; DEBUG=1 in"
-	@echo "                 the debug kernel (scripts/kfunc-random.sh)"
+	@echo "                 the debug kernel (scripts/check/kfunc-random.sh)"
 	@echo "  soak           SOAK_SECS (600) of mixed tracing in the VM; fails"
 	@echo "                 if module memory or tool RSS grows"
 	@echo "  vm CMD='...'   run a command in the VM with the module loaded"
@@ -120,7 +120,7 @@ setup:
 	@scripts/setup.sh
 
 ksrc: setup
-	@scripts/kernel-src-extract.sh $(KSRC)
+	@scripts/build/kernel-src-extract.sh $(KSRC)
 
 module: setup
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
@@ -159,7 +159,7 @@ stage: all test-module
 	$(call stage-root,$(VMROOT),tracebuf.ko,$(TEST_MOD)/tb_provoke.ko)
 
 debug-kernel: setup
-	@scripts/debug-kernel.sh >/dev/null
+	@scripts/build/debug-kernel.sh >/dev/null
 
 # Kbuild of 6.1 builds an external module next to its sources, so the
 # debug build works on a copy of them and never touches ./tracebuf.ko.
@@ -169,11 +169,11 @@ debug-module: debug-kernel
 		mkdir -p $(DEBUG_MOD)/$$(dirname $$f); \
 		cmp -s $$f $(DEBUG_MOD)/$$f || cp $$f $(DEBUG_MOD)/$$f || exit 1; \
 	done
-	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
+	@kdir=$$(scripts/build/debug-kernel.sh --print-dir) && \
 		$(MAKE) -C "$$kdir" M=$(DEBUG_MOD) W=1 modules
 
 debug-test-module: debug-kernel
-	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
+	@kdir=$$(scripts/build/debug-kernel.sh --print-dir) && \
 		$(MAKE) test-module TEST_MOD=$(DEBUG_TEST_MOD) KDIR="$$kdir"
 
 stage-debug: all debug-module debug-test-module
@@ -190,26 +190,26 @@ define copy-module-sources
 	done
 endef
 
-# arm64: Debian's own arm64 kernel (scripts/arm64-kernel.sh, cached outside
+# arm64: Debian's own arm64 kernel (scripts/build/arm64-kernel.sh, cached outside
 # the tree), the module cross-built against its headers in a copy of the
 # sources (as the debug module), the tools and selftests linked statically
 # (the guest has busybox and nothing else), and the tree that
-# `scripts/vm-run --arch arm64` boots.
+# `scripts/vm/vm-run --arch arm64` boots.
 ARM64_CROSS := aarch64-linux-gnu-
 ARM64_MOD := $(BUILD)/arm64-module
 ARM64_VMROOT := $(BUILD)/vmroot-arm64
 ARM64_MAKE = $(MAKE) CC=$(ARM64_CROSS)gcc AR=$(ARM64_CROSS)ar KSFT=$(KSFT)
 ARM64_USER = $(ARM64_MAKE) -C userspace O=$(BUILD)/userspace-arm64 LDFLAGS=-static \
 	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm64 \
-	BPF_VMLINUX=$$(scripts/arm64-kernel.sh --print-dir)/vmlinux.h
+	BPF_VMLINUX=$$(scripts/build/arm64-kernel.sh --print-dir)/vmlinux.h
 ARM64_SELFTESTS = $(ARM64_MAKE) -C selftests O=$(BUILD)/selftests-arm64 LDLIBS="-static -pthread"
 
 arm64-kernel: setup
-	@scripts/arm64-kernel.sh >/dev/null
+	@scripts/build/arm64-kernel.sh >/dev/null
 
 arm64-module: arm64-kernel
 	$(call copy-module-sources,$(ARM64_MOD))
-	@kdir=$$(scripts/arm64-kernel.sh --print-dir)/kdir && \
+	@kdir=$$(scripts/build/arm64-kernel.sh --print-dir)/kdir && \
 		$(MAKE) -C "$$kdir" ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) M=$(ARM64_MOD) W=1 modules
 
 arm64-userspace: arm64-kernel ksrc
@@ -223,30 +223,30 @@ stage-arm64: arm64-module arm64-userspace
 	@$(ARM64_USER) install-bin DESTDIR=$(ARM64_VMROOT) BINDIR=/usr/bin
 	@$(ARM64_SELFTESTS) install INSTALL_DIR=$(ARM64_VMROOT)/selftests
 
-# 32-bit ARM, XScale: the PXA270 kernel of scripts/pxa-kernel.sh (built
+# 32-bit ARM, XScale: the PXA270 kernel of scripts/build/pxa-kernel.sh (built
 # once, cached outside the tree), the module cross-built against it, the
 # tools, their host tests and the selftests static for armel, and the tree
-# `scripts/vm-run --arch pxa` boots.  The Mainstone has 64 MiB: only the
+# `scripts/vm/vm-run --arch pxa` boots.  The Mainstone has 64 MiB: only the
 # tests that apply there are staged (PXA_TESTS).
 PXA_CROSS := arm-linux-gnueabi-
 PXA_MOD := $(BUILD)/pxa-module
 PXA_VMROOT := $(BUILD)/vmroot-pxa
 PXA_TESTS := module_test fdr_test fdr_read_test fdr_review_test fdr_mmap_test \
 	tracebuf_test tracebuf_api_test tracebufctl_test
-PXA_SYSROOT = $$(scripts/pxa-kernel.sh --print-dir)/sysroot
+PXA_SYSROOT = $$(scripts/build/pxa-kernel.sh --print-dir)/sysroot
 PXA_MAKE = $(MAKE) CC="$(PXA_CROSS)gcc -isystem $(PXA_SYSROOT)/usr/include \
 	-L$(PXA_SYSROOT)/usr/lib/arm-linux-gnueabi" AR=$(PXA_CROSS)ar KSFT=$(KSFT)
 PXA_USER = $(PXA_MAKE) -C userspace O=$(BUILD)/userspace-pxa LDFLAGS=-static \
 	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm \
-	BPF_VMLINUX=$$(scripts/arm64-kernel.sh --print-dir)/vmlinux.h
+	BPF_VMLINUX=$$(scripts/build/arm64-kernel.sh --print-dir)/vmlinux.h
 PXA_SELFTESTS = $(PXA_MAKE) -C selftests O=$(BUILD)/selftests-pxa LDLIBS="-static -pthread"
 
 pxa-kernel: setup
-	@scripts/pxa-kernel.sh >/dev/null
+	@scripts/build/pxa-kernel.sh >/dev/null
 
 pxa-module: pxa-kernel
 	$(call copy-module-sources,$(PXA_MOD))
-	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
+	@kdir=$$(scripts/build/pxa-kernel.sh --print-dir)/linux && \
 		$(MAKE) -C "$$kdir" ARCH=arm CROSS_COMPILE=$(PXA_CROSS) M=$(PXA_MOD) W=1 modules
 
 pxa-userspace: pxa-kernel arm64-kernel ksrc
@@ -254,10 +254,10 @@ pxa-userspace: pxa-kernel arm64-kernel ksrc
 	$(PXA_SELFTESTS) $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload
 
 # Test only: the CP14 trace-buffer model and the hardware backend's test
-# (selftests/pxa), for `scripts/vm-run --arch pxa -n -- /selftests/run-hw.sh`.
+# (selftests/pxa), for `scripts/vm/vm-run --arch pxa -n -- /selftests/run-hw.sh`.
 PXA_CP14 := $(BUILD)/pxa-cp14
 pxa-cp14: pxa-kernel ksrc
-	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
+	@kdir=$$(scripts/build/pxa-kernel.sh --print-dir)/linux && \
 		$(MAKE) -C selftests/pxa module KDIR="$$kdir" OUT=$(PXA_CP14) \
 		ARCH=arm CROSS_COMPILE=$(PXA_CROSS)
 	$(PXA_MAKE) -C selftests/pxa test OUT=$(PXA_CP14)
@@ -281,7 +281,7 @@ stage-pxa: pxa-module pxa-userspace pxa-cp14 stage-pxa-host
 # and compressed (xz: 7 MB), unpacked by run-host.sh just before it runs.
 PXA_HOSTROOT := $(BUILD)/vmroot-pxa-host
 PXA_HOSTDOCS := Documentation/*.rst Documentation/man/*.rst \
-	scripts/tracebuf-completion.bash dkms.conf debian/changelog
+	scripts/ship/tracebuf-completion.bash dkms.conf debian/changelog
 stage-pxa-host: pxa-userspace
 	@rm -rf $(PXA_HOSTROOT)
 	@mkdir -p $(PXA_HOSTROOT)/tb/build/userspace/tests \
@@ -299,7 +299,7 @@ stage-pxa-host: pxa-userspace
 	@cp selftests/pxa/run-host.sh $(PXA_HOSTROOT)/selftests/
 
 vm: stage
-	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
+	@scripts/vm/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
 
 # A debug kernel or module that does not build must not cost the summary
 # line: the stale guest tree goes first, and check.sh counts the missing
@@ -349,32 +349,32 @@ check-pxa: stage-pxa ksrc
 	@scripts/check.sh --pxa-only
 
 demo: stage
-	@scripts/demo.sh
+	@scripts/vm/demo.sh
 
 bench: stage
-	@scripts/bench.sh
+	@scripts/bench/bench.sh
 
 # Cost as the work grows (Documentation/perf-data/): one boot, minutes.
 .PHONY: bench-curves
 bench-curves: stage
-	@scripts/bench-curves.sh
+	@scripts/bench/bench-curves.sh
 
 fuzz-long: setup
-	@scripts/fuzz-long.sh
+	@scripts/check/fuzz-long.sh
 
 soak: stage
-	@scripts/soak.sh
+	@scripts/check/soak.sh
 
 # Outside CI: minutes per round.  SEED, COUNT, ROUNDS, DEBUG=1.
 kfunc-random: $(if $(DEBUG),stage-debug,stage)
-	@scripts/kfunc-random.sh $(if $(DEBUG),--debug) --seed $(or $(SEED),1) \
+	@scripts/check/kfunc-random.sh $(if $(DEBUG),--debug) --seed $(or $(SEED),1) \
 		--count $(or $(COUNT),512) --rounds $(or $(ROUNDS),2)
 
 checkpatch: ksrc
-	@scripts/checkpatch.sh
+	@scripts/check/checkpatch.sh
 
 xscale-check: setup
-	@scripts/xscale-compile-check.sh
+	@scripts/build/xscale-compile-check.sh
 
 # The tools alone, without the kselftest harness (the package builds this).
 tools:
@@ -396,9 +396,9 @@ install-module: module
 
 html: $(DOC_HTML)
 
-$(BUILD)/html/%.html: Documentation/%.rst scripts/rst2html.py
+$(BUILD)/html/%.html: Documentation/%.rst scripts/build/rst2html.py
 	@mkdir -p $(dir $@)
-	$(call quiet,RST2HTML,$(@F))scripts/rst2html.py $< $@.tmp && mv $@.tmp $@
+	$(call quiet,RST2HTML,$(@F))scripts/build/rst2html.py $< $@.tmp && mv $@.tmp $@
 
 install-tools: tools man html
 	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
@@ -409,13 +409,13 @@ install-tools: tools man html
 	@for a in $(MAN_ALIASES); do \
 		echo ".so man1/tracebuf-$${a#*=}.1" >$(DESTDIR)$(MANDIR)/man1/$${a%=*}.1 || exit 1; \
 	done
-	install -D -m 0644 scripts/tracebuf-completion.bash $(DESTDIR)$(COMPLETIONDIR)/tracebuf
+	install -D -m 0644 scripts/ship/tracebuf-completion.bash $(DESTDIR)$(COMPLETIONDIR)/tracebuf
 	@for a in $(TOOL_ALIASES); do \
 		ln -sf tracebuf $(DESTDIR)$(COMPLETIONDIR)/$$a || exit 1; \
 	done
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(DOC_HTML) README.md $(DESTDIR)$(DOCDIR)/
-	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
+	install -D -m 0644 scripts/ship/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
 	install -D -m 0644 uapi/linux/tracebuf_fdr.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf_fdr.h
 	@for u in $(UNITS); do \
@@ -427,7 +427,7 @@ uninstall:
 	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h \
 		$(PREFIX)/include/linux/tracebuf_fdr.h
 	rm -f $(COMPLETIONDIR)/tracebuf $(TOOL_ALIASES:%=$(COMPLETIONDIR)/%)
-	rm -f $(UNITS:scripts/%=$(UNITDIR)/%)
+	rm -f $(UNITS:scripts/ship/%=$(UNITDIR)/%)
 	rm -f $(DOC_HTML:$(BUILD)/html/%=$(DOCDIR)/%) $(DOCDIR)/README.md
 	rm -f $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man1/%) $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man4/%)
 	rm -f $(foreach a,$(MAN_ALIASES),$(MANDIR)/man1/$(firstword $(subst =, ,$(a))).1)
@@ -436,16 +436,16 @@ uninstall:
 
 # Debian packages (debian/, Documentation/packaging.rst).
 deb:
-	@scripts/deb.sh $(BUILD)/deb
+	@scripts/pkg/deb.sh $(BUILD)/deb
 
 # Installs the packages in a throwaway chroot, never on this machine
-# (scripts/deb-check.sh), then boots the VM with the module dkms built
+# (scripts/pkg/deb-check.sh), then boots the VM with the module dkms built
 # there and runs the selftests that load and open it.
 deb-check: deb all
-	@scripts/deb-check.sh $(BUILD)/deb $(KVER)
+	@scripts/pkg/deb-check.sh $(BUILD)/deb $(KVER)
 	$(call stage-root,$(BUILD)/vmroot-dkms,$(BUILD)/deb/dkms/tracebuf.ko)
 	@sum=$$(sha256sum $(BUILD)/deb/dkms/tracebuf.ko | cut -d' ' -f1) && \
-	scripts/vm-run -q -r $(BUILD)/vmroot-dkms -w $(BUILD)/vm-dkms -t 900 -- sh -c \
+	scripts/vm/vm-run -q -r $(BUILD)/vmroot-dkms -w $(BUILD)/vm-dkms -t 900 -- sh -c \
 		"[ \$$(sha256sum /lib/tracebuf/tracebuf.ko | cut -d' ' -f1) = $$sum ] && \
 		 echo '# the guest runs the module dkms built in the chroot' && \
 		 cd /selftests && ./module_test && ./privilege_test" \
