@@ -11,14 +11,34 @@ BUILD := $(CURDIR)/build
 KSRC := $(BUILD)/ksrc
 KSFT := $(KSRC)/tools/testing/selftests
 VMROOT := $(BUILD)/vmroot
-# The debug kernel (scripts/build/debug-kernel.sh, cached outside the tree), the
-# module built against it from a copy of the sources, and its guest tree.
-DEBUG_MOD := $(BUILD)/debug-module
+# The debug kernel's guest tree (KERNELS below).
 DEBUG_VMROOT := $(BUILD)/vmroot-debug
 # The selftests' test-only module (selftests/kmod: WARN and oops on
 # request), built in a copy of its sources for each kernel; never packaged.
 TEST_MOD := $(BUILD)/test-module
-DEBUG_TEST_MOD := $(BUILD)/debug-test-module
+
+# The kernels besides the host's, one row each:
+#   NAME:ARCH:CROSS_COMPILE:DIR:GUEST  ("-" for none)
+# scripts/build/NAME-kernel.sh builds it once, cached outside the tree,
+# and with --print-dir names its tree, DIR its kbuild tree.  make
+# NAME-kernel runs it, make NAME-module builds the module against it in
+# $(BUILD)/NAME-module, and make stage-NAME lays out its guest in
+# $(BUILD)/vmroot-NAME (`scripts/vm/vm-run --arch NAME` boots the cross
+# ones), as GUEST says:
+#   native  the host's tools and selftests, and the test-only module
+#           built for it (make NAME-test-module)
+#   cross   the tools and every selftest cross-built with CROSS_COMPILE,
+#           static (make NAME-userspace; the guest has busybox alone)
+#   own     a stage-NAME rule of its own, below
+KERNELS := \
+	debug:-:-:-:native \
+	arm64:arm64:aarch64-linux-gnu-:kdir:cross \
+	pxa:arm:arm-linux-gnueabi-:linux:own
+kernel-names := $(foreach k,$(KERNELS),$(firstword $(subst :, ,$(k))))
+# $(call kernel-field,NAME,N): field N of NAME's row, empty for "-"
+kernel-field = $(filter-out -,$(word $(2),$(subst :, ,$(filter $(1):%,$(KERNELS)))))
+# $(call kernel-dir,NAME): its kbuild tree, as a shell expansion
+kernel-dir = $$(scripts/build/$(1)-kernel.sh --print-dir)$(addprefix /,$(call kernel-field,$(1),4))
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -158,96 +178,74 @@ endef
 stage: all test-module
 	$(call stage-root,$(VMROOT),tracebuf.ko,$(TEST_MOD)/tb_provoke.ko)
 
-debug-kernel: setup
-	@scripts/build/debug-kernel.sh >/dev/null
+# $(call cross-make,NAME): make with NAME's cross compiler (and NAME_CFLAGS)
+cross-make = $(MAKE) CC=$(if $($(1)_CFLAGS),"$(call kernel-field,$(1),3)gcc $($(1)_CFLAGS)",$(call \
+	kernel-field,$(1),3)gcc) AR=$(call kernel-field,$(1),3)ar KSFT=$(KSFT)
+# The tools and the selftests for NAME, static.  The BPF programs are
+# compiled against arm64's vmlinux.h (Debian's kernel, which has BTF).
+cross-user = $(call cross-make,$(1)) -C userspace O=$(BUILD)/userspace-$(1) LDFLAGS=-static \
+	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=$(call kernel-field,$(1),2) \
+	BPF_VMLINUX=$$(scripts/build/arm64-kernel.sh --print-dir)/vmlinux.h
+cross-selftests = $(call cross-make,$(1)) -C selftests O=$(BUILD)/selftests-$(1) LDLIBS="-static -pthread"
 
-# Kbuild of 6.1 builds an external module next to its sources, so the
-# debug build works on a copy of them and never touches ./tracebuf.ko.
-# Only changed files are copied, so that rebuilds stay incremental.
-debug-module: debug-kernel
-	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
-		mkdir -p $(DEBUG_MOD)/$$(dirname $$f); \
-		cmp -s $$f $(DEBUG_MOD)/$$f || cp $$f $(DEBUG_MOD)/$$f || exit 1; \
+# The rules of each row of KERNELS.  The module's sources are copied to
+# $(BUILD)/NAME-module (Kbuild of 6.1 builds an external module next to
+# its sources), only the changed files, so that rebuilds stay incremental
+# and ./tracebuf.ko is never touched.
+define kernel-rules
+$(1)-kernel: setup
+	@scripts/build/$(1)-kernel.sh >/dev/null
+
+$(1)-module: $(1)-kernel
+	@for f in Kbuild $$$$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(BUILD)/$(1)-module/$$$$(dirname $$$$f); \
+		cmp -s $$$$f $(BUILD)/$(1)-module/$$$$f || cp $$$$f $(BUILD)/$(1)-module/$$$$f || exit 1; \
 	done
-	@kdir=$$(scripts/build/debug-kernel.sh --print-dir) && \
-		$(MAKE) -C "$$kdir" M=$(DEBUG_MOD) W=1 modules
-
-debug-test-module: debug-kernel
-	@kdir=$$(scripts/build/debug-kernel.sh --print-dir) && \
-		$(MAKE) test-module TEST_MOD=$(DEBUG_TEST_MOD) KDIR="$$kdir"
-
-stage-debug: all debug-module debug-test-module
-	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko,$(DEBUG_TEST_MOD)/tb_provoke.ko)
-
-# $(call copy-module-sources,DIR): the module's sources into DIR, for a
-# build against another kernel (Kbuild of 6.1 builds an external module
-# next to its sources); only changed files, so that rebuilds stay
-# incremental.
-define copy-module-sources
-	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
-		mkdir -p $(1)/$$(dirname $$f); \
-		cmp -s $$f $(1)/$$f || cp $$f $(1)/$$f || exit 1; \
-	done
+	@kdir=$$(call kernel-dir,$(1)) && \
+		$$(MAKE) -C "$$$$kdir" $(addprefix ARCH=,$(call kernel-field,$(1),2)) \
+		$(addprefix CROSS_COMPILE=,$(call kernel-field,$(1),3)) M=$(BUILD)/$(1)-module W=1 modules
 endef
 
-# arm64: Debian's own arm64 kernel (scripts/build/arm64-kernel.sh, cached outside
-# the tree), the module cross-built against its headers in a copy of the
-# sources (as the debug module), the tools and selftests linked statically
-# (the guest has busybox and nothing else), and the tree that
-# `scripts/vm/vm-run --arch arm64` boots.
-ARM64_CROSS := aarch64-linux-gnu-
-ARM64_MOD := $(BUILD)/arm64-module
-ARM64_VMROOT := $(BUILD)/vmroot-arm64
-ARM64_MAKE = $(MAKE) CC=$(ARM64_CROSS)gcc AR=$(ARM64_CROSS)ar KSFT=$(KSFT)
-ARM64_USER = $(ARM64_MAKE) -C userspace O=$(BUILD)/userspace-arm64 LDFLAGS=-static \
-	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm64 \
-	BPF_VMLINUX=$$(scripts/build/arm64-kernel.sh --print-dir)/vmlinux.h
-ARM64_SELFTESTS = $(ARM64_MAKE) -C selftests O=$(BUILD)/selftests-arm64 LDLIBS="-static -pthread"
+define native-guest-rules
+$(1)-test-module: $(1)-kernel
+	@kdir=$$(call kernel-dir,$(1)) && \
+		$$(MAKE) test-module TEST_MOD=$(BUILD)/$(1)-test-module KDIR="$$$$kdir"
 
-arm64-kernel: setup
-	@scripts/build/arm64-kernel.sh >/dev/null
+stage-$(1): all $(1)-module $(1)-test-module
+	$$(call stage-root,$(BUILD)/vmroot-$(1),$(BUILD)/$(1)-module/tracebuf.ko,$(BUILD)/$(1)-test-module/tb_provoke.ko)
+endef
 
-arm64-module: arm64-kernel
-	$(call copy-module-sources,$(ARM64_MOD))
-	@kdir=$$(scripts/build/arm64-kernel.sh --print-dir)/kdir && \
-		$(MAKE) -C "$$kdir" ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) M=$(ARM64_MOD) W=1 modules
+define cross-guest-rules
+$(1)-userspace: $(1)-kernel arm64-kernel ksrc
+	$$(call cross-user,$(1)) tools
+	$$(call cross-selftests,$(1))
 
-arm64-userspace: arm64-kernel ksrc
-	$(ARM64_USER) tools
-	$(ARM64_SELFTESTS)
+stage-$(1): $(1)-module $(1)-userspace
+	@rm -rf $(BUILD)/vmroot-$(1)
+	@mkdir -p $(BUILD)/vmroot-$(1)/lib/tracebuf $(BUILD)/vmroot-$(1)/usr/bin $(BUILD)/vmroot-$(1)/selftests
+	@cp $(BUILD)/$(1)-module/tracebuf.ko $(BUILD)/vmroot-$(1)/lib/tracebuf/
+	@$$(call cross-user,$(1)) install-bin DESTDIR=$(BUILD)/vmroot-$(1) BINDIR=/usr/bin
+	@$$(call cross-selftests,$(1)) install INSTALL_DIR=$(BUILD)/vmroot-$(1)/selftests
+endef
 
-stage-arm64: arm64-module arm64-userspace
-	@rm -rf $(ARM64_VMROOT)
-	@mkdir -p $(ARM64_VMROOT)/lib/tracebuf $(ARM64_VMROOT)/usr/bin $(ARM64_VMROOT)/selftests
-	@cp $(ARM64_MOD)/tracebuf.ko $(ARM64_VMROOT)/lib/tracebuf/
-	@$(ARM64_USER) install-bin DESTDIR=$(ARM64_VMROOT) BINDIR=/usr/bin
-	@$(ARM64_SELFTESTS) install INSTALL_DIR=$(ARM64_VMROOT)/selftests
+$(foreach k,$(kernel-names),$(eval $(call kernel-rules,$(k))))
+$(foreach k,$(kernel-names),$(if $(filter native cross,$(call kernel-field,$(k),5)),\
+	$(eval $(call $(call kernel-field,$(k),5)-guest-rules,$(k)))))
 
 # 32-bit ARM, XScale: the PXA270 kernel of scripts/build/pxa-kernel.sh (built
 # once, cached outside the tree), the module cross-built against it, the
 # tools, their host tests and the selftests static for armel, and the tree
 # `scripts/vm/vm-run --arch pxa` boots.  The Mainstone has 64 MiB: only the
 # tests that apply there are staged (PXA_TESTS).
-PXA_CROSS := arm-linux-gnueabi-
-PXA_MOD := $(BUILD)/pxa-module
+PXA_CROSS := $(call kernel-field,pxa,3)
 PXA_VMROOT := $(BUILD)/vmroot-pxa
 PXA_TESTS := module_test fdr_test fdr_read_test fdr_review_test fdr_mmap_test \
 	tracebuf_test tracebuf_api_test tracebufctl_test
 PXA_SYSROOT = $$(scripts/build/pxa-kernel.sh --print-dir)/sysroot
-PXA_MAKE = $(MAKE) CC="$(PXA_CROSS)gcc -isystem $(PXA_SYSROOT)/usr/include \
-	-L$(PXA_SYSROOT)/usr/lib/arm-linux-gnueabi" AR=$(PXA_CROSS)ar KSFT=$(KSFT)
-PXA_USER = $(PXA_MAKE) -C userspace O=$(BUILD)/userspace-pxa LDFLAGS=-static \
-	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm \
-	BPF_VMLINUX=$$(scripts/build/arm64-kernel.sh --print-dir)/vmlinux.h
-PXA_SELFTESTS = $(PXA_MAKE) -C selftests O=$(BUILD)/selftests-pxa LDLIBS="-static -pthread"
-
-pxa-kernel: setup
-	@scripts/build/pxa-kernel.sh >/dev/null
-
-pxa-module: pxa-kernel
-	$(call copy-module-sources,$(PXA_MOD))
-	@kdir=$$(scripts/build/pxa-kernel.sh --print-dir)/linux && \
-		$(MAKE) -C "$$kdir" ARCH=arm CROSS_COMPILE=$(PXA_CROSS) M=$(PXA_MOD) W=1 modules
+pxa_CFLAGS = -isystem $(PXA_SYSROOT)/usr/include -L$(PXA_SYSROOT)/usr/lib/arm-linux-gnueabi
+PXA_MAKE = $(call cross-make,pxa)
+PXA_USER = $(call cross-user,pxa)
+PXA_SELFTESTS = $(call cross-selftests,pxa)
 
 pxa-userspace: pxa-kernel arm64-kernel ksrc
 	$(PXA_USER) tools tests
@@ -257,7 +255,7 @@ pxa-userspace: pxa-kernel arm64-kernel ksrc
 # (selftests/pxa), for `scripts/vm/vm-run --arch pxa -n -- /selftests/run-hw.sh`.
 PXA_CP14 := $(BUILD)/pxa-cp14
 pxa-cp14: pxa-kernel ksrc
-	@kdir=$$(scripts/build/pxa-kernel.sh --print-dir)/linux && \
+	@kdir=$(call kernel-dir,pxa) && \
 		$(MAKE) -C selftests/pxa module KDIR="$$kdir" OUT=$(PXA_CP14) \
 		ARCH=arm CROSS_COMPILE=$(PXA_CROSS)
 	$(PXA_MAKE) -C selftests/pxa test OUT=$(PXA_CP14)
@@ -265,7 +263,7 @@ pxa-cp14: pxa-kernel ksrc
 stage-pxa: pxa-module pxa-userspace pxa-cp14 stage-pxa-host
 	@rm -rf $(PXA_VMROOT)
 	@mkdir -p $(PXA_VMROOT)/lib/tracebuf $(PXA_VMROOT)/usr/bin $(PXA_VMROOT)/selftests
-	@cp $(PXA_MOD)/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
+	@cp $(BUILD)/pxa-module/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
 	@$(PXA_USER) install-bin DESTDIR=$(PXA_VMROOT) BINDIR=/usr/bin
 	@cp $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload \
 		selftests/run.sh $(PXA_VMROOT)/selftests/
