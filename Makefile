@@ -229,6 +229,9 @@ stage-$(1): $(1)-module $(1)-userspace
 endef
 
 $(foreach k,$(kernel-names),$(eval $(call kernel-rules,$(k))))
+# The guest trees of make check besides the x86 guest's and the debug one's
+GUEST_STAGES := $(foreach k,$(kernel-names),$(if $(filter cross own,$(call \
+	kernel-field,$(k),5)),stage-$(k)))
 $(foreach k,$(kernel-names),$(if $(filter native cross,$(call kernel-field,$(k),5)),\
 	$(eval $(call $(call kernel-field,$(k),5)-guest-rules,$(k)))))
 
@@ -316,14 +319,14 @@ ifneq ($(filter check-debug,$(MAKECMDGOALS)),)
 check: stage ksrc
 	@scripts/check.sh --debug-build
 else
-check: stage stage-arm64 stage-pxa ksrc
+check: stage $(GUEST_STAGES) ksrc
 	@scripts/check.sh
 endif
 # A recipe of its own, so that make says nothing after the summary line.
 check-debug: check
 	@:
 else
-check: stage stage-arm64 stage-pxa ksrc
+check: stage $(GUEST_STAGES) ksrc
 	@scripts/check.sh
 
 check-debug: all ksrc
@@ -334,17 +337,18 @@ endif
 check-host: all ksrc
 	@scripts/check.sh --host-only
 
-check-vm: stage stage-arm64 stage-pxa
+check-vm: stage $(GUEST_STAGES)
 	@scripts/check.sh --vm-only
 
-# The arm64 guest alone (it is part of check and check-vm).
-check-arm64: stage-arm64 ksrc
-	@scripts/check.sh --arm64-only
-
-# The PXA270 guests alone (part of check): the XScale hardware backend
-# over the CP14 model, and the host tests built for 32-bit ARM.
-check-pxa: stage-pxa ksrc
-	@scripts/check.sh --pxa-only
+# check-NAME: the guests of a cross or own row of KERNELS alone (part of
+# check and check-vm): check-arm64 runs the selftests in the arm64 guest,
+# check-pxa the XScale hardware backend over the CP14 model and the host
+# tests built for 32-bit ARM, in the PXA270 guest.
+define guest-check-rule
+check-$(1): stage-$(1) ksrc
+	@scripts/check.sh --$(1)-only
+endef
+$(foreach s,$(GUEST_STAGES),$(eval $(call guest-check-rule,$(s:stage-%=%))))
 
 demo: stage
 	@scripts/vm/demo.sh

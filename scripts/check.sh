@@ -37,22 +37,56 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
+# The cross-built guests (the Makefile's KERNELS rows whose GUEST is
+# "cross"), one row each: NAME, its qemu, the variable of its time limit
+# and the limit's default (seconds), and its defaults of TB_SCALE and
+# TB_SLOW.  Each boots the tree of make stage-NAME with
+# `vm-run --arch NAME`, runs every selftest, then the host's checks of the
+# traces it wrote (vm_suite); --NAME-only runs it alone.
+#
+# arm64: Debian's arm64 kernel of the same release under TCG.  A system
+# call costs about 5.6 times what it costs in the x86 guest (getppid:
+# 2.2 us against 0.4 us, Documentation/testing.rst): half the iterations,
+# and time bounds stretched from x86's 3 to 10.  The interrupt source
+# there is ttyS3 (vm-run --arch).
+cross_guests="
+arm64	qemu-system-aarch64	TB_ARM64_VM_TIMEOUT	2400	0.5	10
+"
+cross_names=$(awk 'NF { print $1 }' <<<"$cross_guests")
+# cross_field NAME N: field N of NAME's row
+cross_field() {
+	awk -v n="$1" -v f="$2" '$1 == n { print $f }' <<<"$cross_guests"
+}
+# Why a host check of a cross guest's traces is skipped there:
+# bpf_kfunc_skip_NAME (tracebuf bpf -f refuses; bpf_collector_test checks
+# that it says why).
+bpf_kfunc_skip_arm64="arm64 6.1 cannot attach BPF trampolines to kernel functions"
+
 do_host=1
 do_vm=1
-do_arm64=1
+declare -A do_cross
+for g in $cross_names; do do_cross[$g]=1; done
+no_cross() { local g; for g in $cross_names; do do_cross[$g]=0; done; }
 do_pxa=1
 do_debug=0
 debug_build=0
 for arg in "$@"; do
 	case "$arg" in
-	--host-only) do_vm=0; do_arm64=0; do_pxa=0 ;;
+	--host-only) do_vm=0; no_cross; do_pxa=0 ;;
 	--vm-only) do_host=0 ;;
-	--debug-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=0; do_debug=1 ;;
-	--arm64-only) do_host=0; do_vm=0; do_pxa=0 ;;
-	--pxa-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=1 ;;
+	--debug-only) do_host=0; do_vm=0; no_cross; do_pxa=0; do_debug=1 ;;
+	--pxa-only) do_host=0; do_vm=0; no_cross; do_pxa=1 ;;
 	--debug) do_debug=1 ;;
 	--debug-build) do_debug=1; debug_build=1 ;;
-	*) echo "usage: $0 [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug] [--debug-build]" >&2; exit 2 ;;
+	*)
+		g=${arg#--}
+		g=${g%-only}
+		if [ "--$g-only" = "$arg" ] && [ -n "$g" ] && [ -n "${do_cross[$g]:-}" ]; then
+			do_host=0; do_vm=0; no_cross; do_cross[$g]=1; do_pxa=0
+		else
+			echo "usage: $0 [--host-only | --vm-only | --debug-only |$(printf ' --%s-only |' $cross_names) --pxa-only] [--debug] [--debug-build]" >&2
+			exit 2
+		fi ;;
 	esac
 done
 
@@ -257,19 +291,19 @@ vm_suite() {
 	guest_check "$suite-fdr-accept" llvm_xray "$results/$suite-out/accept" \
 		scripts/check/fdr-accept.sh "$results/$suite-out/accept"
 	# Kernel functions (record -f) named by llvm-xray -m: judged on
-	# Debian's kernel, whose function names the script expects (the
-	# tinyconfig debug kernel may inline some of them).
-	if [ "$suite" = vm ] || [ "$suite" = arm64 ]; then
+	# Debian's kernels (x86 and the cross guests), whose function names
+	# the script expects (the tinyconfig debug kernel may inline some of
+	# them).
+	local skip_var="bpf_kfunc_skip_${suite//-/_}"
+	if [ "$suite" != debug ]; then
 		section "host: llvm-xray -m over the kernel function trace of $suite"
 		guest_check "$suite-kfunc-accept" llvm_xray "$results/$suite-out/kfunc" \
 			scripts/check/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
 		section "host: llvm-xray -m over the BPF collector's kernel function trace of $suite"
-		if [ "$suite" = arm64 ]; then
-			# tracebuf bpf -f refuses there (bpf_collector_test
-			# checks that it says why).
+		if [ -n "${!skip_var:-}" ]; then
 			mkdir -p "$results/$suite-bpf-kfunc-accept"
 			printf 'TAP version 13\n1..1\nok 1 llvm_xray # SKIP %s\n' \
-				"arm64 6.1 cannot attach BPF trampolines to kernel functions" \
+				"${!skip_var}" \
 				>"$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
 			echo 0 >"$results/$suite-bpf-kfunc-accept/llvm_xray.rc"
 			tap_lines "$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
@@ -350,20 +384,17 @@ x86_suites() {
 	run_tap vm-provoke provoke_check scripts/check/provoke-check.sh "$results/vm-provoke-work"
 }
 
-arm64_suites() {
-	# Debian's arm64 kernel of the same release under TCG: every
-	# selftest, then the host's checks of the traces its guest wrote.
-	# The interrupt source there is ttyS3 (vm-run --arch).
-	section "VM: selftests in $(scripts/build/arm64-kernel.sh --kver) under qemu-system-aarch64"
-	# A system call costs about 5.6 times what it costs in the x86
-	# guest (getppid: 2.2 us against 0.4 us, Documentation/testing.rst):
-	# half the iterations, and time bounds stretched from x86's 3 to 10.
-	aknobs="TB_SCALE=${TB_SCALE:-0.5} TB_SLOW=${TB_SLOW:-10}"
-	[ -n "${TB_FUZZ_SEED:-}" ] && aknobs="$aknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
-	scripts/vm/vm-run --arch arm64 -t "${TB_ARM64_VM_TIMEOUT:-2400}" -A "$aknobs" -D 128 \
-		-w "$top/build/vm-arm64" -o "$results/arm64-out" -- /selftests/run.sh
+# cross_suites NAME: the cross guest NAME (its row of cross_guests).
+cross_suites() {
+	local g=$1 tvar knobs
+	section "VM: selftests in $(scripts/build/$g-kernel.sh --kver) under $(cross_field "$g" 2)"
+	tvar=$(cross_field "$g" 3)
+	knobs="TB_SCALE=${TB_SCALE:-$(cross_field "$g" 5)} TB_SLOW=${TB_SLOW:-$(cross_field "$g" 6)}"
+	[ -n "${TB_FUZZ_SEED:-}" ] && knobs="$knobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
+	scripts/vm/vm-run --arch "$g" -t "${!tvar:-$(cross_field "$g" 4)}" -A "$knobs" -D 128 \
+		-w "$top/build/vm-$g" -o "$results/$g-out" -- /selftests/run.sh
 	rc=$?
-	vm_suite arm64
+	vm_suite "$g"
 }
 
 # pxa_suite SUITE: the results of a PXA guest run into $results/SUITE-out
@@ -552,11 +583,13 @@ debug_stage() {
 # every guest took 41 (2026-11-29, b0e4786).
 build_lane() {
 	lane_tag="builds: "
-	local arm64_rc=0 pxa_rc=0
-	if [ $do_arm64 = 1 ]; then
-		step builds stage-arm64 build stage-arm64 arm64-build.log stage-arm64
-		arm64_rc=$(cat "$lanes/stage-arm64.rc")
-	fi
+	local g pxa_rc=0
+	local -A cross_rc
+	for g in $cross_names; do
+		[ "${do_cross[$g]}" = 1 ] || continue
+		step builds "stage-$g" build "stage-$g" "$g-build.log" "stage-$g"
+		cross_rc[$g]=$(cat "$lanes/stage-$g.rc")
+	done
 	if [ $do_pxa = 1 ]; then
 		step builds stage-pxa build stage-pxa pxa-build.log stage-pxa
 		pxa_rc=$(cat "$lanes/stage-pxa.rc")
@@ -570,13 +603,14 @@ build_lane() {
 	if [ $do_host = 1 ]; then
 		step builds "host tests" host_suites
 	fi
-	if [ $do_arm64 = 1 ]; then
-		if [ "$arm64_rc" = 0 ]; then
-			step builds "arm64 guest" arm64_suites
+	for g in $cross_names; do
+		[ "${do_cross[$g]}" = 1 ] || continue
+		if [ "${cross_rc[$g]}" = 0 ]; then
+			step builds "$g guest" cross_suites "$g"
 		else
-			build_failed arm64 arm64-build.log "make stage-arm64"
+			build_failed "$g" "$g-build.log" "make stage-$g"
 		fi
-	fi
+	done
 	if [ $do_pxa = 1 ]; then
 		if [ "$pxa_rc" = 0 ]; then
 			step builds "PXA270 guests" pxa_suites
@@ -622,7 +656,9 @@ if [ $debug_build = 1 ]; then
 else
 	[ $do_host = 1 ] && step host "host tests" host_suites
 	[ $do_vm = 1 ] && step guests "x86, crash and provoke guests" x86_suites
-	[ $do_arm64 = 1 ] && step guests "arm64 guest" arm64_suites
+	for g in $cross_names; do
+		[ "${do_cross[$g]}" = 1 ] && step guests "$g guest" cross_suites "$g"
+	done
 	[ $do_pxa = 1 ] && step guests "PXA270 guests" pxa_suites
 	[ $do_vm = 1 ] && step guests "LTTng beside tracebuf" lttng_suite
 	[ $do_debug = 1 ] && step guests "debug guest" debug_suites
