@@ -11,6 +11,7 @@ set -u
 
 prog=arm64-kernel.sh
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/build/cache-lib.sh"
 base=${TB_ARM64_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/arm64}
 print_only=0
 
@@ -41,11 +42,6 @@ Options:
 EOF
 }
 
-die() {
-	echo "$prog: $*" >&2
-	exit 1
-}
-
 for arg in "$@"; do
 	case "$arg" in
 	--print-dir) print_only=1 ;;
@@ -74,16 +70,9 @@ start=$(date +%s)
 dpkg --print-foreign-architectures | grep -qx arm64 ||
 	die "the arm64 architecture is not enabled: run scripts/setup.sh as root"
 rm -rf "$dir"
-mkdir -p "$dir/debs" || die "cannot create $dir"
 echo "$prog: fetching Debian's $kver kernel, headers and busybox into $dir" >&2
-# apt-get download writes into the current directory as _apt when it can.
-chmod 0777 "$dir/debs"
-(cd "$dir/debs" && apt-get download -q "linux-image-$kver:arm64" \
-	"linux-headers-$kver:arm64" "linux-headers-$abi-common" \
-	busybox-static:arm64 >&2) || die "apt-get download failed"
-for f in "$dir"/debs/*.deb; do
-	dpkg-deb -x "$f" "$dir/root" || die "cannot unpack $f"
-done
+apt_unpack "$dir/debs" "$dir/root" "linux-image-$kver:arm64" \
+	"linux-headers-$kver:arm64" "linux-headers-$abi-common" busybox-static:arm64
 img=$dir/root/boot/vmlinuz-$kver
 [ -r "$img" ] || die "$img missing from the package"
 
@@ -117,7 +106,7 @@ PY
 bpftool btf dump file "$dir/vmlinux.btf" format c >"$dir/vmlinux.h.tmp" ||
 	die "bpftool cannot read the BTF cut from the Image"
 mv "$dir/vmlinux.h.tmp" "$dir/vmlinux.h"
-rm -f "$dir/Image" "$dir"/debs/*.deb
+rm -f "$dir/Image"
 touch "$dir/.complete"
 echo "$prog: done in $(( $(date +%s) - start )) s" >&2
 echo "$dir"

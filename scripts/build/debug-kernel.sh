@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # scripts by their paths before scripts/ was split into folders, so that
 # the split did not cost every cached kernel a rebuild.
 fragment="$top/scripts/build/debug-kernel.config"
-tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+. "$top/scripts/build/cache-lib.sh"
 cache=${TB_DEBUG_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/debug-kernel}
 jobs=${TB_JOBS:-$(nproc)}
 rebuild=0
@@ -49,11 +49,6 @@ KSRC_TARBALL.  The build time is printed and kept in KEY/build-time.
 EOF
 }
 
-die() {
-	echo "$prog: $*" >&2
-	exit 1
-}
-
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rebuild)	rebuild=1; shift ;;
@@ -70,14 +65,12 @@ done
 command -v pahole >/dev/null || die "pahole missing (package dwarves); run scripts/setup.sh"
 command -v gcc >/dev/null || die "gcc missing; run scripts/setup.sh"
 
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-	srcver=$(stat -c '%s %Y' "$tarball")
 key=$( {
 	cat "$fragment"
-	echo "linux-source-6.1 $srcver"
+	echo "linux-source-6.1 $(linux_source_version)"
 	gcc --version | head -n 1
 	pahole --version
-} | sha256sum | cut -c1-16)
+} | cache_key)
 dir="$cache/$key"
 kdir="$dir/linux"
 
@@ -89,11 +82,7 @@ fi
 
 mkdir -p "$cache" || die "cannot create $cache"
 # One build per key on this machine: other checkouts share the cache.
-exec 8>"$cache/.lock-$key"
-if ! flock -n 8; then
-	echo "$prog: waiting for another build of $key to finish" >&2
-	flock 8
-fi
+cache_lock "$cache/.lock-$key"
 
 if [ $prune = 1 ]; then
 	for d in "$cache"/*/; do
@@ -116,14 +105,7 @@ fi
 
 mkdir -p "$dir"
 start=$(date +%s)
-if [ ! -f "$kdir/.extracted" ]; then
-	echo "$prog: extracting $tarball into $kdir" >&2
-	rm -rf "$kdir"
-	mkdir -p "$kdir"
-	tar -xJf "$tarball" -C "$kdir" --strip-components=1 ||
-		die "could not extract $tarball"
-	touch "$kdir/.extracted"
-fi
+extract_linux_source "$kdir"
 cp "$fragment" "$dir/debug-kernel.config"
 
 log="$dir/build.log"

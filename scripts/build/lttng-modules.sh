@@ -22,19 +22,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${TB_LTTNG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/lttng-modules}
 jobs=${TB_JOBS:-$(nproc)}
 pkg=lttng-modules-dkms
-
-die() {
-	echo "$prog: $*" >&2
-	exit 1
-}
+. "$top/scripts/build/cache-lib.sh"
 
 kver=$("$top/scripts/build/kver.sh") || exit 1
 kbuild=/lib/modules/$kver/build
 [ -d "$kbuild" ] || die "$kbuild missing; run scripts/setup.sh"
 ver=$(apt-cache policy $pkg 2>/dev/null | sed -n 's/^  Candidate: //p')
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "apt knows no $pkg (apt-get update?)"
-key=$(printf '%s\n' "$pkg $ver" "$kver" "$(gcc --version | head -n 1)" |
-	sha256sum | cut -c1-16)
+key=$(printf '%s\n' "$pkg $ver" "$kver" "$(gcc --version | head -n 1)" | cache_key)
 dir=$cache/$key
 root=$dir/root
 
@@ -49,8 +44,7 @@ if [ -f "$dir/.built" ]; then
 fi
 
 mkdir -p "$dir" || die "cannot create $dir"
-exec 8>"$dir/.lock"
-flock 8
+cache_lock "$dir/.lock"
 [ -f "$dir/.built" ] && { echo "$root"; exit 0; }
 
 start=$(date +%s)

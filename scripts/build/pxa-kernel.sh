@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # the split did not cost every cached kernel a rebuild.
 fragment="$top/scripts/build/pxa-kernel.config"
 patch_file="$top/selftests/pxa/export-undef-hook.patch"
-tarball=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+. "$top/scripts/build/cache-lib.sh"
 cache=${TB_PXA_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf/pxa-kernel}
 cross=arm-linux-gnueabi-
 jobs=${TB_JOBS:-$(nproc)}
@@ -45,11 +45,6 @@ Options:
 EOF
 }
 
-die() {
-	echo "$prog: $*" >&2
-	exit 1
-}
-
 for arg in "$@"; do
 	case "$arg" in
 	--print-dir) print_only=1 ;;
@@ -62,13 +57,11 @@ done
 [ -r "$patch_file" ] || die "$patch_file missing"
 [ -r "$tarball" ] || die "$tarball not found; run scripts/setup.sh"
 command -v "${cross}gcc" >/dev/null || die "${cross}gcc missing; run scripts/setup.sh"
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-	srcver=$(stat -c '%s %Y' "$tarball")
 key=$( {
 	cat "$fragment" "$patch_file"
-	echo "linux-source-6.1 $srcver"
+	echo "linux-source-6.1 $(linux_source_version)"
 	"${cross}gcc" --version | head -n 1
-} | sha256sum | cut -c1-16)
+} | cache_key)
 dir="$cache/$key"
 kdir="$dir/linux"
 
@@ -83,23 +76,14 @@ if [ -f "$dir/.built" ]; then
 fi
 
 mkdir -p "$dir" || die "cannot create $dir"
-exec 8>"$dir/.lock"
-flock 8
+cache_lock "$dir/.lock"
 start=$(date +%s)
 log="$dir/build.log"
 kmake() {
 	make -C "$kdir" ARCH=arm CROSS_COMPILE="$cross" "$@"
 }
 
-if [ ! -f "$kdir/.extracted" ]; then
-	echo "$prog: extracting $tarball into $kdir" >&2
-	rm -rf "$kdir"
-	mkdir -p "$kdir"
-	tar -xJf "$tarball" -C "$kdir" --strip-components=1 ||
-		die "could not extract $tarball"
-	patch -d "$kdir" -p1 -s <"$patch_file" || die "$patch_file does not apply"
-	touch "$kdir/.extracted"
-fi
+extract_linux_source "$kdir" "$patch_file"
 
 # allnoconfig with the fragment's lines as its fixed answers; each of
 # them must survive olddefconfig.
@@ -121,18 +105,12 @@ kmake -j"$jobs" zImage modules >>"$log" 2>&1 ||
 cp "$kdir/arch/arm/boot/zImage" "$dir/zImage"
 
 # armel packages: the guest's busybox, the 32-bit tools' libraries.
-mkdir -p "$dir/debs"
-chmod 0777 "$dir/debs"
 dpkg --print-foreign-architectures | grep -qx armel ||
 	die "the armel architecture is not enabled: run scripts/setup.sh as root"
-(cd "$dir/debs" && apt-get download -q busybox-static:armel zlib1g-dev:armel \
-	libelf-dev:armel libbpf-dev:armel >&2) || die "apt-get download failed"
 rm -rf "$dir/sysroot"
-for f in "$dir"/debs/*.deb; do
-	dpkg-deb -x "$f" "$dir/sysroot" || die "cannot unpack $f"
-done
+apt_unpack "$dir/debs" "$dir/sysroot" busybox-static:armel zlib1g-dev:armel \
+	libelf-dev:armel libbpf-dev:armel
 cp "$dir/sysroot/bin/busybox" "$dir/busybox"
-rm -f "$dir"/debs/*.deb
 
 echo "$(( $(date +%s) - start )) s" >"$dir/build-time"
 touch "$dir/.built"
