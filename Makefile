@@ -4,21 +4,41 @@
 
 # Kernel to build against and boot: newest with both headers and vmlinuz.
 # Recursive (=) so it is evaluated after `setup` has installed them.
-KVER = $(shell scripts/kver.sh)
+KVER = $(shell scripts/build/kver.sh)
 KDIR = /lib/modules/$(KVER)/build
 
 BUILD := $(CURDIR)/build
 KSRC := $(BUILD)/ksrc
 KSFT := $(KSRC)/tools/testing/selftests
 VMROOT := $(BUILD)/vmroot
-# The debug kernel (scripts/debug-kernel.sh, cached outside the tree), the
-# module built against it from a copy of the sources, and its guest tree.
-DEBUG_MOD := $(BUILD)/debug-module
+# The debug kernel's guest tree (KERNELS below).
 DEBUG_VMROOT := $(BUILD)/vmroot-debug
 # The selftests' test-only module (selftests/kmod: WARN and oops on
 # request), built in a copy of its sources for each kernel; never packaged.
 TEST_MOD := $(BUILD)/test-module
-DEBUG_TEST_MOD := $(BUILD)/debug-test-module
+
+# The kernels besides the host's, one row each:
+#   NAME:ARCH:CROSS_COMPILE:DIR:GUEST  ("-" for none)
+# scripts/build/NAME-kernel.sh builds it once, cached outside the tree,
+# and with --print-dir names its tree, DIR its kbuild tree.  make
+# NAME-kernel runs it, make NAME-module builds the module against it in
+# $(BUILD)/NAME-module, and make stage-NAME lays out its guest in
+# $(BUILD)/vmroot-NAME (`scripts/vm/vm-run --arch NAME` boots the cross
+# ones), as GUEST says:
+#   native  the host's tools and selftests, and the test-only module
+#           built for it (make NAME-test-module)
+#   cross   the tools and every selftest cross-built with CROSS_COMPILE,
+#           static (make NAME-userspace; the guest has busybox alone)
+#   own     a stage-NAME rule of its own, below
+KERNELS := \
+	debug:-:-:-:native \
+	arm64:arm64:aarch64-linux-gnu-:kdir:cross \
+	pxa:arm:arm-linux-gnueabi-:linux:own
+kernel-names := $(foreach k,$(KERNELS),$(firstword $(subst :, ,$(k))))
+# $(call kernel-field,NAME,N): field N of NAME's row, empty for "-"
+kernel-field = $(filter-out -,$(word $(2),$(subst :, ,$(filter $(1):%,$(KERNELS)))))
+# $(call kernel-dir,NAME): its kbuild tree, as a shell expansion
+kernel-dir = $$(scripts/build/$(1)-kernel.sh --print-dir)$(addprefix /,$(call kernel-field,$(1),4))
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -38,12 +58,12 @@ MAN_PAGES := $(MAN_SRCS:Documentation/man/%.rst=$(BUILD)/man/%)
 MAN_ALIASES := tracebufctl=ctl tbconv=convert tbdecode=decode tb-workload=workload
 # The tools' old names (userspace/Makefile's ALIASES), for their completion.
 TOOL_ALIASES := $(shell sed -n 's/^ALIASES := //p' userspace/Makefile)
-# The documentation as HTML (scripts/rst2html.py, Debian's docutils),
+# The documentation as HTML (scripts/build/rst2html.py, Debian's docutils),
 # installed in DOCDIR, where the man pages cite it.
 DOC_SRCS := $(sort $(wildcard Documentation/*.rst))
 DOC_HTML := $(DOC_SRCS:Documentation/%.rst=$(BUILD)/html/%.html)
 # Units of daemons that ship with the tools (none enabled by default).
-UNITS := $(wildcard scripts/*.service)
+UNITS := $(wildcard scripts/ship/*.service)
 
 # make vm CMD='...' VMFLAGS='...'
 CMD ?=
@@ -51,7 +71,7 @@ VMFLAGS ?=
 
 MAKEFLAGS += --no-print-directory
 # One line a file, as kbuild prints; V=1 prints the commands.
-include scripts/quiet.mk
+include scripts/build/quiet.mk
 
 .PHONY: all setup ksrc module userspace selftests stage vm check check-host \
 	check-vm demo bench checkpatch xscale-check install uninstall clean help \
@@ -82,19 +102,20 @@ help:
 	@echo "                 lockdep, kmemleak, lockup detectors); builds it"
 	@echo "                 the first time (6-9 min on 2 cores, then cached);"
 	@echo "                 'make check check-debug' gives one summary (CI)"
-	@echo "  debug-kernel   only build the debug kernel (scripts/debug-kernel.sh)"
+	@echo "  debug-kernel   only build the debug kernel (scripts/build/debug-kernel.sh)"
 	@echo "  fuzz-long      every libFuzzer target for FUZZ_RUNS runs or"
 	@echo "                 FUZZ_SECS s (10M or 600 s each); grows the corpus"
 	@echo "  kfunc-random   SEED (1), COUNT (512) random kernel functions"
 	@echo "                 recorded with -f under both clocks; DEBUG=1 in"
-	@echo "                 the debug kernel (scripts/kfunc-random.sh)"
+	@echo "                 the debug kernel (scripts/check/kfunc-random.sh)"
 	@echo "  soak           SOAK_SECS (600) of mixed tracing in the VM; fails"
 	@echo "                 if module memory or tool RSS grows"
 	@echo "  vm CMD='...'   run a command in the VM with the module loaded"
 	@echo "                 (VMFLAGS='--help' lists the runner's options)"
 	@echo "  demo           capture and convert traces in the VM"
 	@echo "  bench          benchmarks (see Documentation/performance.rst)"
-	@echo "  checkpatch     checkpatch.pl --strict on driver/ and uapi/"
+	@echo "  checkpatch     checkpatch.pl --strict on driver/, uapi/ and the"
+	@echo "                 userspace sources (part of check and check-host)"
 	@echo "  xscale-check   compile the module for ARM XScale (pxa_defconfig);"
 	@echo "                 about 1 min the first time, seconds after"
 	@echo "  install        module, tools, man pages, completion, udev rule,"
@@ -119,7 +140,7 @@ setup:
 	@scripts/setup.sh
 
 ksrc: setup
-	@scripts/kernel-src-extract.sh $(KSRC)
+	@scripts/build/kernel-src-extract.sh $(KSRC)
 
 module: setup
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
@@ -157,106 +178,87 @@ endef
 stage: all test-module
 	$(call stage-root,$(VMROOT),tracebuf.ko,$(TEST_MOD)/tb_provoke.ko)
 
-debug-kernel: setup
-	@scripts/debug-kernel.sh >/dev/null
+# $(call cross-make,NAME): make with NAME's cross compiler (and NAME_CFLAGS)
+cross-make = $(MAKE) CC=$(if $($(1)_CFLAGS),"$(call kernel-field,$(1),3)gcc $($(1)_CFLAGS)",$(call \
+	kernel-field,$(1),3)gcc) AR=$(call kernel-field,$(1),3)ar KSFT=$(KSFT)
+# The tools and the selftests for NAME, static.  The BPF programs are
+# compiled against arm64's vmlinux.h (Debian's kernel, which has BTF).
+cross-user = $(call cross-make,$(1)) -C userspace O=$(BUILD)/userspace-$(1) LDFLAGS=-static \
+	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=$(call kernel-field,$(1),2) \
+	BPF_VMLINUX=$$(scripts/build/arm64-kernel.sh --print-dir)/vmlinux.h
+cross-selftests = $(call cross-make,$(1)) -C selftests O=$(BUILD)/selftests-$(1) LDLIBS="-static -pthread"
 
-# Kbuild of 6.1 builds an external module next to its sources, so the
-# debug build works on a copy of them and never touches ./tracebuf.ko.
-# Only changed files are copied, so that rebuilds stay incremental.
-debug-module: debug-kernel
-	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
-		mkdir -p $(DEBUG_MOD)/$$(dirname $$f); \
-		cmp -s $$f $(DEBUG_MOD)/$$f || cp $$f $(DEBUG_MOD)/$$f || exit 1; \
+# The rules of each row of KERNELS.  The module's sources are copied to
+# $(BUILD)/NAME-module (Kbuild of 6.1 builds an external module next to
+# its sources), only the changed files, so that rebuilds stay incremental
+# and ./tracebuf.ko is never touched.
+define kernel-rules
+$(1)-kernel: setup
+	@scripts/build/$(1)-kernel.sh >/dev/null
+
+$(1)-module: $(1)-kernel
+	@for f in Kbuild $$$$(find driver uapi -name '*.[ch]'); do \
+		mkdir -p $(BUILD)/$(1)-module/$$$$(dirname $$$$f); \
+		cmp -s $$$$f $(BUILD)/$(1)-module/$$$$f || cp $$$$f $(BUILD)/$(1)-module/$$$$f || exit 1; \
 	done
-	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
-		$(MAKE) -C "$$kdir" M=$(DEBUG_MOD) W=1 modules
-
-debug-test-module: debug-kernel
-	@kdir=$$(scripts/debug-kernel.sh --print-dir) && \
-		$(MAKE) test-module TEST_MOD=$(DEBUG_TEST_MOD) KDIR="$$kdir"
-
-stage-debug: all debug-module debug-test-module
-	$(call stage-root,$(DEBUG_VMROOT),$(DEBUG_MOD)/tracebuf.ko,$(DEBUG_TEST_MOD)/tb_provoke.ko)
-
-# $(call copy-module-sources,DIR): the module's sources into DIR, for a
-# build against another kernel (Kbuild of 6.1 builds an external module
-# next to its sources); only changed files, so that rebuilds stay
-# incremental.
-define copy-module-sources
-	@for f in Kbuild $$(find driver uapi -name '*.[ch]'); do \
-		mkdir -p $(1)/$$(dirname $$f); \
-		cmp -s $$f $(1)/$$f || cp $$f $(1)/$$f || exit 1; \
-	done
+	@kdir=$$(call kernel-dir,$(1)) && \
+		$$(MAKE) -C "$$$$kdir" $(addprefix ARCH=,$(call kernel-field,$(1),2)) \
+		$(addprefix CROSS_COMPILE=,$(call kernel-field,$(1),3)) M=$(BUILD)/$(1)-module W=1 modules
 endef
 
-# arm64: Debian's own arm64 kernel (scripts/arm64-kernel.sh, cached outside
-# the tree), the module cross-built against its headers in a copy of the
-# sources (as the debug module), the tools and selftests linked statically
-# (the guest has busybox and nothing else), and the tree that
-# `scripts/vm-run --arch arm64` boots.
-ARM64_CROSS := aarch64-linux-gnu-
-ARM64_MOD := $(BUILD)/arm64-module
-ARM64_VMROOT := $(BUILD)/vmroot-arm64
-ARM64_MAKE = $(MAKE) CC=$(ARM64_CROSS)gcc AR=$(ARM64_CROSS)ar KSFT=$(KSFT)
-ARM64_USER = $(ARM64_MAKE) -C userspace O=$(BUILD)/userspace-arm64 LDFLAGS=-static \
-	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm64 \
-	BPF_VMLINUX=$$(scripts/arm64-kernel.sh --print-dir)/vmlinux.h
-ARM64_SELFTESTS = $(ARM64_MAKE) -C selftests O=$(BUILD)/selftests-arm64 LDLIBS="-static -pthread"
+define native-guest-rules
+$(1)-test-module: $(1)-kernel
+	@kdir=$$(call kernel-dir,$(1)) && \
+		$$(MAKE) test-module TEST_MOD=$(BUILD)/$(1)-test-module KDIR="$$$$kdir"
 
-arm64-kernel: setup
-	@scripts/arm64-kernel.sh >/dev/null
+stage-$(1): all $(1)-module $(1)-test-module
+	$$(call stage-root,$(BUILD)/vmroot-$(1),$(BUILD)/$(1)-module/tracebuf.ko,$(BUILD)/$(1)-test-module/tb_provoke.ko)
+endef
 
-arm64-module: arm64-kernel
-	$(call copy-module-sources,$(ARM64_MOD))
-	@kdir=$$(scripts/arm64-kernel.sh --print-dir)/kdir && \
-		$(MAKE) -C "$$kdir" ARCH=arm64 CROSS_COMPILE=$(ARM64_CROSS) M=$(ARM64_MOD) W=1 modules
+define cross-guest-rules
+$(1)-userspace: $(1)-kernel arm64-kernel ksrc
+	$$(call cross-user,$(1)) tools
+	$$(call cross-selftests,$(1))
 
-arm64-userspace: arm64-kernel ksrc
-	$(ARM64_USER) tools
-	$(ARM64_SELFTESTS)
+stage-$(1): $(1)-module $(1)-userspace
+	@rm -rf $(BUILD)/vmroot-$(1)
+	@mkdir -p $(BUILD)/vmroot-$(1)/lib/tracebuf $(BUILD)/vmroot-$(1)/usr/bin $(BUILD)/vmroot-$(1)/selftests
+	@cp $(BUILD)/$(1)-module/tracebuf.ko $(BUILD)/vmroot-$(1)/lib/tracebuf/
+	@$$(call cross-user,$(1)) install-bin DESTDIR=$(BUILD)/vmroot-$(1) BINDIR=/usr/bin
+	@$$(call cross-selftests,$(1)) install INSTALL_DIR=$(BUILD)/vmroot-$(1)/selftests
+endef
 
-stage-arm64: arm64-module arm64-userspace
-	@rm -rf $(ARM64_VMROOT)
-	@mkdir -p $(ARM64_VMROOT)/lib/tracebuf $(ARM64_VMROOT)/usr/bin $(ARM64_VMROOT)/selftests
-	@cp $(ARM64_MOD)/tracebuf.ko $(ARM64_VMROOT)/lib/tracebuf/
-	@$(ARM64_USER) install-bin DESTDIR=$(ARM64_VMROOT) BINDIR=/usr/bin
-	@$(ARM64_SELFTESTS) install INSTALL_DIR=$(ARM64_VMROOT)/selftests
+$(foreach k,$(kernel-names),$(eval $(call kernel-rules,$(k))))
+# The guest trees of make check besides the x86 guest's and the debug one's
+GUEST_STAGES := $(foreach k,$(kernel-names),$(if $(filter cross own,$(call \
+	kernel-field,$(k),5)),stage-$(k)))
+$(foreach k,$(kernel-names),$(if $(filter native cross,$(call kernel-field,$(k),5)),\
+	$(eval $(call $(call kernel-field,$(k),5)-guest-rules,$(k)))))
 
-# 32-bit ARM, XScale: the PXA270 kernel of scripts/pxa-kernel.sh (built
+# 32-bit ARM, XScale: the PXA270 kernel of scripts/build/pxa-kernel.sh (built
 # once, cached outside the tree), the module cross-built against it, the
 # tools, their host tests and the selftests static for armel, and the tree
-# `scripts/vm-run --arch pxa` boots.  The Mainstone has 64 MiB: only the
+# `scripts/vm/vm-run --arch pxa` boots.  The Mainstone has 64 MiB: only the
 # tests that apply there are staged (PXA_TESTS).
-PXA_CROSS := arm-linux-gnueabi-
-PXA_MOD := $(BUILD)/pxa-module
+PXA_CROSS := $(call kernel-field,pxa,3)
 PXA_VMROOT := $(BUILD)/vmroot-pxa
 PXA_TESTS := module_test fdr_test fdr_read_test fdr_review_test fdr_mmap_test \
 	tracebuf_test tracebuf_api_test tracebufctl_test
-PXA_SYSROOT = $$(scripts/pxa-kernel.sh --print-dir)/sysroot
-PXA_MAKE = $(MAKE) CC="$(PXA_CROSS)gcc -isystem $(PXA_SYSROOT)/usr/include \
-	-L$(PXA_SYSROOT)/usr/lib/arm-linux-gnueabi" AR=$(PXA_CROSS)ar KSFT=$(KSFT)
-PXA_USER = $(PXA_MAKE) -C userspace O=$(BUILD)/userspace-pxa LDFLAGS=-static \
-	LIBBPF_LIBS="-lbpf -lelf -lz" BPF_ARCH=arm \
-	BPF_VMLINUX=$$(scripts/arm64-kernel.sh --print-dir)/vmlinux.h
-PXA_SELFTESTS = $(PXA_MAKE) -C selftests O=$(BUILD)/selftests-pxa LDLIBS="-static -pthread"
-
-pxa-kernel: setup
-	@scripts/pxa-kernel.sh >/dev/null
-
-pxa-module: pxa-kernel
-	$(call copy-module-sources,$(PXA_MOD))
-	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
-		$(MAKE) -C "$$kdir" ARCH=arm CROSS_COMPILE=$(PXA_CROSS) M=$(PXA_MOD) W=1 modules
+PXA_SYSROOT = $$(scripts/build/pxa-kernel.sh --print-dir)/sysroot
+pxa_CFLAGS = -isystem $(PXA_SYSROOT)/usr/include -L$(PXA_SYSROOT)/usr/lib/arm-linux-gnueabi
+PXA_MAKE = $(call cross-make,pxa)
+PXA_USER = $(call cross-user,pxa)
+PXA_SELFTESTS = $(call cross-selftests,pxa)
 
 pxa-userspace: pxa-kernel arm64-kernel ksrc
 	$(PXA_USER) tools tests
 	$(PXA_SELFTESTS) $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload
 
 # Test only: the CP14 trace-buffer model and the hardware backend's test
-# (selftests/pxa), for `scripts/vm-run --arch pxa -n -- /selftests/run-hw.sh`.
+# (selftests/pxa), for `scripts/vm/vm-run --arch pxa -n -- /selftests/run-hw.sh`.
 PXA_CP14 := $(BUILD)/pxa-cp14
 pxa-cp14: pxa-kernel ksrc
-	@kdir=$$(scripts/pxa-kernel.sh --print-dir)/linux && \
+	@kdir=$(call kernel-dir,pxa) && \
 		$(MAKE) -C selftests/pxa module KDIR="$$kdir" OUT=$(PXA_CP14) \
 		ARCH=arm CROSS_COMPILE=$(PXA_CROSS)
 	$(PXA_MAKE) -C selftests/pxa test OUT=$(PXA_CP14)
@@ -264,7 +266,7 @@ pxa-cp14: pxa-kernel ksrc
 stage-pxa: pxa-module pxa-userspace pxa-cp14 stage-pxa-host
 	@rm -rf $(PXA_VMROOT)
 	@mkdir -p $(PXA_VMROOT)/lib/tracebuf $(PXA_VMROOT)/usr/bin $(PXA_VMROOT)/selftests
-	@cp $(PXA_MOD)/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
+	@cp $(BUILD)/pxa-module/tracebuf.ko $(PXA_VMROOT)/lib/tracebuf/
 	@$(PXA_USER) install-bin DESTDIR=$(PXA_VMROOT) BINDIR=/usr/bin
 	@cp $(PXA_TESTS:%=$(BUILD)/selftests-pxa/%) $(BUILD)/selftests-pxa/fdr_workload \
 		selftests/run.sh $(PXA_VMROOT)/selftests/
@@ -280,7 +282,7 @@ stage-pxa: pxa-module pxa-userspace pxa-cp14 stage-pxa-host
 # and compressed (xz: 7 MB), unpacked by run-host.sh just before it runs.
 PXA_HOSTROOT := $(BUILD)/vmroot-pxa-host
 PXA_HOSTDOCS := Documentation/*.rst Documentation/man/*.rst \
-	scripts/tracebuf-completion.bash dkms.conf debian/changelog
+	scripts/ship/tracebuf-completion.bash dkms.conf debian/changelog
 stage-pxa-host: pxa-userspace
 	@rm -rf $(PXA_HOSTROOT)
 	@mkdir -p $(PXA_HOSTROOT)/tb/build/userspace/tests \
@@ -298,7 +300,7 @@ stage-pxa-host: pxa-userspace
 	@cp selftests/pxa/run-host.sh $(PXA_HOSTROOT)/selftests/
 
 vm: stage
-	@scripts/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
+	@scripts/vm/vm-run $(VMFLAGS) -- $(if $(CMD),sh -c '$(CMD)',)
 
 # A debug kernel or module that does not build must not cost the summary
 # line: the stale guest tree goes first, and check.sh counts the missing
@@ -317,14 +319,14 @@ ifneq ($(filter check-debug,$(MAKECMDGOALS)),)
 check: stage ksrc
 	@scripts/check.sh --debug-build
 else
-check: stage stage-arm64 stage-pxa ksrc
+check: stage $(GUEST_STAGES) ksrc
 	@scripts/check.sh
 endif
 # A recipe of its own, so that make says nothing after the summary line.
 check-debug: check
 	@:
 else
-check: stage stage-arm64 stage-pxa ksrc
+check: stage $(GUEST_STAGES) ksrc
 	@scripts/check.sh
 
 check-debug: all ksrc
@@ -335,45 +337,46 @@ endif
 check-host: all ksrc
 	@scripts/check.sh --host-only
 
-check-vm: stage stage-arm64 stage-pxa
+check-vm: stage $(GUEST_STAGES)
 	@scripts/check.sh --vm-only
 
-# The arm64 guest alone (it is part of check and check-vm).
-check-arm64: stage-arm64 ksrc
-	@scripts/check.sh --arm64-only
-
-# The PXA270 guests alone (part of check): the XScale hardware backend
-# over the CP14 model, and the host tests built for 32-bit ARM.
-check-pxa: stage-pxa ksrc
-	@scripts/check.sh --pxa-only
+# check-NAME: the guests of a cross or own row of KERNELS alone (part of
+# check and check-vm): check-arm64 runs the selftests in the arm64 guest,
+# check-pxa the XScale hardware backend over the CP14 model and the host
+# tests built for 32-bit ARM, in the PXA270 guest.
+define guest-check-rule
+check-$(1): stage-$(1) ksrc
+	@scripts/check.sh --$(1)-only
+endef
+$(foreach s,$(GUEST_STAGES),$(eval $(call guest-check-rule,$(s:stage-%=%))))
 
 demo: stage
-	@scripts/demo.sh
+	@scripts/vm/demo.sh
 
 bench: stage
-	@scripts/bench.sh
+	@scripts/bench/bench.sh
 
 # Cost as the work grows (Documentation/perf-data/): one boot, minutes.
 .PHONY: bench-curves
 bench-curves: stage
-	@scripts/bench-curves.sh
+	@scripts/bench/bench-curves.sh
 
 fuzz-long: setup
-	@scripts/fuzz-long.sh
+	@scripts/check/fuzz-long.sh
 
 soak: stage
-	@scripts/soak.sh
+	@scripts/check/soak.sh
 
 # Outside CI: minutes per round.  SEED, COUNT, ROUNDS, DEBUG=1.
 kfunc-random: $(if $(DEBUG),stage-debug,stage)
-	@scripts/kfunc-random.sh $(if $(DEBUG),--debug) --seed $(or $(SEED),1) \
+	@scripts/check/kfunc-random.sh $(if $(DEBUG),--debug) --seed $(or $(SEED),1) \
 		--count $(or $(COUNT),512) --rounds $(or $(ROUNDS),2)
 
 checkpatch: ksrc
-	@scripts/checkpatch.sh
+	@scripts/check/checkpatch.sh
 
 xscale-check: setup
-	@scripts/xscale-compile-check.sh
+	@scripts/build/xscale-compile-check.sh
 
 # The tools alone, without the kselftest harness (the package builds this).
 tools:
@@ -395,9 +398,9 @@ install-module: module
 
 html: $(DOC_HTML)
 
-$(BUILD)/html/%.html: Documentation/%.rst scripts/rst2html.py
+$(BUILD)/html/%.html: Documentation/%.rst scripts/build/rst2html.py
 	@mkdir -p $(dir $@)
-	$(call quiet,RST2HTML,$(@F))scripts/rst2html.py $< $@.tmp && mv $@.tmp $@
+	$(call quiet,RST2HTML,$(@F))scripts/build/rst2html.py $< $@.tmp && mv $@.tmp $@
 
 install-tools: tools man html
 	$(MAKE) -C userspace O=$(BUILD)/userspace install-bin DESTDIR=$(DESTDIR) BINDIR=$(PREFIX)/bin
@@ -408,13 +411,13 @@ install-tools: tools man html
 	@for a in $(MAN_ALIASES); do \
 		echo ".so man1/tracebuf-$${a#*=}.1" >$(DESTDIR)$(MANDIR)/man1/$${a%=*}.1 || exit 1; \
 	done
-	install -D -m 0644 scripts/tracebuf-completion.bash $(DESTDIR)$(COMPLETIONDIR)/tracebuf
+	install -D -m 0644 scripts/ship/tracebuf-completion.bash $(DESTDIR)$(COMPLETIONDIR)/tracebuf
 	@for a in $(TOOL_ALIASES); do \
 		ln -sf tracebuf $(DESTDIR)$(COMPLETIONDIR)/$$a || exit 1; \
 	done
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(DOC_HTML) README.md $(DESTDIR)$(DOCDIR)/
-	install -D -m 0644 scripts/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
+	install -D -m 0644 scripts/ship/60-tracebuf.rules $(DESTDIR)$(UDEVDIR)/60-tracebuf.rules
 	install -D -m 0644 uapi/linux/tracebuf.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf.h
 	install -D -m 0644 uapi/linux/tracebuf_fdr.h $(DESTDIR)$(PREFIX)/include/linux/tracebuf_fdr.h
 	@for u in $(UNITS); do \
@@ -426,7 +429,7 @@ uninstall:
 	rm -f $(UDEVDIR)/60-tracebuf.rules $(PREFIX)/include/linux/tracebuf.h \
 		$(PREFIX)/include/linux/tracebuf_fdr.h
 	rm -f $(COMPLETIONDIR)/tracebuf $(TOOL_ALIASES:%=$(COMPLETIONDIR)/%)
-	rm -f $(UNITS:scripts/%=$(UNITDIR)/%)
+	rm -f $(UNITS:scripts/ship/%=$(UNITDIR)/%)
 	rm -f $(DOC_HTML:$(BUILD)/html/%=$(DOCDIR)/%) $(DOCDIR)/README.md
 	rm -f $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man1/%) $(MAN_PAGES:$(BUILD)/man/%=$(MANDIR)/man4/%)
 	rm -f $(foreach a,$(MAN_ALIASES),$(MANDIR)/man1/$(firstword $(subst =, ,$(a))).1)
@@ -435,16 +438,16 @@ uninstall:
 
 # Debian packages (debian/, Documentation/packaging.rst).
 deb:
-	@scripts/deb.sh $(BUILD)/deb
+	@scripts/pkg/deb.sh $(BUILD)/deb
 
 # Installs the packages in a throwaway chroot, never on this machine
-# (scripts/deb-check.sh), then boots the VM with the module dkms built
+# (scripts/pkg/deb-check.sh), then boots the VM with the module dkms built
 # there and runs the selftests that load and open it.
 deb-check: deb all
-	@scripts/deb-check.sh $(BUILD)/deb $(KVER)
+	@scripts/pkg/deb-check.sh $(BUILD)/deb $(KVER)
 	$(call stage-root,$(BUILD)/vmroot-dkms,$(BUILD)/deb/dkms/tracebuf.ko)
 	@sum=$$(sha256sum $(BUILD)/deb/dkms/tracebuf.ko | cut -d' ' -f1) && \
-	scripts/vm-run -q -r $(BUILD)/vmroot-dkms -w $(BUILD)/vm-dkms -t 900 -- sh -c \
+	scripts/vm/vm-run -q -r $(BUILD)/vmroot-dkms -w $(BUILD)/vm-dkms -t 900 -- sh -c \
 		"[ \$$(sha256sum /lib/tracebuf/tracebuf.ko | cut -d' ' -f1) = $$sum ] && \
 		 echo '# the guest runs the module dkms built in the chroot' && \
 		 cd /selftests && ./module_test && ./privilege_test" \

@@ -4,7 +4,7 @@
 # The test command: host unit tests (plain and ASan/UBSan builds), then the
 # kselftests inside a VM running Debian's kernel with tracebuf loaded, and
 # with --debug the same kselftests again in the debug kernel of
-# scripts/debug-kernel.sh (KASAN, UBSAN, lockdep, kmemleak).  Ends with
+# scripts/build/debug-kernel.sh (KASAN, UBSAN, lockdep, kmemleak).  Ends with
 # exactly one line "N passed, N failed, N skipped" for all of it; exits
 # non-zero if anything failed.  Expects `make all ksrc` (or `make stage`,
 # and `make stage-debug` for the debug kernel) to have run.
@@ -24,7 +24,7 @@
 # stage-arm64, stage-pxa, the host tests, then the debug module and its
 # guest tree, whose kernel .ci/run starts building first) and then runs
 # the arm64 and PXA270 guests and LTTng's beside ours
-# (scripts/lttng-compare.sh), which would otherwise wait behind the
+# (scripts/check/lttng-compare.sh), which would otherwise wait behind the
 # other lane's (two guests at a time: the lanes hold the machine-wide
 # guest lock for both).  A guest whose build is not done waits for it,
 # and the wait is a step of its own in the timing table at the end,
@@ -37,22 +37,56 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
+# The cross-built guests (the Makefile's KERNELS rows whose GUEST is
+# "cross"), one row each: NAME, its qemu, the variable of its time limit
+# and the limit's default (seconds), and its defaults of TB_SCALE and
+# TB_SLOW.  Each boots the tree of make stage-NAME with
+# `vm-run --arch NAME`, runs every selftest, then the host's checks of the
+# traces it wrote (vm_suite); --NAME-only runs it alone.
+#
+# arm64: Debian's arm64 kernel of the same release under TCG.  A system
+# call costs about 5.6 times what it costs in the x86 guest (getppid:
+# 2.2 us against 0.4 us, Documentation/testing.rst): half the iterations,
+# and time bounds stretched from x86's 3 to 10.  The interrupt source
+# there is ttyS3 (vm-run --arch).
+cross_guests="
+arm64	qemu-system-aarch64	TB_ARM64_VM_TIMEOUT	2400	0.5	10
+"
+cross_names=$(awk 'NF { print $1 }' <<<"$cross_guests")
+# cross_field NAME N: field N of NAME's row
+cross_field() {
+	awk -v n="$1" -v f="$2" '$1 == n { print $f }' <<<"$cross_guests"
+}
+# Why a host check of a cross guest's traces is skipped there:
+# bpf_kfunc_skip_NAME (tracebuf bpf -f refuses; bpf_collector_test checks
+# that it says why).
+bpf_kfunc_skip_arm64="arm64 6.1 cannot attach BPF trampolines to kernel functions"
+
 do_host=1
 do_vm=1
-do_arm64=1
+declare -A do_cross
+for g in $cross_names; do do_cross[$g]=1; done
+no_cross() { local g; for g in $cross_names; do do_cross[$g]=0; done; }
 do_pxa=1
 do_debug=0
 debug_build=0
 for arg in "$@"; do
 	case "$arg" in
-	--host-only) do_vm=0; do_arm64=0; do_pxa=0 ;;
+	--host-only) do_vm=0; no_cross; do_pxa=0 ;;
 	--vm-only) do_host=0 ;;
-	--debug-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=0; do_debug=1 ;;
-	--arm64-only) do_host=0; do_vm=0; do_pxa=0 ;;
-	--pxa-only) do_host=0; do_vm=0; do_arm64=0; do_pxa=1 ;;
+	--debug-only) do_host=0; do_vm=0; no_cross; do_pxa=0; do_debug=1 ;;
+	--pxa-only) do_host=0; do_vm=0; no_cross; do_pxa=1 ;;
 	--debug) do_debug=1 ;;
 	--debug-build) do_debug=1; debug_build=1 ;;
-	*) echo "usage: $0 [--host-only | --vm-only | --debug-only | --arm64-only | --pxa-only] [--debug] [--debug-build]" >&2; exit 2 ;;
+	*)
+		g=${arg#--}
+		g=${g%-only}
+		if [ "--$g-only" = "$arg" ] && [ -n "$g" ] && [ -n "${do_cross[$g]:-}" ]; then
+			do_host=0; do_vm=0; no_cross; do_cross[$g]=1; do_pxa=0
+		else
+			echo "usage: $0 [--host-only | --vm-only | --debug-only |$(printf ' --%s-only |' $cross_names) --pxa-only] [--debug] [--debug-build]" >&2
+			exit 2
+		fi ;;
 	esac
 done
 
@@ -171,32 +205,36 @@ host_suites() {
 	tap_lines "$results/host/man_pages_build.tap"
 	# No two userspace files include or call each other in a circle
 	# (Documentation/library.rst): the graphs from the sources and nm.
-	section "circles between userspace files (scripts/file-circles.py)"
-	run_tap host file_circles "$top/scripts/file-circles.py" \
+	section "circles between userspace files (scripts/check/file-circles.py)"
+	run_tap host file_circles "$top/scripts/check/file-circles.py" \
 		"$top/userspace" "$top/build/userspace"
 	# The same for the module's files (Documentation/design.rst, "The
 	# flight recorder's layers"): its objects are built in the tree.
-	section "circles between the module's files (scripts/file-circles.py)"
-	run_tap host module_circles "$top/scripts/file-circles.py" \
+	section "circles between the module's files (scripts/check/file-circles.py)"
+	run_tap host module_circles "$top/scripts/check/file-circles.py" \
 		"$top" "$top" driver
 	# The trace_event JSON and the folded stacks of real traces
 	# (userspace/tests/data/viewer) opened in speedscope in chromium, the
 	# viewer's parsed profiles checked against llvm-xray's dump; one
 	# skipped result without the viewer (scripts/setup.sh).  Screenshots
 	# in build/viewer.
-	section "viewer: speedscope in chromium (scripts/viewer-check.sh)"
+	section "viewer: speedscope in chromium (scripts/check/viewer-check.sh)"
 	rm -rf "$top/build/viewer"
-	run_tap viewer json scripts/viewer-check.sh json \
+	run_tap viewer json scripts/check/viewer-check.sh json \
 		"$top/userspace/tests/data/viewer/demo.fdr" "$top/build/viewer"
 	# A trace with switches and wake-ups (record -e sched,syscall...,
 	# 2026-11-29): CPU tracks from the recorded switches, the idle tasks
 	# as swapper/N, its names from its own META block.
-	run_tap viewer json_sched scripts/viewer-check.sh json \
+	run_tap viewer json_sched scripts/check/viewer-check.sh json \
 		"$top/userspace/tests/data/viewer/sched.fdr" "$top/build/viewer"
 	run_tap viewer folded sh -c 'mkdir -p "$2" &&
 		"$1/build/userspace/tracebuf" report --folded "$1/userspace/tests/data/viewer/demo.fdr" >"$2/demo.folded" &&
-		exec "$1/scripts/viewer-check.sh" folded "$2/demo.folded" "$2"' \
+		exec "$1/scripts/check/viewer-check.sh" folded "$2/demo.folded" "$2"' \
 		sh "$top" "$top/build/viewer"
+	# checkpatch --strict, the kernel's rules: driver/ and uapi/, and
+	# the userspace sources, which keep them too (make checkpatch).
+	section "checkpatch --strict (scripts/check/checkpatch.sh)"
+	run_tap host checkpatch scripts/check/checkpatch.sh --tap
 	echo "# building host tests with ASan and UBSan"
 	if make -s -C userspace O="$top/build/userspace-asan" SANITIZE=1 \
 		KSFT="$top/build/ksrc/tools/testing/selftests" tests >"$results/asan-build.log" 2>&1; then
@@ -251,27 +289,27 @@ vm_suite() {
 	# The FDR trace the guest recorded, checked with the host's llvm-xray.
 	section "host: llvm-xray over the FDR trace of $suite"
 	guest_check "$suite-fdr-accept" llvm_xray "$results/$suite-out/accept" \
-		scripts/fdr-accept.sh "$results/$suite-out/accept"
+		scripts/check/fdr-accept.sh "$results/$suite-out/accept"
 	# Kernel functions (record -f) named by llvm-xray -m: judged on
-	# Debian's kernel, whose function names the script expects (the
-	# tinyconfig debug kernel may inline some of them).
-	if [ "$suite" = vm ] || [ "$suite" = arm64 ]; then
+	# Debian's kernels (x86 and the cross guests), whose function names
+	# the script expects (the tinyconfig debug kernel may inline some of
+	# them).
+	local skip_var="bpf_kfunc_skip_${suite//-/_}"
+	if [ "$suite" != debug ]; then
 		section "host: llvm-xray -m over the kernel function trace of $suite"
 		guest_check "$suite-kfunc-accept" llvm_xray "$results/$suite-out/kfunc" \
-			scripts/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
+			scripts/check/fdr-kfunc-accept.sh "$results/$suite-out/kfunc"
 		section "host: llvm-xray -m over the BPF collector's kernel function trace of $suite"
-		if [ "$suite" = arm64 ]; then
-			# tracebuf bpf -f refuses there (bpf_collector_test
-			# checks that it says why).
+		if [ -n "${!skip_var:-}" ]; then
 			mkdir -p "$results/$suite-bpf-kfunc-accept"
 			printf 'TAP version 13\n1..1\nok 1 llvm_xray # SKIP %s\n' \
-				"arm64 6.1 cannot attach BPF trampolines to kernel functions" \
+				"${!skip_var}" \
 				>"$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
 			echo 0 >"$results/$suite-bpf-kfunc-accept/llvm_xray.rc"
 			tap_lines "$results/$suite-bpf-kfunc-accept/llvm_xray.tap"
 		else
 			guest_check "$suite-bpf-kfunc-accept" llvm_xray "$results/$suite-out/bpf-kfunc" \
-				scripts/fdr-kfunc-accept.sh "$results/$suite-out/bpf-kfunc"
+				scripts/check/fdr-kfunc-accept.sh "$results/$suite-out/bpf-kfunc"
 		fi
 	else
 		# The debug kernel: both collectors ran and their traces hold
@@ -279,18 +317,18 @@ vm_suite() {
 		# inlined there).
 		section "host: the kernel function traces of $suite, core checks"
 		guest_check "$suite-kfunc-accept" llvm_xray "$results/$suite-out/kfunc" \
-			scripts/fdr-kfunc-accept.sh --core "$results/$suite-out/kfunc"
+			scripts/check/fdr-kfunc-accept.sh --core "$results/$suite-out/kfunc"
 		guest_check "$suite-bpf-kfunc-accept" llvm_xray "$results/$suite-out/bpf-kfunc" \
-			scripts/fdr-kfunc-accept.sh --core "$results/$suite-out/bpf-kfunc"
+			scripts/check/fdr-kfunc-accept.sh --core "$results/$suite-out/bpf-kfunc"
 	fi
 	section "host: llvm-xray over the trigger daemon's files of $suite"
 	guest_check "$suite-trigger-accept" llvm_xray "$results/$suite-out/trigger" \
-		scripts/fdr-trigger-accept.sh "$results/$suite-out/trigger"
+		scripts/check/fdr-trigger-accept.sh "$results/$suite-out/trigger"
 	# tracebuf report against a computation of its own, on every trace
 	# the guest wrote (record, a raw device capture, -f, bpf, triggers).
 	section "host: tracebuf report cross-checked on the traces of $suite"
 	guest_check "$suite-report" report_check "$results/$suite-out/accept" \
-		scripts/report-check.sh "$results/$suite-out/accept" \
+		scripts/check/report-check.sh "$results/$suite-out/accept" \
 		"$results/$suite-out/kfunc" "$results/$suite-out/bpf-kfunc" \
 		"$results/$suite-out/bpf" "$results/$suite-out/trigger"
 	# The same traces in the LTTng and ftrace readers (issue 42): the
@@ -299,22 +337,22 @@ vm_suite() {
 	# babeltrace2, lttng-analyses and trace-cmd against the report.
 	section "host: the CTF and trace.dat of the traces of $suite, in babeltrace2, lttng-analyses and trace-cmd"
 	guest_check "$suite-convert" convert_check "$results/$suite-out/accept" \
-		scripts/convert-check.sh "$results/$suite-out/accept/trace.fdr" \
+		scripts/check/convert-check.sh "$results/$suite-out/accept/trace.fdr" \
 		"$results/$suite-out/kfunc/trace.fdr" "$results/$suite-out/bpf/all.fdr" \
 		"$results/$suite-out/trigger"
 	# The recorder capture taken after the fuzzer (selftests/fuzz_test).
 	section "host: llvm-xray over the capture after the fuzzer in $suite"
 	guest_check "$suite-fuzz-xray" llvm_xray "$results/$suite-out/fuzz" \
-		scripts/fdr-verify.sh "$results/$suite-out/fuzz"
+		scripts/check/fdr-verify.sh "$results/$suite-out/fuzz"
 	# What the BPF collector wrote in the guest, read by llvm-xray here.
 	section "host: llvm-xray on the BPF collector's files of $suite"
 	guest_check "$suite-host-xray" bpf_xray "$results/$suite-out/bpf" \
-		scripts/check-bpf-xray.sh "$results/$suite-out/bpf"
+		scripts/check/check-bpf-xray.sh "$results/$suite-out/bpf"
 }
 
 # Debian's kernel in the x86 guest, then the crash and provoke guests.
 x86_suites() {
-	section "VM: selftests in $(scripts/kver.sh) under qemu"
+	section "VM: selftests in $(scripts/build/kver.sh) under qemu"
 	# The guests' time limits are a backstop for a guest that hangs (each
 	# test has its own limit, times TB_SLOW): about three times what a
 	# guest takes here, so that a machine twice as slow, or this one
@@ -331,35 +369,32 @@ x86_suites() {
 	done
 	# --disk: an ext4 /disk, where record's spool takes O_DIRECT
 	# (selftests/fdr_accept.sh; the guest's other files are on tmpfs).
-	scripts/vm-run -t "${TB_VM_TIMEOUT:-2700}" -A "$knobs" -D 128 \
+	scripts/vm/vm-run -t "${TB_VM_TIMEOUT:-2700}" -A "$knobs" -D 128 \
 		-o "$results/vm-out" -- /selftests/run.sh
 	rc=$?
 	vm_suite vm
 	# Recovery after a crash: four guests that panic on purpose, their
 	# memory dumps read by tracebuf crash (about a minute; Debian's
 	# kernel only: the debug kernel's job is the module's own checkers).
-	section "VM: recovery after a crash (scripts/crash-check.sh)"
-	run_tap vm-crash crash_check scripts/crash-check.sh "$results/vm-crash-work"
+	section "VM: recovery after a crash (scripts/check/crash-check.sh)"
+	run_tap vm-crash crash_check scripts/check/crash-check.sh "$results/vm-crash-work"
 	# WARN and OOPS triggers fired for real, in a guest of its own
 	# whose kernel-log gate expects exactly the provoked reports.
-	section "VM: a provoked WARN and oops (scripts/provoke-check.sh)"
-	run_tap vm-provoke provoke_check scripts/provoke-check.sh "$results/vm-provoke-work"
+	section "VM: a provoked WARN and oops (scripts/check/provoke-check.sh)"
+	run_tap vm-provoke provoke_check scripts/check/provoke-check.sh "$results/vm-provoke-work"
 }
 
-arm64_suites() {
-	# Debian's arm64 kernel of the same release under TCG: every
-	# selftest, then the host's checks of the traces its guest wrote.
-	# The interrupt source there is ttyS3 (vm-run --arch).
-	section "VM: selftests in $(scripts/arm64-kernel.sh --kver) under qemu-system-aarch64"
-	# A system call costs about 5.6 times what it costs in the x86
-	# guest (getppid: 2.2 us against 0.4 us, Documentation/testing.rst):
-	# half the iterations, and time bounds stretched from x86's 3 to 10.
-	aknobs="TB_SCALE=${TB_SCALE:-0.5} TB_SLOW=${TB_SLOW:-10}"
-	[ -n "${TB_FUZZ_SEED:-}" ] && aknobs="$aknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
-	scripts/vm-run --arch arm64 -t "${TB_ARM64_VM_TIMEOUT:-2400}" -A "$aknobs" -D 128 \
-		-w "$top/build/vm-arm64" -o "$results/arm64-out" -- /selftests/run.sh
+# cross_suites NAME: the cross guest NAME (its row of cross_guests).
+cross_suites() {
+	local g=$1 tvar knobs
+	section "VM: selftests in $(scripts/build/$g-kernel.sh --kver) under $(cross_field "$g" 2)"
+	tvar=$(cross_field "$g" 3)
+	knobs="TB_SCALE=${TB_SCALE:-$(cross_field "$g" 5)} TB_SLOW=${TB_SLOW:-$(cross_field "$g" 6)}"
+	[ -n "${TB_FUZZ_SEED:-}" ] && knobs="$knobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
+	scripts/vm/vm-run --arch "$g" -t "${!tvar:-$(cross_field "$g" 4)}" -A "$knobs" -D 128 \
+		-w "$top/build/vm-$g" -o "$results/$g-out" -- /selftests/run.sh
 	rc=$?
-	vm_suite arm64
+	vm_suite "$g"
 }
 
 # pxa_suite SUITE: the results of a PXA guest run into $results/SUITE-out
@@ -377,8 +412,8 @@ pxa_suite() {
 # LTTng 2.13's own kernel session and tracebuf record on one workload in
 # the guest of the peer tracers, compared by lttng-analyses (issue 42).
 lttng_suite() {
-	section "VM: LTTng's own kernel session beside tracebuf record (scripts/lttng-compare.sh)"
-	run_tap lttng-compare lttng_compare scripts/lttng-compare.sh \
+	section "VM: LTTng's own kernel session beside tracebuf record (scripts/check/lttng-compare.sh)"
+	run_tap lttng-compare lttng_compare scripts/check/lttng-compare.sh \
 		"$results/lttng-compare-work"
 }
 
@@ -387,7 +422,7 @@ pxa_suites() {
 	# over the CP14 model, which loads first (selftests/pxa/run-hw.sh;
 	# Documentation/architectures.rst).
 	section "VM: the XScale hardware backend over the CP14 model (PXA270, qemu-system-arm)"
-	scripts/vm-run --arch pxa -n -t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
+	scripts/vm/vm-run --arch pxa -n -t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
 		-w "$top/build/vm-pxa" -o "$results/pxa-out" -- /selftests/run-hw.sh
 	rc=$?
 	pxa_suite pxa
@@ -395,7 +430,7 @@ pxa_suites() {
 	# guest of their own: they need no module, and the board's 64 MiB
 	# must hold them (selftests/pxa/run-host.sh).
 	section "VM: the host tests for 32-bit ARM in the PXA270 guest"
-	scripts/vm-run --arch pxa -r "$top/build/vmroot-pxa-host" -n \
+	scripts/vm/vm-run --arch pxa -r "$top/build/vmroot-pxa-host" -n \
 		-t "${TB_PXA_VM_TIMEOUT:-600}" -A "TB_SLOW=${TB_SLOW:-10}" \
 		-w "$top/build/vm-pxa-host" -o "$results/pxa-host-out" -- /selftests/run-host.sh
 	rc=$?
@@ -405,13 +440,13 @@ pxa_suites() {
 debug_suites() {
 	# run-debug.sh loads the module itself (-n), so that kmemleak's
 	# check covers the load, and unloads it before the final scan.
-	if kdir=$(scripts/debug-kernel.sh --print-dir) && [ -d "$top/build/vmroot-debug" ]; then
+	if kdir=$(scripts/build/debug-kernel.sh --print-dir) && [ -d "$top/build/vmroot-debug" ]; then
 		section "VM: selftests in the debug kernel ($kdir)"
 		# KASAN and lockdep make every system call about ten times
 		# slower: fewer iterations, longer time bounds (tb_stress.h).
 		dknobs="TB_SCALE=${TB_SCALE:-0.2} TB_SLOW=${TB_SLOW:-10}"
 		[ -n "${TB_FUZZ_SEED:-}" ] && dknobs="$dknobs TB_FUZZ_SEED=$TB_FUZZ_SEED"
-		scripts/vm-run -K "$kdir/arch/x86/boot/bzImage" -r "$top/build/vmroot-debug" \
+		scripts/vm/vm-run -K "$kdir/arch/x86/boot/bzImage" -r "$top/build/vmroot-debug" \
 			-w "$top/build/vm-debug" -m 2048 -n -t "${TB_DEBUG_VM_TIMEOUT:-3000}" \
 			-A "$dknobs" -o "$results/debug-out" -- /selftests/run-debug.sh
 		rc=$?
@@ -424,7 +459,7 @@ debug_suites() {
 	# lockdep, in a guest of its own (the oops turns lockdep off).
 	if [ -n "${kdir:-}" ] && [ $rc != 126 ]; then
 		section "VM: a provoked WARN and oops in the debug kernel"
-		run_tap debug-provoke provoke_check scripts/provoke-check.sh \
+		run_tap debug-provoke provoke_check scripts/check/provoke-check.sh \
 			"$results/debug-provoke-work" -K "$kdir/arch/x86/boot/bzImage" \
 			-r "$top/build/vmroot-debug" -m 2048
 	fi
@@ -548,11 +583,13 @@ debug_stage() {
 # every guest took 41 (2026-11-29, b0e4786).
 build_lane() {
 	lane_tag="builds: "
-	local arm64_rc=0 pxa_rc=0
-	if [ $do_arm64 = 1 ]; then
-		step builds stage-arm64 build stage-arm64 arm64-build.log stage-arm64
-		arm64_rc=$(cat "$lanes/stage-arm64.rc")
-	fi
+	local g pxa_rc=0
+	local -A cross_rc
+	for g in $cross_names; do
+		[ "${do_cross[$g]}" = 1 ] || continue
+		step builds "stage-$g" build "stage-$g" "$g-build.log" "stage-$g"
+		cross_rc[$g]=$(cat "$lanes/stage-$g.rc")
+	done
 	if [ $do_pxa = 1 ]; then
 		step builds stage-pxa build stage-pxa pxa-build.log stage-pxa
 		pxa_rc=$(cat "$lanes/stage-pxa.rc")
@@ -566,13 +603,14 @@ build_lane() {
 	if [ $do_host = 1 ]; then
 		step builds "host tests" host_suites
 	fi
-	if [ $do_arm64 = 1 ]; then
-		if [ "$arm64_rc" = 0 ]; then
-			step builds "arm64 guest" arm64_suites
+	for g in $cross_names; do
+		[ "${do_cross[$g]}" = 1 ] || continue
+		if [ "${cross_rc[$g]}" = 0 ]; then
+			step builds "$g guest" cross_suites "$g"
 		else
-			build_failed arm64 arm64-build.log "make stage-arm64"
+			build_failed "$g" "$g-build.log" "make stage-$g"
 		fi
-	fi
+	done
 	if [ $do_pxa = 1 ]; then
 		if [ "$pxa_rc" = 0 ]; then
 			step builds "PXA270 guests" pxa_suites
@@ -587,7 +625,7 @@ build_lane() {
 
 if [ $debug_build = 1 ]; then
 	# Two guests at a time, ours: the lanes take the machine-wide lock
-	# that every vm-run queues on (scripts/vm-run) once for both, so
+	# that every vm-run queues on (scripts/vm/vm-run) once for both, so
 	# that no other checkout's guest makes a third on two cores.
 	if [ "${TB_VM_NOLOCK:-0}" != 1 ] && command -v flock >/dev/null; then
 		vm_lock_dir=${XDG_CACHE_HOME:-$HOME/.cache}/tracebuf
@@ -618,7 +656,9 @@ if [ $debug_build = 1 ]; then
 else
 	[ $do_host = 1 ] && step host "host tests" host_suites
 	[ $do_vm = 1 ] && step guests "x86, crash and provoke guests" x86_suites
-	[ $do_arm64 = 1 ] && step guests "arm64 guest" arm64_suites
+	for g in $cross_names; do
+		[ "${do_cross[$g]}" = 1 ] && step guests "$g guest" cross_suites "$g"
+	done
 	[ $do_pxa = 1 ] && step guests "PXA270 guests" pxa_suites
 	[ $do_vm = 1 ] && step guests "LTTng beside tracebuf" lttng_suite
 	[ $do_debug = 1 ] && step guests "debug guest" debug_suites

@@ -3,7 +3,7 @@
 #
 # Install every Debian package that building, testing and demonstrating
 # tracebuf needs, and the trace viewer the host checks open our JSON in
-# (scripts/viewer-check.sh): speedscope and puppeteer-core from npm, at
+# (scripts/check/viewer-check.sh): speedscope and puppeteer-core from npm, at
 # pinned versions, in $TB_VIEWER_DIR (default ~/.cache/tracebuf/viewer,
 # outside the tree), driving Debian's chromium.  Idempotent: when
 # everything is present it only runs dpkg queries and reads two
@@ -32,14 +32,14 @@ PACKAGES="
 	trace-cmd kernelshark xvfb x11-apps imagemagick
 "
 # babeltrace2, babeltrace (lttng-analyses runs its CLI) and
-# python3-lttnganalyses read our CTF in the host tests (scripts/ctf-check.py).
-# trace-cmd reads our trace.dat in the host tests (scripts/tracedat-check.py);
+# python3-lttnganalyses read our CTF in the host tests (scripts/check/ctf-check.py).
+# trace-cmd reads our trace.dat in the host tests (scripts/check/tracedat-check.py);
 # kernelshark opens it under xvfb's X server, xwd (x11-apps) and
 # imagemagick's convert keep a screenshot of it (tracedat_test).
-# lttng-tools and linux-perf run in make bench's guest (scripts/bench-root.sh),
+# lttng-tools and linux-perf run in make bench's guest (scripts/bench/bench-root.sh),
 # gnuplot draws make bench-curves' plots.  lttng-modules is not installed
 # here: lttng-modules-dkms would build at install time for every installed
-# kernel; scripts/lttng-modules.sh builds its source for the VM's kernel
+# kernel; scripts/build/lttng-modules.sh builds its source for the VM's kernel
 # only, when make bench first needs it.
 # node and npm: Debian's, unless a node with its npm is installed already
 # (NodeSource's nodejs ships npm and conflicts with Debian's npm package).
@@ -81,13 +81,13 @@ for p in $PACKAGES; do
 done
 
 # The arm64 guest's kernel, headers and busybox, fetched (apt-get download,
-# unpacked outside the tree) by scripts/arm64-kernel.sh.
+# unpacked outside the tree) by scripts/build/arm64-kernel.sh.
 arm64_missing() {
-	! "$(dirname "$0")/arm64-kernel.sh" --print-dir >/dev/null 2>&1
+	! "$(dirname "$0")/build/arm64-kernel.sh" --print-dir >/dev/null 2>&1
 }
 install_arm64() {
 	arm64_missing || return 0
-	"$(dirname "$0")/arm64-kernel.sh" >/dev/null
+	"$(dirname "$0")/build/arm64-kernel.sh" >/dev/null
 }
 
 if [ -z "$missing" ] && ! viewer_missing && ! arm64_missing; then
@@ -97,7 +97,7 @@ fi
 if [ "${1:-}" = "--check" ]; then
 	[ -z "$missing" ] || echo "setup: missing packages:$missing" >&2
 	viewer_missing && echo "setup: missing the viewer in $viewer" >&2
-	arm64_missing && echo "setup: missing the arm64 guest kernel (scripts/arm64-kernel.sh)" >&2
+	arm64_missing && echo "setup: missing the arm64 guest kernel (scripts/build/arm64-kernel.sh)" >&2
 	exit 1
 fi
 
@@ -116,7 +116,7 @@ fi
 echo "setup: installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # The arm64 libraries the cross-built tools link (multiarch); armel's
-# are only downloaded (scripts/pxa-kernel.sh).
+# are only downloaded (scripts/build/pxa-kernel.sh).
 for a in arm64 armel; do
 	dpkg --print-foreign-architectures | grep -qx $a || dpkg --add-architecture $a
 done

@@ -7,7 +7,7 @@
  * read the switch, wake-up and error typed events with the library's
  * reader around a pinned ping-pong and N failed open() calls
  * (sched_and_errors_exact).  The files are left in
- * /out/bpf for scripts/check-bpf-xray.sh, which runs llvm-xray on them on
+ * /out/bpf for scripts/check/check-bpf-xray.sh, which runs llvm-xray on them on
  * the host.
  */
 #include <dirent.h>
@@ -1317,7 +1317,7 @@ TEST_F_TIMEOUT(bpf, sched_and_errors_exact, 600)
 	sched_check(_metadata, &f);
 	memset(&f, 0, sizeof(f));
 	f.enoent_tid = -1;
-	/* This one is llvm-xray's too (scripts/check-bpf-xray.sh). */
+	/* This one is llvm-xray's too (scripts/check/check-bpf-xray.sh). */
 	ASSERT_EQ(0, sched_record(_metadata, self->self, self->err,
 				  sizeof(self->err), "sched", false, &f))
 		TH_LOG("%s", f.err);

@@ -3,7 +3,7 @@
 #
 # Guest half of the FDR acceptance check: record a workload with syscalls,
 # IRQs and context switches on two CPUs into /out/accept/.  The host half,
-# scripts/fdr-accept.sh, runs llvm-xray over the files.
+# scripts/check/fdr-accept.sh, runs llvm-xray over the files.
 
 out=/out/accept
 mkdir -p "$out"
@@ -34,7 +34,7 @@ cat /dev/tracebuf_fdr >"$out/cat.fdr"
 tracebuf-record --stop
 
 # The same controls as subcommands: tracebuf fdr config, start, snapshot,
-# stats, names and stop; scripts/fdr-accept.sh checks what they wrote.
+# stats, names and stop; scripts/check/fdr-accept.sh checks what they wrote.
 tracebuf fdr config --mode flight -e syscall,irq,sched -s 256K -w 0 &&
 	tracebuf fdr start && /selftests/fdr_workload 100 >/dev/null &&
 	tracebuf fdr snapshot "$out/fdr-snapshot.fdr" &&

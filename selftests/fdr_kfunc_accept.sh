@@ -4,7 +4,7 @@
 # Guest half of the kernel function check: the same file read (dd of a
 # tmpfs file) recorded with -f by each collector, tracebuf record (the
 # module) into /out/kfunc/ and tracebuf bpf (fentry/fexit) into
-# /out/bpf-kfunc/.  The host half, scripts/fdr-kfunc-accept.sh, runs
+# /out/bpf-kfunc/.  The host half, scripts/check/fdr-kfunc-accept.sh, runs
 # llvm-xray account -m and stack -m over each.
 
 # The selector reads available_filter_functions and the kprobe blacklist.

@@ -8,7 +8,7 @@
  * the events before it, and EPOLLPRI wakes the poller.
  *
  * Not a *_test: run.sh must not run it, since the reports it provokes fail
- * any other run's kernel log check.  scripts/crash-check.sh runs it in a
+ * any other run's kernel log check.  scripts/check/crash-check.sh runs it in a
  * guest of its own, with tb_provoke.ko loaded, panic_on_oops 0, and the
  * kernel log check expecting exactly these three reports (vm-run -R).
  */

@@ -3,7 +3,7 @@
 #
 # Guest half of the trigger daemon check: `tracebuf record --trigger` in
 # the background, five triggers fired by markers while a workload runs,
-# --keep 3, then SIGINT.  The host half, scripts/fdr-trigger-accept.sh,
+# --keep 3, then SIGINT.  The host half, scripts/check/fdr-trigger-accept.sh,
 # checks that exactly the newest three file sets are left and that
 # llvm-xray accepts them.
 

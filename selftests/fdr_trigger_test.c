@@ -623,7 +623,7 @@ static int kprobe_listed(const char *sym)
 /*
  * WARN arms on this kernel (its kprobe on __warn registers), and costs
  * nothing while not armed: the kprobe exists only while it is.  Firing it
- * needs a WARN; scripts/crash-check.sh provokes one (tb_provoke.ko).
+ * needs a WARN; scripts/check/crash-check.sh provokes one (tb_provoke.ko).
  */
 TEST(warn_arms_its_kprobe_only_while_armed)
 {

@@ -5,7 +5,7 @@
  * random and printed), then checks that both devices still work exactly
  * on the module the fuzzer left behind.  The recorder capture of that
  * check goes to /out/fuzz/aftermath.fdr for llvm-xray on the host
- * (scripts/fdr-verify.sh).
+ * (scripts/check/fdr-verify.sh).
  */
 #include <sys/wait.h>
 

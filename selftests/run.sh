@@ -32,8 +32,8 @@ for t in $tests; do
 done
 
 # Full run: also record the FDR acceptance trace and the kernel function
-# trace for the host's llvm-xray checks (scripts/fdr-accept.sh,
-# scripts/fdr-kfunc-accept.sh, run by scripts/check.sh).
+# trace for the host's llvm-xray checks (scripts/check/fdr-accept.sh,
+# scripts/check/fdr-kfunc-accept.sh, run by scripts/check.sh).
 if [ $# -eq 0 ] && [ -x "$dir/fdr_accept.sh" ]; then
 	echo "# ---- fdr_accept"
 	echo fdr_accept >/run/vm-step

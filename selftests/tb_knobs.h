@@ -40,7 +40,7 @@ static inline long tb_scaled(long n, long min)
 /*
  * The guest's UART whose interrupts the tests make: TB_IRQ_TTY, or ttyS4
  * (the x86 guest's PCI UART; arm64's kernel has four 8250 lines, and its
- * guest passes ttyS3: scripts/vm-run).
+ * guest passes ttyS3: scripts/vm/vm-run).
  */
 static inline const char *tb_irq_tty(void)
 {

@@ -508,7 +508,7 @@ void tbcore_probes_detach(struct tbcore_consumer *c)
  * tbcore_bare_probes=1: empty probes on sys_enter and sys_exit, registered
  * directly and beside whatever the consumers have.  Alone, they are what
  * any tracepoint probe costs at the least: the reference of
- * scripts/insn-profile's "bare" configuration.
+ * scripts/bench/insn-profile's "bare" configuration.
  */
 static bool tbcore_bare;
 static bool tbcore_bare_on;	/* registered; under tbcore_probes_lock */
@@ -580,7 +580,7 @@ static const struct kernel_param_ops tbcore_bare_ops = {
 };
 module_param_cb(tbcore_bare_probes, &tbcore_bare_ops, &tbcore_bare, 0644);
 MODULE_PARM_DESC(tbcore_bare_probes,
-		 "empty probes on sys_enter/sys_exit (benchmark reference, scripts/insn-profile)");
+		 "empty probes on sys_enter/sys_exit (benchmark reference, scripts/bench/insn-profile)");
 
 /* --------------------------------------------------------------- load */
 

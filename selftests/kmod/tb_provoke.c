@@ -2,7 +2,7 @@
 /*
  * tb_provoke: a test-only module that makes the kernel report trouble on
  * request, so that the flight recorder's WARN and OOPS triggers can be
- * fired for real (scripts/crash-check.sh).  Built with the selftests,
+ * fired for real (scripts/check/crash-check.sh).  Built with the selftests,
  * never packaged.  Write one word to /dev/tb_provoke:
  *
  *   warn       WARN(1, ...): the report every WARN() prints

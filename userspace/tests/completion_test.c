@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The bash completion (scripts/tracebuf-completion.bash), driven as bash
+ * The bash completion (scripts/ship/tracebuf-completion.bash), driven as bash
  * drives it: bash-completion loaded, COMP_WORDS and COMP_CWORD set as
  * bash splits the line (--map=F is "--map" "=" "F"), _tracebuf run, and
  * COMPREPLY compared.  It offers what the option tables say (issue 27
@@ -15,7 +15,7 @@
 #include "tb_harness.h"
 #include "tb_test_util.h"
 
-#define COMPLETION	"../../scripts/tracebuf-completion.bash"
+#define COMPLETION	"../../scripts/ship/tracebuf-completion.bash"
 #define BASH_COMPLETION	"/usr/share/bash-completion/bash_completion"
 
 /* What bash offers for @words (bash syntax; the last is the word typed). */

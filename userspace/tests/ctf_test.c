@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracebuf convert fdr-ctf (lib/convert/fdr_ctf.c) against the real
- * readers, through scripts/ctf-check.py: babeltrace2 reads each converted
+ * readers, through scripts/check/ctf-check.py: babeltrace2 reads each converted
  * trace without a warning and counts per event name what tracebuf report
  * counts; on the demo trace lttng-syscallstats-mi and lttng-irqstats-mi
  * give the report's counts, minimums, maximums and totals.  Skipped, with
@@ -20,7 +20,7 @@
 
 #define KID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
 
-#define CHECK	"python3 ../../scripts/ctf-check.py"
+#define CHECK	"python3 ../../scripts/check/ctf-check.py"
 
 /* Convert @fdr into a new directory and check it; returns the status. */
 static int convert_check(const char *fdr, const char *extra, char **out)
@@ -30,7 +30,7 @@ static int convert_check(const char *fdr, const char *extra, char **out)
 
 	/* A guest has the tests, not python3 (status 4: skipped). */
 	if (!tu_have("python3")) {
-		*out = strdup("python3 not installed (scripts/ctf-check.py checks the trace)");
+		*out = strdup("python3 not installed (scripts/check/ctf-check.py checks the trace)");
 		return 4;
 	}
 	if (!mkdtemp(dir))

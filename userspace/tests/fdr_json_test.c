@@ -7,7 +7,7 @@
  * installed, must see as many function events.  A kernel trace renders as
  * recorded: point events as instants, every slice closed and cut ones
  * marked, named tasks, CPU tracks, named arguments, losses where they
- * happened (scripts/viewer-check.sh checks the same in a browser).
+ * happened (scripts/check/viewer-check.sh checks the same in a browser).
  */
 #include <stdio.h>
 #include <stdlib.h>

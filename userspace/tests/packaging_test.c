@@ -24,7 +24,7 @@
 
 #define TOP		"../.."
 #define MANDIR		TOP "/Documentation/man"
-#define COMPLETION	TOP "/scripts/tracebuf-completion.bash"
+#define COMPLETION	TOP "/scripts/ship/tracebuf-completion.bash"
 
 /* Is @w already one of the space-separated words of @set? */
 static int has_word(const char *set, const char *w)

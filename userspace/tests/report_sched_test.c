@@ -9,7 +9,7 @@
  * a read failing with EAGAIN, a return value whose id is not its exit's,
  * one first in its block after an exit of its id in the block before;
  * every cut of the file; and the same numbers computed again by
- * scripts/report-check.py from llvm-xray's own dump of the file.
+ * scripts/check/report-check.py from llvm-xray's own dump of the file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -734,7 +734,7 @@ TEST(every_cut)
 
 /*
  * The same numbers from llvm-xray's dump of the file, by
- * scripts/report-check.py's computation of its own: through the
+ * scripts/check/report-check.py's computation of its own: through the
  * command line's --json.
  */
 TEST(report_check_py)
@@ -744,12 +744,12 @@ TEST(report_check_py)
 	int status;
 
 	if (!tu_have("python3") || !tu_have("llvm-xray"))
-		SKIP(return, "python3 or llvm-xray not installed (scripts/report-check.py)");
+		SKIP(return, "python3 or llvm-xray not installed (scripts/check/report-check.py)");
 	dir = tu_tmpdir();
 	pingpong(&x);
 	snprintf(path, sizeof(path), "%s/pingpong.fdr", dir);
 	ASSERT_EQ(0, gb_write(&x.g, path));
-	out = tu_run(&status, "python3 ../../scripts/report-check.py --tracebuf %s %s",
+	out = tu_run(&status, "python3 ../../scripts/check/report-check.py --tracebuf %s %s",
 		     tu_tool("tracebuf"), path);
 	EXPECT_EQ(0, status) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "ok 1 pingpong.fdr")) TH_LOG("%s", out);

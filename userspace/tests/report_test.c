@@ -4,7 +4,7 @@
  * generated traces -- nesting, calls the trace holds half of, point
  * events, loss reports, markers, a trigger -- the filters, a capture whose
  * tasks' records go back in time, the percentiles' bounds, folded stacks
- * and the command line's errors.  scripts/report-check.py checks real
+ * and the command line's errors.  scripts/check/report-check.py checks real
  * traces against a computation of its own (make check).
  */
 #include <errno.h>

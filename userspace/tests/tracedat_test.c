@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracebuf convert fdr-tracedat (lib/convert/fdr_tracedat.c) against
- * trace-cmd itself, through scripts/tracedat-check.py: trace-cmd report
+ * trace-cmd itself, through scripts/check/tracedat-check.py: trace-cmd report
  * reads each converted trace without a word on stderr, counts per event
  * what tracebuf report counts and splits them by CPU as --cpu does; its
  * -F filters and --stat work on them; KernelShark loads one under Xvfb
- * (scripts/kernelshark-check.sh).  Skipped, with the reason, when
+ * (scripts/check/kernelshark-check.sh).  Skipped, with the reason, when
  * trace-cmd or KernelShark is not installed (scripts/setup.sh installs
  * them).
  */
@@ -23,7 +23,7 @@
 
 #define KID(space, key)	TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_##space, key)
 
-#define CHECK	"python3 ../../scripts/tracedat-check.py"
+#define CHECK	"python3 ../../scripts/check/tracedat-check.py"
 #define NO_TRACE_CMD	"trace-cmd not installed (scripts/setup.sh installs it)"
 
 /* Convert @fdr to a trace.dat in @dir and check it; returns the status. */
@@ -33,7 +33,7 @@ static int convert_check(const char *fdr, const char *dir, char **out)
 
 	/* A guest has the tests, not python3 (status 4: skipped). */
 	if (!tu_have("python3")) {
-		*out = strdup("python3 not installed (scripts/tracedat-check.py checks the file)");
+		*out = strdup("python3 not installed (scripts/check/tracedat-check.py checks the file)");
 		return 4;
 	}
 	*out = tu_run(&status, "%s convert -q fdr-tracedat %s %s/t.dat && %s %s %s %s/t.dat",
@@ -583,7 +583,7 @@ TEST_TIMEOUT(kernelshark, TU_BATCH_TIMEOUT)
 		SKIP(return, "kernelshark not installed (scripts/setup.sh installs it)");
 	dir = tu_tmpdir();
 	out = tu_run(&status, "%s convert -q fdr-tracedat data/viewer/demo.fdr %s/t.dat && "
-		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark.png 642",
+		     "sh ../../scripts/check/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark.png 642",
 		     tu_tool("tracebuf"), dir, dir);
 	tu_rmdir(dir);
 	if (status == 4)
@@ -609,7 +609,7 @@ TEST_TIMEOUT(kernelshark_sched, TU_BATCH_TIMEOUT)
 	snprintf(fdr, sizeof(fdr), "%s/s.fdr", dir);
 	ASSERT_EQ(0, sg_write(fdr));
 	out = tu_run(&status, "%s convert -q fdr-tracedat %s %s/t.dat && "
-		     "sh ../../scripts/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark-sched.png 200",
+		     "sh ../../scripts/check/kernelshark-check.sh %s/t.dat ../../build/tracedat-kernelshark-sched.png 200",
 		     tu_tool("tracebuf"), fdr, dir, dir);
 	tu_rmdir(dir);
 	if (status == 4)

@@ -104,9 +104,9 @@ static void pin(int cpu)
 }
 
 /*
- * The measured interval's marks for scripts/insn-reader: instructions that
+ * The measured interval's marks for scripts/bench/insn-reader: instructions that
  * do nothing on any x86 CPU, which its qemu plugin counts between
- * (scripts/insn-mark-plugin.c).
+ * (scripts/bench/insn-mark-plugin.c).
  */
 static void insn_mark_start(void)
 {
@@ -263,7 +263,7 @@ static void run_faults(uint64_t n)
 /*
  * Two processes yielding to each other on one CPU: every sched_yield()
  * switches to the other (CFS picks the other runnable task), a switch
- * without a wake-up, for scripts/insn-profile's cost per switch.
+ * without a wake-up, for scripts/bench/insn-profile's cost per switch.
  */
 static void run_yield(uint64_t n)
 {

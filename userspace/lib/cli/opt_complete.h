@@ -4,7 +4,7 @@
  * from their help texts: the words to offer for a command line, with
  * the values each option and operand takes (event classes, trigger
  * conditions, modes, conversions, sizes; files only where a file is
- * expected).  scripts/tracebuf-completion.bash asks `tracebuf
+ * expected).  scripts/ship/tracebuf-completion.bash asks `tracebuf
  * __complete CWORD WORDS...` and offers what it prints.
  */
 #ifndef TB_OPT_COMPLETE_H

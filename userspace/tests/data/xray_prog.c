@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A small threaded program instrumented with XRay (FDR mode) whose trace
- * the host tests and scripts/bench-convert.sh read.  Built with
+ * the host tests and scripts/bench/bench-convert.sh read.  Built with
  *   clang -O1 -fxray-instrument -fxray-modes=xray-fdr
  *         -fxray-instruction-threshold=1 -pthread
  * Usage: xray_prog [ITERATIONS [THREADS [FDR-CONFIG]]]
