@@ -81,21 +81,13 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 }
 
 /*
- * The file that is partway through the oldest page of @c lets go of it,
- * keeping the rest (@keep) or discarding it, and the page is free.
+ * The file that is partway through the oldest page of @c lets go of the
+ * rest of it, and the page is free.
  */
-static int fdr_stream_let_go(struct fdr_cpu *c, bool keep)
+static void fdr_stream_let_go(struct fdr_cpu *c)
 {
 	struct fdr_reader *rd = c->rd_owner;
-	u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
 
-	if (keep) {
-		int ret = fdr_rest_save(&rd->rest, c, c->tail, c->rd_off,
-					len - c->rd_off, FDR_NO_BLOCK, NULL);
-
-		if (ret)
-			return ret;
-	}
 	c->rd_off = 0;
 	c->rd_owner = NULL;
 	rd->cpu = -1;
@@ -103,7 +95,6 @@ static int fdr_stream_let_go(struct fdr_cpu *c, bool keep)
 	smp_store_release(&c->tail, c->tail + 1);
 	/* Peers skipped this CPU while the file owned the page. */
 	wake_up_interruptible_all(&fdr_ring_wq);
-	return 0;
 }
 
 int fdr_stream_keep_rests(void)
@@ -114,14 +105,38 @@ int fdr_stream_keep_rests(void)
 		return 0;
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+		u32 len;
 
 		if (!c->rd_owner)
 			continue;
-		ret = fdr_stream_let_go(c, true);
-		if (ret)
+		len = c->pages[c->tail & FDR_PAGE_MASK].len;
+		ret = fdr_rest_save(&c->rd_owner->rest, c, c->tail, c->rd_off,
+				    len - c->rd_off, FDR_NO_BLOCK, NULL);
+		if (ret) {
+			fdr_stream_rests_kept(false);
 			return ret;
+		}
 	}
 	return 0;
+}
+
+void fdr_stream_rests_kept(bool go)
+{
+	int cpu;
+
+	if (!fdr_ring_buf_size)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_cpus, cpu);
+
+		if (!c->rd_owner)
+			continue;
+		/* A file partway through a page has no other rest pending. */
+		if (go)
+			fdr_stream_let_go(c);
+		else
+			fdr_rest_free(&c->rd_owner->rest);
+	}
 }
 
 /*
@@ -138,7 +153,7 @@ void fdr_stream_exit(struct fdr_reader *rd)
 	for_each_possible_cpu(cpu) {
 		fdr_stream_lend(rd, cpu, false, true, NULL);
 		if (per_cpu_ptr(fdr_cpus, cpu)->rd_owner == rd)
-			fdr_stream_let_go(per_cpu_ptr(fdr_cpus, cpu), false);
+			fdr_stream_let_go(per_cpu_ptr(fdr_cpus, cpu));
 	}
 }
 
