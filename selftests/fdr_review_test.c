@@ -917,11 +917,12 @@ static int review_set_kfuncs(int fd, const char *names)
  * Capture stopped with data unread: A owns the rest of CPU 1's oldest
  * page, B blocks behind it.  A START that fails (a listed function's
  * module went away: fdr_kfunc_start() fails) must leave the stopped
- * capture as it was.  fdr_capture_start() calls fdr_ring_reset() before
- * it can fail: the unread pages and A's ownership are gone, fdr_gen is
- * not bumped (no reader sees its capture end) and nothing wakes the
- * queue, so A reads EOF instead of its data and B, whose condition
- * (stopped and empty) became true, sleeps on.
+ * capture as it was.  fdr_capture_start() called fdr_ring_reset() before
+ * it could fail: the unread pages and A's ownership were gone, fdr_gen
+ * not bumped (no reader saw its capture end) and nothing woke the queue,
+ * so A read EOF instead of its data and B, whose condition (stopped and
+ * empty) became true, slept on.  Later it let A's page go before it
+ * could fail, keeping A's rest: B took the next page.
  */
 TEST(failed_start_keeps_stopped_stream)
 {
@@ -931,7 +932,7 @@ TEST(failed_start_keeps_stopped_stream)
 	uint64_t gen;
 	ssize_t n, rest = 0;
 	pthread_t th;
-	int fd, afd, ret;
+	int fd, afd, ret, i;
 
 	if (nr_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
@@ -957,6 +958,16 @@ TEST(failed_start_keeps_stopped_stream)
 	EXPECT_EQ(-1, ioctl(fd, TRACEBUF_FDR_IOC_START));
 	ASSERT_EQ(0, fdr_stats(fd, &st));
 	EXPECT_EQ(0U, st.running);
+	/*
+	 * A still owns its page, so B stays blocked: given the time to run,
+	 * B must not have read.  Before 2026-11-30 START copied A's rest out
+	 * and let its page go before it could fail, B woke and took the next
+	 * page, and A read its rest, then EAGAIN (a debug-kernel CI run).
+	 */
+	for (i = 0; i < 100 && !b.done; i++)
+		usleep(10000);
+	EXPECT_FALSE(b.done) TH_LOG("B read %zd bytes of A's CPU after the failed START",
+				     b.n);
 	/* A finishes its page and reads the rest to EOF. */
 	while ((n = read(afd, big, sizeof(big))) > 0)
 		rest += n;

@@ -8,8 +8,9 @@
  * JSON lines add up exactly to the report's count + exit_no_entry +
  * points.  Nothing is timed: the bounds only wait for top to end.
  */
+#include <pthread.h>
 #include <signal.h>
-#include <sys/ptrace.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -384,7 +385,7 @@ TEST_TIMEOUT(attach_takes_nothing_from_the_reader, 300)
 
 /*
  * The first field of /proc/@pid/task/@pid/syscall: the system call the
- * main thread of @pid is in, -1 for none, -2 when unreadable.
+ * main thread of @pid sleeps in, -1 for none (running), -2 unreadable.
  */
 static long top_main_syscall(pid_t pid)
 {
@@ -401,65 +402,72 @@ static long top_main_syscall(pid_t pid)
 	return nr;
 }
 
-#ifdef SYS_poll
-#define TOP_POLL_NR	SYS_poll
-#else
-#define TOP_POLL_NR	SYS_ppoll
-#endif
-
-/*
- * Stop the main thread of @pid, alone, while it waits in poll() for its
- * interval's end and holds nothing, as a summary of hundreds of
- * milliseconds would: 0, or -1 (detached again).
- */
-static int top_freeze_main(pid_t pid)
+/* Copy the pipe's read end to TOP_OUT until its end (a thread). */
+static void *top_pipe_copy(void *p)
 {
-	int i, status;
+	int in = *(int *)p, out;
+	char buf[4096];
+	ssize_t n;
 
-	for (i = 0; i < 200; i++) {
-		if (ptrace(PTRACE_SEIZE, pid, 0, 0))
-			return -1;
-		if (ptrace(PTRACE_INTERRUPT, pid, 0, 0) ||
-		    waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
-			ptrace(PTRACE_DETACH, pid, 0, 0);
-			return -1;
-		}
-		if (top_main_syscall(pid) == TOP_POLL_NR)
-			return 0;
-		ptrace(PTRACE_DETACH, pid, 0, 0);
-		usleep(10000);
-	}
-	return -1;
+	out = open(TOP_OUT, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (out < 0 || write(out, buf, n) != n)
+			break;
+	if (out >= 0)
+		close(out);
+	return NULL;
 }
 
 /*
- * While top's main thread does not come back from its loop (a long
- * summary: stopped here with ptrace, which stops that thread alone),
- * its reader thread still drains the rings: four rings' worth of
- * getppid() written meanwhile, paced so that the drains' own pace keeps
- * up on any machine, is neither dropped nor missing from its intervals.
- * When top drained between its summaries, all but the first ring's worth
- * were dropped.
+ * While top's main thread cannot go on, as in a summary that does not
+ * end (here its output is a pipe of one page that nobody reads, full, so
+ * it waits in write()), its reader thread still drains the rings: four
+ * rings' worth of getppid() written meanwhile, paced so that the drains'
+ * own pace keeps up on any machine, is neither dropped nor missing from
+ * its intervals once the pipe is read again, after a ^C.  When top
+ * drained between its summaries, all but the first ring's worth were
+ * dropped; and a ^C while it waited in write() made it fail.
  */
 TEST_TIMEOUT(a_stalled_summary_loses_nothing, 300)
 {
-	const char *const args[] = { "--json", "-i", "0.5", "-s", "1M",
-		"-e", "syscall", "--save", TOP_FDR, NULL };
+	char *argv[] = { "tracebuf", "top", "--json", "--rows", "0", "-i",
+		"0.2", "-s", "1M", "-e", "syscall", "--save", TOP_FDR, NULL };
 	/* a getppid() is two records of 8 bytes or more */
 	const uint64_t want = 4ULL * (1 << 20) / 16;
 	struct tracebuf_fdr_stats st;
 	uint64_t calls = 0, seen, missed;
+	int fd, status, pfd[2], cap, queued = 0;
+	pthread_t copier;
 	pid_t pid;
-	int fd, status;
 
-	pid = top_spawn(args);
+	ASSERT_EQ(0, pipe(pfd));
+	cap = fcntl(pfd[1], F_SETPIPE_SZ, 4096);
+	ASSERT_LT(0, cap);
+	unlink(TOP_FDR);
+	pid = fork();
 	ASSERT_LE(0, pid);
+	if (!pid) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		fd = open(TOP_ERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(98);
+	}
+	close(pfd[1]);
 	fd = open(TB_FDR_DEV, O_RDWR);
 	ASSERT_LE(0, fd);
-	ASSERT_TRUE(TB_WAIT_FOR(!fdr_stats(fd, &st) && st.running, 20));
-	ASSERT_EQ(0, top_freeze_main(pid)) {
+	/*
+	 * Full (a write that does not fit in the pipe's one page waits for
+	 * room): top's main thread sleeps in write(), however long it takes.
+	 */
+	ASSERT_TRUE(TB_WAIT_FOR(!ioctl(pfd[0], FIONREAD, &queued) &&
+				queued > 0 &&
+				top_main_syscall(pid) == SYS_write, 60)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
+		top_show(_metadata, TOP_ERR);
 	}
 	/* 1,000 calls each 10 ms at most: a ring in 650 ms or more */
 	while (calls < want) {
@@ -471,15 +479,20 @@ TEST_TIMEOUT(a_stalled_summary_loses_nothing, 300)
 	}
 	ASSERT_EQ(0, fdr_stats(fd, &st));
 	EXPECT_EQ(1, st.running);
-	ASSERT_EQ(0, ptrace(PTRACE_DETACH, pid, 0, 0));
-	kill(pid, SIGINT);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status)) top_show(_metadata, TOP_ERR);
-	ASSERT_EQ(0, fdr_stats(fd, &st));
-	EXPECT_EQ(0ULL, st.dropped) TH_LOG("%llu dropped of %llu written",
+	EXPECT_EQ(0ULL, st.dropped) TH_LOG("%llu dropped of %llu written while top's output waited",
 					    (unsigned long long)st.dropped,
 					    (unsigned long long)st.written);
+	/*
+	 * ^C while top waits in write(): it must still print its last
+	 * interval once the pipe is read, not give up the write.
+	 */
+	kill(pid, SIGINT);
+	ASSERT_EQ(0, pthread_create(&copier, NULL, top_pipe_copy, &pfd[0]));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	pthread_join(copier, NULL);
+	close(pfd[0]);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) top_show(_metadata, TOP_ERR);
 	close(fd);
 	EXPECT_LE(1, top_compare(_metadata, &seen, &missed));
 	EXPECT_LE(calls, seen);

@@ -47,39 +47,48 @@ static u32 fdr_capture_wakeup(const struct tracebuf_fdr_config *cfg)
 }
 
 /*
- * The lock held, stopped: the rings at @size, described to crash images
- * (fdr_crash_rings()), unless a file maps them (EBUSY).  The description of the
- * old rings goes before they do, and rings a crash image could not find are
- * refused as any ENOMEM, the old ones gone.
+ * The lock held, stopped, no file mapping the rings
+ * (fdr_mmap_hold_off()): the rings at @size, described to crash images
+ * (fdr_crash_rings()).  The
+ * description of the old rings goes before they do, and rings a crash
+ * image could not find are refused as any ENOMEM, the old ones gone.
  */
-static int fdr_capture_realloc(u32 size)
+static int fdr_capture_alloc(u32 size)
 {
 	int ret;
 
-	if (size == fdr_ring_size())
-		return 0;
-	if (!fdr_mmap_hold_off())
-		return -EBUSY;
 	fdr_crash_rings_gone();
 	ret = fdr_ring_alloc(size);
 	if (!ret && fdr_crash_rings()) {
 		fdr_ring_free();
 		ret = -ENOMEM;
 	}
-	fdr_mmap_allow();
 	return ret;
 }
 
 /*
  * The lock held, stopped, before the capture is discarded: files partway
  * through a page keep its rest, so that their outputs end with whole
- * blocks.  A failure leaves the capture as it was.
+ * blocks; fdr_capture_rests_kept() then lets those pages go, once the
+ * capture goes, or drops the copies.  A failure leaves the capture as it
+ * was.
  */
 static int fdr_capture_keep_rests(void)
 {
 	int ret = fdr_stream_keep_rests();
 
-	return ret ? ret : fdr_snap_keep_rests();
+	if (!ret) {
+		ret = fdr_snap_keep_rests();
+		if (ret)
+			fdr_stream_rests_kept(false);
+	}
+	return ret;
+}
+
+static void fdr_capture_rests_kept(bool go)
+{
+	fdr_stream_rests_kept(go);
+	fdr_snap_rests_kept(go);
 }
 
 int fdr_capture_start(void)
@@ -91,7 +100,11 @@ int fdr_capture_start(void)
 	if (fdr_cap.running || fdr_stream_lent(NULL))
 		return -EBUSY;
 	if (!fdr_ring_allocated()) {
-		ret = fdr_capture_realloc(fdr_cap.cfg.buf_size);
+		/* No rings, so no file partway through one. */
+		if (!fdr_mmap_hold_off())
+			return -EBUSY;
+		ret = fdr_capture_alloc(fdr_cap.cfg.buf_size);
+		fdr_mmap_allow();
 		if (ret)
 			return ret;
 	}
@@ -110,8 +123,11 @@ int fdr_capture_start(void)
 		if (ret)
 			fdr_events_stop();
 	}
-	if (ret)
+	if (ret) {
+		fdr_capture_rests_kept(false);
 		return ret;
+	}
+	fdr_capture_rests_kept(true);
 	fdr_names_reset();
 	fdr_trig_reset();
 	fdr_ring_reset(fdr_cap.cfg.mode, fdr_capture_wakeup(&fdr_cap.cfg));
@@ -174,6 +190,7 @@ static int fdr_capture_check(const struct tracebuf_fdr_config *c)
 
 int fdr_capture_config(struct tracebuf_fdr_config *c)
 {
+	bool resize;
 	int ret;
 
 	if (fdr_cap.running || fdr_stream_lent(NULL))
@@ -183,12 +200,16 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 		return ret;
 	if (!c->buf_size)
 		c->buf_size = fdr_cap.cfg.buf_size;
+	resize = c->buf_size != fdr_ring_size();
+	/* Mapped: the ring and the capture stay as they are. */
+	if (resize && !fdr_mmap_hold_off())
+		return -EBUSY;
 	ret = fdr_capture_keep_rests();
 	if (ret)
-		return ret;
-	ret = fdr_capture_realloc(c->buf_size);
-	if (ret == -EBUSY)
-		return ret;	/* mapped: the ring and the capture stay */
+		goto out;
+	fdr_capture_rests_kept(true);
+	if (resize)
+		ret = fdr_capture_alloc(c->buf_size);
 	fdr_kfunc_forget();
 	if (!ret) {
 		fdr_cap.cfg = *c;
@@ -198,6 +219,9 @@ int fdr_capture_config(struct tracebuf_fdr_config *c)
 	/* Else the old buffers are gone, and the capture with them. */
 	WRITE_ONCE(fdr_cap.gen, fdr_cap.gen + 1);
 	wake_up_interruptible_all(fdr_ring_waitq());
+out:
+	if (resize)
+		fdr_mmap_allow();
 	return ret;
 }
 

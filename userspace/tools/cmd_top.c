@@ -423,6 +423,48 @@ static void top_save(struct top *t, const struct tb_buf *b, bool first)
 }
 
 /*
+ * Print the interval shown (@clear: redrawn in place; @blank: a blank
+ * line after it) and write it out whole.  Into memory first: stdio gives
+ * up on a write() that a signal interrupts, so a ^C while top's reader
+ * was slow (its output a full pipe) made top fail with "Interrupted
+ * system call" instead of printing its last interval.  0 or -errno.
+ */
+static int top_print(struct tb_fdr_top *cur, struct tb_fdr_top_print *pr,
+		     bool json, bool clear, bool blank)
+{
+	char *buf = NULL;
+	size_t len = 0, off = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret = 0;
+
+	if (!m)
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	if (clear)
+		fputs("\033[H\033[2J", m);
+	if (json)
+		tb_fdr_top_print_json(cur, pr, m);
+	else
+		tb_fdr_top_print_text(cur, pr, m);
+	if (blank)
+		fputc('\n', m);
+	if (fclose(m))
+		cli_die(TB_EXIT_FAIL, "out of memory");
+	while (off < len) {
+		ssize_t n = write(STDOUT_FILENO, buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	free(buf);
+	return ret;
+}
+
+/*
  * Names for the interval's tasks that have none yet, from /proc: not a
  * scan of every task each interval, whose system calls top would then
  * trace and show as its own busiest.
@@ -813,9 +855,7 @@ int cmd_top(int argc, char **argv)
 				tb_fdr_top_sort(&cur, key);
 				pr.names = tty_names(&cur);
 				pr.keys = true;
-				fputs("\033[H\033[2J", stdout);
-				tb_fdr_top_print_text(&cur, &pr, stdout);
-				fflush(stdout);
+				top_print(&cur, &pr, false, true, false);
 			}
 		}
 		last = got_signal || quit || top_read_over(&t) ||
@@ -854,20 +894,15 @@ int cmd_top(int argc, char **argv)
 			pr.missed = t.pk.missed - missed_before;
 			missed_before = t.pk.missed;
 		}
-		if (json) {
-			tb_fdr_top_print_json(&cur, &pr, stdout);
-		} else if (tty) {
+		if (tty && !json) {
 			pr.names = tty_names(&cur);
 			pr.keys = true;
-			fputs("\033[H\033[2J", stdout);
-			tb_fdr_top_print_text(&cur, &pr, stdout);
-		} else {
-			tb_fdr_top_print_text(&cur, &pr, stdout);
-			fputc('\n', stdout);
 		}
-		if (fflush(stdout) || ferror(stdout)) {
+		ret = top_print(&cur, &pr, json, tty && !json, !json && !tty);
+		if (ret) {
 			/* Its reader is gone (| head): as a q, quietly. */
-			if (errno != EPIPE)
+			errno = -ret;
+			if (ret != -EPIPE)
 				cli_die_errno(TB_EXIT_FAIL, "standard output");
 			if (!last) {
 				top_read_stop(&t);

@@ -157,13 +157,18 @@ void fdr_snap_release(struct fdr_reader *rd);
 bool fdr_snap_held(const struct fdr_reader *rd);
 
 /*
- * Before CONFIG or START discard the capture (serialised): every file
- * partway through a page, of its snapshot or of the stream, gets the rest
- * of that page copied into its @rest, and the page is let go as if read.
- * 0, or -ENOMEM with the files that got theirs keeping them.
+ * Before CONFIG or START discard the capture (serialised), in two steps,
+ * so that one that fails after the first changes nothing.  Keep: every
+ * file partway through a page, of its snapshot or of the stream, gets the
+ * rest of that page copied into its @rest (0, or -ENOMEM with none
+ * kept).  Then, once the capture is sure to go, rests_kept(true) lets
+ * those pages go as if read; or rests_kept(false) drops the copies, and
+ * the files read on from where they were.
  */
 int fdr_snap_keep_rests(void);
+void fdr_snap_rests_kept(bool go);
 int fdr_stream_keep_rests(void);
+void fdr_stream_rests_kept(bool go);
 
 /*
  * Copy @cpu's closed pages to @buf, whole ones while they fit in @size

@@ -160,13 +160,29 @@ int fdr_snap_keep_rests(void)
 		len = fdr_snap_page(s, c, &patch_at, patch);
 		ret = fdr_rest_save(&rd->rest, c, s->next, rd->off,
 				    len - rd->off, patch_at, patch);
-		if (ret)
+		if (ret) {
+			fdr_snap_rests_kept(false);
 			return ret;
-		rd->off = 0;
-		s->next++;
-		fdr_keep_update(rd->cpu);
+		}
 	}
 	return 0;
+}
+
+void fdr_snap_rests_kept(bool go)
+{
+	struct fdr_reader *rd;
+
+	list_for_each_entry(rd, &fdr_rings.holders, holders) {
+		if (!rd->off || rd->cpu >= nr_cpu_ids)
+			continue;
+		if (!go) {
+			fdr_rest_free(&rd->rest);
+			continue;
+		}
+		rd->off = 0;
+		rd->snap[rd->cpu].next++;
+		fdr_keep_update(rd->cpu);
+	}
 }
 
 /*

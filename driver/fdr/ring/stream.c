@@ -82,21 +82,13 @@ ssize_t fdr_stream_read(struct fdr_reader *rd, char __user *buf, size_t count)
 }
 
 /*
- * The file that is partway through the oldest page of @c lets go of it,
- * keeping the rest (@keep) or discarding it, and the page is free.
+ * The file that is partway through the oldest page of @c lets go of the
+ * rest of it, and the page is free.
  */
-static int fdr_stream_let_go(struct fdr_cpu *c, bool keep)
+static void fdr_stream_let_go(struct fdr_cpu *c)
 {
 	struct fdr_reader *rd = c->rd_owner;
-	u32 len = c->pages[c->tail & FDR_PAGE_MASK].len;
 
-	if (keep) {
-		int ret = fdr_rest_save(&rd->rest, c, c->tail, c->rd_off,
-					len - c->rd_off, FDR_NO_BLOCK, NULL);
-
-		if (ret)
-			return ret;
-	}
 	c->rd_off = 0;
 	c->rd_owner = NULL;
 	rd->cpu = -1;
@@ -104,7 +96,6 @@ static int fdr_stream_let_go(struct fdr_cpu *c, bool keep)
 	smp_store_release(&c->tail, c->tail + 1);
 	/* Peers skipped this CPU while the file owned the page. */
 	wake_up_interruptible_all(&fdr_rings.wq);
-	return 0;
 }
 
 int fdr_stream_keep_rests(void)
@@ -115,14 +106,38 @@ int fdr_stream_keep_rests(void)
 		return 0;
 	for_each_possible_cpu(cpu) {
 		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
+		u32 len;
 
 		if (!c->rd_owner)
 			continue;
-		ret = fdr_stream_let_go(c, true);
-		if (ret)
+		len = c->pages[c->tail & FDR_PAGE_MASK].len;
+		ret = fdr_rest_save(&c->rd_owner->rest, c, c->tail, c->rd_off,
+				    len - c->rd_off, FDR_NO_BLOCK, NULL);
+		if (ret) {
+			fdr_stream_rests_kept(false);
 			return ret;
+		}
 	}
 	return 0;
+}
+
+void fdr_stream_rests_kept(bool go)
+{
+	int cpu;
+
+	if (!fdr_rings.buf_size)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct fdr_cpu *c = per_cpu_ptr(fdr_rings.cpus, cpu);
+
+		if (!c->rd_owner)
+			continue;
+		/* A file partway through a page has no other rest pending. */
+		if (go)
+			fdr_stream_let_go(c);
+		else
+			fdr_rest_free(&c->rd_owner->rest);
+	}
 }
 
 /*
@@ -139,7 +154,7 @@ void fdr_stream_exit(struct fdr_reader *rd)
 	for_each_possible_cpu(cpu) {
 		fdr_stream_lend(rd, cpu, false, true, NULL);
 		if (per_cpu_ptr(fdr_rings.cpus, cpu)->rd_owner == rd)
-			fdr_stream_let_go(per_cpu_ptr(fdr_rings.cpus, cpu), false);
+			fdr_stream_let_go(per_cpu_ptr(fdr_rings.cpus, cpu));
 	}
 }
 
@@ -221,9 +236,7 @@ int fdr_stream_lend(struct fdr_reader *rd, unsigned int cpu, bool lend,
 		fdr_stream_flush_cpu(c, !running);
 		cpus_read_unlock();
 	}
-	/*
-	 * The lent pages' bytes and lengths are final (fdr_write_next_page()).
-	 */
+	/* The lent pages' bytes and lengths are final (fdr_write_next_page()). */
 	head = smp_load_acquire(&c->head);
 	out->first = c->tail;
 	out->count = head - c->tail;
@@ -279,17 +292,13 @@ bool fdr_stream_ready(const struct fdr_reader *rd, bool all)
 			continue;
 		/* Pages lent to us are not news: pages after them are. */
 		if (lender) {
-			/*
-			 * Pairs with fdr_write_next_page()'s release, as below.
-			 */
+			/* Pairs with fdr_write_next_page()'s release, as below. */
 			if (READ_ONCE(c->lend_end) != smp_load_acquire(&c->head) ||
 			    READ_ONCE(c->w.len) >= enough)
 				return true;
 			continue;
 		}
-		/*
-		 * Pairs with fdr_write_next_page()'s release of a closed page.
-		 */
+		/* Pairs with fdr_write_next_page()'s release of a closed page. */
 		if (READ_ONCE(c->tail) != smp_load_acquire(&c->head) ||
 		    READ_ONCE(c->w.len) >= enough)
 			return true;
@@ -315,9 +324,7 @@ bool fdr_stream_empty(const struct fdr_reader *rd)
 
 		if (rd && READ_ONCE(c->lend_owner) == rd)
 			tail = READ_ONCE(c->lend_end);
-		/*
-		 * Pairs with fdr_write_next_page()'s release of a closed page.
-		 */
+		/* Pairs with fdr_write_next_page()'s release of a closed page. */
 		if (tail != smp_load_acquire(&c->head) || READ_ONCE(c->w.len))
 			return false;
 	}
