@@ -465,224 +465,276 @@ const struct tb_opt_spec cmd_record_spec = {
 	.in_order = true,
 };
 
-int cmd_record(int argc, char **argv)
-{
-	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
-	const char *out = DEFAULT_OUT, *dev = TB_FDR_DEV_PATH;
-	const char *kfunc_pats = NULL;
-	struct tb_collect_out oo = { 0 };	/* -r -N -J -q -n -j */
-	struct tb_kfuncs kfuncs = { 0 };
-	int verbose = 0;
-	struct tracebuf_fdr_stats st;
-	struct tb_collect_stats stats = { .status = -1 };
-	struct tb_collect_cmd cmd = { 0 };
-	struct tb_collect_paths paths;
-	struct tb_fdr_post post = { 0 };
-	struct tb_fdr_post_files files = {
-		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
-	};
-	struct tb_name_map known = { 0 };
-	struct tb_fdr_post_meta meta;
-	struct tb_task_map tasks;
-	struct tb_buf raw = { 0 };
-	char *capture, *cmdline;
-	struct spool sp = { .fd = -1 };
-	struct reader rd = { 0 };
-	struct rusage stop0, stop1;
-	bool use_mmap = true, direct = true, restarted;
-	const char *gone = NULL;
+/*
+ * One recording, from its command line to its files: what cmd_record()'s
+ * steps hand each other (the command line, then the device and the
+ * capture, then what was read of it and the files written from it).
+ */
+struct record {
+	/* The command line. */
+	struct tracebuf_fdr_config cfg;
+	const char *out;
+	const char *dev;
+	const char *kfunc_pats;		/* -f, or NULL */
+	struct tb_collect_out oo;	/* -r -N -J -q -n -j */
+	int verbose;
+	bool use_mmap;
+	bool direct;
+	int control;			/* OPT_START, OPT_STOP or 0 */
+	double duration;
+	struct record_trigger rt;
+	char *cmdline;			/* for the META block */
+	char **operands;		/* COMMAND */
+	int nr_operands;
+	/* The device and the capture. */
+	int fd;
 	uint64_t gen;
-	int drained;
-	struct tb_error err;
-	int control = 0, mode_given = 0;
-	uint64_t v;
-	double duration = 0, t0;
-	struct tb_opt_parser op;
-	char msg[256];
-	int opt, fd, ret;
-	pid_t child = 0;
-	struct record_trigger rt = {
-		.keep = 10, .trig.post_events = 1000,
-		.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
-	};
-	FILE *f;
+	struct tb_kfuncs kfuncs;
+	struct tb_collect_cmd cmd;
+	pid_t child;
+	struct tb_task_map tasks;
+	struct spool sp;
+	struct reader rd;
+	double t0;
+	struct rusage stop0, stop1;	/* around STOP: not the reader's time */
+	struct tracebuf_fdr_stats st;
+	const char *gone;		/* why the capture is not ours, or NULL */
+	bool restarted;			/* nothing the device holds is ours */
+	struct tb_collect_stats stats;
+	/* What was read, and the files written from it. */
+	struct tb_buf raw;
+	struct tb_collect_paths paths;
+	struct tb_fdr_post post;
+	struct tb_fdr_post_meta meta;	/* post.meta */
+	struct tb_fdr_post_files files;
+	struct tb_name_map known;
+};
 
-	tb_cli_init(argv[0]);
+/* The options that are not the device's configuration nor -r -N -J -q. */
+static void record__option(struct record *rec, int opt, const char *optarg)
+{
+	struct record_trigger *rt = &rec->rt;
+	struct tb_error err;
+	char msg[256];
+	uint64_t v;
+
+	switch (opt) {
+	case 'o':
+		rec->out = optarg;
+		break;
+	case 'd':
+		if (tb_optval_seconds("--duration", optarg, &v, msg,
+				      sizeof(msg)))
+			cli_opt_bad_value(msg);
+		rec->duration = v;
+		break;
+	case 'f':
+		rec->kfunc_pats = optarg;
+		break;
+	case 'v':
+		rec->verbose = 1;
+		break;
+	case 'D':
+		rec->dev = optarg;
+		break;
+	case OPT_NO_DIRECT:
+		rec->direct = false;
+		break;
+	case OPT_NO_MMAP:
+		rec->use_mmap = false;
+		break;
+	case OPT_START:
+		rec->control = OPT_START;
+		break;
+	case OPT_STOP:
+		rec->control = OPT_STOP;
+		break;
+	case OPT_TRIGGER:
+		if (rt->trig.nr_conds == TRACEBUF_FDR_TRIG_MAX)
+			cli_die(TB_EXIT_USAGE, "at most %d --trigger",
+				TRACEBUF_FDR_TRIG_MAX);
+		if (tb_fdr_trigger_parse(optarg, &rt->syscalls,
+					 &rt->trig.conds[rt->trig.nr_conds++], &err))
+			cli_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
+				err.msg);
+		break;
+	case OPT_KEEP:
+		if (tb_parse_u32(optarg, 1, 1000000, &rt->keep))
+			cli_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
+				optarg);
+		break;
+	case OPT_POST_EVENTS:
+		if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
+				 &rt->trig.post_events))
+			cli_die(TB_EXIT_USAGE, "--post-events '%s': a number from 0 to %u expected",
+				optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
+		break;
+	case OPT_POST_TIME:
+		if (tb_fdr_trigger_parse_us(optarg, &v) ||
+		    v > TRACEBUF_FDR_TRIG_USECS_MAX)
+			cli_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
+				optarg);
+		rt->trig.post_usecs = v;
+		break;
+	}
+}
+
+/* The command line, checked whole before the device is opened. */
+static void record__parse(struct record *rec, int argc, char **argv)
+{
+	struct tb_opt_parser op;
+	bool mode_given = false;
+	char msg[256];
+	int opt, ret;
+
 	/* For the META block, before the parser moves the words. */
-	cmdline = tb_collect_cmdline(argc, argv);
-	if (!cmdline)
+	rec->cmdline = tb_collect_cmdline(argc, argv);
+	if (!rec->cmdline)
 		cli_die(TB_EXIT_FAIL, "out of memory");
 	tb_opt_init(&op, &cmd_record_spec, NULL, argc, argv, 1);
 	while ((opt = cli_opt_next(&op, print_help))) {
-		const char *optarg = op.arg;
-
 		mode_given |= opt == TB_FDR_ID_MODE;
-		ret = tb_fdr_dev_config_opt(&cfg, opt, optarg, msg, sizeof(msg));
+		ret = tb_fdr_dev_config_opt(&rec->cfg, opt, op.arg, msg,
+					    sizeof(msg));
 		if (ret < 0)
 			cli_opt_bad_value(msg);
-		if (ret || tb_collect_out_option(&oo, opt, optarg))
+		if (ret || tb_collect_out_option(&rec->oo, opt, op.arg))
 			continue;
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'd':
-			if (tb_optval_seconds("--duration", optarg, &v, msg,
-					      sizeof(msg)))
-				cli_opt_bad_value(msg);
-			duration = v;
-			break;
-		case 'f':
-			kfunc_pats = optarg;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'D':
-			dev = optarg;
-			break;
-		case OPT_NO_DIRECT:
-			direct = false;
-			break;
-		case OPT_NO_MMAP:
-			use_mmap = false;
-			break;
-		case OPT_START:
-			control = OPT_START;
-			break;
-		case OPT_STOP:
-			control = OPT_STOP;
-			break;
-		case OPT_TRIGGER:
-			if (rt.trig.nr_conds == TRACEBUF_FDR_TRIG_MAX)
-				cli_die(TB_EXIT_USAGE, "at most %d --trigger",
-					TRACEBUF_FDR_TRIG_MAX);
-			if (tb_fdr_trigger_parse(optarg, &rt.syscalls,
-						 &rt.trig.conds[rt.trig.nr_conds++], &err))
-				cli_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
-					err.msg);
-			break;
-		case OPT_KEEP:
-			if (tb_parse_u32(optarg, 1, 1000000, &rt.keep))
-				cli_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
-					optarg);
-			break;
-		case OPT_POST_EVENTS:
-			if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
-					 &rt.trig.post_events))
-				cli_die(TB_EXIT_USAGE, "--post-events '%s': a number from 0 to %u expected",
-					optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
-			break;
-		case OPT_POST_TIME:
-			if (tb_fdr_trigger_parse_us(optarg, &v) ||
-			    v > TRACEBUF_FDR_TRIG_USECS_MAX)
-				cli_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
-					optarg);
-			rt.trig.post_usecs = v;
-			break;
-		}
+		record__option(rec, opt, op.arg);
 	}
-	if (tb_collect_paths_init(&paths, out))
+	rec->operands = op.operands;
+	rec->nr_operands = op.nr_operands;
+	if (tb_collect_paths_init(&rec->paths, rec->out))
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	tb_collect_post_files(&files, &paths, out, &oo);
-	post.raw = oo.raw;
+	tb_collect_post_files(&rec->files, &rec->paths, rec->out, &rec->oo);
+	rec->post.raw = rec->oo.raw;
 
-	if (rt.trig.nr_conds) {
-		if (cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
+	if (rec->rt.trig.nr_conds) {
+		if (rec->cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
 			cli_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
-		if (op.nr_operands || control)
+		if (rec->nr_operands || rec->control)
 			cli_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
-		cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
+		rec->cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
 	}
-	fd = cli_open_device(dev, O_RDWR | O_NONBLOCK);
-	if (ioctl(fd, TRACEBUF_FDR_IOC_STOP))
+}
+
+/*
+ * The device stopped and configured, with the kernel functions of -f:
+ * -1 to record, or the exit code of --start and --stop, which end here.
+ */
+static int record__setup(struct record *rec)
+{
+	rec->fd = cli_open_device(rec->dev, O_RDWR | O_NONBLOCK);
+	if (ioctl(rec->fd, TRACEBUF_FDR_IOC_STOP))
 		cli_die_errno(TB_EXIT_FAIL, "stop");
-	if (control == OPT_STOP)
-		return print_stats(fd);
-	if (ioctl(fd, TRACEBUF_FDR_IOC_CONFIG, &cfg))
+	if (rec->control == OPT_STOP)
+		return print_stats(rec->fd);
+	if (ioctl(rec->fd, TRACEBUF_FDR_IOC_CONFIG, &rec->cfg))
 		cli_die_errno(TB_EXIT_FAIL, "configure");
-	set_kfuncs(fd, kfunc_pats, verbose, &kfuncs);
-	if (control == OPT_START) {
-		if (ioctl(fd, TRACEBUF_FDR_IOC_START))
+	set_kfuncs(rec->fd, rec->kfunc_pats, rec->verbose, &rec->kfuncs);
+	if (rec->control == OPT_START) {
+		if (ioctl(rec->fd, TRACEBUF_FDR_IOC_START))
 			cli_die_errno(TB_EXIT_FAIL, "start");
 		return TB_EXIT_OK;
 	}
+	return -1;
+}
 
-	tb_collect_on_stop_signals(on_signal);
-	if (rt.trig.nr_conds) {
-		rt.out = out;
-		rt.duration = duration;
-		rt.opts = oo;
-		rt.classes = cfg.classes;
-		rt.cmdline = cmdline;
-		return record_trigger_run(fd, &cfg, &rt, &got_signal);
-	}
-	stats.output = out;
-	stats.classes = cfg.classes;
-	use_mmap &= cfg.mode == TRACEBUF_FDR_MODE_STREAM;
-	if (use_mmap)
-		use_mmap = spool_open(&sp, fd, out, &cfg, direct);
-	if (op.nr_operands) {
-		errno = -tb_collect_cmd_fork(&cmd, op.operands,
-					     !strcmp(out, "-"));
+/* --trigger: record_trigger.h's loop writes the files. */
+static int record__trigger(struct record *rec)
+{
+	rec->rt.out = rec->out;
+	rec->rt.duration = rec->duration;
+	rec->rt.opts = rec->oo;
+	rec->rt.classes = rec->cfg.classes;
+	rec->rt.cmdline = rec->cmdline;
+	return record_trigger_run(rec->fd, &rec->cfg, &rec->rt, &got_signal);
+}
+
+/* The stream's next part into the spool or the buffer: as drain_once(). */
+static int record__drain_once(struct record *rec)
+{
+	if (rec->use_mmap)
+		return spool_drain(&rec->sp, &rec->stats.write_waits);
+	return drain_once(rec->fd, &rec->rd);
+}
+
+/* COMMAND forked, the capture started, then COMMAND let go. */
+static void record__start(struct record *rec)
+{
+	int ret;
+
+	rec->stats.output = rec->out;
+	rec->stats.classes = rec->cfg.classes;
+	rec->use_mmap &= rec->cfg.mode == TRACEBUF_FDR_MODE_STREAM;
+	if (rec->use_mmap)
+		rec->use_mmap = spool_open(&rec->sp, rec->fd, rec->out,
+					   &rec->cfg, rec->direct);
+	if (rec->nr_operands) {
+		errno = -tb_collect_cmd_fork(&rec->cmd, rec->operands,
+					     !strcmp(rec->out, "-"));
 		if (errno)
 			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 	/* Names of the tasks: read before tracing, not traced. */
-	tb_task_map_init(&tasks);
-	tb_collect_tasks_scan(&tasks);
+	tb_task_map_init(&rec->tasks);
+	tb_collect_tasks_scan(&rec->tasks);
 	/* The capture this file is of: no other one's records follow it. */
-	ret = tb_fdr_dev_start_owned(fd, &cfg, &gen);
+	ret = tb_fdr_dev_start_owned(rec->fd, &rec->cfg, &rec->gen);
 	if (ret < 0)
 		cli_die_errno(TB_EXIT_FAIL, "start");
 	if (ret)
 		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
-	sp.m.gen = gen;
-	rd.gen = gen;
+	rec->sp.m.gen = rec->gen;
+	rec->rd.gen = rec->gen;
 	/*
 	 * Its header at once: the file holds it even if another process
 	 * restarts the device before anything else was read, and a read()
 	 * under way is what makes poll() report such a restart.
 	 */
-	if (cfg.mode == TRACEBUF_FDR_MODE_STREAM) {
-		if (use_mmap)
-			spool_drain(&sp, &stats.write_waits);
-		else
-			drain_once(fd, &rd);
-	}
+	if (rec->cfg.mode == TRACEBUF_FDR_MODE_STREAM)
+		record__drain_once(rec);
 	/*
 	 * The reader's time is recording and draining: START and STOP
 	 * (probe registration, grace periods) are control, not reading.
 	 */
-	getrusage(RUSAGE_SELF, &stats.ru0);
-	t0 = now_s();
-	if (op.nr_operands) {
-		errno = -tb_collect_cmd_start(&cmd);
+	getrusage(RUSAGE_SELF, &rec->stats.ru0);
+	rec->t0 = now_s();
+	if (rec->nr_operands) {
+		errno = -tb_collect_cmd_start(&rec->cmd);
 		if (errno) {
 			int e = errno;
 
 			/* Nothing to record: leave the device stopped. */
-			tb_fdr_dev_stop_owned(fd);
+			tb_fdr_dev_stop_owned(rec->fd);
 			errno = e;
-			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'", op.operands[0]);
+			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'",
+				      rec->operands[0]);
 		}
-		child = cmd.pid;
+		rec->child = rec->cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
-		tb_task_map_scan_pid(&tasks, "/proc", child);
+		tb_task_map_scan_pid(&rec->tasks, "/proc", rec->child);
 	}
+}
+
+/* Until COMMAND ends, -d, a signal, or the capture is not ours. */
+static void record__loop(struct record *rec)
+{
+	int drained;
 
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = { .fd = rec->fd, .events = POLLIN };
 
 		if (got_signal)
 			break;
-		if (child && waitpid(child, &stats.status, WNOHANG) == child) {
-			child = 0;
+		if (rec->child &&
+		    waitpid(rec->child, &rec->stats.status, WNOHANG) == rec->child) {
+			rec->child = 0;
 			break;
 		}
-		if (!child && op.nr_operands)
+		if (!rec->child && rec->nr_operands)
 			break;
-		if (duration && now_s() - t0 >= duration)
+		if (rec->duration && now_s() - rec->t0 >= rec->duration)
 			break;
 		/*
 		 * The end of the stream, or a quiet moment: is the capture
@@ -690,136 +742,212 @@ int cmd_record(int argc, char **argv)
 		 * restarted the device, whose next read is another capture.
 		 * An EOF is always one of those: the loop ends.
 		 */
-		if (cfg.mode != TRACEBUF_FDR_MODE_STREAM)
+		if (rec->cfg.mode != TRACEBUF_FDR_MODE_STREAM)
 			drained = !usleep(50000);
 		else if (poll(&p, 1, 100) > 0)
-			drained = use_mmap ? spool_drain(&sp, &stats.write_waits) :
-					     !drain_once(fd, &rd);
+			drained = rec->use_mmap ?
+				  spool_drain(&rec->sp, &rec->stats.write_waits) :
+				  !drain_once(rec->fd, &rec->rd);
 		else
 			drained = 1;	/* a quiet moment */
 		if (drained) {
-			gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
-			if (gone)
+			rec->gone = tb_fdr_dev_capture_gone(rec->fd, rec->gen,
+							    true, &rec->st);
+			if (rec->gone)
 				break;
 		}
 	}
+}
+
+/* The capture stopped (if still ours), COMMAND ended, flight's snapshot. */
+static void record__stop(struct record *rec)
+{
+	int fd = rec->fd;
+
 	/* Whatever ended the loop: a capture that is not ours is not stopped. */
-	if (!gone)
-		gone = tb_fdr_dev_capture_gone(fd, gen, true, &st);
-	getrusage(RUSAGE_SELF, &stop0);
-	if (gone)
+	if (!rec->gone)
+		rec->gone = tb_fdr_dev_capture_gone(fd, rec->gen, true,
+						    &rec->st);
+	getrusage(RUSAGE_SELF, &rec->stop0);
+	if (rec->gone)
 		tb_fdr_dev_disown();	/* what runs now is not ours to stop */
 	else if (tb_fdr_dev_stop_owned(fd))
 		cli_die_errno(TB_EXIT_FAIL, "stop");
-	getrusage(RUSAGE_SELF, &stop1);
-	if (child) {
-		kill(child, SIGTERM);
-		waitpid(child, &stats.status, 0);
+	getrusage(RUSAGE_SELF, &rec->stop1);
+	if (rec->child) {
+		kill(rec->child, SIGTERM);
+		waitpid(rec->child, &rec->stats.status, 0);
 	}
 	/* Restarted: nothing the device holds now is of this capture. */
-	restarted = tb_fdr_dev_capture_gone(fd, gen, false, &st) != NULL;
-	if (cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !restarted) {
+	rec->restarted = tb_fdr_dev_capture_gone(fd, rec->gen, false,
+						 &rec->st) != NULL;
+	if (rec->cfg.mode == TRACEBUF_FDR_MODE_FLIGHT && !rec->restarted) {
 		/* Of the capture running at SNAPSHOT: checked at its first read. */
-		reader_reset(&rd);
+		reader_reset(&rec->rd);
 		if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
 			int e = errno;
 
 			/* EINVAL: another process configured a stream since. */
-			restarted = tb_fdr_dev_capture_gone(fd, gen, false,
-							    &st) != NULL;
+			rec->restarted = tb_fdr_dev_capture_gone(fd, rec->gen,
+								 false,
+								 &rec->st) != NULL;
 			errno = e;
-			if (!restarted)
+			if (!rec->restarted)
 				cli_die_errno(TB_EXIT_FAIL, "snapshot");
 		}
 	}
-	if (restarted) {
+}
+
+/* The rest of the capture read, into rec->raw. */
+static void record__drain(struct record *rec)
+{
+	int ret;
+
+	if (rec->restarted) {
 		/* Only what was read before. */
-	} else if (use_mmap) {
+	} else if (rec->use_mmap) {
 		/* Until another reader gives back the pages it holds. */
-		while (!spool_drain(&sp, &stats.write_waits))
+		while (!spool_drain(&rec->sp, &rec->stats.write_waits))
 			usleep(10000);
 	} else {
 		/*
 		 * To EOF and not past it (the next read is another capture),
 		 * waiting, not spinning, while another file holds a page.
 		 */
-		while ((ret = drain_once(fd, &rd)))
+		while ((ret = drain_once(rec->fd, &rec->rd)))
 			if (ret < 0)
-				wait_readable(fd);
+				wait_readable(rec->fd);
 	}
-	getrusage(RUSAGE_SELF, &stats.ru1);
-	tb_collect_exclude(&stats, &stop0, &stop1);
-	stats.duration = now_s() - t0;
+	getrusage(RUSAGE_SELF, &rec->stats.ru1);
+	tb_collect_exclude(&rec->stats, &rec->stop0, &rec->stop1);
+	rec->stats.duration = now_s() - rec->t0;
 	/* Its counters as last seen, if it was restarted while draining. */
-	if (!restarted && tb_fdr_dev_capture_gone(fd, gen, false, &st))
-		restarted = true;
-	if (restarted && !gone)
-		gone = tb_fdr_dev_capture_gone(fd, gen, false, &st);
+	if (!rec->restarted &&
+	    tb_fdr_dev_capture_gone(rec->fd, rec->gen, false, &rec->st))
+		rec->restarted = true;
+	if (rec->restarted && !rec->gone)
+		rec->gone = tb_fdr_dev_capture_gone(rec->fd, rec->gen, false,
+						    &rec->st);
 
-	if (use_mmap)
-		spool_finish(&sp, &raw);
+	if (rec->use_mmap)
+		spool_finish(&rec->sp, &rec->raw);
 	else
-		raw = rd.b;
+		rec->raw = rec->rd.b;
 	/* Not even a header of its own: no file, rather than an empty one. */
-	if (!raw.len)
+	if (!rec->raw.len)
 		cli_die(TB_EXIT_FAIL, "the capture ended under the recorder before anything of it was read: %s; nothing written",
-			gone ? gone : "no data");
+			rec->gone ? rec->gone : "no data");
+}
+
+/* The trace, post-processed, and the files beside it. */
+static void record__write(struct record *rec)
+{
+	struct tb_error err;
+	char *capture;
+	FILE *f;
+
 	/*
 	 * The tasks' names as they end and the kernel's names, before the
 	 * trace, whose META block holds them (convert/fdr_post.h), and the
 	 * JSON that shows them.
 	 */
-	tb_collect_tasks_scan(&tasks);
-	kernel_names(fd, &known);
-	files.known = &known;
-	capture = tb_collect_capture_text("record", cfg.classes,
-					  tb_collect_clock(raw.data, raw.len), true,
-					  cmdline);
-	free(cmdline);
+	tb_collect_tasks_scan(&rec->tasks);
+	kernel_names(rec->fd, &rec->known);
+	rec->files.known = &rec->known;
+	capture = tb_collect_capture_text("record", rec->cfg.classes,
+					  tb_collect_clock(rec->raw.data,
+							   rec->raw.len),
+					  true, rec->cmdline);
+	free(rec->cmdline);
 	if (!capture)
 		cli_die(TB_EXIT_FAIL, "out of memory");
-	meta = (struct tb_fdr_post_meta){
-		.capture = capture, .known = &known,
-		.syscalls = files.syscalls, .tasks = &tasks,
+	rec->meta = (struct tb_fdr_post_meta){
+		.capture = capture, .known = &rec->known,
+		.syscalls = rec->files.syscalls, .tasks = &rec->tasks,
 	};
-	post.meta = &meta;
-	f = cli_open_output(out);
-	if (tb_fdr_post_run(&post, raw.data, raw.len, f, &err))
+	rec->post.meta = &rec->meta;
+	f = cli_open_output(rec->out);
+	if (tb_fdr_post_run(&rec->post, rec->raw.data, rec->raw.len, f, &err))
 		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	cli_close_output(f, out);
+	cli_close_output(f, rec->out);
 	free(capture);
-	if (paths.tasks) {
-		errno = -tb_collect_tasks_write(&post, &tasks, paths.tasks);
+	if (rec->paths.tasks) {
+		errno = -tb_collect_tasks_write(&rec->post, &rec->tasks,
+						rec->paths.tasks);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+			cli_die_errno(TB_EXIT_FAIL, "%s", rec->paths.tasks);
 	}
-	tb_task_map_free(&tasks);
-	if (files.names && tb_fdr_post_files(&post, &files, &err))
+	tb_task_map_free(&rec->tasks);
+	if (rec->files.names &&
+	    tb_fdr_post_files(&rec->post, &rec->files, &err))
 		cli_die(TB_EXIT_FAIL, "%s", err.msg);
-	tb_name_map_free(&known);
-	close(fd);
-	if (kfunc_pats && tb_kfunc_write_beside(&kfuncs, out, &err))
+	tb_name_map_free(&rec->known);
+	close(rec->fd);
+	if (rec->kfunc_pats &&
+	    tb_kfunc_write_beside(&rec->kfuncs, rec->out, &err))
 		cli_die(TB_EXIT_FAIL, "%s", err.msg);
-	tb_kfunc_free(&kfuncs);
+	tb_kfunc_free(&rec->kfuncs);
+}
 
-	stats.files = files.names ? &files : NULL;
-	if (use_mmap)
-		tb_collect_count(&stats, "spool_direct", sp.out.direct);
-	report(&stats, cfg.wakeup ? cfg.wakeup :
-	       TRACEBUF_FDR_WAKEUP_DEFAULT(cfg.buf_size), &st, &post,
-	       oo.quiet, oo.stats_json);
-	tb_fdr_post_free(&post);
-	tb_collect_paths_free(&paths);
-	if (use_mmap) {
-		munmap(sp.map, raw.len);
-		close(sp.fd);
+/* The summary, what is left freed, and the exit code. */
+static int record__finish(struct record *rec)
+{
+	const struct tracebuf_fdr_config *cfg = &rec->cfg;
+
+	rec->stats.files = rec->files.names ? &rec->files : NULL;
+	if (rec->use_mmap)
+		tb_collect_count(&rec->stats, "spool_direct",
+				 rec->sp.out.direct);
+	report(&rec->stats, cfg->wakeup ? cfg->wakeup :
+	       TRACEBUF_FDR_WAKEUP_DEFAULT(cfg->buf_size), &rec->st,
+	       &rec->post, rec->oo.quiet, rec->oo.stats_json);
+	tb_fdr_post_free(&rec->post);
+	tb_collect_paths_free(&rec->paths);
+	if (rec->use_mmap) {
+		munmap(rec->sp.map, rec->raw.len);
+		close(rec->sp.fd);
 	} else {
-		tb_buf_free(&raw);
+		tb_buf_free(&rec->raw);
 	}
-	if (gone) {
+	if (rec->gone) {
 		tb_cli_warn("the capture ended under the recorder: %s; %s holds what was read of it before (the counters above are from then)",
-			    gone, strcmp(out, "-") ? out : "the output");
+			    rec->gone,
+			    strcmp(rec->out, "-") ? rec->out : "the output");
 		return TB_EXIT_FAIL;
 	}
 	return TB_EXIT_OK;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record rec = {
+		.cfg = TB_FDR_CONFIG_DEFAULT,
+		.out = DEFAULT_OUT, .dev = TB_FDR_DEV_PATH,
+		.use_mmap = true, .direct = true,
+		.rt = {
+			.keep = 10, .trig.post_events = 1000,
+			.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+		},
+		.sp = { .fd = -1 },
+		.stats = { .status = -1 },
+		.files = {
+			.syscalls = { syscall_names, ARRAY_SIZE(syscall_names) },
+		},
+	};
+	int ret;
+
+	tb_cli_init(argv[0]);
+	record__parse(&rec, argc, argv);
+	ret = record__setup(&rec);
+	if (ret >= 0)
+		return ret;
+	tb_collect_on_stop_signals(on_signal);
+	if (rec.rt.trig.nr_conds)
+		return record__trigger(&rec);
+	record__start(&rec);
+	record__loop(&rec);
+	record__stop(&rec);
+	record__drain(&rec);
+	record__write(&rec);
+	return record__finish(&rec);
 }
