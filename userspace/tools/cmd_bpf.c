@@ -6,7 +6,8 @@
  * on a CPU.  Needs no module, only a kernel with BTF.
  *
  * This file is the libbpf side: options, the BPF object, the ring buffer
- * loop and the loss counters.  The records become the file in
+ * loop and the loss counters; the kernel functions of -f and their
+ * programs are bpf_kfunc_*().  The records become the file in
  * lib/collect/fdr_bpf.h; the command, the files and the statistics are the
  * collectors' lib/collect/collect.h.  See Documentation/bpf-collector.rst.
  */
@@ -27,7 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_kbtf.h"
+#include "bpf_kfunc.h"
 #include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
@@ -230,63 +231,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->wakeup = o->rb_size / 4;
 }
 
-/*
- * Drop k->names[i], which fentry cannot take, saying why; the rest keep
- * their order (a function's id is its index, assigned once this is done).
- */
-static void kfunc_skip(struct tb_kfuncs *k, size_t i, const char *why)
-{
-	tb_cli_warn("kernel function '%s' skipped: %s", k->names[i], why);
-	free(k->names[i]);
-	memmove(&k->names[i], &k->names[i + 1],
-		(k->n - i - 1) * sizeof(*k->names));
-	k->n--;
-}
-
-/* After kfunc_skip(): the count, or the end when nothing is left. */
-static void kfunc_skipped(const struct tb_kfuncs *k, size_t chosen)
-{
-	if (k->n == chosen)
-		return;
-	if (!k->n)
-		cli_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
-			chosen);
-	tb_cli_warn("%zu of %zu kernel functions skipped; tracing %zu", chosen - k->n,
-		    chosen, k->n);
-}
-
-/*
- * -f: the same choice as record -f, less our own recording path, less
- * what fentry cannot attach to: a function with no BTF type (a compiler
- * clone such as .part.0 or .isra.0, a copy the compiler inlined) is
- * skipped with a line, as a glob skips what the kernel refuses.
- */
-static void choose_kfuncs(struct options *o)
-{
-	struct tb_kbtf kbtf = { 0 };
-	struct tb_error err;
-	size_t i, chosen;
-	int obj_fd;
-
-	if (!o->kfunc_pats)
-		return;
-	if (tb_kfunc_select_kernel(o->kfunc_pats, &tb_fdr_bpf_kfunc_deny,
-				   TRACEBUF_FDR_KFUNC_MAX, &o->kfuncs, &err))
-		cli_die(TB_EXIT_USAGE, "%s", err.msg);
-	chosen = o->kfuncs.n;
-	for (i = 0; i < o->kfuncs.n;) {
-		if (bpf_kbtf_find_func(&kbtf, o->kfuncs.names[i], &obj_fd) >= 0)
-			i++;
-		else
-			kfunc_skip(&o->kfuncs, i,
-				   "no BTF type for it in vmlinux or a loaded module (a compiler clone, or inlined): fentry cannot attach to it");
-	}
-	bpf_kbtf_free(&kbtf);
-	kfunc_skipped(&o->kfuncs, chosen);
-	if (o->verbose)
-		tb_kfunc_print(&o->kfuncs);
-}
-
 /* ------------------------------------------------------------------ */
 /* Running                                                             */
 /* ------------------------------------------------------------------ */
@@ -350,19 +294,6 @@ static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 
 #define MAX_PROGS	16
 
-/* The kernel's ENOTSUPP (not in the uapi), what a trampoline refuses with. */
-#define ENOTSUPP_ERRNO	524
-/*
- * Why: on x86 a function with more register arguments than a trampoline
- * passes; on arm64 every kernel function, as 6.1 cannot attach a
- * trampoline through ftrace there (direct calls came in 6.4).
- */
-#ifdef __aarch64__
-#define ENOTSUPP_WHY	" (arm64 kernels before 6.4 cannot attach BPF trampolines to kernel functions; tracebuf record -f can)"
-#else
-#define ENOTSUPP_WHY	" (BPF trampolines take at most 6 register arguments)"
-#endif
-
 /* The class a space is counted under, or -1 (switches). */
 static int space_class(__u32 space)
 {
@@ -424,196 +355,6 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	}
 }
 
-/*
- * Kernel functions: an fentry and an fexit program per function, each a
- * copy of the template libbpf loaded (tb_kfunc_entry/exit, verified for
- * the first function) loaded again for its own function, attached with
- * the function's index as cookie (tracebuf.bpf.c).
- */
-struct kfunc_progs {
-	size_t n;
-	int (*prog)[2];		/* [i][0] fentry, [i][1] fexit; -1 none */
-	int (*link)[2];
-};
-
-static const enum bpf_attach_type kfunc_types[2] = {
-	BPF_TRACE_FENTRY, BPF_TRACE_FEXIT
-};
-
-static void kfunc_die_no_btf(const char *name, int err)
-{
-	cli_die(TB_EXIT_FAIL,
-		"kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
-		name, strerror(-err));
-}
-
-/* Before load: the templates' target, or no templates without -f. */
-static void kfunc_prepare(struct tracebuf_bpf *skel, const struct tb_kfuncs *k)
-{
-	struct bpf_program *t[2] = {
-		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
-	};
-	struct rlimit rl;
-	int i, err;
-
-	for (i = 0; i < 2; i++) {
-		/* Attached by kfunc_attach(), with a cookie. */
-		bpf_program__set_autoattach(t[i], false);
-		if (!k->n) {
-			bpf_program__set_autoload(t[i], false);
-			continue;
-		}
-		err = bpf_program__set_attach_target(t[i], 0, k->names[0]);
-		if (err)
-			kfunc_die_no_btf(k->names[0], err);
-	}
-	/* Four descriptors per function; 512 functions pass the usual 1024. */
-	if (k->n && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
-/*
- * After load: one verified copy per function and kind.  A function the
- * kernel refuses programs on is skipped (kfunc_skip()).
- */
-static void kfunc_load(struct tracebuf_bpf *skel, struct tb_kfuncs *k,
-		       struct kfunc_progs *kp, bool verbose)
-{
-	struct bpf_program *t[2] = {
-		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
-	};
-	static char log[1 << 16];
-	struct tb_kbtf kbtf = { 0 };
-	size_t i, chosen;
-	char why[200];
-	int j;
-
-	kp->n = k->n;
-	kp->prog = calloc(k->n ? k->n : 1, sizeof(*kp->prog));
-	kp->link = calloc(k->n ? k->n : 1, sizeof(*kp->link));
-	if (!kp->prog || !kp->link)
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
-	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
-	chosen = k->n;
-	for (i = 0; i < k->n;) {
-		int obj_fd, id = bpf_kbtf_find_func(&kbtf, k->names[i], &obj_fd);
-
-		if (id < 0)
-			kfunc_die_no_btf(k->names[i], id);
-		for (j = 0; j < 2; j++) {
-			LIBBPF_OPTS(bpf_prog_load_opts, lo,
-				    .expected_attach_type = kfunc_types[j],
-				    .attach_btf_id = id,
-				    .attach_btf_obj_fd = obj_fd,
-				    .log_buf = verbose ? log : NULL,
-				    .log_size = verbose ? sizeof(log) : 0,
-				    .log_level = verbose ? 1 : 0);
-			int fd;
-
-			fd = bpf_prog_load(BPF_PROG_TYPE_TRACING,
-					   j ? "tb_kfunc_exit" : "tb_kfunc_entry",
-					   "GPL", bpf_program__insns(t[j]),
-					   bpf_program__insn_cnt(t[j]), &lo);
-			if (fd < 0) {
-				if (verbose)
-					fprintf(stderr, "%s", log);
-				snprintf(why, sizeof(why),
-					 "the kernel refuses %s programs on it: %s%s",
-					 j ? "fexit" : "fentry", strerror(errno),
-					 verbose ? "" : " (-v shows the verifier's log)");
-				break;
-			}
-			kp->prog[i][j] = fd;
-		}
-		if (j == 2) {
-			i++;
-			continue;
-		}
-		if (kp->prog[i][0] >= 0)
-			close(kp->prog[i][0]);
-		memmove(&kp->prog[i], &kp->prog[i + 1],
-			(k->n - i - 1) * sizeof(*kp->prog));
-		kfunc_skip(k, i, why);
-	}
-	kp->n = k->n;
-	kfunc_skipped(k, chosen);
-	/* The programs hold the module BTF they attach to; ours can go. */
-	bpf_kbtf_free(&kbtf);
-}
-
-/* Once the other programs run: each copy to its function, key as cookie. */
-static void kfunc_attach(const struct tb_kfuncs *k, struct kfunc_progs *kp)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++) {
-			LIBBPF_OPTS(bpf_link_create_opts, lo,
-				    .tracing.cookie = i);
-			int fd = bpf_link_create(kp->prog[i][j], 0,
-						 kfunc_types[j], &lo);
-
-			if (fd < 0)
-				cli_die(TB_EXIT_FAIL,
-					"kernel function '%s': cannot attach %s: %s%s",
-					k->names[i], j ? "fexit" : "fentry",
-					strerror(errno),
-					errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
-			kp->link[i][j] = fd;
-		}
-}
-
-static void kfunc_detach(struct kfunc_progs *kp)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++)
-			if (kp->link[i][j] >= 0) {
-				close(kp->link[i][j]);
-				kp->link[i][j] = -1;
-			}
-}
-
-/* Calls the trampolines skipped: a program already running on the CPU. */
-static __u64 kfunc_misses(const struct kfunc_progs *kp)
-{
-	__u64 n = 0;
-	size_t i;
-	int j;
-
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++) {
-			struct bpf_prog_info info;
-			__u32 len = sizeof(info);
-
-			memset(&info, 0, sizeof(info));
-			if (kp->prog[i][j] >= 0 &&
-			    !bpf_obj_get_info_by_fd(kp->prog[i][j], &info, &len))
-				n += info.recursion_misses;
-		}
-	return n;
-}
-
-static void kfunc_free(struct kfunc_progs *kp)
-{
-	size_t i;
-	int j;
-
-	kfunc_detach(kp);
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++)
-			if (kp->prog[i][j] >= 0)
-				close(kp->prog[i][j]);
-	free(kp->prog);
-	free(kp->link);
-}
-
 static __u64 now_ns(clockid_t clk)
 {
 	struct timespec ts;
@@ -640,7 +381,8 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		    struct result *r)
 {
 	struct tb_collect_cmd cmd = { 0 };
-	struct kfunc_progs kp = { 0 };
+	struct bpf_kfunc_progs kp = { 0 };
+	struct bpf_program *kfunc_tmpl[2];
 	struct tracebuf_bpf *skel;
 	struct ring_buffer *rb;
 	__u64 deadline = 0;
@@ -650,6 +392,8 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	skel = tracebuf_bpf__open();
 	if (!skel)
 		cli_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
+	kfunc_tmpl[0] = skel->progs.tb_kfunc_entry;
+	kfunc_tmpl[1] = skel->progs.tb_kfunc_exit;
 	skel->rodata->nr_args = opt->nr_args;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->wakeup_bytes = opt->wakeup;
@@ -665,7 +409,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
 		cli_die(TB_EXIT_FAIL,
 			"this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
-	kfunc_prepare(skel, &opt->kfuncs);
+	bpf_kfunc_prepare(kfunc_tmpl, &opt->kfuncs);
 
 	err = tracebuf_bpf__load(skel);
 	if (err) {
@@ -678,7 +422,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 			"cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
 			strerror(errno));
 	}
-	kfunc_load(skel, &opt->kfuncs, &kp, opt->verbose);
+	bpf_kfunc_load(kfunc_tmpl, &opt->kfuncs, &kp, opt->verbose);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,
 			      c, NULL);
 	if (!rb)
@@ -696,7 +440,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		errno = -err;
 		cli_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
-	kfunc_attach(&opt->kfuncs, &kp);
+	bpf_kfunc_attach(&opt->kfuncs, &kp);
 	/* All programs start recording at once; see tracebuf.bpf.c. */
 	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
 	/* The reader's CPU time is counted from here: loading is not. */
@@ -740,7 +484,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	 */
 	__atomic_store_n(&skel->bss->enabled, 0, __ATOMIC_RELEASE);
 	tracebuf_bpf__detach(skel);
-	kfunc_detach(&kp);
+	bpf_kfunc_detach(&kp);
 	err = ring_buffer__consume(rb);
 	if (err < 0) {
 		errno = -err;
@@ -751,8 +495,8 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		waitpid(child, &status, 0);
 	}
 	read_losses(skel, c->nr_cpus, &r->lost);
-	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += kfunc_misses(&kp);
-	kfunc_free(&kp);
+	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += bpf_kfunc_misses(&kp);
+	bpf_kfunc_free(&kp);
 	r->status = status;
 	ring_buffer__free(rb);
 	tracebuf_bpf__destroy(skel);
@@ -848,7 +592,7 @@ int cmd_bpf(int argc, char **argv)
 	if (!cmdline)
 		cli_die(TB_EXIT_FAIL, "out of memory");
 	parse_args(argc, argv, &opt);
-	choose_kfuncs(&opt);
+	bpf_kfunc_choose(opt.kfunc_pats, opt.verbose, &opt.kfuncs);
 	libbpf_verbose = opt.verbose;
 	libbpf_set_print(libbpf_print);
 
