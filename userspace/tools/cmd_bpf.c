@@ -372,28 +372,35 @@ struct result {
 	struct tb_task_map tasks;	/* command names (collect/collect.h) */
 };
 
-/*
- * Record with the BPF programs until the command ends, the duration is
- * over or a signal comes; everything is drained into @c.  The command is
- * forked before the programs attach and runs once they record.
- */
-static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
-		    struct result *r)
-{
-	struct tb_collect_cmd cmd = { 0 };
-	struct bpf_kfunc_progs kp = { 0 };
-	struct bpf_program *kfunc_tmpl[2];
+/* One run of the BPF programs: what run_bpf()'s steps hand each other. */
+struct run {
+	struct tb_fdr_bpf *c;
+	const struct options *opt;
+	struct tb_kfuncs *kfuncs;	/* -f's, less what the kernel refuses */
+	struct result *r;
 	struct tracebuf_bpf *skel;
+	struct bpf_program *kfunc_tmpl[2];	/* entry, exit */
+	struct bpf_kfunc_progs kp;
 	struct ring_buffer *rb;
-	__u64 deadline = 0;
-	int status = -1, err;
-	pid_t child = 0;
+	struct tb_collect_cmd cmd;
+	pid_t child;
+	int status;
+	__u64 deadline;		/* CLOCK_MONOTONIC, or 0 */
+};
+
+/* The skeleton opened, set up for the options, loaded; the ring mapped. */
+static void run_load(struct run *run)
+{
+	const struct options *opt = run->opt;
+	struct tracebuf_bpf *skel;
+	int err;
 
 	skel = tracebuf_bpf__open();
 	if (!skel)
 		cli_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
-	kfunc_tmpl[0] = skel->progs.tb_kfunc_entry;
-	kfunc_tmpl[1] = skel->progs.tb_kfunc_exit;
+	run->skel = skel;
+	run->kfunc_tmpl[0] = skel->progs.tb_kfunc_entry;
+	run->kfunc_tmpl[1] = skel->progs.tb_kfunc_exit;
 	skel->rodata->nr_args = opt->nr_args;
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->wakeup_bytes = opt->wakeup;
@@ -409,7 +416,7 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
 		cli_die(TB_EXIT_FAIL,
 			"this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
-	bpf_kfunc_prepare(kfunc_tmpl, &opt->kfuncs);
+	bpf_kfunc_prepare(run->kfunc_tmpl, run->kfuncs);
 
 	err = tracebuf_bpf__load(skel);
 	if (err) {
@@ -422,84 +429,129 @@ static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 			"cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
 			strerror(errno));
 	}
-	bpf_kfunc_load(kfunc_tmpl, &opt->kfuncs, &kp, opt->verbose);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,
-			      c, NULL);
-	if (!rb)
+	bpf_kfunc_load(run->kfunc_tmpl, run->kfuncs, &run->kp, opt->verbose);
+	run->rb = ring_buffer__new(bpf_map__fd(skel->maps.events),
+				   tb_fdr_bpf_record, run->c, NULL);
+	if (!run->rb)
 		cli_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+}
+
+/*
+ * The command forked, the programs attached and enabled all at once,
+ * then the command let go.
+ */
+static void run_start(struct run *run)
+{
+	const struct options *opt = run->opt;
+	struct result *r = run->r;
+	int err;
+
 	if (opt->cmd) {
-		errno = -tb_collect_cmd_fork(&cmd, opt->cmd,
+		errno = -tb_collect_cmd_fork(&run->cmd, opt->cmd,
 					     !strcmp(opt->output, "-"));
 		if (errno)
 			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 
-	c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
-	err = tracebuf_bpf__attach(skel);
+	run->c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	err = tracebuf_bpf__attach(run->skel);
 	if (err) {
 		errno = -err;
 		cli_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
-	bpf_kfunc_attach(&opt->kfuncs, &kp);
+	bpf_kfunc_attach(run->kfuncs, &run->kp);
 	/* All programs start recording at once; see tracebuf.bpf.c. */
-	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&run->skel->bss->enabled, 1, __ATOMIC_RELEASE);
 	/* The reader's CPU time is counted from here: loading is not. */
 	getrusage(RUSAGE_SELF, &r->ru0);
 	r->t0 = now_ns(CLOCK_MONOTONIC);
 	if (opt->duration)
-		deadline = r->t0 + opt->duration * 1000000000ULL;
+		run->deadline = r->t0 + opt->duration * 1000000000ULL;
 	if (opt->cmd) {
-		errno = -tb_collect_cmd_start(&cmd);
+		errno = -tb_collect_cmd_start(&run->cmd);
 		if (errno)
 			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
-		child = cmd.pid;
+		run->child = run->cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
-		tb_task_map_scan_pid(&r->tasks, "/proc", child);
+		tb_task_map_scan_pid(&r->tasks, "/proc", run->child);
 	}
+}
+
+/* The ring drained until the command ends, the duration or a signal. */
+static void run_loop(struct run *run)
+{
+	int err;
 
 	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
-		if (child && __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
-		    waitpid(child, &status, WNOHANG) == child) {
-			child = 0;
+		if (run->child &&
+		    __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
+		    waitpid(run->child, &run->status, WNOHANG) == run->child) {
+			run->child = 0;
 			break;
 		}
-		if (deadline && now_ns(CLOCK_MONOTONIC) >= deadline)
+		if (run->deadline && now_ns(CLOCK_MONOTONIC) >= run->deadline)
 			break;
-		err = ring_buffer__poll(rb, 100);
+		err = ring_buffer__poll(run->rb, 100);
 		/*
 		 * poll() consumes only after a wake-up, and the programs
 		 * skip those below --wakeup bytes: drain on the timeout.
 		 */
 		if (err == 0)
-			err = ring_buffer__consume(rb);
+			err = ring_buffer__consume(run->rb);
 		if (err < 0 && err != -EINTR) {
 			errno = -err;
 			cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
 		}
 	}
+}
+
+/* The programs stopped, the ring drained, the losses counted, all closed. */
+static void run_stop(struct run *run)
+{
+	struct result *r = run->r;
+	int err;
 
 	/*
 	 * Stop the producers first so that the drain below is complete; all
 	 * at once, like the start.
 	 */
-	__atomic_store_n(&skel->bss->enabled, 0, __ATOMIC_RELEASE);
-	tracebuf_bpf__detach(skel);
-	bpf_kfunc_detach(&kp);
-	err = ring_buffer__consume(rb);
+	__atomic_store_n(&run->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	tracebuf_bpf__detach(run->skel);
+	bpf_kfunc_detach(&run->kp);
+	err = ring_buffer__consume(run->rb);
 	if (err < 0) {
 		errno = -err;
 		cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
 	}
-	if (child) {
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
+	if (run->child) {
+		kill(run->child, SIGTERM);
+		waitpid(run->child, &run->status, 0);
 	}
-	read_losses(skel, c->nr_cpus, &r->lost);
-	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += bpf_kfunc_misses(&kp);
-	bpf_kfunc_free(&kp);
-	r->status = status;
-	ring_buffer__free(rb);
-	tracebuf_bpf__destroy(skel);
+	read_losses(run->skel, run->c->nr_cpus, &r->lost);
+	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += bpf_kfunc_misses(&run->kp);
+	bpf_kfunc_free(&run->kp);
+	r->status = run->status;
+	ring_buffer__free(run->rb);
+	tracebuf_bpf__destroy(run->skel);
+}
+
+/*
+ * Record with the BPF programs until the command ends, the duration is
+ * over or a signal comes; everything is drained into @c.  The command is
+ * forked before the programs attach and runs once they record.
+ */
+static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
+		    struct result *r)
+{
+	struct run run = {
+		.c = c, .opt = opt, .kfuncs = &opt->kfuncs, .r = r,
+		.status = -1,
+	};
+
+	run_load(&run);
+	run_start(&run);
+	run_loop(&run);
+	run_stop(&run);
 }
 
 /* The statistics (collect/collect.h, lib/collect/fdr_bpf.h) as summary and JSON. */
