@@ -100,95 +100,129 @@ static void usage(FILE *f)
 		tb_cli_prog());
 }
 
-int cmd_report(int argc, char **argv)
+/* What the command line asks for: what cmd_report()'s steps share. */
+struct report {
+	struct tb_fdr_report_opts o;	/* the filters */
+	struct tb_fdr_report_print pr;	/* how to print */
+	const char *map;
+	const char *tasks_path;
+	const char *output;
+	bool no_names;
+	bool json;
+	bool folded;
+};
+
+/* The options that are not the filters. */
+static void report__option(struct report *rep, int c, const char *optarg)
 {
-	struct tb_fdr_report_opts o = {
-		.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
-		.cpu = TB_REPORT_NO_FILTER, .top = 10,
-	};
-	struct tb_fdr_report_print pr = { .hists = 3 };
-	const char *map = NULL, *tasks_path = NULL, *output = "-";
-	bool no_names = false, json = false, folded = false;
-	struct tb_trace_names tn;
-	struct tb_fdr_report r;
-	struct tb_opt_parser p;
-	const char *optarg;
 	uint32_t v;
-	FILE *in, *out;
+
+	switch (c) {
+	case 'm':
+		rep->map = optarg;
+		break;
+	case OPT_TASKS:
+		rep->tasks_path = optarg;
+		break;
+	case TB_OPT_ID_NO_NAMES:
+		rep->no_names = true;
+		break;
+	case OPT_TOP:
+		rep->o.top = report_cli_id("--top", optarg, 1000);
+		break;
+	case OPT_HIST:
+		if (tb_parse_u32(optarg, 0, 100000, &v))
+			cli_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
+				optarg);
+		rep->pr.hists = v;
+		break;
+	case 'J':
+		rep->json = true;
+		break;
+	case OPT_FOLDED:
+		rep->folded = true;
+		if (optarg && strcmp(optarg, "count"))
+			cli_die(TB_EXIT_USAGE,
+				"--folded=%s: only --folded or --folded=count",
+				optarg);
+		rep->pr.fold_counts = optarg != NULL;
+		break;
+	case OPT_SCHED:
+		rep->pr.sched_only = true;
+		break;
+	case 'o':
+		rep->output = optarg;
+		break;
+	}
+}
+
+/* The command line, and the options that exclude each other. */
+static void report__parse(struct report *rep, int argc, char **argv)
+{
+	struct tb_opt_parser p;
 	int c;
 
-	tb_cli_init(argv[0]);
 	tb_opt_init(&p, &cmd_report_spec, NULL, argc, argv, 1);
 	while ((c = cli_opt_next(&p, usage))) {
-		optarg = p.arg;
-		if (report_cli_filter(c, optarg, &o))
+		if (report_cli_filter(c, p.arg, &rep->o))
 			continue;
-		switch (c) {
-		case 'm':
-			map = optarg;
-			break;
-		case OPT_TASKS:
-			tasks_path = optarg;
-			break;
-		case TB_OPT_ID_NO_NAMES:
-			no_names = true;
-			break;
-		case OPT_TOP:
-			o.top = report_cli_id("--top", optarg, 1000);
-			break;
-		case OPT_HIST:
-			if (tb_parse_u32(optarg, 0, 100000, &v))
-				cli_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
-					optarg);
-			pr.hists = v;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case OPT_FOLDED:
-			folded = true;
-			if (optarg && strcmp(optarg, "count"))
-				cli_die(TB_EXIT_USAGE,
-					"--folded=%s: only --folded or --folded=count",
-					optarg);
-			pr.fold_counts = optarg != NULL;
-			break;
-		case OPT_SCHED:
-			pr.sched_only = true;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		}
+		report__option(rep, c, p.arg);
 	}
 	if (p.nr_operands > 1)
 		cli_opt_usage("one trace at a time ('%s' is extra)",
 			      p.operands[1]);
-	if (pr.sched_only && folded)
+	if (rep->pr.sched_only && rep->folded)
 		cli_die(TB_EXIT_USAGE, "--sched and --folded are two outputs: choose one");
-	if (json && folded)
+	if (rep->json && rep->folded)
 		cli_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
-	if (o.before_ns && (o.from_ns || o.to_ns))
+	if (rep->o.before_ns && (rep->o.from_ns || rep->o.to_ns))
 		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
-	if (no_names && (map || tasks_path))
+	if (rep->no_names && (rep->map || rep->tasks_path))
 		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
-	pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
+	rep->pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
+}
 
-	in = report_cli_open(pr.input);
-	names_cli_load(&tn, pr.input, in, map, tasks_path, no_names, false);
-	pr.names = tn.names_from;
-	pr.tasks = tn.tasks_from;
-	out = cli_open_output(output);
-	cli_refuse_input_as_output(in, pr.input, output);
-	report_cli_read(&r, pr.input, in, &tn.names, &tn.tasks, &o, folded);
-	if (folded)
-		tb_fdr_report_print_folded(&r, &pr, out);
-	else if (json)
-		tb_fdr_report_print_json(&r, &pr, out);
+/* The trace and its names read, analysed and printed. */
+static void report__run(struct report *rep)
+{
+	struct tb_fdr_report_print *pr = &rep->pr;
+	struct tb_trace_names tn;
+	struct tb_fdr_report r;
+	FILE *in, *out;
+
+	in = report_cli_open(pr->input);
+	names_cli_load(&tn, pr->input, in, rep->map, rep->tasks_path,
+		       rep->no_names, false);
+	pr->names = tn.names_from;
+	pr->tasks = tn.tasks_from;
+	out = cli_open_output(rep->output);
+	cli_refuse_input_as_output(in, pr->input, rep->output);
+	report_cli_read(&r, pr->input, in, &tn.names, &tn.tasks, &rep->o,
+			rep->folded);
+	if (rep->folded)
+		tb_fdr_report_print_folded(&r, pr, out);
+	else if (rep->json)
+		tb_fdr_report_print_json(&r, pr, out);
 	else
-		tb_fdr_report_print_text(&r, &pr, out);
-	cli_close_output(out, output);
+		tb_fdr_report_print_text(&r, pr, out);
+	cli_close_output(out, rep->output);
 	tb_fdr_report_free(&r);
 	tb_trace_names_free(&tn);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report rep = {
+		.o = {
+			.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
+			.cpu = TB_REPORT_NO_FILTER, .top = 10,
+		},
+		.pr = { .hists = 3 },
+		.output = "-",
+	};
+
+	tb_cli_init(argv[0]);
+	report__parse(&rep, argc, argv);
+	report__run(&rep);
 	return TB_EXIT_OK;
 }
