@@ -20,10 +20,10 @@
 
 #include "bpf_kbtf.h"
 #include "bpf_kfunc.h"
-#include "cli.h"
 #include "cli/cli.h"
 #include "collect/fdr_bpf.h"
 #include "device/kfunc.h"
+#include "tool.h"
 
 /*
  * Drop k->names[i], which fentry cannot take, saying why; the rest keep
@@ -44,8 +44,8 @@ static void bpf_kfunc_skipped(const struct tb_kfuncs *k, size_t chosen)
 	if (k->n == chosen)
 		return;
 	if (!k->n)
-		cli_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
-			chosen);
+		tool_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
+			 chosen);
 	tb_cli_warn("%zu of %zu kernel functions skipped; tracing %zu", chosen - k->n,
 		    chosen, k->n);
 }
@@ -61,7 +61,7 @@ void bpf_kfunc_choose(const char *pats, bool verbose, struct tb_kfuncs *k)
 		return;
 	if (tb_kfunc_select_kernel(pats, &tb_fdr_bpf_kfunc_deny,
 				   TRACEBUF_FDR_KFUNC_MAX, k, &err))
-		cli_die(TB_EXIT_USAGE, "%s", err.msg);
+		tool_die(TB_EXIT_USAGE, "%s", err.msg);
 	chosen = k->n;
 	for (i = 0; i < k->n;) {
 		if (bpf_kbtf_find_func(&kbtf, k->names[i], &obj_fd) >= 0)
@@ -95,9 +95,9 @@ static const enum bpf_attach_type bpf_kfunc_types[2] = {
 
 static void bpf_kfunc_die_no_btf(const char *name, int err)
 {
-	cli_die(TB_EXIT_FAIL,
-		"kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
-		name, strerror(-err));
+	tool_die(TB_EXIT_FAIL,
+		 "kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
+		 name, strerror(-err));
 }
 
 void bpf_kfunc_prepare(struct bpf_program *const t[2],
@@ -137,7 +137,7 @@ void bpf_kfunc_load(struct bpf_program *const t[2], struct tb_kfuncs *k,
 	kp->prog = calloc(k->n ? k->n : 1, sizeof(*kp->prog));
 	kp->link = calloc(k->n ? k->n : 1, sizeof(*kp->link));
 	if (!kp->prog || !kp->link)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
 	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
 	chosen = k->n;
@@ -200,11 +200,11 @@ void bpf_kfunc_attach(const struct tb_kfuncs *k, struct bpf_kfunc_progs *kp)
 						 bpf_kfunc_types[j], &lo);
 
 			if (fd < 0)
-				cli_die(TB_EXIT_FAIL,
-					"kernel function '%s': cannot attach %s: %s%s",
-					k->names[i], j ? "fexit" : "fentry",
-					strerror(errno),
-					errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
+				tool_die(TB_EXIT_FAIL,
+					 "kernel function '%s': cannot attach %s: %s%s",
+					 k->names[i], j ? "fexit" : "fentry",
+					 strerror(errno),
+					 errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
 			kp->link[i][j] = fd;
 		}
 }

@@ -29,7 +29,6 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_kfunc.h"
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
@@ -40,6 +39,7 @@
 #include "device/kfunc.h"
 #include "format/fdr_classes.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tool.h"
 #include "tracebuf.skel.h"
 #include "tracebuf_bpf.h"
 
@@ -126,16 +126,16 @@ static __u32 parse_classes(const char *list)
 
 	ret = tb_fdr_classes_parse(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		cli_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
-			"syscall, irq, softirq, workqueue, fault, sched, all");
+		tool_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
+			 "syscall, irq, softirq, workqueue, fault, sched, all");
 	if (ret == -ENODATA)
-		cli_die(TB_EXIT_USAGE, "no event class given");
+		tool_die(TB_EXIT_USAGE, "no event class given");
 	if (ret)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/* "all" means TB_FDR_BPF_CLASSES, so the bit is set only when named. */
 	if (mask & TRACEBUF_FDR_MARKER)
-		cli_die(TB_EXIT_USAGE,
-			"class 'marker' needs the module's /dev/tracebuf_fdr");
+		tool_die(TB_EXIT_USAGE,
+			 "class 'marker' needs the module's /dev/tracebuf_fdr");
 	return mask;
 }
 
@@ -331,7 +331,7 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	int cpu;
 
 	if (!vals)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	memset(l, 0, sizeof(*l));
 	for (k = 0; k < TB_BPF_NR_COUNTERS; k++) {
 		if (bpf_map_lookup_elem(fd, &k, vals)) {
@@ -397,7 +397,7 @@ static void run_load(struct run *run)
 
 	skel = tracebuf_bpf__open();
 	if (!skel)
-		cli_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
+		tool_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
 	run->skel = skel;
 	run->kfunc_tmpl[0] = skel->progs.tb_kfunc_entry;
 	run->kfunc_tmpl[1] = skel->progs.tb_kfunc_exit;
@@ -408,32 +408,32 @@ static void run_load(struct run *run)
 	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
 	if (err) {
 		errno = -err;
-		cli_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
+		tool_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
 	}
 	set_autoload(skel, opt->classes);
 	/* Without it the load fails with ESRCH and no word of why. */
 	if ((opt->classes & TRACEBUF_FDR_FAULT) &&
 	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
-		cli_die(TB_EXIT_FAIL,
-			"this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
+		tool_die(TB_EXIT_FAIL,
+			 "this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
 	bpf_kfunc_prepare(run->kfunc_tmpl, run->kfuncs);
 
 	err = tracebuf_bpf__load(skel);
 	if (err) {
 		errno = -err;
 		if (errno == EPERM)
-			cli_die(TB_EXIT_FAIL,
-				"cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
-				strerror(errno));
-		cli_die(TB_EXIT_FAIL,
-			"cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
-			strerror(errno));
+			tool_die(TB_EXIT_FAIL,
+				 "cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
+				 strerror(errno));
+		tool_die(TB_EXIT_FAIL,
+			 "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
+			 strerror(errno));
 	}
 	bpf_kfunc_load(run->kfunc_tmpl, run->kfuncs, &run->kp, opt->verbose);
 	run->rb = ring_buffer__new(bpf_map__fd(skel->maps.events),
 				   tb_fdr_bpf_record, run->c, NULL);
 	if (!run->rb)
-		cli_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+		tool_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
 }
 
 /*
@@ -450,14 +450,14 @@ static void run_start(struct run *run)
 		errno = -tb_collect_cmd_fork(&run->cmd, opt->cmd,
 					     !strcmp(opt->output, "-"));
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
+			tool_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 
 	run->c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
 	err = tracebuf_bpf__attach(run->skel);
 	if (err) {
 		errno = -err;
-		cli_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
+		tool_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
 	}
 	bpf_kfunc_attach(run->kfuncs, &run->kp);
 	/* All programs start recording at once; see tracebuf.bpf.c. */
@@ -470,7 +470,7 @@ static void run_start(struct run *run)
 	if (opt->cmd) {
 		errno = -tb_collect_cmd_start(&run->cmd);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
+			tool_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
 		run->child = run->cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
 		tb_task_map_scan_pid(&r->tasks, "/proc", run->child);
@@ -500,7 +500,7 @@ static void run_loop(struct run *run)
 			err = ring_buffer__consume(run->rb);
 		if (err < 0 && err != -EINTR) {
 			errno = -err;
-			cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+			tool_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
 		}
 	}
 }
@@ -521,7 +521,7 @@ static void run_stop(struct run *run)
 	err = ring_buffer__consume(run->rb);
 	if (err < 0) {
 		errno = -err;
-		cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+		tool_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
 	}
 	if (run->child) {
 		kill(run->child, SIGTERM);
@@ -602,8 +602,8 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 				((const uint64_t *)c->workfns.data)[i]);
 	}
 	if (opt->out.stats_json)
-		cli_check(tb_collect_write_json(opt->out.stats_json, &s),
-			  "error writing '%s'", opt->out.stats_json);
+		tool_check(tb_collect_write_json(opt->out.stats_json, &s),
+			   "error writing '%s'", opt->out.stats_json);
 }
 
 /* The names of the ids, from /proc read now, at the end (device/fdr_knames.h). */
@@ -613,7 +613,7 @@ static void known_names(const struct tb_fdr_bpf *c, struct tb_name_map *known)
 	FILE *syms = c->workfns.len ? fopen("/proc/kallsyms", "r") : NULL;
 
 	if (tb_fdr_bpf_names(c, irqs, syms, known))
-		cli_die(TB_EXIT_FAIL, "cannot build the names");
+		tool_die(TB_EXIT_FAIL, "cannot build the names");
 	if (irqs)
 		fclose(irqs);
 	if (syms)
@@ -642,7 +642,7 @@ int cmd_bpf(int argc, char **argv)
 	/* For the META block, before the parser moves the words. */
 	cmdline = tb_collect_cmdline(argc, argv);
 	if (!cmdline)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	parse_args(argc, argv, &opt);
 	bpf_kfunc_choose(opt.kfunc_pats, opt.verbose, &opt.kfuncs);
 	libbpf_verbose = opt.verbose;
@@ -651,14 +651,14 @@ int cmd_bpf(int argc, char **argv)
 	nr_cpus = libbpf_num_possible_cpus();
 	if (nr_cpus <= 0) {
 		errno = -nr_cpus;
-		cli_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
+		tool_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
 	if (tb_fdr_bpf_init(&col, nr_cpus, opt.classes, opt.rb_size))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (opt.kfunc_pats)
 		col.kfuncs = &opt.kfuncs;
 	if (tb_collect_paths_init(&paths, opt.output))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
 	 * early) still ends with a valid, if empty, file.
@@ -670,7 +670,7 @@ int cmd_bpf(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	/* Fail on an unwritable output before tracing anything. */
-	out = cli_open_output(opt.output);
+	out = tool_open_output(opt.output);
 	/* Names of the tasks: read before tracing, not traced. */
 	tb_task_map_init(&r.tasks);
 	tb_collect_tasks_scan(&r.tasks);
@@ -684,7 +684,7 @@ int cmd_bpf(int argc, char **argv)
 					  true, cmdline);
 	free(cmdline);
 	if (!capture)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = &known,
 		.syscalls = files.syscalls, .tasks = &r.tasks,
@@ -692,23 +692,23 @@ int cmd_bpf(int argc, char **argv)
 	post.meta = &meta;
 	post.raw = opt.out.raw;
 	if (tb_fdr_bpf_write(&col, out, &post, &err))
-		cli_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
-	cli_close_output(out, opt.output);
+		tool_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
+	tool_close_output(out, opt.output);
 	free(capture);
 	tb_collect_post_files(&files, &paths, opt.output, &opt.out);
 	/* Before the JSON that shows them. */
 	if (paths.tasks) {
 		errno = -tb_collect_tasks_write(&post, &r.tasks, paths.tasks);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+			tool_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	}
 	tb_task_map_free(&r.tasks);
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	if (opt.kfunc_pats && strcmp(opt.output, "-") &&
 	    tb_kfunc_write_beside(&opt.kfuncs, opt.output, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	report(&col, &opt, &r, &post, files.names ? &files : NULL);
 
 	tb_collect_paths_free(&paths);

@@ -14,7 +14,6 @@
 
 #include <linux/tracebuf_crash.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -23,6 +22,7 @@
 #include "convert/fdr_post.h"
 #include "convert/fdr_post_files.h"
 #include "format/crash_image.h"
+#include "tool.h"
 
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
@@ -135,23 +135,23 @@ int cmd_crash(int argc, char **argv)
 	image = p.operands[0];
 	fd = open(image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "%s", image);
+		tool_die_errno(TB_EXIT_FAIL, "%s", image);
 	if (fstat(fd, &st))
-		cli_die_errno(TB_EXIT_FAIL, "%s", image);
+		tool_die_errno(TB_EXIT_FAIL, "%s", image);
 	if (S_ISDIR(st.st_mode))
-		cli_die(TB_EXIT_FAIL, "%s: is a directory", image);
+		tool_die(TB_EXIT_FAIL, "%s: is a directory", image);
 	tb_crash_image_src_fd(&src, fd, S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
 			      UINT64_MAX);
 	if (tb_crash_image_open(&im, &src, &err))
-		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+		tool_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	if (tb_crash_recover(&im, &res, note, NULL, &err))
-		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+		tool_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	tb_crash_image_free(&im);
 	close(fd);
 	/* The names the panic saved; without them ids stay numeric (noted). */
 	if (res.names) {
 		if (tb_fdr_post_kernel_names(&known, res.names))
-			cli_die(TB_EXIT_FAIL, "out of memory");
+			tool_die(TB_EXIT_FAIL, "out of memory");
 		if (tb_name_map_finish(&known, &err)) {
 			tb_cli_warn("%s: the saved names repeat an id: numeric names",
 				    image);
@@ -175,23 +175,23 @@ int cmd_crash(int argc, char **argv)
 	if (!capture || asprintf(&text, "%skernel_capture %llu\npanic_cpu %u\n",
 				 capture, (unsigned long long)res.capture,
 				 res.panic_cpu) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	free(capture);
 	meta = (struct tb_fdr_post_meta){
 		.capture = text, .known = &known, .syscalls = files.syscalls,
 	};
 	post.meta = &meta;
 	post.raw = oo.raw;
-	f = cli_open_output(out);
+	f = tool_open_output(out);
 	if (tb_fdr_post_run(&post, res.stream, res.len, f, &err))
-		cli_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
-	cli_close_output(f, out);
+		tool_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
+	tool_close_output(f, out);
 	free(text);
 	if (tb_collect_paths_init(&paths, out))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&files, &paths, out, &oo);
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 
 	/* On stderr: the trace may be on stdout (-o -). */
 	if (!oo.quiet) {

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
@@ -17,6 +16,7 @@
 #include "convert/xs_print.h"
 #include "format/xs.h"
 #include "format/xs_record.h"
+#include "tool.h"
 #include "util/sniff.h"
 
 static void usage(FILE *f)
@@ -102,20 +102,20 @@ int cmd_decode(int argc, char **argv)
 		cli_opt_usage("one FILE at a time ('%s' is extra)", p.operands[1]);
 	if (p.nr_operands)
 		path = p.operands[0];
-	f = cli_open_input(path);
-	cli_refuse_input_as_output(f, path, output);
-	out = cli_open_output(output);
+	f = tool_open_input(path);
+	tool_refuse_input_as_output(f, path, output);
+	out = tool_open_output(output);
 	tb_xs_record_init(&in, f, size);
 	ret = tb_xs_record_decode_each(&in, each, out);
 	tb_xs_record_release(&in);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0 && tb_sniff_mismatch(path, TB_SNIFF_XSCALE, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
+		tool_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
 	if (ret < 0)
-		cli_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
+		tool_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
 	if (ferror(f))
-		cli_die_errno(TB_EXIT_FAIL, "%s: read error", path);
-	cli_close_output(out, output);
+		tool_die_errno(TB_EXIT_FAIL, "%s: read error", path);
+	tool_close_output(out, output);
 	return TB_EXIT_OK;
 }

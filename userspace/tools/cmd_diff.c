@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -16,6 +15,7 @@
 #include "convert/fdr_diff_print.h"
 #include "names_cli.h"
 #include "report_cli.h"
+#include "tool.h"
 
 enum {
 	OPT_SORT = REPORT_CLI_OPT_END,
@@ -85,7 +85,7 @@ static void diff_read(struct tb_fdr_report *r, struct tb_trace_names *tn,
 
 	in = report_cli_open(path);
 	names_cli_load(tn, path, in, map, NULL, no_names, false);
-	cli_refuse_input_as_output(in, path, output);
+	tool_refuse_input_as_output(in, path, output);
 	report_cli_read(r, path, in, &tn->names, tasks, o, false);
 }
 
@@ -124,9 +124,9 @@ int cmd_diff(int argc, char **argv)
 		case OPT_SORT:
 			ret = tb_fdr_diff_col(optarg);
 			if (ret < 0)
-				cli_die(TB_EXIT_USAGE,
-					"--sort '%s': expected count, total, p50, p99 or max",
-					optarg);
+				tool_die(TB_EXIT_USAGE,
+					 "--sort '%s': expected count, total, p50, p99 or max",
+					 optarg);
 			key = (enum tb_fdr_diff_col)ret;
 			break;
 		case 'J':
@@ -146,9 +146,9 @@ int cmd_diff(int argc, char **argv)
 	if (!strcmp(p.operands[0], "-") && !strcmp(p.operands[1], "-"))
 		cli_opt_usage("stdin ('-') can be one of the traces, not both");
 	if (o.before_ns && (o.from_ns || o.to_ns))
-		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+		tool_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (no_names && map)
-		cli_die(TB_EXIT_USAGE, "--no-names with --map: choose one");
+		tool_die(TB_EXIT_USAGE, "--no-names with --map: choose one");
 	pr.a = p.operands[0];
 	pr.b = p.operands[1];
 
@@ -156,13 +156,13 @@ int cmd_diff(int argc, char **argv)
 	diff_read(&a, &names[0], pr.a, map, no_names, &tasks, &o, output);
 	diff_read(&b, &names[1], pr.b, map, no_names, &tasks, &o, output);
 	if (tb_fdr_diff_run(&d, &a, &b, key))
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	out = cli_open_output(output);
+		tool_die(TB_EXIT_FAIL, "out of memory");
+	out = tool_open_output(output);
 	if (json)
 		ret = tb_fdr_diff_print_json(&d, &a, &b, &pr, out);
 	else
 		ret = tb_fdr_diff_print_text(&d, &a, &b, &pr, out);
-	cli_close_output(out, output);
+	tool_close_output(out, output);
 	tb_fdr_diff_free(&d);
 	tb_fdr_report_free(&a);
 	tb_fdr_report_free(&b);

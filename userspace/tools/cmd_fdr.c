@@ -16,7 +16,6 @@
 
 #include <linux/tracebuf.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_cmd.h"
 #include "cli_opt.h"
@@ -24,6 +23,7 @@
 #include "device/dev.h"
 #include "device/fdr_dev.h"
 #include "format/fdr_classes.h"
+#include "tool.h"
 
 static void print_usage(FILE *f)
 {
@@ -139,8 +139,8 @@ static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
 	if (!ioctl(fd, cmd, arg))
 		return;
 	if (errno == EBUSY)
-		cli_die_errno(TB_EXIT_FAIL, "%s (stop recording first)", what);
-	cli_die_errno(TB_EXIT_FAIL, "%s", what);
+		tool_die_errno(TB_EXIT_FAIL, "%s (stop recording first)", what);
+	tool_die_errno(TB_EXIT_FAIL, "%s", what);
 }
 
 /* Only what the user named changes: the rest keeps the device's values. */
@@ -187,19 +187,19 @@ static int fdr_snapshot(int argc, char **argv)
 
 	if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
 		if (errno == EINVAL)
-			cli_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
-		cli_die_errno(TB_EXIT_FAIL, "snapshot");
+			tool_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
+		tool_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
-	out = cli_open_output(path);
+	out = tool_open_output(path);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			cli_die_errno(TB_EXIT_FAIL, "read");
+			tool_die_errno(TB_EXIT_FAIL, "read");
 		if (fwrite(buf, 1, n, out) != (size_t)n)
-			cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+			tool_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	}
-	cli_close_output(out, path);
+	tool_close_output(out, path);
 	return TB_EXIT_OK;
 }
 
@@ -236,7 +236,7 @@ static int fdr_stats(int argc, char **argv)
 	unsigned int i;
 
 	if (tb_fdr_dev_stats(fd, &st, &cpus))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	if (cl.json) {
 		stats_json(&st, cpus);
 	} else {
@@ -266,7 +266,7 @@ static int fdr_names(int argc, char **argv)
 
 	text = tb_fdr_dev_names_text(fd);
 	if (!text)
-		cli_die_errno(TB_EXIT_FAIL, "names");
+		tool_die_errno(TB_EXIT_FAIL, "names");
 	fputs(text, stdout);
 	free(text);
 	return TB_EXIT_OK;

@@ -27,7 +27,6 @@
 
 #include <linux/tracebuf.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
@@ -44,6 +43,7 @@
 #include "format/name_map.h"
 #include "record_trigger.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tool.h"
 #include "util/buf.h"
 #include "util/parse.h"
 
@@ -160,12 +160,12 @@ static int drain_once(int fd, struct reader *r)
 	if (r->eof)
 		return 0;
 	if (tb_buf_reserve(&r->b, 256 << 10))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	n = read(fd, (char *)r->b.data + r->b.len, r->b.cap - r->b.len);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return -1;
-		cli_die_errno(TB_EXIT_FAIL, "read");
+		tool_die_errno(TB_EXIT_FAIL, "read");
 	}
 	if (!n) {
 		r->eof = true;
@@ -173,7 +173,7 @@ static int drain_once(int fd, struct reader *r)
 	}
 	if (!r->bound) {
 		if (tb_fdr_dev_stats(fd, &st, NULL))
-			cli_die_errno(TB_EXIT_FAIL, "stats");
+			tool_die_errno(TB_EXIT_FAIL, "stats");
 		if (r->gen && st.gen != r->gen) {
 			r->eof = true;	/* its next reads are not ours either */
 			return 0;
@@ -229,26 +229,26 @@ static bool spool_open(struct spool *sp, int dev, const char *out,
 	else
 		ret = asprintf(&path, ".tracebuf-XXXXXX");
 	if (ret < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/* Not for COMMAND: it would keep the spool, and its file system, busy. */
 	sp->fd = mkostemp(path, O_CLOEXEC);
 	if (sp->fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+		tool_die_errno(TB_EXIT_FAIL, "%s", path);
 	unlink(path);
 	slash = strrchr(path, '/');
 	sp->dir = slash ? strndup(path, slash - path) : strdup(".");
 	free(path);
 	if (!sp->dir)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (tb_fdr_dev_stats(dev, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	errno = -tb_fdr_mmap_open(&sp->m, dev, cfg->buf_size, st.nr_cpus);
 	if (errno == ENODEV) {
 		close(sp->fd);
 		return false;
 	}
 	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
+		tool_die_errno(TB_EXIT_FAIL, "cannot map the rings (--no-mmap reads instead)");
 	tb_fdr_spool_init(&sp->out, sp->fd, sp->m.page_size, direct);
 	return true;
 }
@@ -279,9 +279,9 @@ static int spool_drain(struct spool *sp, long *write_waits)
 	if (ret < 0) {
 		errno = sp->out.write_errno ? sp->out.write_errno : -ret;
 		if (sp->out.write_errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot write the spool file in %s",
-				      sp->dir);
-		cli_die_errno(TB_EXIT_FAIL, "mapped read");
+			tool_die_errno(TB_EXIT_FAIL, "cannot write the spool file in %s",
+				       sp->dir);
+		tool_die_errno(TB_EXIT_FAIL, "mapped read");
 	}
 	return ret;
 }
@@ -295,15 +295,15 @@ static void spool_finish(struct spool *sp, struct tb_buf *raw)
 	tb_fdr_mmap_close(&sp->m);
 	errno = -tb_fdr_spool_finish(&sp->out, &len);
 	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
-			      sp->dir);
+		tool_die_errno(TB_EXIT_FAIL, "cannot compact the spool file in %s",
+			       sp->dir);
 	raw->len = len;
 	/* Nothing: not even the header of a capture of its own. */
 	if (!len)
 		return;
 	sp->map = mmap(NULL, raw->len, PROT_READ, MAP_PRIVATE, sp->fd, 0);
 	if (sp->map == MAP_FAILED)
-		cli_die_errno(TB_EXIT_FAIL, "spool");
+		tool_die_errno(TB_EXIT_FAIL, "spool");
 	raw->data = sp->map;
 }
 
@@ -319,10 +319,10 @@ static void kernel_names(int fd, struct tb_name_map *m)
 		return;
 	}
 	if (tb_fdr_post_kernel_names(m, text))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	free(text);
 	if (tb_name_map_finish(m, &err))
-		cli_die(TB_EXIT_FAIL, "kernel names: duplicate id");
+		tool_die(TB_EXIT_FAIL, "kernel names: duplicate id");
 }
 
 /* ------------------------------------------------------------ main */
@@ -342,11 +342,11 @@ static void set_kfuncs(int fd, const char *pats, int verbose,
 		return;
 	}
 	if (tb_kfunc_select_kernel(pats, NULL, tb_kfunc_limit(0), k, &err))
-		cli_die(TB_EXIT_USAGE, "%s", err.msg);
+		tool_die(TB_EXIT_USAGE, "%s", err.msg);
 	if (verbose)
 		tb_kfunc_print(k);
 	if (tb_kfunc_set(fd, k, 0, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 }
 
 static int print_stats(int fd)
@@ -354,7 +354,7 @@ static int print_stats(int fd)
 	struct tracebuf_fdr_stats st;
 
 	if (tb_fdr_dev_stats(fd, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	tb_fdr_dev_print_totals(stdout, &st);
 	return TB_EXIT_OK;
 }
@@ -416,8 +416,8 @@ static void report(struct tb_collect_stats *s, uint32_t wakeup,
 		tb_collect_summary(stderr, s, NULL, lost_tail);
 	}
 	if (stats_json)
-		cli_check(tb_collect_write_json(stats_json, s),
-			  "error writing '%s'", stats_json);
+		tool_check(tb_collect_write_json(stats_json, s),
+			   "error writing '%s'", stats_json);
 }
 
 /* Options without a letter. */
@@ -551,29 +551,30 @@ static void record__option(struct record *rec, int opt, const char *optarg)
 		break;
 	case OPT_TRIGGER:
 		if (rt->trig.nr_conds == TRACEBUF_FDR_TRIG_MAX)
-			cli_die(TB_EXIT_USAGE, "at most %d --trigger",
-				TRACEBUF_FDR_TRIG_MAX);
+			tool_die(TB_EXIT_USAGE, "at most %d --trigger",
+				 TRACEBUF_FDR_TRIG_MAX);
 		if (tb_fdr_trigger_parse(optarg, &rt->syscalls,
 					 &rt->trig.conds[rt->trig.nr_conds++], &err))
-			cli_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
-				err.msg);
+			tool_die(TB_EXIT_USAGE, "--trigger %s: %s", optarg,
+				 err.msg);
 		break;
 	case OPT_KEEP:
 		if (tb_parse_u32(optarg, 1, 1000000, &rt->keep))
-			cli_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
-				optarg);
+			tool_die(TB_EXIT_USAGE, "--keep '%s': a number from 1 to 1000000 expected",
+				 optarg);
 		break;
 	case OPT_POST_EVENTS:
 		if (tb_parse_u32(optarg, 0, TRACEBUF_FDR_TRIG_EVENTS_MAX,
 				 &rt->trig.post_events))
-			cli_die(TB_EXIT_USAGE, "--post-events '%s': a number from 0 to %u expected",
-				optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
+			tool_die(TB_EXIT_USAGE,
+				 "--post-events '%s': a number from 0 to %u expected",
+				 optarg, TRACEBUF_FDR_TRIG_EVENTS_MAX);
 		break;
 	case OPT_POST_TIME:
 		if (tb_fdr_trigger_parse_us(optarg, &v) ||
 		    v > TRACEBUF_FDR_TRIG_USECS_MAX)
-			cli_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
-				optarg);
+			tool_die(TB_EXIT_USAGE, "--post-time '%s': a time from 0us to 60s expected",
+				 optarg);
 		rt->trig.post_usecs = v;
 		break;
 	}
@@ -590,7 +591,7 @@ static void record__parse(struct record *rec, int argc, char **argv)
 	/* For the META block, before the parser moves the words. */
 	rec->cmdline = tb_collect_cmdline(argc, argv);
 	if (!rec->cmdline)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	tb_opt_init(&op, &cmd_record_spec, NULL, argc, argv, 1);
 	while ((opt = cli_opt_next(&op, print_help))) {
 		mode_given |= opt == TB_FDR_ID_MODE;
@@ -605,15 +606,15 @@ static void record__parse(struct record *rec, int argc, char **argv)
 	rec->operands = op.operands;
 	rec->nr_operands = op.nr_operands;
 	if (tb_collect_paths_init(&rec->paths, rec->out))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&rec->files, &rec->paths, rec->out, &rec->oo);
 	rec->post.raw = rec->oo.raw;
 
 	if (rec->rt.trig.nr_conds) {
 		if (rec->cfg.mode == TRACEBUF_FDR_MODE_STREAM && mode_given)
-			cli_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
+			tool_die(TB_EXIT_USAGE, "--trigger records in flight mode, not stream");
 		if (rec->nr_operands || rec->control)
-			cli_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
+			tool_die(TB_EXIT_USAGE, "--trigger runs until a signal or -d: no COMMAND, --start or --stop");
 		rec->cfg.mode = TRACEBUF_FDR_MODE_FLIGHT;
 	}
 }
@@ -624,17 +625,17 @@ static void record__parse(struct record *rec, int argc, char **argv)
  */
 static int record__setup(struct record *rec)
 {
-	rec->fd = cli_open_device(rec->dev, O_RDWR | O_NONBLOCK);
+	rec->fd = tool_open_device(rec->dev, O_RDWR | O_NONBLOCK);
 	if (ioctl(rec->fd, TRACEBUF_FDR_IOC_STOP))
-		cli_die_errno(TB_EXIT_FAIL, "stop");
+		tool_die_errno(TB_EXIT_FAIL, "stop");
 	if (rec->control == OPT_STOP)
 		return print_stats(rec->fd);
 	if (ioctl(rec->fd, TRACEBUF_FDR_IOC_CONFIG, &rec->cfg))
-		cli_die_errno(TB_EXIT_FAIL, "configure");
+		tool_die_errno(TB_EXIT_FAIL, "configure");
 	set_kfuncs(rec->fd, rec->kfunc_pats, rec->verbose, &rec->kfuncs);
 	if (rec->control == OPT_START) {
 		if (ioctl(rec->fd, TRACEBUF_FDR_IOC_START))
-			cli_die_errno(TB_EXIT_FAIL, "start");
+			tool_die_errno(TB_EXIT_FAIL, "start");
 		return TB_EXIT_OK;
 	}
 	return -1;
@@ -674,7 +675,7 @@ static void record__start(struct record *rec)
 		errno = -tb_collect_cmd_fork(&rec->cmd, rec->operands,
 					     !strcmp(rec->out, "-"));
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
+			tool_die_errno(TB_EXIT_FAIL, "cannot fork");
 	}
 	/* Names of the tasks: read before tracing, not traced. */
 	tb_task_map_init(&rec->tasks);
@@ -682,9 +683,9 @@ static void record__start(struct record *rec)
 	/* The capture this file is of: no other one's records follow it. */
 	ret = tb_fdr_dev_start_owned(rec->fd, &rec->cfg, &rec->gen);
 	if (ret < 0)
-		cli_die_errno(TB_EXIT_FAIL, "start");
+		tool_die_errno(TB_EXIT_FAIL, "start");
 	if (ret)
-		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
+		tool_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	rec->sp.m.gen = rec->gen;
 	rec->rd.gen = rec->gen;
 	/*
@@ -708,8 +709,8 @@ static void record__start(struct record *rec)
 			/* Nothing to record: leave the device stopped. */
 			tb_fdr_dev_stop_owned(rec->fd);
 			errno = e;
-			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'",
-				      rec->operands[0]);
+			tool_die_errno(TB_EXIT_FAIL, "cannot run '%s'",
+				       rec->operands[0]);
 		}
 		rec->child = rec->cmd.pid;
 		/* Its name after exec(): it may be gone by the end. */
@@ -772,7 +773,7 @@ static void record__stop(struct record *rec)
 	if (rec->gone)
 		tb_fdr_dev_disown();	/* what runs now is not ours to stop */
 	else if (tb_fdr_dev_stop_owned(fd))
-		cli_die_errno(TB_EXIT_FAIL, "stop");
+		tool_die_errno(TB_EXIT_FAIL, "stop");
 	getrusage(RUSAGE_SELF, &rec->stop1);
 	if (rec->child) {
 		kill(rec->child, SIGTERM);
@@ -793,7 +794,7 @@ static void record__stop(struct record *rec)
 								 &rec->st) != NULL;
 			errno = e;
 			if (!rec->restarted)
-				cli_die_errno(TB_EXIT_FAIL, "snapshot");
+				tool_die_errno(TB_EXIT_FAIL, "snapshot");
 		}
 	}
 }
@@ -835,8 +836,8 @@ static void record__drain(struct record *rec)
 		rec->raw = rec->rd.b;
 	/* Not even a header of its own: no file, rather than an empty one. */
 	if (!rec->raw.len)
-		cli_die(TB_EXIT_FAIL, "the capture ended under the recorder before anything of it was read: %s; nothing written",
-			rec->gone ? rec->gone : "no data");
+		tool_die(TB_EXIT_FAIL, "the capture ended under the recorder before anything of it was read: %s; nothing written",
+			 rec->gone ? rec->gone : "no data");
 }
 
 /* The trace, post-processed, and the files beside it. */
@@ -860,32 +861,32 @@ static void record__write(struct record *rec)
 					  true, rec->cmdline);
 	free(rec->cmdline);
 	if (!capture)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	rec->meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = &rec->known,
 		.syscalls = rec->files.syscalls, .tasks = &rec->tasks,
 	};
 	rec->post.meta = &rec->meta;
-	f = cli_open_output(rec->out);
+	f = tool_open_output(rec->out);
 	if (tb_fdr_post_run(&rec->post, rec->raw.data, rec->raw.len, f, &err))
-		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	cli_close_output(f, rec->out);
+		tool_die(TB_EXIT_DATA, "device stream: %s", err.msg);
+	tool_close_output(f, rec->out);
 	free(capture);
 	if (rec->paths.tasks) {
 		errno = -tb_collect_tasks_write(&rec->post, &rec->tasks,
 						rec->paths.tasks);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "%s", rec->paths.tasks);
+			tool_die_errno(TB_EXIT_FAIL, "%s", rec->paths.tasks);
 	}
 	tb_task_map_free(&rec->tasks);
 	if (rec->files.names &&
 	    tb_fdr_post_files(&rec->post, &rec->files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&rec->known);
 	close(rec->fd);
 	if (rec->kfunc_pats &&
 	    tb_kfunc_write_beside(&rec->kfuncs, rec->out, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_kfunc_free(&rec->kfuncs);
 }
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -18,6 +17,7 @@
 #include "report_cli.h"
 #include "convert/fdr_report.h"
 #include "convert/fdr_report_print.h"
+#include "tool.h"
 #include "util/parse.h"
 
 #define DEFAULT_IN	"trace.fdr"
@@ -132,8 +132,8 @@ static void report__option(struct report *rep, int c, const char *optarg)
 		break;
 	case OPT_HIST:
 		if (tb_parse_u32(optarg, 0, 100000, &v))
-			cli_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
-				optarg);
+			tool_die(TB_EXIT_USAGE, "--hist '%s': expected a number from 0 to 100000",
+				 optarg);
 		rep->pr.hists = v;
 		break;
 	case 'J':
@@ -142,9 +142,9 @@ static void report__option(struct report *rep, int c, const char *optarg)
 	case OPT_FOLDED:
 		rep->folded = true;
 		if (optarg && strcmp(optarg, "count"))
-			cli_die(TB_EXIT_USAGE,
-				"--folded=%s: only --folded or --folded=count",
-				optarg);
+			tool_die(TB_EXIT_USAGE,
+				 "--folded=%s: only --folded or --folded=count",
+				 optarg);
 		rep->pr.fold_counts = optarg != NULL;
 		break;
 	case OPT_SCHED:
@@ -172,13 +172,13 @@ static void report__parse(struct report *rep, int argc, char **argv)
 		cli_opt_usage("one trace at a time ('%s' is extra)",
 			      p.operands[1]);
 	if (rep->pr.sched_only && rep->folded)
-		cli_die(TB_EXIT_USAGE, "--sched and --folded are two outputs: choose one");
+		tool_die(TB_EXIT_USAGE, "--sched and --folded are two outputs: choose one");
 	if (rep->json && rep->folded)
-		cli_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
+		tool_die(TB_EXIT_USAGE, "--json and --folded are two outputs: choose one");
 	if (rep->o.before_ns && (rep->o.from_ns || rep->o.to_ns))
-		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+		tool_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (rep->no_names && (rep->map || rep->tasks_path))
-		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
+		tool_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	rep->pr.input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 }
 
@@ -195,8 +195,8 @@ static void report__run(struct report *rep)
 		       rep->no_names, false);
 	pr->names = tn.names_from;
 	pr->tasks = tn.tasks_from;
-	out = cli_open_output(rep->output);
-	cli_refuse_input_as_output(in, pr->input, rep->output);
+	out = tool_open_output(rep->output);
+	tool_refuse_input_as_output(in, pr->input, rep->output);
 	report_cli_read(&r, pr->input, in, &tn.names, &tn.tasks, &rep->o,
 			rep->folded);
 	if (rep->folded)
@@ -205,7 +205,7 @@ static void report__run(struct report *rep)
 		tb_fdr_report_print_json(&r, pr, out);
 	else
 		tb_fdr_report_print_text(&r, pr, out);
-	cli_close_output(out, rep->output);
+	tool_close_output(out, rep->output);
 	tb_fdr_report_free(&r);
 	tb_trace_names_free(&tn);
 }

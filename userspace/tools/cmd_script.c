@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
 #include "names_cli.h"
 #include "report_cli.h"
 #include "convert/fdr_script.h"
+#include "tool.h"
 #include "util/sniff.h"
 
 #define DEFAULT_IN	"trace.fdr"
@@ -90,14 +90,14 @@ static void script_fail(const char *path, FILE *in, const char *output,
 	char msg[512];
 
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < -1)
-		cli_die(TB_EXIT_FAIL, "writing %s: %s",
-			strcmp(output, "-") ? output : "standard output",
-			strerror(-ret));
+		tool_die(TB_EXIT_FAIL, "writing %s: %s",
+			 strcmp(output, "-") ? output : "standard output",
+			 strerror(-ret));
 	if (tb_sniff_mismatch_file(path, in, TB_SNIFF_FDR, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
-	cli_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
+		tool_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
+	tool_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
 }
 
 int cmd_script(int argc, char **argv)
@@ -144,22 +144,22 @@ int cmd_script(int argc, char **argv)
 		cli_opt_usage("one trace at a time ('%s' is extra)",
 			      p.operands[1]);
 	if (o.filter.before_ns && (o.filter.from_ns || o.filter.to_ns))
-		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+		tool_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (no_names && (map || tasks_path))
-		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
+		tool_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
 	/* A file read with pread(): stdin goes to a temporary file first. */
 	in = report_cli_open(input);
 	names_cli_load(&tn, input, in, map, tasks_path, no_names, false);
-	out = cli_open_output(output);
-	cli_refuse_input_as_output(in, input, output);
+	out = tool_open_output(output);
+	tool_refuse_input_as_output(in, input, output);
 	ret = tb_fdr_script_run(fileno(in), out, &tn.names, &tn.tasks, &o, &st,
 				&err);
 	if (ret)
 		script_fail(input, in, output, ret, &err);
 	fclose(in);
-	cli_close_output(out, output);
+	tool_close_output(out, output);
 	if (err.warning[0])
 		tb_cli_warn("%s: %s", input, err.warning);
 	if (st.backwards)

@@ -28,7 +28,6 @@
 
 #include <linux/tracebuf.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -46,6 +45,7 @@
 #include "format/name_map.h"
 #include "format/task_map.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tool.h"
 #include "util/buf.h"
 #include "util/parse.h"
 
@@ -236,7 +236,7 @@ static int top_peek(struct top *t)
 
 	/* Stopped before the look: the look is then its last. */
 	if (tb_fdr_dev_stats(t->dev, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	ret = tb_fdr_peek_drain(&t->pk, t->sp.mem, &t->sp.bytes);
 	/* A failed look may be the owner's new capture (a bigger page). */
 	if (ret && ret != -ESTALE && ret != -ENOTTY &&
@@ -247,10 +247,10 @@ static int top_peek(struct top *t)
 		return -1;
 	}
 	if (ret == -ENOTTY)
-		cli_die(TB_EXIT_FAIL, "--attach: this tracebuf module cannot be looked at without reading it (no TRACEBUF_FDR_IOC_PEEK); load the module of this version");
+		tool_die(TB_EXIT_FAIL, "--attach: this tracebuf module cannot be looked at without reading it (no TRACEBUF_FDR_IOC_PEEK); load the module of this version");
 	if (ret) {
 		errno = -ret;
-		cli_die_errno(TB_EXIT_FAIL, "--attach");
+		tool_die_errno(TB_EXIT_FAIL, "--attach");
 	}
 	if (!had && t->pk.has_header)
 		tb_fdr_spool_header(&t->sp, t->pk.header);
@@ -280,10 +280,10 @@ static int top_drain(struct top *t)
 			return -1;
 	}
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0) {
 		errno = t->sp.write_errno ? t->sp.write_errno : -ret;
-		cli_die_errno(TB_EXIT_FAIL, "mapped read");
+		tool_die_errno(TB_EXIT_FAIL, "mapped read");
 	}
 	return ret;
 }
@@ -355,7 +355,7 @@ static void top_read_start(struct top *t)
 	    pthread_condattr_init(&ca) ||
 	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
 	    pthread_cond_init(&t->wake, &ca))
-		cli_die(TB_EXIT_FAIL, "cannot set up the reader thread");
+		tool_die(TB_EXIT_FAIL, "cannot set up the reader thread");
 	pthread_condattr_destroy(&ca);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -364,7 +364,7 @@ static void top_read_start(struct top *t)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
 		errno = ret;
-		cli_die_errno(TB_EXIT_FAIL, "reader thread");
+		tool_die_errno(TB_EXIT_FAIL, "reader thread");
 	}
 	t->started = true;
 }
@@ -407,7 +407,7 @@ static struct tb_buf *top_swap(struct top *t)
 	t->sp.mem->len = 0;
 	if (t->sp.has_header &&
 	    tb_buf_append(t->sp.mem, t->sp.header, TB_FDR_SPOOL_HEADER))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	return taken;
 }
 
@@ -419,7 +419,7 @@ static void top_save(struct top *t, const struct tb_buf *b, bool first)
 	if (t->save >= 0 && b->len > skip &&
 	    write(t->save, (char *)b->data + skip, b->len - skip) !=
 	    (ssize_t)(b->len - skip))
-		cli_die_errno(TB_EXIT_FAIL, "--save");
+		tool_die_errno(TB_EXIT_FAIL, "--save");
 }
 
 /*
@@ -468,7 +468,7 @@ static void top_stop(struct top *t, struct tracebuf_fdr_stats *st)
 	if (t->gone)
 		tb_fdr_dev_disown();	/* not ours to stop */
 	else if (tb_fdr_dev_stop_owned(t->dev))
-		cli_die_errno(TB_EXIT_FAIL, "stop");
+		tool_die_errno(TB_EXIT_FAIL, "stop");
 	/* Stopped, not restarted: the rest is ours to read. */
 	if (!tb_fdr_dev_capture_gone(t->dev, t->gen, false, st))
 		while (!top_drain(t))
@@ -487,10 +487,10 @@ static void top_names(int fd, struct tb_name_map *m)
 	size_t nr;
 
 	if (text && tb_fdr_post_kernel_names(m, text))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	free(text);
 	if (tb_name_map_finish(m, &err))
-		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
+		tool_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
 	/* The table is empty where the build has no names (32-bit ARM). */
 	for (nr = 0; nr < sc.n; nr++) {
 		uint32_t kid = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr);
@@ -499,10 +499,10 @@ static void top_names(int fd, struct tb_name_map *m)
 			continue;
 		tb_fdr_post_syscall_namer(&sc, NULL, kid, name, sizeof(name));
 		if (tb_name_map_add(m, kid, name))
-			cli_die(TB_EXIT_FAIL, "out of memory");
+			tool_die(TB_EXIT_FAIL, "out of memory");
 	}
 	if (tb_name_map_finish(m, &err))
-		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
+		tool_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
 }
 
 /* --save's FILE.names: the names by the ids the saved stream has. */
@@ -513,16 +513,16 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
 	size_t i;
 
 	if (asprintf(&path, "%s.names", save) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	f = fopen(path, "w");
 	if (!f)
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+		tool_die_errno(TB_EXIT_FAIL, "%s", path);
 	fprintf(f, "# function ids of %s (kernel ids), written by tracebuf top\n",
 		save);
 	for (i = 0; i < m->n; i++)
 		fprintf(f, "%u %s\n", m->v[i].id, m->v[i].name);
 	if (fclose(f))
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+		tool_die_errno(TB_EXIT_FAIL, "%s", path);
 	free(path);
 }
 
@@ -549,7 +549,7 @@ static void top_namer(void *ctx, const struct tb_name_map *known,
  * FILE.names again, now with the capture id the META block has.  The
  * stream was appended interval by interval, so that a top killed on the
  * way leaves what it read; here it is read back and written anew, whole
- * or not at all (cli_open_output()).  A FILE that is no regular file (a
+ * or not at all (tool_open_output()).  A FILE that is no regular file (a
  * pipe) cannot be read back: it keeps the bare stream.
  */
 static void top_save_meta(const char *save, int fd,
@@ -572,7 +572,7 @@ static void top_save_meta(const char *save, int fd,
 	FILE *f;
 
 	if (fstat(fd, &sb))
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+		tool_die_errno(TB_EXIT_FAIL, "%s", save);
 	if (S_ISREG(sb.st_mode) && !sb.st_size)
 		return;		/* nothing was read, not even a header */
 	if (!S_ISREG(sb.st_mode) || (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDWR) {
@@ -583,14 +583,14 @@ static void top_save_meta(const char *save, int fd,
 	len = (size_t)sb.st_size;
 	raw = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (raw == MAP_FAILED)
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+		tool_die_errno(TB_EXIT_FAIL, "%s", save);
 	/* The tasks' names as they end, as record's */
 	tb_collect_tasks_scan(tasks);
 	capture = tb_collect_capture_text("top", classes,
 					  tb_collect_clock(raw, len), true,
 					  cmdline);
 	if (!capture || asprintf(&npath, "%s.names", save) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = names,
 		.syscalls = files.syscalls, .tasks = tasks,
@@ -598,13 +598,13 @@ static void top_save_meta(const char *save, int fd,
 	};
 	post.meta = &meta;
 	/* whole or not at all; the map keeps the stream's own inode */
-	f = cli_open_output(save);
+	f = tool_open_output(save);
 	if (tb_fdr_post_run(&post, raw, len, f, &err))
-		cli_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
-	cli_close_output(f, save);
+		tool_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
+	tool_close_output(f, save);
 	files.names = npath;
 	if (tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_fdr_post_free(&post);
 	munmap(raw, len);
 	free(capture);
@@ -622,14 +622,14 @@ static void top_attach(struct top *t, struct tracebuf_fdr_config *cfg,
 		       const struct tracebuf_fdr_stats *st)
 {
 	if (!st->running)
-		cli_die(TB_EXIT_FAIL, "--attach: no capture is running on the device (start one with tracebuf record or tracebuf ctl start)");
+		tool_die(TB_EXIT_FAIL, "--attach: no capture is running on the device (start one with tracebuf record or tracebuf ctl start)");
 	if (ioctl(t->dev, TRACEBUF_FDR_IOC_GET_CONFIG, cfg))
-		cli_die_errno(TB_EXIT_FAIL, "--attach: its configuration");
+		tool_die_errno(TB_EXIT_FAIL, "--attach: its configuration");
 	t->gen = st->gen;
 	errno = -tb_fdr_peek_open(&t->pk, t->dev, st->nr_cpus, cfg->buf_size,
 				  t->gen, true);
 	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "--attach");
+		tool_die_errno(TB_EXIT_FAIL, "--attach");
 }
 
 int cmd_top(int argc, char **argv)
@@ -665,7 +665,7 @@ int cmd_top(int argc, char **argv)
 	/* For --save's META block, before the parser moves the words. */
 	cmdline = tb_collect_cmdline(argc, argv);
 	if (!cmdline)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/* A wait for a CPU read in one interval, ended in the next. */
 	o.sched_carry = &carry;
 	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
@@ -687,25 +687,25 @@ int cmd_top(int argc, char **argv)
 			interval = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(interval >= 0.1) ||
 			    interval > 3600)
-				cli_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
-					optarg);
+				tool_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
+					 optarg);
 			break;
 		case OPT_ITERATIONS:
 			if (tb_parse_u32(optarg, 1, UINT32_MAX, &iterations))
-				cli_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
-					optarg);
+				tool_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
+					 optarg);
 			break;
 		case OPT_SORT:
 			ret = tb_fdr_top_key(optarg);
 			if (ret < 0)
-				cli_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
-					optarg);
+				tool_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
+					 optarg);
 			key = (enum tb_fdr_top_key)ret;
 			break;
 		case OPT_ROWS:
 			if (tb_parse_u32(optarg, 0, 100000, &v))
-				cli_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
-					optarg);
+				tool_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
+					 optarg);
 			pr.names = v;
 			break;
 		case 'J':
@@ -729,16 +729,16 @@ int cmd_top(int argc, char **argv)
 	tty = !json && isatty(STDOUT_FILENO);
 
 	t.attach = attach;
-	t.dev = cli_open_device(dev, (attach ? O_RDONLY : O_RDWR) | O_NONBLOCK);
+	t.dev = tool_open_device(dev, (attach ? O_RDONLY : O_RDWR) | O_NONBLOCK);
 	if (attach) {
 		if (tb_fdr_dev_stats(t.dev, &st, NULL))
-			cli_die_errno(TB_EXIT_FAIL, "stats");
+			tool_die_errno(TB_EXIT_FAIL, "stats");
 		top_attach(&t, &cfg, &st);
 	} else {
 		if (ioctl(t.dev, TRACEBUF_FDR_IOC_STOP))
-			cli_die_errno(TB_EXIT_FAIL, "stop");
+			tool_die_errno(TB_EXIT_FAIL, "stop");
 		if (ioctl(t.dev, TRACEBUF_FDR_IOC_CONFIG, &cfg))
-			cli_die_errno(TB_EXIT_FAIL, "configure");
+			tool_die_errno(TB_EXIT_FAIL, "configure");
 		/* No kernel functions: a previous session's must not be traced. */
 		tb_kfunc_set(t.dev, &kfuncs, 0, &err);
 	}
@@ -751,16 +751,16 @@ int cmd_top(int argc, char **argv)
 			t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC |
 				      O_CLOEXEC, 0644);
 		if (t.save < 0)
-			cli_die_errno(TB_EXIT_FAIL, "%s", save);
+			tool_die_errno(TB_EXIT_FAIL, "%s", save);
 		top_save_names(save, &names);
 	}
 	if (tb_fdr_dev_stats(t.dev, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	if (!attach) {
 		errno = -tb_fdr_mmap_open(&t.m, t.dev, cfg.buf_size,
 					  st.nr_cpus);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot map the rings");
+			tool_die_errno(TB_EXIT_FAIL, "cannot map the rings");
 	}
 	tb_fdr_spool_init_mem(&t.sp, &t.bufs[0],
 			      cfg.buf_size / TRACEBUF_FDR_PAGES);
@@ -774,9 +774,9 @@ int cmd_top(int argc, char **argv)
 	if (!attach) {
 		ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
 		if (ret < 0)
-			cli_die_errno(TB_EXIT_FAIL, "start");
+			tool_die_errno(TB_EXIT_FAIL, "start");
 		if (ret)
-			cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
+			tool_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 		t.m.gen = t.gen;
 	}
 	top_drain(&t);		/* the header at once */
@@ -841,9 +841,9 @@ int cmd_top(int argc, char **argv)
 				     &tasks, &o, key, &err);
 		pr.bytes = taken->len;
 		if (ret == -ENOMEM)
-			cli_die(TB_EXIT_FAIL, "out of memory");
+			tool_die(TB_EXIT_FAIL, "out of memory");
 		if (ret)
-			cli_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
+			tool_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
 		have = true;
 		top_name_tasks(&cur, &tasks);
 		pr.interval = k;
@@ -868,7 +868,7 @@ int cmd_top(int argc, char **argv)
 		if (fflush(stdout) || ferror(stdout)) {
 			/* Its reader is gone (| head): as a q, quietly. */
 			if (errno != EPIPE)
-				cli_die_errno(TB_EXIT_FAIL, "standard output");
+				tool_die_errno(TB_EXIT_FAIL, "standard output");
 			if (!last) {
 				top_read_stop(&t);
 				top_stop(&t, &st);
@@ -892,7 +892,7 @@ int cmd_top(int argc, char **argv)
 			      cmdline);
 	free(cmdline);
 	if (t.save >= 0 && close(t.save))
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+		tool_die_errno(TB_EXIT_FAIL, "%s", save);
 	tb_buf_free(&t.bufs[0]);
 	tb_buf_free(&t.bufs[1]);
 	tb_task_map_free(&tasks);

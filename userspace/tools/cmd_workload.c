@@ -26,11 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "tool.h"
 #include "util/parse.h"
 
 static void usage(FILE *f)
@@ -100,7 +100,7 @@ static void pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		cli_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
+		tool_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
 }
 
 /*
@@ -142,7 +142,7 @@ static pid_t spin_start(void)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		cli_die_errno(TB_EXIT_FAIL, "fork");
+		tool_die_errno(TB_EXIT_FAIL, "fork");
 	if (pid == 0) {
 		for (;;)
 			__asm__ volatile("" ::: "memory");
@@ -169,7 +169,7 @@ static void set_batch(void)
 	struct sched_param sp = { .sched_priority = 0 };
 
 	if (sched_setscheduler(0, SCHED_BATCH, &sp))
-		cli_die_errno(TB_EXIT_FAIL, "cannot switch to SCHED_BATCH");
+		tool_die_errno(TB_EXIT_FAIL, "cannot switch to SCHED_BATCH");
 }
 
 /* The pids a workload's JSON names besides its own (pingpong's partner). */
@@ -184,10 +184,10 @@ static void run_pingpong(uint64_t n, bool spin)
 	int status;
 
 	if (pipe(to_child) || pipe(to_parent))
-		cli_die_errno(TB_EXIT_FAIL, "pipe");
+		tool_die_errno(TB_EXIT_FAIL, "pipe");
 	pid = fork();
 	if (pid < 0)
-		cli_die_errno(TB_EXIT_FAIL, "fork");
+		tool_die_errno(TB_EXIT_FAIL, "fork");
 	if (pid == 0) {
 		for (i = 0; i < n; i++) {
 			if (read(to_child[0], &c, 1) != 1 ||
@@ -202,14 +202,14 @@ static void run_pingpong(uint64_t n, bool spin)
 	for (i = 0; i < n; i++) {
 		if (write(to_child[1], &c, 1) != 1 ||
 		    read(to_parent[0], &c, 1) != 1)
-			cli_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
-				      (unsigned long long)i);
+			tool_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
+				       (unsigned long long)i);
 	}
 	if (spinner_pid)
 		spin_stop(spinner_pid);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
-		cli_die(TB_EXIT_FAIL, "ping-pong partner failed");
+		tool_die(TB_EXIT_FAIL, "ping-pong partner failed");
 	close(to_child[0]);
 	close(to_child[1]);
 	close(to_parent[0]);
@@ -224,15 +224,15 @@ static void run_rtc(uint64_t n, unsigned long freq)
 
 	fd = open("/dev/rtc0", O_RDONLY);
 	if (fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
+		tool_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
 	if (ioctl(fd, RTC_IRQP_SET, freq))
-		cli_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
+		tool_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
 	if (ioctl(fd, RTC_PIE_ON, 0))
-		cli_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
+		tool_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
 	/* Each read returns the number of interrupts since the last one. */
 	while (seen < n) {
 		if (read(fd, &data, sizeof(data)) != sizeof(data))
-			cli_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
+			tool_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
 		seen += data >> 8;
 	}
 	ioctl(fd, RTC_PIE_OFF, 0);
@@ -252,7 +252,7 @@ static void run_faults(uint64_t n)
 		uint64_t i;
 
 		if (p == MAP_FAILED)
-			cli_die_errno(TB_EXIT_FAIL, "mmap");
+			tool_die_errno(TB_EXIT_FAIL, "mmap");
 		for (i = 0; i < chunk; i++)
 			p[i * page] = 1;
 		munmap((void *)p, chunk * page);
@@ -273,7 +273,7 @@ static void run_yield(uint64_t n)
 
 	pid = fork();
 	if (pid < 0)
-		cli_die_errno(TB_EXIT_FAIL, "fork");
+		tool_die_errno(TB_EXIT_FAIL, "fork");
 	for (i = 0; i < n; i++)
 		sched_yield();
 	if (pid == 0)
@@ -281,7 +281,7 @@ static void run_yield(uint64_t n)
 	partner_pid = pid;
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
-		cli_die(TB_EXIT_FAIL, "yield partner failed");
+		tool_die(TB_EXIT_FAIL, "yield partner failed");
 }
 
 /*
@@ -298,7 +298,7 @@ static void run_enoent(uint64_t n)
 	for (i = 0; i < n; i++) {
 		fd = open(path, O_RDONLY);
 		if (fd >= 0 || errno != ENOENT)
-			cli_die_errno(TB_EXIT_FAIL, "open %s: ENOENT expected", path);
+			tool_die_errno(TB_EXIT_FAIL, "open %s: ENOENT expected", path);
 	}
 }
 
@@ -311,19 +311,19 @@ static void run_serial(uint64_t kib, const char *tty)
 
 	fd = open(tty, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
+		tool_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
 	/* Raw, so the line discipline neither expands nor echoes. */
 	if (tcgetattr(fd, &tio))
-		cli_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
+		tool_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
 	cfmakeraw(&tio);
 	cfsetospeed(&tio, B115200);
 	if (tcsetattr(fd, TCSANOW, &tio))
-		cli_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
+		tool_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
 	for (i = 0; i < kib; i++)
 		if (write(fd, block, sizeof(block)) != sizeof(block))
-			cli_die_errno(TB_EXIT_FAIL, "writing %s", tty);
+			tool_die_errno(TB_EXIT_FAIL, "writing %s", tty);
 	if (tcdrain(fd))
-		cli_die_errno(TB_EXIT_FAIL, "draining %s", tty);
+		tool_die_errno(TB_EXIT_FAIL, "draining %s", tty);
 	close(fd);
 }
 
@@ -385,9 +385,9 @@ int cmd_workload(int argc, char **argv)
 			break;
 		case OPT_FREQ:
 			if (tb_parse_u32(p.arg, 2, 8192, &freq) || (freq & (freq - 1)))
-				cli_die(TB_EXIT_USAGE,
-					"--freq '%s': a power of two from 2 to 8192 expected",
-					p.arg);
+				tool_die(TB_EXIT_USAGE,
+					 "--freq '%s': a power of two from 2 to 8192 expected",
+					 p.arg);
 			break;
 		case 't':
 			tty = p.arg;
@@ -404,8 +404,8 @@ int cmd_workload(int argc, char **argv)
 		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, enoent, yield, serial)");
 	what = p.operands[0];
 	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
-		cli_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
-			p.operands[1]);
+		tool_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
+			 p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
 	    strcmp(what, "enoent") && strcmp(what, "yield") &&
