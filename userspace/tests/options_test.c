@@ -12,6 +12,8 @@
  *  - a --help lists other options than its table;
  *  - a man page (Documentation/man) lists other options than its table.
  *
+ * The help printer is run on a made-up table, whose text is known.
+ *
  * The checker is first run on a made-up table with each kind of conflict,
  * so that a checker that cannot fail fails.  Then the old spellings are
  * run: they work, and say so on stderr.
@@ -270,6 +272,56 @@ static void same_words(struct __test_metadata *_metadata, const char *sub,
 			p += len + 1;
 		}
 	}
+}
+
+/*
+ * The help printer on a made-up table: texts in one column from 24,
+ * wrapped at 76; a '\n' keeps its indent; a label too long for the
+ * column puts its text on the next line; old spellings and entries
+ * without help are left out; a scope's options only with that scope.
+ */
+TEST(help_from_the_table)
+{
+	static const struct tb_opt opts[] = {
+		{ .id = 'o', .letter = 'o', .name = "output",
+		  .arg = TB_OPT_REQUIRED, .val = TB_VAL_FILE,
+		  .help = "where it goes" },
+		{ .id = 'o', .letter = 'O', .arg = TB_OPT_REQUIRED,
+		  .instead = "-o", .help = "old" },
+		{ .id = 1000, .name = "folded", .arg = TB_OPT_OPTIONAL,
+		  .arg_name = "count",
+		  .help = "one two three four five six seven eight nine ten eleven twelve thirteen\n  indented list line" },
+		{ .id = 1001, .name = "a-rather-long-option", .arg = TB_OPT_REQUIRED,
+		  .val = TB_VAL_SIZE, .help = "text" },
+		{ .id = 1002, .name = "hidden" },
+		{ .id = 1003, .name = "count", .arg = TB_OPT_REQUIRED,
+		  .val = TB_VAL_NUMBER, .scope = "chain", .help = "how many" },
+		{ 0 }
+	};
+	static const struct tb_opt_spec spec = { .name = "t", .opts = opts };
+	static const char want[] =
+		"  -o, --output FILE     where it goes\n"
+		"      --folded[=count]  one two three four five six seven eight nine ten\n"
+		"                        eleven twelve thirteen\n"
+		"                          indented list line\n"
+		"      --a-rather-long-option SIZE\n"
+		"                        text\n";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, tb_opt_help(f, &spec, NULL));
+	fclose(f);
+	EXPECT_STREQ(want, text);
+	free(text);
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, tb_opt_help(f, &spec, "chain"));
+	fclose(f);
+	EXPECT_STREQ("      --count N         how many\n", text);
+	free(text);
 }
 
 /* Every subcommand with an option table. */

@@ -60,68 +60,26 @@ static void on_signal(int sig)
 static void print_help(FILE *f)
 {
 	fprintf(f,
-"Usage: %s [OPTIONS] [--] [COMMAND [ARG...]]\n"
-"\n"
-"Record kernel events with /dev/tracebuf_fdr into an XRay FDR file.\n"
-"Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM/SIGHUP.\n"
-"Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
-"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
-"tracebuf convert fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
-"gives each one's kernel id.\n"
-"\n"
-"Options:\n"
-"  -o, --output FILE     trace file (default " DEFAULT_OUT ")\n"
-"  -n, --names FILE      names file (default: FILE.names)\n"
-"  -e, --events LIST     classes, comma separated: syscall, irq, softirq,\n"
-"                        workqueue, fault, sched, marker, all\n"
-"                        (default syscall,irq,softirq,sched)\n"
-"      --mode MODE       stream (default: drain while recording, drop\n"
-"                        when full) or flight (keep the newest data,\n"
-"                        snapshot at the end)\n"
-"  -s, --size SIZE       per-CPU buffer, power of two, 64K..64M (default 1M)\n"
-"  -a, --args N          syscall arguments to record, 0..6 (default 0)\n"
-"  -w, --wakeup BYTES    stream mode: bytes committed on a CPU before the\n"
-"                        reader wakes (default 0: a quarter buffer)\n"
-"  -f, --functions LIST  also record these kernel functions' calls and\n"
-"                        returns: names or globs, comma separated, as\n"
-"                        set_ftrace_filter takes them (vfs_read,ext4_*);\n"
-"                        the list is written to FILE.kfuncs\n"
-"  -v, --verbose         print the chosen kernel functions\n"
-"  -d, --duration SECS   stop after SECS seconds (1 to a year)\n"
-"  -D, --device PATH     device (default " TB_FDR_DEV_PATH ")\n"
-"      --no-mmap         stream mode: read the device with read() instead\n"
-"                        of writing its pages out from a read-only\n"
-"                        mapping of the rings (the default)\n"
-"      --no-direct       stream mode, mapped: write the pages through the\n"
-"                        page cache, not with O_DIRECT where the output's\n"
-"                        file system has it (the default)\n"
-"  -r, --raw             write the device's blocks unchanged: kernel\n"
-"                        function ids, and exits whose entry is not in\n"
-"                        the capture (llvm-xray stack/account reject them)\n"
-"  -N, --no-tfile        do not write FILE.tfile (GDB trace file)\n"
-"  -J, --json            also write FILE.json (trace_event JSON for\n"
-"                        Perfetto, as tracebuf convert fdr-json writes it)\n"
-"  -q, --quiet           no summary (on stderr)\n"
-"  -j, --stats-json FILE write the statistics as one JSON line, the keys\n"
-"                        of tracebuf bpf's (events, bytes, blocks, lost,\n"
-"                        reader_ns: this tool's CPU time while recording\n"
-"                        and draining, ...) plus the recorder's dropped,\n"
-"                        overwritten and committed_bytes (tools.rst)\n"
-"      --start           only configure and start recording, then exit\n"
-"                        (read later with cat " TB_FDR_DEV_PATH "); the same\n"
-"                        as tracebuf fdr stop, config, start\n"
-"      --stop            only stop recording and print the counters\n"
-RECORD_TRIGGER_HELP
-"  -h, --help            this text\n"
-"  -V, --version         version\n"
-"\n"
-"Examples:\n"
-"  tracebuf record -e syscall,sched -- make -j2 && tracebuf report\n"
-"  tracebuf record --trigger 'syscall>5ms' --keep 5 -o slow.fdr\n"
-"\n"
-"Exit status: 0 ok (recorded), 1 failure (also a COMMAND that cannot run),\n"
-"2 usage, 3 malformed input.\n",
+		"Usage: %s [OPTIONS] [--] [COMMAND [ARG...]]\n"
+		"\n"
+		"Record kernel events with /dev/tracebuf_fdr into an XRay FDR file.\n"
+		"Records while COMMAND runs, for -d seconds, or until SIGINT/SIGTERM/SIGHUP.\n"
+		"Writes FILE, FILE.names (\"ID NAME\"), FILE.map (ELF instrumentation\n"
+		"map: llvm-xray account -m FILE.map) and FILE.tfile (GDB trace file, as\n"
+		"tracebuf convert fdr-tfile writes it).  Function ids in FILE are dense (1..N); FILE.names\n"
+		"gives each one's kernel id.\n"
+		"\n"
+		"Options:\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_record_spec, NULL);
+	fprintf(f,
+		"\n"
+		"Examples:\n"
+		"  tracebuf record -e syscall,sched -- make -j2 && tracebuf report\n"
+		"  tracebuf record --trigger 'syscall>5ms' --keep 5 -o slow.fdr\n"
+		"\n"
+		"Exit status: 0 ok (recorded), 1 failure (also a COMMAND that cannot run),\n"
+		"2 usage, 3 malformed input.\n");
 }
 
 /*
@@ -427,34 +385,55 @@ enum {
 };
 
 static const struct tb_opt record_opts[] = {
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_NAMES },
-	{ TB_OPT_EVENTS },
-	{ TB_FDR_OPT_MODE },
+	{ TB_OPT_OUTPUT, .help = "trace file (default " DEFAULT_OUT ")" },
+	{ TB_OPT_NAMES, .help = "names file (default: FILE.names)" },
+	{ TB_OPT_EVENTS,
+	  .help = "classes, comma separated: syscall, irq, softirq, workqueue, fault, sched, marker, all\n"
+		  "(default syscall,irq,softirq,sched)" },
+	{ TB_FDR_OPT_MODE, .arg_name = "MODE",
+	  .help = "stream (default: drain while recording, drop when full) or flight (keep the newest data, snapshot at the end)" },
 	{ TB_FDR_OPT_MODE_OLD },
-	{ TB_OPT_SIZE },
-	{ TB_FDR_OPT_ARGS },
-	{ TB_FDR_OPT_WAKEUP },
-	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED },
-	{ TB_OPT_VERBOSE },
-	{ TB_OPT_DURATION },
-	{ TB_OPT_DEVICE },
-	{ .id = OPT_NO_MMAP, .name = "no-mmap" },
-	{ .id = OPT_NO_DIRECT, .name = "no-direct" },
-	{ TB_COLLECT_OPT_RAW },
-	{ TB_COLLECT_OPT_NO_TFILE },
-	{ TB_OPT_JSON },
-	{ TB_OPT_QUIET },
-	{ TB_COLLECT_OPT_STATS_JSON },
-	{ .id = OPT_START, .name = "start" },
-	{ .id = OPT_STOP, .name = "stop" },
+	{ TB_OPT_SIZE,
+	  .help = "per-CPU buffer, power of two, 64K..64M (default 1M)" },
+	{ TB_FDR_OPT_ARGS,
+	  .help = "syscall arguments to record, 0..6 (default 0)" },
+	{ TB_FDR_OPT_WAKEUP, .arg_name = "BYTES",
+	  .help = "stream mode: bytes committed on a CPU before the reader wakes (default 0: a quarter buffer)" },
+	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED,
+	  .arg_name = "LIST",
+	  .help = "also record these kernel functions' calls and returns: names or globs, comma separated, as set_ftrace_filter takes them (vfs_read,ext4_*); the list is written to FILE.kfuncs" },
+	{ TB_OPT_VERBOSE, .help = "print the chosen kernel functions" },
+	{ TB_OPT_DURATION, .help = "stop after SECS seconds (1 to a year)" },
+	{ TB_OPT_DEVICE, .help = "device (default " TB_FDR_DEV_PATH ")" },
+	{ .id = OPT_NO_MMAP, .name = "no-mmap",
+	  .help = "stream mode: read the device with read() instead of writing its pages out from a read-only mapping of the rings (the default)" },
+	{ .id = OPT_NO_DIRECT, .name = "no-direct",
+	  .help = "stream mode, mapped: write the pages through the page cache, not with O_DIRECT where the output's file system has it (the default)" },
+	{ TB_COLLECT_OPT_RAW,
+	  .help = "write the device's blocks unchanged: kernel function ids, and exits whose entry is not in the capture (llvm-xray stack/account reject them)" },
+	{ TB_COLLECT_OPT_NO_TFILE,
+	  .help = "do not write FILE.tfile (GDB trace file)" },
+	{ TB_OPT_JSON,
+	  .help = "also write FILE.json (trace_event JSON for Perfetto, as tracebuf convert fdr-json writes it)" },
+	{ TB_OPT_QUIET, .help = "no summary (on stderr)" },
+	{ TB_COLLECT_OPT_STATS_JSON,
+	  .help = "write the statistics as one JSON line, the keys of tracebuf bpf's (events, bytes, blocks, lost, reader_ns: this tool's CPU time while recording and draining, ...) plus the recorder's dropped, overwritten and committed_bytes (tools.rst)" },
+	{ .id = OPT_START, .name = "start",
+	  .help = "only configure and start recording, then exit (read later with cat " TB_FDR_DEV_PATH "); the same as tracebuf fdr stop, config, start" },
+	{ .id = OPT_STOP, .name = "stop",
+	  .help = "only stop recording and print the counters" },
 	{ .id = OPT_TRIGGER, .name = "trigger", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_TRIGGER, .values = RECORD_TRIGGER_WORDS },
+	  .val = TB_VAL_TRIGGER, .values = RECORD_TRIGGER_WORDS,
+	  .help = RECORD_TRIGGER_HELP },
 	{ .id = OPT_KEEP, .name = "keep", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	  .val = TB_VAL_NUMBER, .arg_name = "K",
+	  .help = "keep the newest K trigger files (default 10)" },
 	{ .id = OPT_POST_EVENTS, .name = "post-events", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ .id = OPT_POST_TIME, .name = "post-time", .arg = TB_OPT_REQUIRED },
+	  .val = TB_VAL_NUMBER,
+	  .help = "after the trigger, record N more events before freezing (default 1000)" },
+	{ .id = OPT_POST_TIME, .name = "post-time", .arg = TB_OPT_REQUIRED,
+	  .arg_name = "DUR",
+	  .help = "... or DUR (us, ms, s), whichever comes first (default: no time limit)" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
