@@ -74,40 +74,9 @@ static void usage(FILE *f)
 	      "(GDB trace file, as tracebuf convert fdr-tfile writes it); function ids in\n"
 	      "OUTPUT are dense (1..N), OUTPUT.names gives each one's kernel id.\n"
 	      "\n"
-	      "Options:\n"
-	      "  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
-	      "                         softirq, workqueue, fault, sched, all\n"
-	      "                         (default: syscall,irq,softirq,sched)\n"
-	      "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
-	      "  -f, --functions PATTERNS  also record these kernel functions' calls\n"
-	      "                         (names or globs, comma separated, as\n"
-	      "                         set_ftrace_filter takes them) with fentry/fexit\n"
-	      "                         programs, as tracebuf record -f does with the\n"
-	      "                         module; functions fentry cannot take (no BTF:\n"
-	      "                         clones, inlined) are skipped with a line; the\n"
-	      "                         list traced is written to OUTPUT.kfuncs\n"
-	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
-	      "                         with -, COMMAND's stdout goes to stderr)\n"
-	      "  -d, --duration SECS    stop after SECS seconds (1 to a year)\n"
-	      "  -s, --size SIZE        BPF ring buffer size, a power of two from 4K\n"
-	      "                         to 1G, K/M/G suffixes (default 8M)\n"
-	      "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
-	      "                         (default: a quarter of the ring buffer)\n"
-	      "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
-	      "  -n, --names FILE       names file, \"ID NAME\" lines (default:\n"
-	      "                         OUTPUT.names; none for -o - without -n)\n"
-	      "  -r, --raw              write kernel function ids and keep exits whose\n"
-	      "                         entry is not in the capture (llvm-xray stack and\n"
-	      "                         account reject them); no OUTPUT.map or .tfile\n"
-	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
-	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
-	      "                         Perfetto, as tracebuf convert fdr-json writes it)\n"
-	      "  -q, --quiet            no summary on stderr\n"
-	      "  -v, --verbose          libbpf's messages, the kernel functions and the\n"
-	      "                         work function table\n"
-	      "  -h, --help             this text\n"
-	      "  -V, --version          print the version\n"
-	      "\n"
+	      "Options:\n", f);
+	tb_opt_help(f, &cmd_bpf_spec, NULL);
+	fputs("\n"
 	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
 	      "\n"
 	      "Examples:\n"
@@ -140,24 +109,38 @@ static __u32 parse_classes(const char *list)
 }
 
 static const struct tb_opt bpf_opts[] = {
-	{ TB_OPT_EVENTS_OF("syscall irq softirq workqueue fault sched all") },
-	{ TB_FDR_OPT_ARGS },
-	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED },
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_DURATION },
-	{ TB_OPT_SIZE },
+	{ TB_OPT_EVENTS_OF("syscall irq softirq workqueue fault sched all"),
+	  .help = "event classes, comma separated: syscall, irq, softirq, workqueue, fault, sched, all (default: syscall,irq,softirq,sched)" },
+	{ TB_FDR_OPT_ARGS,
+	  .help = "syscall arguments to record, 0..6 (default 0)" },
+	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED,
+	  .arg_name = "PATTERNS", .help = "also record these kernel functions' calls (names or globs, comma separated, as set_ftrace_filter takes them) with fentry/fexit programs, as tracebuf record -f does with the module; functions fentry cannot take (no BTF: clones, inlined) are skipped with a line; the list traced is written to OUTPUT.kfuncs" },
+	{ TB_OPT_OUTPUT,
+	  .help = "FDR file to write, - for stdout (default trace.fdr; with -, COMMAND's stdout goes to stderr)" },
+	{ TB_OPT_DURATION,
+	  .help = "stop after SECS seconds (1 to a year)" },
+	{ TB_OPT_SIZE,
+	  .help = "BPF ring buffer size, a power of two from 4K to 1G, K/M/G suffixes (default 8M)" },
 	{ .id = 's', .letter = 'b', .arg = TB_OPT_REQUIRED, .val = TB_VAL_SIZE,
 	  .instead = "-s" },
 	{ .id = 's', .name = "buffer-size", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_SIZE, .instead = "--size" },
-	{ TB_FDR_OPT_WAKEUP },
-	{ TB_COLLECT_OPT_STATS_JSON },
-	{ TB_OPT_NAMES },
-	{ TB_OPT_QUIET },
-	{ TB_COLLECT_OPT_RAW },
-	{ TB_COLLECT_OPT_NO_TFILE },
-	{ TB_OPT_JSON },
-	{ TB_OPT_VERBOSE },
+	{ TB_FDR_OPT_WAKEUP,
+	  .help = "wake the reader when SIZE bytes are waiting (default: a quarter of the ring buffer)" },
+	{ TB_COLLECT_OPT_STATS_JSON,
+	  .help = "write the statistics as JSON to FILE" },
+	{ TB_OPT_NAMES,
+	  .help = "names file, \"ID NAME\" lines (default: OUTPUT.names; none for -o - without -n)" },
+	{ TB_OPT_QUIET,
+	  .help = "no summary on stderr" },
+	{ TB_COLLECT_OPT_RAW,
+	  .help = "write kernel function ids and keep exits whose entry is not in the capture (llvm-xray stack and account reject them); no OUTPUT.map or .tfile" },
+	{ TB_COLLECT_OPT_NO_TFILE,
+	  .help = "do not write OUTPUT.tfile (GDB trace file)" },
+	{ TB_OPT_JSON,
+	  .help = "also write OUTPUT.json (trace_event JSON for Perfetto, as tracebuf convert fdr-json writes it)" },
+	{ TB_OPT_VERBOSE,
+	  .help = "libbpf's messages, the kernel functions and the work function table" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }

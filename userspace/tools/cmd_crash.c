@@ -40,24 +40,17 @@ static void print_help(FILE *f)
 		"/proc/kcore.  The rings were frozen by the module's panic notifier;\n"
 		"every CPU's newest data is written as an FDR file with the files\n"
 		"'tracebuf record' writes.  Damaged blocks are dropped and reported.\n"
-		"\n"
-		"  -o, --output FILE  the trace (default " DEFAULT_OUT "), with FILE.names,\n"
-		"                     FILE.map and FILE.tfile next to it\n"
-		"  -r, --raw          keep kernel ids and records as recorded\n"
-		"  -N, --no-tfile     do not write FILE.tfile\n"
-		"  -J, --json         also write FILE.json (trace_event)\n"
-		"  -q, --quiet        no summary\n"
-		"  -h, --help         this text\n"
-		"  -V, --version      print the version\n"
-		"\n"
-		"Examples:\n"
-		"  tracebuf crash /var/crash/*/vmcore && tracebuf report --before 100 crash.fdr\n"
-		"  tracebuf crash -o panic.fdr -J guest.elf\n"
-		"\n"
-		"Exit status: 0 ok, 1 failure (also when nothing could be recovered: not\n"
-		"an image, no recorder in it, recorder stopped or never started),\n"
-		"2 usage, 3 malformed input.\n",
+		"\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_crash_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf crash /var/crash/*/vmcore && tracebuf report --before 100 crash.fdr\n"
+	      "  tracebuf crash -o panic.fdr -J guest.elf\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 failure (also when nothing could be recovered: not\n"
+	      "an image, no recorder in it, recorder stopped or never started),\n"
+	      "2 usage, 3 malformed input.\n", f);
 }
 
 static void note(void *ctx, const char *msg)
@@ -66,11 +59,16 @@ static void note(void *ctx, const char *msg)
 }
 
 static const struct tb_opt crash_opts[] = {
-	{ TB_OPT_OUTPUT },
-	{ TB_COLLECT_OPT_RAW },
-	{ TB_COLLECT_OPT_NO_TFILE },
-	{ TB_OPT_JSON },
-	{ TB_OPT_QUIET },
+	{ TB_OPT_OUTPUT,
+	  .help = "the trace (default " DEFAULT_OUT "), with FILE.names, FILE.map and FILE.tfile next to it" },
+	{ TB_COLLECT_OPT_RAW,
+	  .help = "keep kernel ids and records as recorded" },
+	{ TB_COLLECT_OPT_NO_TFILE,
+	  .help = "do not write FILE.tfile" },
+	{ TB_OPT_JSON,
+	  .help = "also write FILE.json (trace_event)" },
+	{ TB_OPT_QUIET,
+	  .help = "no summary" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }

@@ -24,18 +24,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: %s [OPTIONS] [FILE|-]\n"
 		"Decode XScale trace buffers: a raw dump, a snapshot record or a\n"
-		"chain file (detected by the \"TBUR\" record magic).\n\n"
-		"  -s, --size=BYTES  size of a raw dump (power of two, default 256,\n"
-		"                    K/M suffixes)\n"
-		"  -o, --output=FILE write the text there instead of stdout\n"
-		"  -J, --json        one JSON object a buffer, one a line\n"
-		"  -h, --help        this help\n"
-		"  -V, --version     print the version\n\n"
-		"Examples:\n"
-		"  tracebuf ctl snapshot | tracebuf decode\n"
-		"  tracebuf decode -o chain.txt chain.rec\n\n"
-		"Exit status: 0 ok (suspect traces are reported in the output),\n"
-		"1 failure (I/O), 2 usage, 3 malformed input.\n", tb_cli_prog());
+		"chain file (detected by the \"TBUR\" record magic).\n\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_decode_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf ctl snapshot | tracebuf decode\n"
+	      "  tracebuf decode -o chain.txt chain.rec\n\n"
+	      "Exit status: 0 ok (suspect traces are reported in the output),\n"
+	      "1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 static int print_buffer(void *ctx, const struct tb_xs_input *in,
@@ -55,9 +52,12 @@ static int json_buffer(void *ctx, const struct tb_xs_input *in,
 }
 
 static const struct tb_opt decode_opts[] = {
-	{ TB_OPT_SIZE },
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_JSON },
+	{ TB_OPT_SIZE,
+	  .arg_name = "BYTES", .help = "size of a raw dump (power of two, default 256, K/M suffixes)" },
+	{ TB_OPT_OUTPUT,
+	  .help = "write the text there instead of stdout" },
+	{ TB_OPT_JSON,
+	  .help = "one JSON object a buffer, one a line" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }

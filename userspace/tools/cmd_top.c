@@ -60,6 +60,9 @@
 #define TOP_TICK_MIN	0.01	/* seconds between two drains */
 #define TOP_TICK_MAX	0.1
 #define TOP_NAMES	10	/* rows of names in a block (not a terminal) */
+/* A number as the help writes it: "10" for TOP_NAMES. */
+#define TOP_STR(n)	TOP_STR_(n)
+#define TOP_STR_(n)	#n
 #define TOP_TASKS	5
 
 static volatile sig_atomic_t got_signal;
@@ -75,22 +78,33 @@ enum {
 };
 
 static const struct tb_opt top_opts[] = {
-	{ TB_OPT_EVENTS },
-	{ TB_OPT_SIZE },
-	{ TB_FDR_OPT_WAKEUP },
+	{ TB_OPT_EVENTS,
+	  .help = "classes, comma separated: syscall, irq, softirq, workqueue, fault, sched, marker, all (default syscall,irq,softirq,sched)" },
+	{ TB_OPT_SIZE,
+	  .help = "per-CPU buffer, power of two, 64K..64M (default 1M)" },
+	{ TB_FDR_OPT_WAKEUP,
+	  .arg_name = "BYTES", .help = "bytes a CPU holds before its page is read (default 4096)" },
 	{ .id = 'i', .letter = 'i', .name = "interval",
-	  .arg = TB_OPT_REQUIRED },
+	  .arg = TB_OPT_REQUIRED,
+	  .arg_name = "SECS", .help = "0.1 to 3600 seconds (default 1)" },
 	{ .id = OPT_ITERATIONS, .name = "iterations", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	  .val = TB_VAL_NUMBER,
+	  .help = "stop after N intervals (default: until q or a signal)" },
 	{ .id = OPT_SORT, .name = "sort", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_WORD, .values = "count total p99 max" },
+	  .val = TB_VAL_WORD, .values = "count total p99 max",
+	  .arg_name = "KEY", .help = "count (default), total, p99 or max" },
 	{ .id = OPT_ROWS, .name = "rows", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_JSON },
+	  .val = TB_VAL_NUMBER,
+	  .help = "names per block when not on a terminal (default " TOP_STR(TOP_NAMES) ", 0: all)" },
+	{ TB_OPT_JSON,
+	  .help = "one JSON line per interval, every name and task" },
 	{ .id = OPT_SAVE, .name = "save", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_FILE },
-	{ .id = OPT_ATTACH, .name = "attach" },
-	{ TB_OPT_DEVICE },
+	  .val = TB_VAL_FILE,
+	  .help = "also write the capture read, as record -r writes it (the trace's own names inside), and FILE.names (tracebuf report FILE)" },
+	{ .id = OPT_ATTACH, .name = "attach",
+	  .help = "follow the capture another process started, as it is configured, without taking its pages; ends when it does (tracebuf-top(1))" },
+	{ TB_OPT_DEVICE,
+	  .help = "device (default " TB_FDR_DEV_PATH ")" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -111,34 +125,13 @@ static void usage(FILE *f)
 		"run-queue delays (wake-up to running), time off CPU by state and the\n"
 		"tasks that waited most.  On a terminal the view is redrawn in place\n"
 		"and keys change the order: c count, t total, p p99, m max; q quits.\n"
-		"Otherwise each interval is printed as a block, or a JSON line.\n\n"
-		"  -e, --events LIST   classes, comma separated: syscall, irq, softirq,\n"
-		"                      workqueue, fault, sched, marker, all\n"
-		"                      (default syscall,irq,softirq,sched)\n"
-		"  -s, --size SIZE     per-CPU buffer, power of two, 64K..64M (default 1M)\n"
-		"  -w, --wakeup BYTES  bytes a CPU holds before its page is read\n"
-		"                      (default 4096)\n"
-		"  -i, --interval SECS 0.1 to 3600 seconds (default 1)\n"
-		"      --iterations N  stop after N intervals (default: until q or a\n"
-		"                      signal)\n"
-		"      --sort KEY      count (default), total, p99 or max\n"
-		"      --rows N        names per block when not on a terminal\n"
-		"                      (default %d, 0: all)\n"
-		"  -J, --json          one JSON line per interval, every name and task\n"
-		"      --save FILE     also write the capture read, as record -r writes\n"
-		"                      it (the trace's own names inside), and FILE.names\n"
-		"                      (tracebuf report FILE)\n"
-		"      --attach        follow the capture another process started, as\n"
-		"                      it is configured, without taking its pages;\n"
-		"                      ends when it does (tracebuf-top(1))\n"
-		"  -D, --device PATH   device (default " TB_FDR_DEV_PATH ")\n"
-		"  -h, --help          this help\n"
-		"  -V, --version       print the version\n\n"
-		"Examples:\n"
-		"  tracebuf top -e syscall,irq\n"
-		"  tracebuf top --json -i 0.5 --iterations 20 > top.jsonl\n\n"
-		"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n",
-		tb_cli_prog(), TOP_NAMES);
+		"Otherwise each interval is printed as a block, or a JSON line.\n\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_top_spec, NULL);
+	fputs("\nExamples:\n"
+	      "  tracebuf top -e syscall,irq\n"
+	      "  tracebuf top --json -i 0.5 --iterations 20 > top.jsonl\n\n"
+	      "Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", f);
 }
 
 static double now_s(void)

@@ -58,24 +58,16 @@ static void usage(FILE *f)
 "  serial     write COUNT KiB to a serial port (--tty): device IRQs; the VM\n"
 "             has a PCI UART on /dev/ttyS4 wired to a null sink for this\n"
 "\n"
-"Options:\n"
-"  -C, --cpu N       pin the workload (all its processes) to CPU N\n"
-"      --freq HZ     RTC periodic rate, a power of two from 2 to 8192\n"
-"                    (default 1024)\n"
-"      --batch       pingpong: the pair run SCHED_BATCH, which a wake-up\n"
-"                    never preempts: every round trip 2 wake-ups\n"
-"      --spin        pingpong: also a process that spins on their CPU\n"
-"                    (needs -C, so that all three share one CPU)\n"
-"  -t, --tty PATH    serial port for 'serial' (default /dev/ttyS4)\n"
-"  -h, --help        this text\n"
-"  -V, --version     print the version\n"
-"\n"
-"Examples:\n"
-"  tracebuf workload -C 1 getppid 100000\n"
-"  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
-"  tracebuf record -e sched -- tracebuf workload -C 0 --spin pingpong 1000\n"
-"\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_cli_prog());
+"Options:\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_workload_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf workload -C 1 getppid 100000\n"
+	      "  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
+	      "  tracebuf record -e sched -- tracebuf workload -C 0 --spin pingpong 1000\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", f);
 }
 
 static uint64_t now_ns(void)
@@ -330,17 +322,22 @@ static void run_serial(uint64_t kib, const char *tty)
 enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE, OPT_SPIN, OPT_BATCH };
 
 static const struct tb_opt workload_opts[] = {
-	{ TB_OPT_CPU },
+	{ TB_OPT_CPU,
+	  .arg_name = "N", .help = "pin the workload (all its processes) to CPU N" },
 	{ .id = 'C', .letter = 'c', .arg = TB_OPT_REQUIRED, .val = TB_VAL_CPU,
 	  .instead = "-C" },
 	{ .id = OPT_FREQ, .name = "freq", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	  .val = TB_VAL_NUMBER,
+	  .arg_name = "HZ", .help = "RTC periodic rate, a power of two from 2 to 8192 (default 1024)" },
 	{ .id = OPT_FREQ, .letter = 'f', .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_NUMBER, .instead = "--freq" },
 	{ .id = 't', .letter = 't', .name = "tty", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_DEVICE },
-	{ .id = OPT_SPIN, .name = "spin" },
-	{ .id = OPT_BATCH, .name = "batch" },
+	  .val = TB_VAL_DEVICE,
+	  .help = "serial port for 'serial' (default /dev/ttyS4)" },
+	{ .id = OPT_SPIN, .name = "spin",
+	  .help = "pingpong: also a process that spins on their CPU (needs -C, so that all three share one CPU)" },
+	{ .id = OPT_BATCH, .name = "batch",
+	  .help = "pingpong: the pair run SCHED_BATCH, which a wake-up never preempts: every round trip 2 wake-ups" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
