@@ -27,23 +27,34 @@ enum {
 };
 
 static const struct tb_opt report_opts[] = {
-	{ TB_OPT_MAP },
+	{ TB_OPT_MAP,
+	  .help = "names of the function ids (default: the trace's own, else FILE.names)" },
 	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_FILE },
-	{ TB_OPT_NO_NAMES },
-	REPORT_CLI_FILTER_OPTS,
+	  .val = TB_VAL_FILE,
+	  .help = "command names of the tasks (default: the trace's own, else FILE.tasks)" },
+	{ TB_OPT_NO_NAMES,
+	  .help = "no names at all, not even the trace's own: ids and tids as numbers" },
+	REPORT_CLI_FILTER_OPTS("only the events begun on CPU",
+			       "only events begun in this window, in seconds from the trace's first record (ms, us, ns suffixes; FROM or TO may be empty)",
+			       "trigger and crash files: the last MS milliseconds before the trigger or panic, with each CPU's last events"),
 	{ .id = 'e', .name = "class", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_CLASSES, .values = REPORT_CLI_CLASS_WORDS,
 	  .instead = "--events" },
 	{ .id = OPT_TOP, .name = "top", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	  .val = TB_VAL_NUMBER,
+	  .help = "longest events listed (default 10, 0: none)" },
 	{ .id = OPT_HIST, .name = "hist", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_JSON },
+	  .val = TB_VAL_NUMBER,
+	  .help = "histograms of the N busiest names (default 3)" },
+	{ TB_OPT_JSON,
+	  .help = "one JSON object (times in ns) instead of text" },
 	{ .id = OPT_FOLDED, .name = "folded", .arg = TB_OPT_OPTIONAL,
-	  .val = TB_VAL_WORD, .values = "count" },
-	{ .id = OPT_SCHED, .name = "sched" },
-	{ TB_OPT_OUTPUT },
+	  .val = TB_VAL_WORD, .values = "count",
+	  .arg_name = "count", .help = "folded stacks (\"task;outer;inner ns\") for flame graphs: self time, or calls with =count" },
+	{ .id = OPT_SCHED, .name = "sched",
+	  .help = "only the scheduler section (text)" },
+	{ TB_OPT_OUTPUT,
+	  .help = "write there instead of stdout" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -63,41 +74,15 @@ static void usage(FILE *f)
 		"calls the trace holds only half of, log2 histograms, tasks with their\n"
 		"command names, CPUs, the longest events, the system calls that\n"
 		"failed by errno, and the scheduler: run-queue delays, time on and off\n"
-		"the CPU, busy and idle CPUs.\n\n"
-		"  -m, --map=FILE     names of the function ids (default: the trace's\n"
-		"                     own, else FILE.names)\n"
-		"      --tasks=FILE   command names of the tasks (default: the trace's\n"
-		"                     own, else FILE.tasks)\n"
-		"      --no-names     no names at all, not even the trace's own: ids\n"
-		"                     and tids as numbers\n"
-		"  -p, --pid=PID      only the events of process PID\n"
-		"      --tid=TID      only the events of thread TID\n"
-		"  -C, --cpu=CPU      only the events begun on CPU\n"
-		"  -e, --events=LIST  only these classes, comma separated: syscall,\n"
-		"                     irq, softirq, workqueue, fault, sched, marker,\n"
-		"                     kfunc, function\n"
-		"      --name=GLOB    only the event names GLOB matches (sys_*)\n"
-		"      --time=FROM,TO only events begun in this window, in seconds\n"
-		"                     from the trace's first record (ms, us, ns\n"
-		"                     suffixes; FROM or TO may be empty)\n"
-		"      --before=MS    trigger and crash files: the last MS\n"
-		"                     milliseconds before the trigger or panic, with\n"
-		"                     each CPU's last events\n"
-		"      --top=N        longest events listed (default 10, 0: none)\n"
-		"      --hist=N       histograms of the N busiest names (default 3)\n"
-		"      --sched        only the scheduler section (text)\n"
-		"  -J, --json         one JSON object (times in ns) instead of text\n"
-		"      --folded[=count]  folded stacks (\"task;outer;inner ns\") for\n"
-		"                     flame graphs: self time, or calls with =count\n"
-		"  -o, --output=FILE  write there instead of stdout\n"
-		"  -h, --help         this help\n"
-		"  -V, --version      print the version\n\n"
-		"Examples:\n"
-		"  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n"
-		"  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n"
-		"  tracebuf record -e sched -- ./ping-pong && tracebuf report --sched\n\n"
-		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
+		"the CPU, busy and idle CPUs.\n\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_report_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf record -e syscall,irq -- make -j2 && tracebuf report --hist 5\n"
+	      "  tracebuf report -e syscall --name 'sys_read*' --json trace.fdr\n"
+	      "  tracebuf record -e sched -- ./ping-pong && tracebuf report --sched\n\n"
+	      "Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 /* What the command line asks for: what cmd_report()'s steps share. */

@@ -26,13 +26,20 @@ enum {
 };
 
 static const struct tb_opt script_opts[] = {
-	{ TB_OPT_MAP },
+	{ TB_OPT_MAP,
+	  .help = "names of the function ids (default: the trace's own, else FILE.names)" },
 	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_FILE },
-	{ TB_OPT_NO_NAMES },
-	REPORT_CLI_FILTER_OPTS,
-	{ .id = OPT_WALLCLOCK, .name = "wallclock" },
-	{ TB_OPT_OUTPUT },
+	  .val = TB_VAL_FILE,
+	  .help = "command names of the tasks (default: the trace's own, else FILE.tasks)" },
+	{ TB_OPT_NO_NAMES,
+	  .help = "no names at all, not even the trace's own: ids and tids as numbers" },
+	REPORT_CLI_FILTER_OPTS("only the events on CPU",
+			       "only events in this window, in seconds from the trace's first record (ms, us, ns suffixes; FROM or TO may be empty)",
+			       "trigger and crash files: the last MS milliseconds before the trigger or panic"),
+	{ .id = OPT_WALLCLOCK, .name = "wallclock",
+	  .help = "times of day (seconds since 1970, UTC) from the trace's WallClockTime records, not from its start" },
+	{ TB_OPT_OUTPUT,
+	  .help = "write there instead of stdout" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -49,35 +56,14 @@ static void usage(FILE *f)
 		"List every event of an XRay FDR trace (default " DEFAULT_IN "), one line\n"
 		"each in time order across tasks and CPUs:\n"
 		"  COMM TID [CPU] SECONDS: CLASS:NAME enter|exit KEY=VALUE... dur=\n"
-		"with markers (marker: TEXT) and the recorder's loss reports (lost:).\n\n"
-		"  -m, --map=FILE     names of the function ids (default: the trace's\n"
-		"                     own, else FILE.names)\n"
-		"      --tasks=FILE   command names of the tasks (default: the trace's\n"
-		"                     own, else FILE.tasks)\n"
-		"      --no-names     no names at all, not even the trace's own: ids\n"
-		"                     and tids as numbers\n"
-		"  -p, --pid=PID      only the events of process PID\n"
-		"      --tid=TID      only the events of thread TID\n"
-		"  -C, --cpu=CPU      only the events on CPU\n"
-		"  -e, --events=LIST  only these classes, comma separated: syscall,\n"
-		"                     irq, softirq, workqueue, fault, sched, marker,\n"
-		"                     kfunc, function\n"
-		"      --name=GLOB    only the event names GLOB matches (sys_*)\n"
-		"      --time=FROM,TO only events in this window, in seconds from\n"
-		"                     the trace's first record (ms, us, ns suffixes;\n"
-		"                     FROM or TO may be empty)\n"
-		"      --before=MS    trigger and crash files: the last MS\n"
-		"                     milliseconds before the trigger or panic\n"
-		"      --wallclock    times of day (seconds since 1970, UTC) from the\n"
-		"                     trace's WallClockTime records, not from its start\n"
-		"  -o, --output=FILE  write there instead of stdout\n"
-		"  -h, --help         this help\n"
-		"  -V, --version      print the version\n\n"
-		"Examples:\n"
-		"  tracebuf script trace.fdr | less\n"
-		"  tracebuf script -e syscall,fault --tid 642 --time 0.1,0.12 trace.fdr\n\n"
-		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
+		"with markers (marker: TEXT) and the recorder's loss reports (lost:).\n\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_script_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf script trace.fdr | less\n"
+	      "  tracebuf script -e syscall,fault --tid 642 --time 0.1,0.12 trace.fdr\n\n"
+	      "Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 /*
