@@ -83,31 +83,17 @@ static void usage(FILE *f)
 		"                account and stack\n"
 		"  tfile-text    GDB trace file -> text\n"
 		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
-		"Options:\n"
-		"  -s, --size=BYTES  size of a raw trace buffer dump (default 256,\n"
-		"                    K/M suffixes)\n"
-		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
-		"                    instruction (default %llu)\n"
-		"  -m, --map=FILE    fdr-tfile, fdr-json, fdr-text: \"ID NAME\" lines\n"
-		"                    naming function ids (default: INPUT.names, and\n"
-		"                    the threads' names from INPUT.tasks, when they\n"
-		"                    exist; fdr-text only with -m or --names)\n"
-		"      --with-names  fdr-text: name function records from INPUT.names\n"
-		"                    (the text is then no longer llvm-xray's)\n"
-		"      --no-names    fdr-tfile, fdr-json, fdr-ctf, fdr-tracedat: ignore INPUT.names/.tasks\n"
-		"  -o, --output=FILE the output, instead of OUTPUT\n"
-		"  -q, --quiet       no warnings (a cut trace, records left out) and\n"
-		"                    no progress on stderr\n"
-		"  -h, --help        this help\n"
-		"  -V, --version     print the version\n\n"
-		"An option a conversion does not use is refused (exit 2).\n\n"
-		"Examples:\n"
-		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
-		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n"
-		"  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n"
-		"  tracebuf convert fdr-tracedat trace.fdr trace.dat && trace-cmd report trace.dat\n\n"
-		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
-		tb_cli_prog(), (unsigned long long)TB_XS_FDR_DEFAULT_CLOCK);
+		"Options:\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_convert_spec, NULL);
+	fputs("\n"
+	      "An option a conversion does not use is refused (exit 2).\n\n"
+	      "Examples:\n"
+	      "  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
+	      "  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n"
+	      "  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n"
+	      "  tracebuf convert fdr-tracedat trace.fdr trace.dat && trace-cmd report trace.dat\n\n"
+	      "Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 static void data_error(const struct tb_error *err)
@@ -779,16 +765,27 @@ static void refuse_unused(const struct cli_cmd *c, unsigned int given)
 		tool_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
 }
 
+/* A number as the help writes it: "400" for TB_XS_FDR_DEFAULT_MHZ. */
+#define CONVERT_STR(n)	CONVERT_STR_(n)
+#define CONVERT_STR_(n)	#n
+
 static const struct tb_opt convert_opts[] = {
-	{ TB_OPT_SIZE },
+	{ TB_OPT_SIZE,
+	  .arg_name = "BYTES", .help = "size of a raw trace buffer dump (default 256, K/M suffixes)" },
 	{ .id = 'c', .letter = 'c', .name = "clock", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_MAP },
-	{ .id = OPT_WITH_NAMES, .name = "with-names" },
+	  .val = TB_VAL_NUMBER,
+	  .arg_name = "HZ", .help = "xscale-fdr: instruction clock, one tick per instruction (default " CONVERT_STR(TB_XS_FDR_DEFAULT_MHZ) " MHz)" },
+	{ TB_OPT_MAP,
+	  .help = "fdr-tfile, fdr-json, fdr-text: \"ID NAME\" lines naming function ids (default: INPUT.names, and the threads' names from INPUT.tasks, when they exist; fdr-text only with -m or --names)" },
+	{ .id = OPT_WITH_NAMES, .name = "with-names",
+	  .help = "fdr-text: name function records from INPUT.names (the text is then no longer llvm-xray's)" },
 	{ .id = OPT_WITH_NAMES, .name = "names", .instead = "--with-names" },
-	{ TB_OPT_NO_NAMES },
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_QUIET },
+	{ TB_OPT_NO_NAMES,
+	  .help = "fdr-tfile, fdr-json, fdr-ctf, fdr-tracedat: ignore INPUT.names/.tasks" },
+	{ TB_OPT_OUTPUT,
+	  .help = "the output, instead of OUTPUT" },
+	{ TB_OPT_QUIET,
+	  .help = "no warnings (a cut trace, records left out) and no progress on stderr" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
