@@ -38,7 +38,7 @@ enum {
 };
 
 static const struct tb_opt ctl_opts[] = {
-	{ TB_OPT_DEVICE },
+	{ TB_OPT_DEVICE, .help = "device (default " TB_DEV_PATH ")" },
 	{ .id = 'D', .letter = 'd', .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_DEVICE, .instead = "-D" },
 	{ TB_OPT_HELP },
@@ -131,7 +131,9 @@ static const char usage_text[] =
 	"  ind TARGET [COUNT]     indirect branch\n"
 	"  '#' starts a comment.  COUNT: instructions since the previous event.\n"
 	"\n"
-	"Options: -D, --device PATH;  -h, --help;  -V, --version\n"
+	"Options:\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Examples:\n"
 	"  tracebuf ctl mode fill && tracebuf ctl enable\n"
@@ -143,6 +145,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-D DEVICE] COMMAND [ARGS]\n", tb_cli_prog());
 	fprintf(f, usage_text, TRACEBUF_CHAIN_MAX);
+	tb_opt_help(f, &cmd_ctl_spec, NULL);
+	fputs(usage_tail, f);
 }
 
 static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
