@@ -55,6 +55,18 @@ static int parse_rows(const char *text, struct row *r, int max)
 	return n;
 }
 
+/* The rows of `tracebuf __options` into @r (MAX_ROWS): the count, or -1. */
+static int read_rows(struct row *r)
+{
+	char *out;
+	int st, n;
+
+	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
+	n = st ? -1 : parse_rows(out, r, MAX_ROWS);
+	free(out);
+	return n;
+}
+
 static bool old(const struct row *r)
 {
 	return strcmp(r->instead, "-");
@@ -166,16 +178,12 @@ TEST(the_checker_finds_each_kind_of_conflict)
 TEST(one_letter_one_meaning_in_every_subcommand)
 {
 	struct row *r = calloc(MAX_ROWS, sizeof(*r));
-	char *out;
-	int st, n;
+	int n;
 
 	ASSERT_NE(NULL, r);
-	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
-	ASSERT_EQ(0, st);
-	n = parse_rows(out, r, MAX_ROWS);
+	n = read_rows(r);
 	EXPECT_LT(50, n);
 	EXPECT_EQ(0, conflicts(_metadata, r, n));
-	free(out);
 	free(r);
 }
 
@@ -338,10 +346,8 @@ TEST(every_help_lists_its_table)
 	int st, n;
 
 	ASSERT_NE(NULL, r);
-	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
-	ASSERT_EQ(0, st);
-	n = parse_rows(out, r, MAX_ROWS);
-	free(out);
+	n = read_rows(r);
+	ASSERT_LE(0, n);
 	for (s = 0; s < ARRAY_SIZE(subs); s++) {
 		char table[2048] = "", help[2048] = "";
 
@@ -410,14 +416,11 @@ TEST(man_pages_list_their_table)
 {
 	struct row *r = calloc(MAX_ROWS, sizeof(*r));
 	unsigned int s;
-	char *out;
-	int st, n;
+	int n;
 
 	ASSERT_NE(NULL, r);
-	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
-	ASSERT_EQ(0, st);
-	n = parse_rows(out, r, MAX_ROWS);
-	free(out);
+	n = read_rows(r);
+	ASSERT_LE(0, n);
 	for (s = 0; s < ARRAY_SIZE(subs); s++) {
 		char path[128], table[2048], man[2048], what[64];
 		char *rst;
