@@ -625,283 +625,366 @@ static void top_attach(struct top *t, struct tracebuf_fdr_config *cfg,
 		tool_die_errno(TB_EXIT_FAIL, "--attach");
 }
 
-int cmd_top(int argc, char **argv)
-{
-	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
-	struct tb_fdr_report_opts o = {
-		.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
-		.cpu = TB_REPORT_NO_FILTER,
-	};
-	struct tb_fdr_top_print pr = { .names = TOP_NAMES, .tasks = TOP_TASKS };
-	enum tb_fdr_top_key key = TB_FDR_TOP_COUNT;
-	const char *dev = TB_FDR_DEV_PATH, *save = NULL;
-	struct top t = { .save = -1 };
-	struct tb_name_map names = { 0 };
-	struct tb_kfuncs kfuncs = { 0 };
+/*
+ * One run of tracebuf top, from its command line to its exit: what
+ * cmd_top()'s steps hand each other (the reader's own state is @t).
+ */
+struct top_run {
+	/* The command line. */
+	struct tracebuf_fdr_config cfg;
+	struct tb_fdr_report_opts o;	/* the summary's options */
+	struct tb_fdr_top_print pr;
+	enum tb_fdr_top_key key;
+	const char *dev;
+	const char *save;		/* --save's path, or NULL */
+	bool json, attach, configured, tty;
+	double interval;
+	uint32_t iterations;		/* 0: until q or a signal */
+	char *cmdline;			/* for --save's META block */
+	/* The capture, and the intervals summarized. */
+	struct top t;
+	struct tb_name_map names;
+	struct tb_kfuncs kfuncs;
 	struct tracebuf_fdr_stats st;
 	struct tb_task_map tasks;
-	struct tb_fdr_top cur = { 0 };
-	struct tb_fdr_report_sched_carry carry = { 0 };
-	bool json = false, attach = false, configured = false, tty,
-	     have = false, quit = false;
-	double interval = 1, t0, start;
-	struct tb_buf *taken;
-	uint32_t iterations = 0, v;
-	uint64_t missed_before = 0;
-	struct tb_opt_parser p;
-	struct tb_error err;
-	char msg[256], *cmdline;
-	int c, ret, done = 0;
-	unsigned int k;
+	struct tb_fdr_top cur;		/* the last interval's summary */
+	struct tb_fdr_report_sched_carry carry;
+	bool have;			/* @cur holds one */
+	bool quit;			/* q was pressed */
+	double t0;			/* when the first interval began */
+	uint64_t missed_before;		/* --attach: pages missed until now */
+};
 
-	tb_cli_init(argv[0]);
+/* The options that are not the device's configuration. */
+static void top__option(struct top_run *tr, int c, const char *optarg)
+{
+	uint32_t v;
+	char *end;
+	int ret;
+
+	switch (c) {
+	case 'i':
+		errno = 0;
+		tr->interval = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(tr->interval >= 0.1) ||
+		    tr->interval > 3600)
+			tool_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
+				 optarg);
+		break;
+	case OPT_ITERATIONS:
+		if (tb_parse_u32(optarg, 1, UINT32_MAX, &tr->iterations))
+			tool_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
+				 optarg);
+		break;
+	case OPT_SORT:
+		ret = tb_fdr_top_key(optarg);
+		if (ret < 0)
+			tool_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
+				 optarg);
+		tr->key = (enum tb_fdr_top_key)ret;
+		break;
+	case OPT_ROWS:
+		if (tb_parse_u32(optarg, 0, 100000, &v))
+			tool_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
+				 optarg);
+		tr->pr.names = v;
+		break;
+	case 'J':
+		tr->json = true;
+		break;
+	case OPT_SAVE:
+		tr->save = optarg;
+		break;
+	case OPT_ATTACH:
+		tr->attach = true;
+		break;
+	case 'D':
+		tr->dev = optarg;
+		break;
+	}
+}
+
+/* The command line, checked whole before the device is opened. */
+static void top__parse(struct top_run *tr, int argc, char **argv)
+{
+	struct tb_opt_parser p;
+	char msg[256];
+	int c, ret;
+
 	/* For --save's META block, before the parser moves the words. */
-	cmdline = tb_collect_cmdline(argc, argv);
-	if (!cmdline)
+	tr->cmdline = tb_collect_cmdline(argc, argv);
+	if (!tr->cmdline)
 		tool_die(TB_EXIT_FAIL, "out of memory");
 	/* A wait for a CPU read in one interval, ended in the next. */
-	o.sched_carry = &carry;
+	tr->o.sched_carry = &tr->carry;
 	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
-	cfg.wakeup = TOP_WAKEUP;
+	tr->cfg.wakeup = TOP_WAKEUP;
 	while ((c = cli_opt_next(&p, usage))) {
-		const char *optarg = p.arg;
-		char *end;
-
-		ret = tb_fdr_dev_config_opt(&cfg, c, optarg, msg, sizeof(msg));
+		ret = tb_fdr_dev_config_opt(&tr->cfg, c, p.arg, msg,
+					    sizeof(msg));
 		if (ret < 0)
 			cli_opt_bad_value(msg);
 		if (ret) {
-			configured = true;
+			tr->configured = true;
 			continue;
 		}
-		switch (c) {
-		case 'i':
-			errno = 0;
-			interval = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(interval >= 0.1) ||
-			    interval > 3600)
-				tool_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
-					 optarg);
-			break;
-		case OPT_ITERATIONS:
-			if (tb_parse_u32(optarg, 1, UINT32_MAX, &iterations))
-				tool_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
-					 optarg);
-			break;
-		case OPT_SORT:
-			ret = tb_fdr_top_key(optarg);
-			if (ret < 0)
-				tool_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
-					 optarg);
-			key = (enum tb_fdr_top_key)ret;
-			break;
-		case OPT_ROWS:
-			if (tb_parse_u32(optarg, 0, 100000, &v))
-				tool_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
-					 optarg);
-			pr.names = v;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case OPT_SAVE:
-			save = optarg;
-			break;
-		case OPT_ATTACH:
-			attach = true;
-			break;
-		case 'D':
-			dev = optarg;
-			break;
-		}
+		top__option(tr, c, p.arg);
 	}
 	if (p.nr_operands)
 		cli_opt_usage("no operands ('%s' is extra)", p.operands[0]);
-	if (attach && configured)
+	if (tr->attach && tr->configured)
 		cli_opt_usage("--attach follows the capture as its owner configured it: no -e, -s or -w");
-	tty = !json && isatty(STDOUT_FILENO);
+	tr->tty = !tr->json && isatty(STDOUT_FILENO);
+}
 
-	t.attach = attach;
-	t.dev = tool_open_device(dev, (attach ? O_RDONLY : O_RDWR) | O_NONBLOCK);
-	if (attach) {
-		if (tb_fdr_dev_stats(t.dev, &st, NULL))
+/*
+ * The device configured (or the capture to follow found), the names,
+ * --save's file and the mapping; then the capture started and the
+ * reader thread with it.
+ */
+static void top__start(struct top_run *tr)
+{
+	struct top *t = &tr->t;
+	struct tb_error err;
+	int ret;
+
+	t->attach = tr->attach;
+	t->dev = tool_open_device(tr->dev, (tr->attach ? O_RDONLY : O_RDWR) |
+				  O_NONBLOCK);
+	if (tr->attach) {
+		if (tb_fdr_dev_stats(t->dev, &tr->st, NULL))
 			tool_die_errno(TB_EXIT_FAIL, "stats");
-		top_attach(&t, &cfg, &st);
+		top_attach(t, &tr->cfg, &tr->st);
 	} else {
-		if (ioctl(t.dev, TRACEBUF_FDR_IOC_STOP))
+		if (ioctl(t->dev, TRACEBUF_FDR_IOC_STOP))
 			tool_die_errno(TB_EXIT_FAIL, "stop");
-		if (ioctl(t.dev, TRACEBUF_FDR_IOC_CONFIG, &cfg))
+		if (ioctl(t->dev, TRACEBUF_FDR_IOC_CONFIG, &tr->cfg))
 			tool_die_errno(TB_EXIT_FAIL, "configure");
 		/* No kernel functions: a previous session's must not be traced. */
-		tb_kfunc_set(t.dev, &kfuncs, 0, &err);
+		tb_kfunc_set(t->dev, &tr->kfuncs, 0, &err);
 	}
-	top_names(t.dev, &names);
-	if (save) {
+	top_names(t->dev, &tr->names);
+	if (tr->save) {
 		/* read back at the end: top_save_meta() */
-		t.save = open(save, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-			      0644);
-		if (t.save < 0 && errno == EACCES)	/* a pipe's end */
-			t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC |
-				      O_CLOEXEC, 0644);
-		if (t.save < 0)
-			tool_die_errno(TB_EXIT_FAIL, "%s", save);
-		top_save_names(save, &names);
+		t->save = open(tr->save, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+			       0644);
+		if (t->save < 0 && errno == EACCES)	/* a pipe's end */
+			t->save = open(tr->save, O_WRONLY | O_CREAT | O_TRUNC |
+				       O_CLOEXEC, 0644);
+		if (t->save < 0)
+			tool_die_errno(TB_EXIT_FAIL, "%s", tr->save);
+		top_save_names(tr->save, &tr->names);
 	}
-	if (tb_fdr_dev_stats(t.dev, &st, NULL))
+	if (tb_fdr_dev_stats(t->dev, &tr->st, NULL))
 		tool_die_errno(TB_EXIT_FAIL, "stats");
-	if (!attach) {
-		errno = -tb_fdr_mmap_open(&t.m, t.dev, cfg.buf_size,
-					  st.nr_cpus);
+	if (!tr->attach) {
+		errno = -tb_fdr_mmap_open(&t->m, t->dev, tr->cfg.buf_size,
+					  tr->st.nr_cpus);
 		if (errno)
 			tool_die_errno(TB_EXIT_FAIL, "cannot map the rings");
 	}
-	tb_fdr_spool_init_mem(&t.sp, &t.bufs[0],
-			      cfg.buf_size / TRACEBUF_FDR_PAGES);
-	t.buf_size = cfg.buf_size;
-	tb_task_map_init(&tasks);
-	tb_collect_tasks_scan(&tasks);
+	tb_fdr_spool_init_mem(&t->sp, &t->bufs[0],
+			      tr->cfg.buf_size / TRACEBUF_FDR_PAGES);
+	t->buf_size = tr->cfg.buf_size;
+	tb_task_map_init(&tr->tasks);
+	tb_collect_tasks_scan(&tr->tasks);
 	tb_collect_on_stop_signals(on_signal);
 	/* A reader that goes away is a write error: the capture is stopped. */
 	signal(SIGPIPE, SIG_IGN);
 
-	if (!attach) {
-		ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
+	if (!tr->attach) {
+		ret = tb_fdr_dev_start_owned(t->dev, &tr->cfg, &t->gen);
 		if (ret < 0)
 			tool_die_errno(TB_EXIT_FAIL, "start");
 		if (ret)
 			tool_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
-		t.m.gen = t.gen;
+		t->m.gen = t->gen;
 	}
-	top_drain(&t);		/* the header at once */
-	top_read_start(&t);
-	if (tty)
+	top_drain(t);		/* the header at once */
+	top_read_start(t);
+	if (tr->tty)
 		tty_keys();
-	t0 = now_s();
-	for (k = 1; !done; k++) {
-		double deadline = t0 + k * interval;
-		bool last;
+	tr->t0 = now_s();
+}
 
-		start = now_s();
-		/* Keys while the reader thread drains (top_read()). */
-		while (!got_signal && !quit && !top_read_over(&t)) {
-			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
-			double left = deadline - now_s();
-			double wait = left < TOP_TICK_MAX ? left : TOP_TICK_MAX;
-			char ch;
+/*
+ * Until @deadline, the capture's end, a signal or q: keys, while the
+ * reader thread drains (top_read()).  A sort key redraws the interval
+ * shown, sorted anew.
+ */
+static void top__keys(struct top_run *tr, double deadline)
+{
+	int ret;
 
-			if (left <= 0)
-				break;
-			ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
-			if (ret <= 0)
+	while (!got_signal && !tr->quit && !top_read_over(&tr->t)) {
+		struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
+		double left = deadline - now_s();
+		double wait = left < TOP_TICK_MAX ? left : TOP_TICK_MAX;
+		char ch;
+
+		if (left <= 0)
+			break;
+		ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
+		if (ret <= 0)
+			continue;
+		if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
+			continue;
+		if (ch == 'q') {
+			tr->quit = true;
+		} else if ((ret = tb_fdr_top_key((char[]){ ch, 0 })) >= 0) {
+			tr->key = (enum tb_fdr_top_key)ret;
+			if (!tr->have)
 				continue;
-			if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
-				continue;
-			if (ch == 'q') {
-				quit = true;
-			} else if ((ret = tb_fdr_top_key((char[]){ ch, 0 })) >= 0) {
-				key = (enum tb_fdr_top_key)ret;
-				if (!have)
-					continue;
-				/* The interval shown, sorted anew. */
-				tb_fdr_top_sort(&cur, key);
-				pr.names = tty_names(&cur);
-				pr.keys = true;
-				fputs("\033[H\033[2J", stdout);
-				tb_fdr_top_print_text(&cur, &pr, stdout);
-				fflush(stdout);
-			}
-		}
-		last = got_signal || quit || top_read_over(&t) ||
-		       (iterations && k == iterations);
-		if (last) {
-			top_read_stop(&t);
-			/* Everything up to the stop is in the last interval. */
-			top_stop(&t, &st);
-			taken = top_swap(&t);
-		} else {
-			/* Everything up to now: one drain more. */
-			pthread_mutex_lock(&t.lock);
-			if (t.reading)
-				top_drain(&t);
-			taken = top_swap(&t);
-			pthread_mutex_unlock(&t.lock);
-		}
-		top_save(&t, taken, k == 1);
-		if (have)
-			tb_fdr_top_free(&cur);
-		/* The summary keeps nothing of the stream it is given. */
-		ret = tb_fdr_top_run(&cur, taken->data, taken->len, &names,
-				     &tasks, &o, key, &err);
-		pr.bytes = taken->len;
-		if (ret == -ENOMEM)
-			tool_die(TB_EXIT_FAIL, "out of memory");
-		if (ret)
-			tool_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
-		have = true;
-		top_name_tasks(&cur, &tasks);
-		pr.interval = k;
-		pr.start_s = start - t0;
-		pr.length_s = now_s() - start;
-		if (attach) {
-			pr.attached = true;
-			pr.missed = t.pk.missed - missed_before;
-			missed_before = t.pk.missed;
-		}
-		if (json) {
-			tb_fdr_top_print_json(&cur, &pr, stdout);
-		} else if (tty) {
-			pr.names = tty_names(&cur);
-			pr.keys = true;
+			tb_fdr_top_sort(&tr->cur, tr->key);
+			tr->pr.names = tty_names(&tr->cur);
+			tr->pr.keys = true;
 			fputs("\033[H\033[2J", stdout);
-			tb_fdr_top_print_text(&cur, &pr, stdout);
-		} else {
-			tb_fdr_top_print_text(&cur, &pr, stdout);
-			fputc('\n', stdout);
+			tb_fdr_top_print_text(&tr->cur, &tr->pr, stdout);
+			fflush(stdout);
 		}
-		if (fflush(stdout) || ferror(stdout)) {
-			/* Its reader is gone (| head): as a q, quietly. */
-			if (errno != EPIPE)
-				tool_die_errno(TB_EXIT_FAIL, "standard output");
-			if (!last) {
-				top_read_stop(&t);
-				top_stop(&t, &st);
-				/* --save's rest */
-				top_save(&t, top_swap(&t), false);
-			}
-			last = true;
-		}
-		done = last;
 	}
-	if (have)
-		tb_fdr_top_free(&cur);
-	tb_fdr_report_sched_carry_free(&carry);
-	tb_fdr_mmap_close(&t.m);
-	if (attach && t.pk.missed)
+}
+
+/*
+ * Interval @k, begun at @start: its stream taken from the reader (all
+ * of the rest if @last), summarized and printed.  True if it was the
+ * last one, also because standard output's reader went away.
+ */
+static bool top__interval(struct top_run *tr, unsigned int k, double start,
+			  bool last)
+{
+	struct tb_fdr_top_print *pr = &tr->pr;
+	struct top *t = &tr->t;
+	struct tb_buf *taken;
+	struct tb_error err;
+	int ret;
+
+	if (last) {
+		top_read_stop(t);
+		/* Everything up to the stop is in the last interval. */
+		top_stop(t, &tr->st);
+		taken = top_swap(t);
+	} else {
+		/* Everything up to now: one drain more. */
+		pthread_mutex_lock(&t->lock);
+		if (t->reading)
+			top_drain(t);
+		taken = top_swap(t);
+		pthread_mutex_unlock(&t->lock);
+	}
+	top_save(t, taken, k == 1);
+	if (tr->have)
+		tb_fdr_top_free(&tr->cur);
+	/* The summary keeps nothing of the stream it is given. */
+	ret = tb_fdr_top_run(&tr->cur, taken->data, taken->len, &tr->names,
+			     &tr->tasks, &tr->o, tr->key, &err);
+	pr->bytes = taken->len;
+	if (ret == -ENOMEM)
+		tool_die(TB_EXIT_FAIL, "out of memory");
+	if (ret)
+		tool_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
+	tr->have = true;
+	top_name_tasks(&tr->cur, &tr->tasks);
+	pr->interval = k;
+	pr->start_s = start - tr->t0;
+	pr->length_s = now_s() - start;
+	if (tr->attach) {
+		pr->attached = true;
+		pr->missed = t->pk.missed - tr->missed_before;
+		tr->missed_before = t->pk.missed;
+	}
+	if (tr->json) {
+		tb_fdr_top_print_json(&tr->cur, pr, stdout);
+	} else if (tr->tty) {
+		pr->names = tty_names(&tr->cur);
+		pr->keys = true;
+		fputs("\033[H\033[2J", stdout);
+		tb_fdr_top_print_text(&tr->cur, pr, stdout);
+	} else {
+		tb_fdr_top_print_text(&tr->cur, pr, stdout);
+		fputc('\n', stdout);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		/* Its reader is gone (| head): as a q, quietly. */
+		if (errno != EPIPE)
+			tool_die_errno(TB_EXIT_FAIL, "standard output");
+		if (!last) {
+			top_read_stop(t);
+			top_stop(t, &tr->st);
+			/* --save's rest */
+			top_save(t, top_swap(t), false);
+		}
+		last = true;
+	}
+	return last;
+}
+
+/* --save's META block, everything closed and freed; the exit code. */
+static int top__finish(struct top_run *tr)
+{
+	struct top *t = &tr->t;
+
+	if (tr->have)
+		tb_fdr_top_free(&tr->cur);
+	tb_fdr_report_sched_carry_free(&tr->carry);
+	tb_fdr_mmap_close(&t->m);
+	if (tr->attach && t->pk.missed)
 		tb_cli_warn("--attach: %" PRIu64 " of %" PRIu64 " pages were overwritten before top looked: the intervals leave them out",
-			    t.pk.missed, t.pk.missed + t.pk.pages);
-	tb_fdr_peek_close(&t.pk);
-	if (t.save >= 0)
-		top_save_meta(save, t.save, &names, &tasks, cfg.classes,
-			      cmdline);
-	free(cmdline);
-	if (t.save >= 0 && close(t.save))
-		tool_die_errno(TB_EXIT_FAIL, "%s", save);
-	tb_buf_free(&t.bufs[0]);
-	tb_buf_free(&t.bufs[1]);
-	tb_task_map_free(&tasks);
-	tb_name_map_free(&names);
-	tb_kfunc_free(&kfuncs);
-	close(t.dev);
+			    t->pk.missed, t->pk.missed + t->pk.pages);
+	tb_fdr_peek_close(&t->pk);
+	if (t->save >= 0)
+		top_save_meta(tr->save, t->save, &tr->names, &tr->tasks,
+			      tr->cfg.classes, tr->cmdline);
+	free(tr->cmdline);
+	if (t->save >= 0 && close(t->save))
+		tool_die_errno(TB_EXIT_FAIL, "%s", tr->save);
+	tb_buf_free(&t->bufs[0]);
+	tb_buf_free(&t->bufs[1]);
+	tb_task_map_free(&tr->tasks);
+	tb_name_map_free(&tr->names);
+	tb_kfunc_free(&tr->kfuncs);
+	close(t->dev);
 	/* A capture followed ends as its owner says: not a failure. */
-	if (attach && (t.gone || t.ended)) {
+	if (tr->attach && (t->gone || t->ended)) {
 		tb_cli_warn("the capture ended: %s",
-			    t.gone ? t.gone : "its owner stopped it");
+			    t->gone ? t->gone : "its owner stopped it");
 		return TB_EXIT_OK;
 	}
-	if (t.gone) {
+	if (t->gone) {
 		tb_fdr_dev_disown();
-		tb_cli_warn("the capture ended under tracebuf top: %s", t.gone);
+		tb_cli_warn("the capture ended under tracebuf top: %s", t->gone);
 		return TB_EXIT_FAIL;
 	}
 	return TB_EXIT_OK;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_run tr = {
+		.cfg = TB_FDR_CONFIG_DEFAULT,
+		.o = {
+			.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
+			.cpu = TB_REPORT_NO_FILTER,
+		},
+		.pr = { .names = TOP_NAMES, .tasks = TOP_TASKS },
+		.key = TB_FDR_TOP_COUNT,
+		.dev = TB_FDR_DEV_PATH,
+		.interval = 1,
+		.t = { .save = -1 },
+	};
+	bool last = false;
+	unsigned int k;
+
+	tb_cli_init(argv[0]);
+	top__parse(&tr, argc, argv);
+	top__start(&tr);
+	for (k = 1; !last; k++) {
+		double start = now_s();
+
+		top__keys(&tr, tr.t0 + k * tr.interval);
+		last = got_signal || tr.quit || top_read_over(&tr.t) ||
+		       (tr.iterations && k == tr.iterations);
+		last = top__interval(&tr, k, start, last);
+	}
+	return top__finish(&tr);
 }
