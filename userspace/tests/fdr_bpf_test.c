@@ -22,12 +22,12 @@
 #include <unistd.h>
 
 #include "tb_harness.h"
-#include "cli.h"
 #include "cli/cli.h"
 #include "collect/fdr_bpf.h"
 #include "format/fdr_event.h"
 #include "format/fdr_reader.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tool.h"
 #include <linux/tracebuf.h>
 
 #define SYS(nr)		TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr)
@@ -188,14 +188,14 @@ static int run_opts(struct ctx *self, const struct run *o)
 		return 2;
 	if (tb_collect_paths_init(&paths, self->fdr))
 		return 1;
-	out = cli_open_output(self->fdr);
+	out = tool_open_output(self->fdr);
 	post.raw = o->raw;
 	if (tb_fdr_bpf_write(self->f, out, &post, &err)) {
 		fprintf(stderr, "# %s\n", err.msg);
 		ret = 1;
 		goto out;
 	}
-	cli_close_output(out, self->fdr);
+	tool_close_output(out, self->fdr);
 	tb_collect_post_files(&files, &paths, self->fdr,
 			      &(struct tb_collect_out){ .names = o->names,
 							.json = o->json });

@@ -9,7 +9,10 @@
  *  - an option of the common vocabulary (tb_opt_vocab[]) is spelled
  *    differently somewhere;
  *  - an old spelling points to no option;
- *  - a --help lists other options than its table.
+ *  - a --help lists other options than its table;
+ *  - a man page (Documentation/man) lists other options than its table.
+ *
+ * The help printer is run on a made-up table, whose text is known.
  *
  * The checker is first run on a made-up table with each kind of conflict,
  * so that a checker that cannot fail fails.  Then the old spellings are
@@ -49,6 +52,18 @@ static int parse_rows(const char *text, struct row *r, int max)
 		if (line)
 			line++;
 	}
+	return n;
+}
+
+/* The rows of `tracebuf __options` into @r (MAX_ROWS): the count, or -1. */
+static int read_rows(struct row *r)
+{
+	char *out;
+	int st, n;
+
+	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
+	n = st ? -1 : parse_rows(out, r, MAX_ROWS);
+	free(out);
 	return n;
 }
 
@@ -163,16 +178,12 @@ TEST(the_checker_finds_each_kind_of_conflict)
 TEST(one_letter_one_meaning_in_every_subcommand)
 {
 	struct row *r = calloc(MAX_ROWS, sizeof(*r));
-	char *out;
-	int st, n;
+	int n;
 
 	ASSERT_NE(NULL, r);
-	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
-	ASSERT_EQ(0, st);
-	n = parse_rows(out, r, MAX_ROWS);
+	n = read_rows(r);
 	EXPECT_LT(50, n);
 	EXPECT_EQ(0, conflicts(_metadata, r, n));
-	free(out);
 	free(r);
 }
 
@@ -214,63 +225,224 @@ static void help_options(const char *help, char *set, size_t size)
 	}
 }
 
+/*
+ * The options of @sub's table, current spellings only, into @set:
+ * @scoped 0 its own (before a command word), 1 its command words',
+ * -1 both.
+ */
+static void table_options(const struct row *r, int n, const char *sub,
+			  int scoped, char *set, size_t size)
+{
+	char w[40];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(r[i].sub, sub) || old(&r[i]))
+			continue;
+		if (scoped >= 0 && scoped != !!strcmp(r[i].scope, "-"))
+			continue;
+		if (r[i].letter != '-') {
+			snprintf(w, sizeof(w), "-%c", r[i].letter);
+			add_word(set, size, w, strlen(w));
+		}
+		if (strcmp(r[i].name, "-")) {
+			snprintf(w, sizeof(w), "--%s", r[i].name);
+			add_word(set, size, w, strlen(w));
+		}
+	}
+}
+
+/* Both ways: each of two sets of @sub holds the other's words. */
+static void same_words(struct __test_metadata *_metadata, const char *sub,
+		       const char *set_a, const char *name_a,
+		       const char *set_b, const char *name_b)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *a = i ? set_b : set_a, *b = i ? set_a : set_b;
+		const char *p = a;
+
+		while ((p = strchr(p, ' '))) {
+			size_t len = strcspn(p + 1, " ");
+			char word[48];
+
+			if (!len) {
+				p++;
+				continue;
+			}
+			snprintf(word, sizeof(word), " %.*s ", (int)len, p + 1);
+			EXPECT_NE(NULL, strstr(b, word)) {
+				TH_LOG("%s: %s is in its %s, not in its %s",
+				       sub, word, i ? name_b : name_a,
+				       i ? name_a : name_b);
+			}
+			p += len + 1;
+		}
+	}
+}
+
+/*
+ * The help printer on a made-up table: texts in one column from 24,
+ * wrapped at 76; a '\n' keeps its indent; a label too long for the
+ * column puts its text on the next line; old spellings and entries
+ * without help are left out; a scope's options only with that scope.
+ */
+TEST(help_from_the_table)
+{
+	static const struct tb_opt opts[] = {
+		{ .id = 'o', .letter = 'o', .name = "output",
+		  .arg = TB_OPT_REQUIRED, .val = TB_VAL_FILE,
+		  .help = "where it goes" },
+		{ .id = 'o', .letter = 'O', .arg = TB_OPT_REQUIRED,
+		  .instead = "-o", .help = "old" },
+		{ .id = 1000, .name = "folded", .arg = TB_OPT_OPTIONAL,
+		  .arg_name = "count",
+		  .help = "one two three four five six seven eight nine ten eleven twelve thirteen\n  indented list line" },
+		{ .id = 1001, .name = "a-rather-long-option", .arg = TB_OPT_REQUIRED,
+		  .val = TB_VAL_SIZE, .help = "text" },
+		{ .id = 1002, .name = "hidden" },
+		{ .id = 1003, .name = "count", .arg = TB_OPT_REQUIRED,
+		  .val = TB_VAL_NUMBER, .scope = "chain", .help = "how many" },
+		{ 0 }
+	};
+	static const struct tb_opt_spec spec = { .name = "t", .opts = opts };
+	static const char want[] =
+		"  -o, --output FILE     where it goes\n"
+		"      --folded[=count]  one two three four five six seven eight nine ten\n"
+		"                        eleven twelve thirteen\n"
+		"                          indented list line\n"
+		"      --a-rather-long-option SIZE\n"
+		"                        text\n";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, tb_opt_help(f, &spec, NULL));
+	fclose(f);
+	EXPECT_STREQ(want, text);
+	free(text);
+	f = open_memstream(&text, &len);
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(0, tb_opt_help(f, &spec, "chain"));
+	fclose(f);
+	EXPECT_STREQ("      --count N         how many\n", text);
+	free(text);
+}
+
+/* Every subcommand with an option table. */
+static const char *const subs[] = {
+	"record", "bpf", "report", "diff", "script", "top", "crash",
+	"fdr", "ctl", "convert", "decode", "workload",
+};
+
 TEST(every_help_lists_its_table)
 {
-	static const char *const subs[] = {
-		"record", "bpf", "report", "diff", "script", "top", "crash",
-		"fdr", "ctl", "convert", "decode", "workload",
-	};
 	struct row *r = calloc(MAX_ROWS, sizeof(*r));
 	unsigned int s;
 	char *out;
-	int st, n, i;
+	int st, n;
 
 	ASSERT_NE(NULL, r);
-	out = tu_run(&st, "%s __options", tu_tool("tracebuf"));
-	ASSERT_EQ(0, st);
-	n = parse_rows(out, r, MAX_ROWS);
-	free(out);
+	n = read_rows(r);
+	ASSERT_LE(0, n);
 	for (s = 0; s < ARRAY_SIZE(subs); s++) {
-		char table[2048] = "", help[2048] = "", w[40];
+		char table[2048] = "", help[2048] = "";
 
-		for (i = 0; i < n; i++) {
-			if (strcmp(r[i].sub, subs[s]) || old(&r[i]))
-				continue;
-			if (r[i].letter != '-') {
-				snprintf(w, sizeof(w), "-%c", r[i].letter);
-				add_word(table, sizeof(table), w, strlen(w));
-			}
-			if (strcmp(r[i].name, "-")) {
-				snprintf(w, sizeof(w), "--%s", r[i].name);
-				add_word(table, sizeof(table), w, strlen(w));
-			}
-		}
+		table_options(r, n, subs[s], -1, table, sizeof(table));
 		out = tu_run(&st, "%s %s --help", tu_tool("tracebuf"), subs[s]);
 		EXPECT_EQ(0, st);
 		help_options(out, help, sizeof(help));
 		free(out);
-		/* Both ways: each set holds the other's words. */
-		for (i = 0; i < 2; i++) {
-			const char *a = i ? help : table, *b = i ? table : help;
-			const char *p = a;
+		same_words(_metadata, subs[s], table, "table", help, "--help");
+	}
+	free(r);
+}
 
-			while ((p = strchr(p, ' '))) {
-				size_t len = strcspn(p + 1, " ");
-				char word[48];
+/*
+ * The options of the section @title ("OPTIONS") of the man page @rst
+ * into @set: the lines of its option lists begin with an option ("-o
+ * FILE, --output=FILE", "--start"), and so does each ", "-separated
+ * part of them.  The section ends at the next title, a line of '=' only
+ * under it (a table's has spaces).
+ */
+static void man_options(const char *rst, const char *title, char *set,
+			size_t size)
+{
+	const char *line, *end;
+	char head[64];
 
-				if (!len) {
-					p++;
-					continue;
-				}
-				snprintf(word, sizeof(word), " %.*s ", (int)len, p + 1);
-				EXPECT_NE(NULL, strstr(b, word)) {
-					TH_LOG("%s: %s is in its %s, not in its %s",
-					       subs[s], word, i ? "--help" : "table",
-					       i ? "table" : "--help");
-				}
-				p += len + 1;
-			}
+	snprintf(head, sizeof(head), "\n%s\n=", title);
+	line = strstr(rst, head);
+	if (!line)
+		return;
+	line = strchr(strchr(line + 1, '\n') + 1, '\n');
+	for (end = line; (end = strstr(end + 1, "\n=")); )
+		if (strspn(end + 1, "=") == strcspn(end + 1, "\n"))
+			break;
+	if (end)	/* back to the title above the line of '=' */
+		while (end > line && end[-1] != '\n')
+			end--;
+	for (; line && *line && (!end || line < end); line = strchr(line + 1, '\n')) {
+		const char *p = line + 1;
+
+		while (*p == ' ')
+			p++;
+		while (p[0] == '-' && (isalpha((unsigned char)p[1]) ||
+				       (p[1] == '-' && isalpha((unsigned char)p[2])))) {
+			const char *eol = strchr(p, '\n');
+			size_t n = 1;
+
+			while (isalnum((unsigned char)p[n]) || p[n] == '-')
+				n++;
+			add_word(set, size, p, n);
+			p = strstr(p, ", ");
+			if (!p || (eol && p > eol))
+				break;
+			p += 2;
 		}
+	}
+}
+
+/*
+ * The man pages say what the tables say: a subcommand's own options are
+ * its page's OPTIONS, its command words' (ctl chain --count) its page's
+ * COMMANDS, both ways, so that an option added to a table and not to
+ * Documentation/man/tracebuf-SUB.1.rst fails here, and back.
+ */
+TEST(man_pages_list_their_table)
+{
+	struct row *r = calloc(MAX_ROWS, sizeof(*r));
+	unsigned int s;
+	int n;
+
+	ASSERT_NE(NULL, r);
+	n = read_rows(r);
+	ASSERT_LE(0, n);
+	for (s = 0; s < ARRAY_SIZE(subs); s++) {
+		char path[128], table[2048], man[2048], what[64];
+		char *rst;
+		int scoped;
+
+		snprintf(path, sizeof(path),
+			 "../../Documentation/man/tracebuf-%s.1.rst", subs[s]);
+		rst = tu_slurp(path);
+		EXPECT_NE(NULL, rst) TH_LOG("cannot read %s", path);
+		if (!rst)
+			continue;
+		for (scoped = 0; scoped < 2; scoped++) {
+			const char *title = scoped ? "COMMANDS" : "OPTIONS";
+
+			table[0] = 0;
+			man[0] = 0;
+			table_options(r, n, subs[s], scoped, table, sizeof(table));
+			man_options(rst, title, man, sizeof(man));
+			snprintf(what, sizeof(what), "man page's %s", title);
+			same_words(_metadata, subs[s], table, "table", man, what);
+		}
+		free(rst);
 	}
 	free(r);
 }

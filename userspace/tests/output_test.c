@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "tb_harness.h"
-#include "cli.h"
 #include "cli/cli.h"
 #include "tb_gen.h"
 #include "tb_test_util.h"
+#include "tool.h"
 #include "util/output.h"
 
 /* Files in @dir whose name starts with '.' (our temporary files). */
@@ -149,7 +149,7 @@ TEST(helper_cleanup_at_exit_and_on_signals)
 			fputs("partial", o.f);
 			fflush(o.f);
 			if (how == 0)
-				exit(1);		/* cli_die() does this */
+				exit(1);		/* tool_die() does this */
 			raise(how == 1 ? SIGTERM : SIGINT);
 			if (how == 3)
 				exit(2);	/* survived: ignored */

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli_cmd.h"
 #include "cli_opt.h"
+#include "tool.h"
 
 const struct cli_cmd *cli_cmd_find(const struct cli_cmd *cmds,
 				   const char *name, bool old)
@@ -76,7 +76,7 @@ static void device_check(void *ctx, const struct cli_cmd *c, int argc,
 	const struct cli_cmd_device *d = ctx;
 
 	d->check(c, argc, argv);
-	*d->fd = cli_open_device(*d->path, O_RDWR);
+	*d->fd = tool_open_device(*d->path, O_RDWR);
 }
 
 int cli_cmd_device(const struct cli_cmd_device *d, int argc, char **argv)

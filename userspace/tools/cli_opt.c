@@ -3,9 +3,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
+#include "tool.h"
 
 static void __attribute__((noreturn)) try_help(void)
 {
@@ -28,7 +28,7 @@ void cli_opt_usage(const char *fmt, ...)
 
 void cli_opt_bad_value(const char *msg)
 {
-	cli_die(TB_EXIT_USAGE, "%s", msg);
+	tool_die(TB_EXIT_USAGE, "%s", msg);
 }
 
 int cli_opt_next(struct tb_opt_parser *p, void (*usage)(FILE *f))

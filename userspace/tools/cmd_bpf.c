@@ -6,7 +6,8 @@
  * on a CPU.  Needs no module, only a kernel with BTF.
  *
  * This file is the libbpf side: options, the BPF object, the ring buffer
- * loop and the loss counters.  The records become the file in
+ * loop and the loss counters; the kernel functions of -f and their
+ * programs are bpf_kfunc_*().  The records become the file in
  * lib/collect/fdr_bpf.h; the command, the files and the statistics are the
  * collectors' lib/collect/collect.h.  See Documentation/bpf-collector.rst.
  */
@@ -27,8 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_kbtf.h"
-#include "cli.h"
+#include "bpf_kfunc.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
@@ -39,6 +39,7 @@
 #include "device/kfunc.h"
 #include "format/fdr_classes.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tool.h"
 #include "tracebuf.skel.h"
 #include "tracebuf_bpf.h"
 
@@ -73,40 +74,9 @@ static void usage(FILE *f)
 	      "(GDB trace file, as tracebuf convert fdr-tfile writes it); function ids in\n"
 	      "OUTPUT are dense (1..N), OUTPUT.names gives each one's kernel id.\n"
 	      "\n"
-	      "Options:\n"
-	      "  -e, --events LIST      event classes, comma separated: syscall, irq,\n"
-	      "                         softirq, workqueue, fault, sched, all\n"
-	      "                         (default: syscall,irq,softirq,sched)\n"
-	      "  -a, --args N           syscall arguments to record, 0..6 (default 0)\n"
-	      "  -f, --functions PATTERNS  also record these kernel functions' calls\n"
-	      "                         (names or globs, comma separated, as\n"
-	      "                         set_ftrace_filter takes them) with fentry/fexit\n"
-	      "                         programs, as tracebuf record -f does with the\n"
-	      "                         module; functions fentry cannot take (no BTF:\n"
-	      "                         clones, inlined) are skipped with a line; the\n"
-	      "                         list traced is written to OUTPUT.kfuncs\n"
-	      "  -o, --output FILE      FDR file to write, - for stdout (default trace.fdr;\n"
-	      "                         with -, COMMAND's stdout goes to stderr)\n"
-	      "  -d, --duration SECS    stop after SECS seconds (1 to a year)\n"
-	      "  -s, --size SIZE        BPF ring buffer size, a power of two from 4K\n"
-	      "                         to 1G, K/M/G suffixes (default 8M)\n"
-	      "  -w, --wakeup SIZE      wake the reader when SIZE bytes are waiting\n"
-	      "                         (default: a quarter of the ring buffer)\n"
-	      "  -j, --stats-json FILE  write the statistics as JSON to FILE\n"
-	      "  -n, --names FILE       names file, \"ID NAME\" lines (default:\n"
-	      "                         OUTPUT.names; none for -o - without -n)\n"
-	      "  -r, --raw              write kernel function ids and keep exits whose\n"
-	      "                         entry is not in the capture (llvm-xray stack and\n"
-	      "                         account reject them); no OUTPUT.map or .tfile\n"
-	      "  -N, --no-tfile         do not write OUTPUT.tfile (GDB trace file)\n"
-	      "  -J, --json             also write OUTPUT.json (trace_event JSON for\n"
-	      "                         Perfetto, as tracebuf convert fdr-json writes it)\n"
-	      "  -q, --quiet            no summary on stderr\n"
-	      "  -v, --verbose          libbpf's messages, the kernel functions and the\n"
-	      "                         work function table\n"
-	      "  -h, --help             this text\n"
-	      "  -V, --version          print the version\n"
-	      "\n"
+	      "Options:\n", f);
+	tb_opt_help(f, &cmd_bpf_spec, NULL);
+	fputs("\n"
 	      "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF.\n"
 	      "\n"
 	      "Examples:\n"
@@ -125,38 +95,52 @@ static __u32 parse_classes(const char *list)
 
 	ret = tb_fdr_classes_parse(list, TB_FDR_BPF_CLASSES, &mask, bad, sizeof(bad));
 	if (ret == -EINVAL)
-		cli_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
-			"syscall, irq, softirq, workqueue, fault, sched, all");
+		tool_die(TB_EXIT_USAGE, "--events: unknown event class '%s' (%s)", bad,
+			 "syscall, irq, softirq, workqueue, fault, sched, all");
 	if (ret == -ENODATA)
-		cli_die(TB_EXIT_USAGE, "no event class given");
+		tool_die(TB_EXIT_USAGE, "no event class given");
 	if (ret)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/* "all" means TB_FDR_BPF_CLASSES, so the bit is set only when named. */
 	if (mask & TRACEBUF_FDR_MARKER)
-		cli_die(TB_EXIT_USAGE,
-			"class 'marker' needs the module's /dev/tracebuf_fdr");
+		tool_die(TB_EXIT_USAGE,
+			 "class 'marker' needs the module's /dev/tracebuf_fdr");
 	return mask;
 }
 
 static const struct tb_opt bpf_opts[] = {
-	{ TB_OPT_EVENTS_OF("syscall irq softirq workqueue fault sched all") },
-	{ TB_FDR_OPT_ARGS },
-	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED },
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_DURATION },
-	{ TB_OPT_SIZE },
+	{ TB_OPT_EVENTS_OF("syscall irq softirq workqueue fault sched all"),
+	  .help = "event classes, comma separated: syscall, irq, softirq, workqueue, fault, sched, all (default: syscall,irq,softirq,sched)" },
+	{ TB_FDR_OPT_ARGS,
+	  .help = "syscall arguments to record, 0..6 (default 0)" },
+	{ .id = 'f', .letter = 'f', .name = "functions", .arg = TB_OPT_REQUIRED,
+	  .arg_name = "PATTERNS", .help = "also record these kernel functions' calls (names or globs, comma separated, as set_ftrace_filter takes them) with fentry/fexit programs, as tracebuf record -f does with the module; functions fentry cannot take (no BTF: clones, inlined) are skipped with a line; the list traced is written to OUTPUT.kfuncs" },
+	{ TB_OPT_OUTPUT,
+	  .help = "FDR file to write, - for stdout (default trace.fdr; with -, COMMAND's stdout goes to stderr)" },
+	{ TB_OPT_DURATION,
+	  .help = "stop after SECS seconds (1 to a year)" },
+	{ TB_OPT_SIZE,
+	  .help = "BPF ring buffer size, a power of two from 4K to 1G, K/M/G suffixes (default 8M)" },
 	{ .id = 's', .letter = 'b', .arg = TB_OPT_REQUIRED, .val = TB_VAL_SIZE,
 	  .instead = "-s" },
 	{ .id = 's', .name = "buffer-size", .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_SIZE, .instead = "--size" },
-	{ TB_FDR_OPT_WAKEUP },
-	{ TB_COLLECT_OPT_STATS_JSON },
-	{ TB_OPT_NAMES },
-	{ TB_OPT_QUIET },
-	{ TB_COLLECT_OPT_RAW },
-	{ TB_COLLECT_OPT_NO_TFILE },
-	{ TB_OPT_JSON },
-	{ TB_OPT_VERBOSE },
+	{ TB_FDR_OPT_WAKEUP,
+	  .help = "wake the reader when SIZE bytes are waiting (default: a quarter of the ring buffer)" },
+	{ TB_COLLECT_OPT_STATS_JSON,
+	  .help = "write the statistics as JSON to FILE" },
+	{ TB_OPT_NAMES,
+	  .help = "names file, \"ID NAME\" lines (default: OUTPUT.names; none for -o - without -n)" },
+	{ TB_OPT_QUIET,
+	  .help = "no summary on stderr" },
+	{ TB_COLLECT_OPT_RAW,
+	  .help = "write kernel function ids and keep exits whose entry is not in the capture (llvm-xray stack and account reject them); no OUTPUT.map or .tfile" },
+	{ TB_COLLECT_OPT_NO_TFILE,
+	  .help = "do not write OUTPUT.tfile (GDB trace file)" },
+	{ TB_OPT_JSON,
+	  .help = "also write OUTPUT.json (trace_event JSON for Perfetto, as tracebuf convert fdr-json writes it)" },
+	{ TB_OPT_VERBOSE,
+	  .help = "libbpf's messages, the kernel functions and the work function table" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -230,63 +214,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 		o->wakeup = o->rb_size / 4;
 }
 
-/*
- * Drop k->names[i], which fentry cannot take, saying why; the rest keep
- * their order (a function's id is its index, assigned once this is done).
- */
-static void kfunc_skip(struct tb_kfuncs *k, size_t i, const char *why)
-{
-	tb_cli_warn("kernel function '%s' skipped: %s", k->names[i], why);
-	free(k->names[i]);
-	memmove(&k->names[i], &k->names[i + 1],
-		(k->n - i - 1) * sizeof(*k->names));
-	k->n--;
-}
-
-/* After kfunc_skip(): the count, or the end when nothing is left. */
-static void kfunc_skipped(const struct tb_kfuncs *k, size_t chosen)
-{
-	if (k->n == chosen)
-		return;
-	if (!k->n)
-		cli_die(TB_EXIT_FAIL, "none of the %zu kernel functions -f chose can be traced with fentry",
-			chosen);
-	tb_cli_warn("%zu of %zu kernel functions skipped; tracing %zu", chosen - k->n,
-		    chosen, k->n);
-}
-
-/*
- * -f: the same choice as record -f, less our own recording path, less
- * what fentry cannot attach to: a function with no BTF type (a compiler
- * clone such as .part.0 or .isra.0, a copy the compiler inlined) is
- * skipped with a line, as a glob skips what the kernel refuses.
- */
-static void choose_kfuncs(struct options *o)
-{
-	struct tb_kbtf kbtf = { 0 };
-	struct tb_error err;
-	size_t i, chosen;
-	int obj_fd;
-
-	if (!o->kfunc_pats)
-		return;
-	if (tb_kfunc_select_kernel(o->kfunc_pats, &tb_fdr_bpf_kfunc_deny,
-				   TRACEBUF_FDR_KFUNC_MAX, &o->kfuncs, &err))
-		cli_die(TB_EXIT_USAGE, "%s", err.msg);
-	chosen = o->kfuncs.n;
-	for (i = 0; i < o->kfuncs.n;) {
-		if (bpf_kbtf_find_func(&kbtf, o->kfuncs.names[i], &obj_fd) >= 0)
-			i++;
-		else
-			kfunc_skip(&o->kfuncs, i,
-				   "no BTF type for it in vmlinux or a loaded module (a compiler clone, or inlined): fentry cannot attach to it");
-	}
-	bpf_kbtf_free(&kbtf);
-	kfunc_skipped(&o->kfuncs, chosen);
-	if (o->verbose)
-		tb_kfunc_print(&o->kfuncs);
-}
-
 /* ------------------------------------------------------------------ */
 /* Running                                                             */
 /* ------------------------------------------------------------------ */
@@ -350,19 +277,6 @@ static size_t prog_spaces(struct tracebuf_bpf *skel, struct prog_space *ps)
 
 #define MAX_PROGS	16
 
-/* The kernel's ENOTSUPP (not in the uapi), what a trampoline refuses with. */
-#define ENOTSUPP_ERRNO	524
-/*
- * Why: on x86 a function with more register arguments than a trampoline
- * passes; on arm64 every kernel function, as 6.1 cannot attach a
- * trampoline through ftrace there (direct calls came in 6.4).
- */
-#ifdef __aarch64__
-#define ENOTSUPP_WHY	" (arm64 kernels before 6.4 cannot attach BPF trampolines to kernel functions; tracebuf record -f can)"
-#else
-#define ENOTSUPP_WHY	" (BPF trampolines take at most 6 register arguments)"
-#endif
-
 /* The class a space is counted under, or -1 (switches). */
 static int space_class(__u32 space)
 {
@@ -400,7 +314,7 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	int cpu;
 
 	if (!vals)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	memset(l, 0, sizeof(*l));
 	for (k = 0; k < TB_BPF_NR_COUNTERS; k++) {
 		if (bpf_map_lookup_elem(fd, &k, vals)) {
@@ -424,196 +338,6 @@ static void read_losses(struct tracebuf_bpf *skel, int nr_cpus,
 	}
 }
 
-/*
- * Kernel functions: an fentry and an fexit program per function, each a
- * copy of the template libbpf loaded (tb_kfunc_entry/exit, verified for
- * the first function) loaded again for its own function, attached with
- * the function's index as cookie (tracebuf.bpf.c).
- */
-struct kfunc_progs {
-	size_t n;
-	int (*prog)[2];		/* [i][0] fentry, [i][1] fexit; -1 none */
-	int (*link)[2];
-};
-
-static const enum bpf_attach_type kfunc_types[2] = {
-	BPF_TRACE_FENTRY, BPF_TRACE_FEXIT
-};
-
-static void kfunc_die_no_btf(const char *name, int err)
-{
-	cli_die(TB_EXIT_FAIL,
-		"kernel function '%s': no BTF type for it in vmlinux or a loaded module (%s): fentry cannot attach to it",
-		name, strerror(-err));
-}
-
-/* Before load: the templates' target, or no templates without -f. */
-static void kfunc_prepare(struct tracebuf_bpf *skel, const struct tb_kfuncs *k)
-{
-	struct bpf_program *t[2] = {
-		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
-	};
-	struct rlimit rl;
-	int i, err;
-
-	for (i = 0; i < 2; i++) {
-		/* Attached by kfunc_attach(), with a cookie. */
-		bpf_program__set_autoattach(t[i], false);
-		if (!k->n) {
-			bpf_program__set_autoload(t[i], false);
-			continue;
-		}
-		err = bpf_program__set_attach_target(t[i], 0, k->names[0]);
-		if (err)
-			kfunc_die_no_btf(k->names[0], err);
-	}
-	/* Four descriptors per function; 512 functions pass the usual 1024. */
-	if (k->n && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
-/*
- * After load: one verified copy per function and kind.  A function the
- * kernel refuses programs on is skipped (kfunc_skip()).
- */
-static void kfunc_load(struct tracebuf_bpf *skel, struct tb_kfuncs *k,
-		       struct kfunc_progs *kp, bool verbose)
-{
-	struct bpf_program *t[2] = {
-		skel->progs.tb_kfunc_entry, skel->progs.tb_kfunc_exit
-	};
-	static char log[1 << 16];
-	struct tb_kbtf kbtf = { 0 };
-	size_t i, chosen;
-	char why[200];
-	int j;
-
-	kp->n = k->n;
-	kp->prog = calloc(k->n ? k->n : 1, sizeof(*kp->prog));
-	kp->link = calloc(k->n ? k->n : 1, sizeof(*kp->link));
-	if (!kp->prog || !kp->link)
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	memset(kp->prog, 0xff, k->n * sizeof(*kp->prog));
-	memset(kp->link, 0xff, k->n * sizeof(*kp->link));
-	chosen = k->n;
-	for (i = 0; i < k->n;) {
-		int obj_fd, id = bpf_kbtf_find_func(&kbtf, k->names[i], &obj_fd);
-
-		if (id < 0)
-			kfunc_die_no_btf(k->names[i], id);
-		for (j = 0; j < 2; j++) {
-			LIBBPF_OPTS(bpf_prog_load_opts, lo,
-				    .expected_attach_type = kfunc_types[j],
-				    .attach_btf_id = id,
-				    .attach_btf_obj_fd = obj_fd,
-				    .log_buf = verbose ? log : NULL,
-				    .log_size = verbose ? sizeof(log) : 0,
-				    .log_level = verbose ? 1 : 0);
-			int fd;
-
-			fd = bpf_prog_load(BPF_PROG_TYPE_TRACING,
-					   j ? "tb_kfunc_exit" : "tb_kfunc_entry",
-					   "GPL", bpf_program__insns(t[j]),
-					   bpf_program__insn_cnt(t[j]), &lo);
-			if (fd < 0) {
-				if (verbose)
-					fprintf(stderr, "%s", log);
-				snprintf(why, sizeof(why),
-					 "the kernel refuses %s programs on it: %s%s",
-					 j ? "fexit" : "fentry", strerror(errno),
-					 verbose ? "" : " (-v shows the verifier's log)");
-				break;
-			}
-			kp->prog[i][j] = fd;
-		}
-		if (j == 2) {
-			i++;
-			continue;
-		}
-		if (kp->prog[i][0] >= 0)
-			close(kp->prog[i][0]);
-		memmove(&kp->prog[i], &kp->prog[i + 1],
-			(k->n - i - 1) * sizeof(*kp->prog));
-		kfunc_skip(k, i, why);
-	}
-	kp->n = k->n;
-	kfunc_skipped(k, chosen);
-	/* The programs hold the module BTF they attach to; ours can go. */
-	bpf_kbtf_free(&kbtf);
-}
-
-/* Once the other programs run: each copy to its function, key as cookie. */
-static void kfunc_attach(const struct tb_kfuncs *k, struct kfunc_progs *kp)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++) {
-			LIBBPF_OPTS(bpf_link_create_opts, lo,
-				    .tracing.cookie = i);
-			int fd = bpf_link_create(kp->prog[i][j], 0,
-						 kfunc_types[j], &lo);
-
-			if (fd < 0)
-				cli_die(TB_EXIT_FAIL,
-					"kernel function '%s': cannot attach %s: %s%s",
-					k->names[i], j ? "fexit" : "fentry",
-					strerror(errno),
-					errno == ENOTSUPP_ERRNO ? ENOTSUPP_WHY : "");
-			kp->link[i][j] = fd;
-		}
-}
-
-static void kfunc_detach(struct kfunc_progs *kp)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++)
-			if (kp->link[i][j] >= 0) {
-				close(kp->link[i][j]);
-				kp->link[i][j] = -1;
-			}
-}
-
-/* Calls the trampolines skipped: a program already running on the CPU. */
-static __u64 kfunc_misses(const struct kfunc_progs *kp)
-{
-	__u64 n = 0;
-	size_t i;
-	int j;
-
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++) {
-			struct bpf_prog_info info;
-			__u32 len = sizeof(info);
-
-			memset(&info, 0, sizeof(info));
-			if (kp->prog[i][j] >= 0 &&
-			    !bpf_obj_get_info_by_fd(kp->prog[i][j], &info, &len))
-				n += info.recursion_misses;
-		}
-	return n;
-}
-
-static void kfunc_free(struct kfunc_progs *kp)
-{
-	size_t i;
-	int j;
-
-	kfunc_detach(kp);
-	for (i = 0; i < kp->n; i++)
-		for (j = 0; j < 2; j++)
-			if (kp->prog[i][j] >= 0)
-				close(kp->prog[i][j]);
-	free(kp->prog);
-	free(kp->link);
-}
-
 static __u64 now_ns(clockid_t clk)
 {
 	struct timespec ts;
@@ -631,6 +355,169 @@ struct result {
 	struct tb_task_map tasks;	/* command names (collect/collect.h) */
 };
 
+/* One run of the BPF programs: what run_bpf()'s steps hand each other. */
+struct run {
+	struct tb_fdr_bpf *c;
+	const struct options *opt;
+	struct tb_kfuncs *kfuncs;	/* -f's, less what the kernel refuses */
+	struct result *r;
+	struct tracebuf_bpf *skel;
+	struct bpf_program *kfunc_tmpl[2];	/* entry, exit */
+	struct bpf_kfunc_progs kp;
+	struct ring_buffer *rb;
+	struct tb_collect_cmd cmd;
+	pid_t child;
+	int status;
+	__u64 deadline;		/* CLOCK_MONOTONIC, or 0 */
+};
+
+/* The skeleton opened, set up for the options, loaded; the ring mapped. */
+static void run_load(struct run *run)
+{
+	const struct options *opt = run->opt;
+	struct tracebuf_bpf *skel;
+	int err;
+
+	skel = tracebuf_bpf__open();
+	if (!skel)
+		tool_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
+	run->skel = skel;
+	run->kfunc_tmpl[0] = skel->progs.tb_kfunc_entry;
+	run->kfunc_tmpl[1] = skel->progs.tb_kfunc_exit;
+	skel->rodata->nr_args = opt->nr_args;
+	skel->rodata->self_tgid = getpid();
+	skel->rodata->wakeup_bytes = opt->wakeup;
+	skel->rodata->sched_events = !!(opt->classes & TRACEBUF_FDR_SCHED);
+	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
+	if (err) {
+		errno = -err;
+		tool_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
+	}
+	set_autoload(skel, opt->classes);
+	/* Without it the load fails with ESRCH and no word of why. */
+	if ((opt->classes & TRACEBUF_FDR_FAULT) &&
+	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
+		tool_die(TB_EXIT_FAIL,
+			 "this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
+	bpf_kfunc_prepare(run->kfunc_tmpl, run->kfuncs);
+
+	err = tracebuf_bpf__load(skel);
+	if (err) {
+		errno = -err;
+		if (errno == EPERM)
+			tool_die(TB_EXIT_FAIL,
+				 "cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
+				 strerror(errno));
+		tool_die(TB_EXIT_FAIL,
+			 "cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
+			 strerror(errno));
+	}
+	bpf_kfunc_load(run->kfunc_tmpl, run->kfuncs, &run->kp, opt->verbose);
+	run->rb = ring_buffer__new(bpf_map__fd(skel->maps.events),
+				   tb_fdr_bpf_record, run->c, NULL);
+	if (!run->rb)
+		tool_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
+}
+
+/*
+ * The command forked, the programs attached and enabled all at once,
+ * then the command let go.
+ */
+static void run_start(struct run *run)
+{
+	const struct options *opt = run->opt;
+	struct result *r = run->r;
+	int err;
+
+	if (opt->cmd) {
+		errno = -tb_collect_cmd_fork(&run->cmd, opt->cmd,
+					     !strcmp(opt->output, "-"));
+		if (errno)
+			tool_die_errno(TB_EXIT_FAIL, "cannot fork");
+	}
+
+	run->c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
+	err = tracebuf_bpf__attach(run->skel);
+	if (err) {
+		errno = -err;
+		tool_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
+	}
+	bpf_kfunc_attach(run->kfuncs, &run->kp);
+	/* All programs start recording at once; see tracebuf.bpf.c. */
+	__atomic_store_n(&run->skel->bss->enabled, 1, __ATOMIC_RELEASE);
+	/* The reader's CPU time is counted from here: loading is not. */
+	getrusage(RUSAGE_SELF, &r->ru0);
+	r->t0 = now_ns(CLOCK_MONOTONIC);
+	if (opt->duration)
+		run->deadline = r->t0 + opt->duration * 1000000000ULL;
+	if (opt->cmd) {
+		errno = -tb_collect_cmd_start(&run->cmd);
+		if (errno)
+			tool_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
+		run->child = run->cmd.pid;
+		/* Its name after exec(): it may be gone by the end. */
+		tb_task_map_scan_pid(&r->tasks, "/proc", run->child);
+	}
+}
+
+/* The ring drained until the command ends, the duration or a signal. */
+static void run_loop(struct run *run)
+{
+	int err;
+
+	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
+		if (run->child &&
+		    __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
+		    waitpid(run->child, &run->status, WNOHANG) == run->child) {
+			run->child = 0;
+			break;
+		}
+		if (run->deadline && now_ns(CLOCK_MONOTONIC) >= run->deadline)
+			break;
+		err = ring_buffer__poll(run->rb, 100);
+		/*
+		 * poll() consumes only after a wake-up, and the programs
+		 * skip those below --wakeup bytes: drain on the timeout.
+		 */
+		if (err == 0)
+			err = ring_buffer__consume(run->rb);
+		if (err < 0 && err != -EINTR) {
+			errno = -err;
+			tool_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+		}
+	}
+}
+
+/* The programs stopped, the ring drained, the losses counted, all closed. */
+static void run_stop(struct run *run)
+{
+	struct result *r = run->r;
+	int err;
+
+	/*
+	 * Stop the producers first so that the drain below is complete; all
+	 * at once, like the start.
+	 */
+	__atomic_store_n(&run->skel->bss->enabled, 0, __ATOMIC_RELEASE);
+	tracebuf_bpf__detach(run->skel);
+	bpf_kfunc_detach(&run->kp);
+	err = ring_buffer__consume(run->rb);
+	if (err < 0) {
+		errno = -err;
+		tool_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
+	}
+	if (run->child) {
+		kill(run->child, SIGTERM);
+		waitpid(run->child, &run->status, 0);
+	}
+	read_losses(run->skel, run->c->nr_cpus, &r->lost);
+	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += bpf_kfunc_misses(&run->kp);
+	bpf_kfunc_free(&run->kp);
+	r->status = run->status;
+	ring_buffer__free(run->rb);
+	tracebuf_bpf__destroy(run->skel);
+}
+
 /*
  * Record with the BPF programs until the command ends, the duration is
  * over or a signal comes; everything is drained into @c.  The command is
@@ -639,123 +526,15 @@ struct result {
 static void run_bpf(struct tb_fdr_bpf *c, struct options *opt,
 		    struct result *r)
 {
-	struct tb_collect_cmd cmd = { 0 };
-	struct kfunc_progs kp = { 0 };
-	struct tracebuf_bpf *skel;
-	struct ring_buffer *rb;
-	__u64 deadline = 0;
-	int status = -1, err;
-	pid_t child = 0;
+	struct run run = {
+		.c = c, .opt = opt, .kfuncs = &opt->kfuncs, .r = r,
+		.status = -1,
+	};
 
-	skel = tracebuf_bpf__open();
-	if (!skel)
-		cli_die_errno(TB_EXIT_FAIL, "cannot open the BPF object");
-	skel->rodata->nr_args = opt->nr_args;
-	skel->rodata->self_tgid = getpid();
-	skel->rodata->wakeup_bytes = opt->wakeup;
-	skel->rodata->sched_events = !!(opt->classes & TRACEBUF_FDR_SCHED);
-	err = bpf_map__set_max_entries(skel->maps.events, opt->rb_size);
-	if (err) {
-		errno = -err;
-		cli_die_errno(TB_EXIT_FAIL, "cannot size the ring buffer");
-	}
-	set_autoload(skel, opt->classes);
-	/* Without it the load fails with ESRCH and no word of why. */
-	if ((opt->classes & TRACEBUF_FDR_FAULT) &&
-	    libbpf_find_vmlinux_btf_id("page_fault_user", BPF_TRACE_RAW_TP) < 0)
-		cli_die(TB_EXIT_FAIL,
-			"this kernel has no page-fault tracepoints (exceptions:page_fault_user and _kernel are x86's): leave 'fault' out of -e");
-	kfunc_prepare(skel, &opt->kfuncs);
-
-	err = tracebuf_bpf__load(skel);
-	if (err) {
-		errno = -err;
-		if (errno == EPERM)
-			cli_die(TB_EXIT_FAIL,
-				"cannot load BPF programs: %s (need CAP_BPF+CAP_PERFMON or root)",
-				strerror(errno));
-		cli_die(TB_EXIT_FAIL,
-			"cannot load BPF programs: %s (the kernel refused them; -v shows libbpf's and the verifier's log)",
-			strerror(errno));
-	}
-	kfunc_load(skel, &opt->kfuncs, &kp, opt->verbose);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), tb_fdr_bpf_record,
-			      c, NULL);
-	if (!rb)
-		cli_die_errno(TB_EXIT_FAIL, "cannot map the ring buffer");
-	if (opt->cmd) {
-		errno = -tb_collect_cmd_fork(&cmd, opt->cmd,
-					     !strcmp(opt->output, "-"));
-		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot fork");
-	}
-
-	c->blk.wall_off = now_ns(CLOCK_REALTIME) - now_ns(CLOCK_MONOTONIC);
-	err = tracebuf_bpf__attach(skel);
-	if (err) {
-		errno = -err;
-		cli_die_errno(TB_EXIT_FAIL, "cannot attach BPF programs");
-	}
-	kfunc_attach(&opt->kfuncs, &kp);
-	/* All programs start recording at once; see tracebuf.bpf.c. */
-	__atomic_store_n(&skel->bss->enabled, 1, __ATOMIC_RELEASE);
-	/* The reader's CPU time is counted from here: loading is not. */
-	getrusage(RUSAGE_SELF, &r->ru0);
-	r->t0 = now_ns(CLOCK_MONOTONIC);
-	if (opt->duration)
-		deadline = r->t0 + opt->duration * 1000000000ULL;
-	if (opt->cmd) {
-		errno = -tb_collect_cmd_start(&cmd);
-		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot run '%s'", opt->cmd[0]);
-		child = cmd.pid;
-		/* Its name after exec(): it may be gone by the end. */
-		tb_task_map_scan_pid(&r->tasks, "/proc", child);
-	}
-
-	while (!__atomic_load_n(&stop_signal, __ATOMIC_RELAXED)) {
-		if (child && __atomic_load_n(&child_exited, __ATOMIC_RELAXED) &&
-		    waitpid(child, &status, WNOHANG) == child) {
-			child = 0;
-			break;
-		}
-		if (deadline && now_ns(CLOCK_MONOTONIC) >= deadline)
-			break;
-		err = ring_buffer__poll(rb, 100);
-		/*
-		 * poll() consumes only after a wake-up, and the programs
-		 * skip those below --wakeup bytes: drain on the timeout.
-		 */
-		if (err == 0)
-			err = ring_buffer__consume(rb);
-		if (err < 0 && err != -EINTR) {
-			errno = -err;
-			cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
-		}
-	}
-
-	/*
-	 * Stop the producers first so that the drain below is complete; all
-	 * at once, like the start.
-	 */
-	__atomic_store_n(&skel->bss->enabled, 0, __ATOMIC_RELEASE);
-	tracebuf_bpf__detach(skel);
-	kfunc_detach(&kp);
-	err = ring_buffer__consume(rb);
-	if (err < 0) {
-		errno = -err;
-		cli_die_errno(TB_EXIT_FAIL, "cannot read the ring buffer");
-	}
-	if (child) {
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-	}
-	read_losses(skel, c->nr_cpus, &r->lost);
-	r->lost.recursion[TRACEBUF_FDR_SPACE_KFUNC] += kfunc_misses(&kp);
-	kfunc_free(&kp);
-	r->status = status;
-	ring_buffer__free(rb);
-	tracebuf_bpf__destroy(skel);
+	run_load(&run);
+	run_start(&run);
+	run_loop(&run);
+	run_stop(&run);
 }
 
 /* The statistics (collect/collect.h, lib/collect/fdr_bpf.h) as summary and JSON. */
@@ -806,8 +585,8 @@ static void report(const struct tb_fdr_bpf *c, const struct options *opt,
 				((const uint64_t *)c->workfns.data)[i]);
 	}
 	if (opt->out.stats_json)
-		cli_check(tb_collect_write_json(opt->out.stats_json, &s),
-			  "error writing '%s'", opt->out.stats_json);
+		tool_check(tb_collect_write_json(opt->out.stats_json, &s),
+			   "error writing '%s'", opt->out.stats_json);
 }
 
 /* The names of the ids, from /proc read now, at the end (device/fdr_knames.h). */
@@ -817,7 +596,7 @@ static void known_names(const struct tb_fdr_bpf *c, struct tb_name_map *known)
 	FILE *syms = c->workfns.len ? fopen("/proc/kallsyms", "r") : NULL;
 
 	if (tb_fdr_bpf_names(c, irqs, syms, known))
-		cli_die(TB_EXIT_FAIL, "cannot build the names");
+		tool_die(TB_EXIT_FAIL, "cannot build the names");
 	if (irqs)
 		fclose(irqs);
 	if (syms)
@@ -846,23 +625,23 @@ int cmd_bpf(int argc, char **argv)
 	/* For the META block, before the parser moves the words. */
 	cmdline = tb_collect_cmdline(argc, argv);
 	if (!cmdline)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	parse_args(argc, argv, &opt);
-	choose_kfuncs(&opt);
+	bpf_kfunc_choose(opt.kfunc_pats, opt.verbose, &opt.kfuncs);
 	libbpf_verbose = opt.verbose;
 	libbpf_set_print(libbpf_print);
 
 	nr_cpus = libbpf_num_possible_cpus();
 	if (nr_cpus <= 0) {
 		errno = -nr_cpus;
-		cli_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
+		tool_die_errno(TB_EXIT_FAIL, "cannot count the possible CPUs");
 	}
 	if (tb_fdr_bpf_init(&col, nr_cpus, opt.classes, opt.rb_size))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (opt.kfunc_pats)
 		col.kfuncs = &opt.kfuncs;
 	if (tb_collect_paths_init(&paths, opt.output))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/*
 	 * Handlers first: a SIGTERM while loading (a script that stops us
 	 * early) still ends with a valid, if empty, file.
@@ -874,7 +653,7 @@ int cmd_bpf(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	/* Fail on an unwritable output before tracing anything. */
-	out = cli_open_output(opt.output);
+	out = tool_open_output(opt.output);
 	/* Names of the tasks: read before tracing, not traced. */
 	tb_task_map_init(&r.tasks);
 	tb_collect_tasks_scan(&r.tasks);
@@ -888,7 +667,7 @@ int cmd_bpf(int argc, char **argv)
 					  true, cmdline);
 	free(cmdline);
 	if (!capture)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = &known,
 		.syscalls = files.syscalls, .tasks = &r.tasks,
@@ -896,23 +675,23 @@ int cmd_bpf(int argc, char **argv)
 	post.meta = &meta;
 	post.raw = opt.out.raw;
 	if (tb_fdr_bpf_write(&col, out, &post, &err))
-		cli_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
-	cli_close_output(out, opt.output);
+		tool_die(TB_EXIT_FAIL, "%s: %s", opt.output, err.msg);
+	tool_close_output(out, opt.output);
 	free(capture);
 	tb_collect_post_files(&files, &paths, opt.output, &opt.out);
 	/* Before the JSON that shows them. */
 	if (paths.tasks) {
 		errno = -tb_collect_tasks_write(&post, &r.tasks, paths.tasks);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+			tool_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	}
 	tb_task_map_free(&r.tasks);
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_name_map_free(&known);
 	if (opt.kfunc_pats && strcmp(opt.output, "-") &&
 	    tb_kfunc_write_beside(&opt.kfuncs, opt.output, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	report(&col, &opt, &r, &post, files.names ? &files : NULL);
 
 	tb_collect_paths_free(&paths);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_cmd.h"
@@ -37,6 +36,7 @@
 #include "format/xray_map.h"
 #include "format/xs.h"
 #include "format/xs_record.h"
+#include "tool.h"
 #include "util/buf.h"
 #include "util/output.h"
 #include "util/sniff.h"
@@ -83,31 +83,17 @@ static void usage(FILE *f)
 		"                account and stack\n"
 		"  tfile-text    GDB trace file -> text\n"
 		"  map-elf       \"ID NAME\" map -> ELF instrumentation map for llvm-xray -m\n\n"
-		"Options:\n"
-		"  -s, --size=BYTES  size of a raw trace buffer dump (default 256,\n"
-		"                    K/M suffixes)\n"
-		"  -c, --clock=HZ    xscale-fdr: instruction clock, one tick per\n"
-		"                    instruction (default %llu)\n"
-		"  -m, --map=FILE    fdr-tfile, fdr-json, fdr-text: \"ID NAME\" lines\n"
-		"                    naming function ids (default: INPUT.names, and\n"
-		"                    the threads' names from INPUT.tasks, when they\n"
-		"                    exist; fdr-text only with -m or --names)\n"
-		"      --with-names  fdr-text: name function records from INPUT.names\n"
-		"                    (the text is then no longer llvm-xray's)\n"
-		"      --no-names    fdr-tfile, fdr-json, fdr-ctf, fdr-tracedat: ignore INPUT.names/.tasks\n"
-		"  -o, --output=FILE the output, instead of OUTPUT\n"
-		"  -q, --quiet       no warnings (a cut trace, records left out) and\n"
-		"                    no progress on stderr\n"
-		"  -h, --help        this help\n"
-		"  -V, --version     print the version\n\n"
-		"An option a conversion does not use is refused (exit 2).\n\n"
-		"Examples:\n"
-		"  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
-		"  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n"
-		"  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n"
-		"  tracebuf convert fdr-tracedat trace.fdr trace.dat && trace-cmd report trace.dat\n\n"
-		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
-		tb_cli_prog(), (unsigned long long)TB_XS_FDR_DEFAULT_CLOCK);
+		"Options:\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_convert_spec, NULL);
+	fputs("\n"
+	      "An option a conversion does not use is refused (exit 2).\n\n"
+	      "Examples:\n"
+	      "  tracebuf convert fdr-json trace.fdr trace.json   # names from trace.fdr.names\n"
+	      "  tracebuf convert xscale-fdr chain.rec chain.fdr && llvm-xray account chain.fdr\n"
+	      "  tracebuf convert fdr-ctf trace.fdr trace.ctf && babeltrace2 trace.ctf\n"
+	      "  tracebuf convert fdr-tracedat trace.fdr trace.dat && trace-cmd report trace.dat\n\n"
+	      "Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 static void data_error(const struct tb_error *err)
@@ -117,15 +103,15 @@ static void data_error(const struct tb_error *err)
 	tb_cli_progress_done();
 	/* A read that failed is not a short file. */
 	if (opt.in_f && ferror(opt.in_f))
-		cli_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
+		tool_die(TB_EXIT_FAIL, "error reading '%s'", opt.in);
 	/*
 	 * Another kind of file: which, and what reads it; standard input
 	 * too, when it was copied to a file (the FDR conversions with
 	 * names).
 	 */
 	if (tb_sniff_mismatch_file(opt.in, opt.in_f, opt.kind, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
-	cli_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
+		tool_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
+	tool_die(TB_EXIT_DATA, "%s: %s", opt.in, err->msg);
 }
 
 /* A trace read only in part: said on stderr, the exit status stays 0. */
@@ -144,7 +130,7 @@ static void progress(uint64_t bytes)
 static void write_error(int err)
 {
 	errno = err;
-	cli_die_errno(TB_EXIT_FAIL, "writing '%s'", opt.out);
+	tool_die_errno(TB_EXIT_FAIL, "writing '%s'", opt.out);
 }
 
 /* ---- trace buffer input, shared by the xscale-* conversions ---- */
@@ -165,7 +151,7 @@ static int walk_one(void *ctx, const struct tb_xs_input *tin, const struct tb_xs
 	const struct walk *w = ctx;
 
 	if (w->fn(w->ctx, b, msgs, res))
-		cli_die(TB_EXIT_FAIL, "conversion failed");
+		tool_die(TB_EXIT_FAIL, "conversion failed");
 	progress(tin->off);
 	return 0;
 }
@@ -180,11 +166,11 @@ static void walk_buffers(FILE *in, buffer_fn fn, void *ctx)
 	ret = tb_xs_record_decode_each(&tin, walk_one, &w);
 	tb_xs_record_release(&tin);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0)
 		data_error(&tin.err);
 	if (ferror(in))
-		cli_die_errno(TB_EXIT_FAIL, "reading '%s'", opt.in);
+		tool_die_errno(TB_EXIT_FAIL, "reading '%s'", opt.in);
 }
 
 struct text_ctx {
@@ -217,10 +203,10 @@ static int xt_buf(void *ctx, const struct tb_xs_buffer *b,
 	int ret = tb_xs_tfile_buffer(ctx, msgs, res);
 
 	if (ret == -E2BIG)
-		cli_die(TB_EXIT_DATA, "more than %d distinct addresses",
-			TB_TFILE_MAX_TP);
+		tool_die(TB_EXIT_DATA, "more than %d distinct addresses",
+			 TB_TFILE_MAX_TP);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	return ret;
 }
 
@@ -230,7 +216,7 @@ static void xscale_tfile(FILE *in, FILE *out)
 	int ret;
 
 	if (!x)
-		cli_die(TB_EXIT_FAIL, "cannot create the trace file writer");
+		tool_die(TB_EXIT_FAIL, "cannot create the trace file writer");
 	walk_buffers(in, xt_buf, x);
 	ret = tb_xs_tfile_finish(x);
 	if (ret)
@@ -555,8 +541,8 @@ static void fdr_ctf(FILE *in, const char *dir)
 	if (ret == -1)
 		data_error(&err);
 	if (ret == -EEXIST)
-		cli_die(TB_EXIT_FAIL, "'%s/kernel' holds a trace already: refusing to mix another one in",
-			dir);
+		tool_die(TB_EXIT_FAIL, "'%s/kernel' holds a trace already: refusing to mix another one in",
+			 dir);
 	if (ret)
 		write_error(-ret);
 	warn_cut(&err);
@@ -619,8 +605,8 @@ static void fdr_tidy(FILE *in, FILE *out)
 
 	ret = tb_buf_read_file(&buf, in);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	cli_check(ret, "error reading '%s'", opt.in);
+		tool_die(TB_EXIT_FAIL, "out of memory");
+	tool_check(ret, "error reading '%s'", opt.in);
 	errno = 0;
 	if (tb_fdr_post_run(&p, buf.data, buf.len, out, &err)) {
 		if (errno && ferror(out))
@@ -709,8 +695,8 @@ static void map_elf(FILE *in, FILE *out)
 	ret = tb_xray_map_write(out, &m);
 	tb_name_map_free(&m);
 	if (ret == -ERANGE)
-		cli_die(TB_EXIT_DATA, "%s: function ids must be 1..%u",
-			opt.in, TB_XRAY_MAP_MAX_ID);
+		tool_die(TB_EXIT_DATA, "%s: function ids must be 1..%u",
+			 opt.in, TB_XRAY_MAP_MAX_ID);
 	if (ret)
 		write_error(-ret);
 }
@@ -771,24 +757,35 @@ static void refuse_unused(const struct cli_cmd *c, unsigned int given)
 
 	for (b = 0; b < ARRAY_SIZE(flag); b++)
 		if ((given & ~conv->uses) & (1U << b))
-			cli_die(TB_EXIT_USAGE, "%s has no effect on %s",
-				flag[b], c->name);
+			tool_die(TB_EXIT_USAGE, "%s has no effect on %s",
+				 flag[b], c->name);
 	if (opt.names && opt.map)
-		cli_die(TB_EXIT_USAGE, "--with-names reads INPUT.names, --map another file: choose one");
+		tool_die(TB_EXIT_USAGE, "--with-names reads INPUT.names, --map another file: choose one");
 	if (opt.no_names && opt.map)
-		cli_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
+		tool_die(TB_EXIT_USAGE, "--no-names and --map: choose one");
 }
 
+/* A number as the help writes it: "400" for TB_XS_FDR_DEFAULT_MHZ. */
+#define CONVERT_STR(n)	CONVERT_STR_(n)
+#define CONVERT_STR_(n)	#n
+
 static const struct tb_opt convert_opts[] = {
-	{ TB_OPT_SIZE },
+	{ TB_OPT_SIZE,
+	  .arg_name = "BYTES", .help = "size of a raw trace buffer dump (default 256, K/M suffixes)" },
 	{ .id = 'c', .letter = 'c', .name = "clock", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_MAP },
-	{ .id = OPT_WITH_NAMES, .name = "with-names" },
+	  .val = TB_VAL_NUMBER,
+	  .arg_name = "HZ", .help = "xscale-fdr: instruction clock, one tick per instruction (default " CONVERT_STR(TB_XS_FDR_DEFAULT_MHZ) " MHz)" },
+	{ TB_OPT_MAP,
+	  .help = "fdr-tfile, fdr-json, fdr-text: \"ID NAME\" lines naming function ids (default: INPUT.names, and the threads' names from INPUT.tasks, when they exist; fdr-text only with -m or --names)" },
+	{ .id = OPT_WITH_NAMES, .name = "with-names",
+	  .help = "fdr-text: name function records from INPUT.names (the text is then no longer llvm-xray's)" },
 	{ .id = OPT_WITH_NAMES, .name = "names", .instead = "--with-names" },
-	{ TB_OPT_NO_NAMES },
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_QUIET },
+	{ TB_OPT_NO_NAMES,
+	  .help = "fdr-tfile, fdr-json, fdr-ctf, fdr-tracedat: ignore INPUT.names/.tasks" },
+	{ TB_OPT_OUTPUT,
+	  .help = "the output, instead of OUTPUT" },
+	{ TB_OPT_QUIET,
+	  .help = "no warnings (a cut trace, records left out) and no progress on stderr" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -882,20 +879,20 @@ int cmd_convert(int argc, char **argv)
 	 * temporary file (fdr-text without names streams, as llvm-xray's
 	 * fdr-dump).
 	 */
-	in = cli_open_input(opt.in);
+	in = tool_open_input(opt.in);
 	/*
 	 * Never write over what we read (tracebuf convert fdr-tfile f f,
 	 * or f < f): asked of the input itself, before any copy of it.
 	 */
-	cli_refuse_input_as_output(in, opt.in, opt.out);
+	tool_refuse_input_as_output(in, opt.in, opt.out);
 	if (conv->kind == TB_SNIFF_FDR && (conv->uses & USE_MAP) &&
 	    !opt.no_names && (conv->fn != fdr_text || opt.map || opt.names))
 		in = report_cli_seekable(in, opt.in);
 	opt.in_f = in;
 	if (opt.map && strcmp(opt.out, "-") && tb_output_same_path(opt.map, opt.out))
-		cli_die(TB_EXIT_FAIL,
-			"'%s' is the name map '%s': refusing to overwrite it",
-			opt.out, opt.map);
+		tool_die(TB_EXIT_FAIL,
+			 "'%s' is the name map '%s': refusing to overwrite it",
+			 opt.out, opt.map);
 	if (conv->dir_fn) {
 		if (!strcmp(opt.out, "-"))
 			cli_opt_usage("%s writes a directory: give OUTPUT", cmd->name);
@@ -905,11 +902,11 @@ int cmd_convert(int argc, char **argv)
 			fclose(in);
 		return TB_EXIT_OK;
 	}
-	out = cli_open_output(opt.out);
+	out = tool_open_output(opt.out);
 	setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
 	conv->fn(in, out);
 	tb_cli_progress_done();
-	cli_close_output(out, opt.out);
+	tool_close_output(out, opt.out);
 	if (in != stdin)
 		fclose(in);
 	return TB_EXIT_OK;

@@ -14,7 +14,6 @@
 
 #include <linux/tracebuf_crash.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -23,6 +22,7 @@
 #include "convert/fdr_post.h"
 #include "convert/fdr_post_files.h"
 #include "format/crash_image.h"
+#include "tool.h"
 
 #include "syscall_names.h"	/* generated from the UAPI headers */
 
@@ -40,24 +40,17 @@ static void print_help(FILE *f)
 		"/proc/kcore.  The rings were frozen by the module's panic notifier;\n"
 		"every CPU's newest data is written as an FDR file with the files\n"
 		"'tracebuf record' writes.  Damaged blocks are dropped and reported.\n"
-		"\n"
-		"  -o, --output FILE  the trace (default " DEFAULT_OUT "), with FILE.names,\n"
-		"                     FILE.map and FILE.tfile next to it\n"
-		"  -r, --raw          keep kernel ids and records as recorded\n"
-		"  -N, --no-tfile     do not write FILE.tfile\n"
-		"  -J, --json         also write FILE.json (trace_event)\n"
-		"  -q, --quiet        no summary\n"
-		"  -h, --help         this text\n"
-		"  -V, --version      print the version\n"
-		"\n"
-		"Examples:\n"
-		"  tracebuf crash /var/crash/*/vmcore && tracebuf report --before 100 crash.fdr\n"
-		"  tracebuf crash -o panic.fdr -J guest.elf\n"
-		"\n"
-		"Exit status: 0 ok, 1 failure (also when nothing could be recovered: not\n"
-		"an image, no recorder in it, recorder stopped or never started),\n"
-		"2 usage, 3 malformed input.\n",
+		"\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_crash_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf crash /var/crash/*/vmcore && tracebuf report --before 100 crash.fdr\n"
+	      "  tracebuf crash -o panic.fdr -J guest.elf\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 failure (also when nothing could be recovered: not\n"
+	      "an image, no recorder in it, recorder stopped or never started),\n"
+	      "2 usage, 3 malformed input.\n", f);
 }
 
 static void note(void *ctx, const char *msg)
@@ -66,11 +59,16 @@ static void note(void *ctx, const char *msg)
 }
 
 static const struct tb_opt crash_opts[] = {
-	{ TB_OPT_OUTPUT },
-	{ TB_COLLECT_OPT_RAW },
-	{ TB_COLLECT_OPT_NO_TFILE },
-	{ TB_OPT_JSON },
-	{ TB_OPT_QUIET },
+	{ TB_OPT_OUTPUT,
+	  .help = "the trace (default " DEFAULT_OUT "), with FILE.names, FILE.map and FILE.tfile next to it" },
+	{ TB_COLLECT_OPT_RAW,
+	  .help = "keep kernel ids and records as recorded" },
+	{ TB_COLLECT_OPT_NO_TFILE,
+	  .help = "do not write FILE.tfile" },
+	{ TB_OPT_JSON,
+	  .help = "also write FILE.json (trace_event)" },
+	{ TB_OPT_QUIET,
+	  .help = "no summary" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -135,23 +133,23 @@ int cmd_crash(int argc, char **argv)
 	image = p.operands[0];
 	fd = open(image, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "%s", image);
+		tool_die_errno(TB_EXIT_FAIL, "%s", image);
 	if (fstat(fd, &st))
-		cli_die_errno(TB_EXIT_FAIL, "%s", image);
+		tool_die_errno(TB_EXIT_FAIL, "%s", image);
 	if (S_ISDIR(st.st_mode))
-		cli_die(TB_EXIT_FAIL, "%s: is a directory", image);
+		tool_die(TB_EXIT_FAIL, "%s: is a directory", image);
 	tb_crash_image_src_fd(&src, fd, S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
 			      UINT64_MAX);
 	if (tb_crash_image_open(&im, &src, &err))
-		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+		tool_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	if (tb_crash_recover(&im, &res, note, NULL, &err))
-		cli_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
+		tool_die(TB_EXIT_FAIL, "%s: %s", image, err.msg);
 	tb_crash_image_free(&im);
 	close(fd);
 	/* The names the panic saved; without them ids stay numeric (noted). */
 	if (res.names) {
 		if (tb_fdr_post_kernel_names(&known, res.names))
-			cli_die(TB_EXIT_FAIL, "out of memory");
+			tool_die(TB_EXIT_FAIL, "out of memory");
 		if (tb_name_map_finish(&known, &err)) {
 			tb_cli_warn("%s: the saved names repeat an id: numeric names",
 				    image);
@@ -175,23 +173,23 @@ int cmd_crash(int argc, char **argv)
 	if (!capture || asprintf(&text, "%skernel_capture %llu\npanic_cpu %u\n",
 				 capture, (unsigned long long)res.capture,
 				 res.panic_cpu) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	free(capture);
 	meta = (struct tb_fdr_post_meta){
 		.capture = text, .known = &known, .syscalls = files.syscalls,
 	};
 	post.meta = &meta;
 	post.raw = oo.raw;
-	f = cli_open_output(out);
+	f = tool_open_output(out);
 	if (tb_fdr_post_run(&post, res.stream, res.len, f, &err))
-		cli_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
-	cli_close_output(f, out);
+		tool_die(TB_EXIT_FAIL, "%s: recovered blocks: %s", image, err.msg);
+	tool_close_output(f, out);
 	free(text);
 	if (tb_collect_paths_init(&paths, out))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	tb_collect_post_files(&files, &paths, out, &oo);
 	if (files.names && tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 
 	/* On stderr: the trace may be on stdout (-o -). */
 	if (!oo.quiet) {

@@ -18,7 +18,6 @@
 
 #include <linux/tracebuf.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_cmd.h"
@@ -28,6 +27,7 @@
 #include "device/xs_inject.h"
 #include "format/xs.h"
 #include "format/xs_record.h"
+#include "tool.h"
 #include "util/parse.h"
 
 static const char *dev_path = TB_DEV_PATH;
@@ -38,7 +38,7 @@ enum {
 };
 
 static const struct tb_opt ctl_opts[] = {
-	{ TB_OPT_DEVICE },
+	{ TB_OPT_DEVICE, .help = "device (default " TB_DEV_PATH ")" },
 	{ .id = 'D', .letter = 'd', .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_DEVICE, .instead = "-D" },
 	{ TB_OPT_HELP },
@@ -131,7 +131,9 @@ static const char usage_text[] =
 	"  ind TARGET [COUNT]     indirect branch\n"
 	"  '#' starts a comment.  COUNT: instructions since the previous event.\n"
 	"\n"
-	"Options: -D, --device PATH;  -h, --help;  -V, --version\n"
+	"Options:\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Examples:\n"
 	"  tracebuf ctl mode fill && tracebuf ctl enable\n"
@@ -143,6 +145,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: %s [-D DEVICE] COMMAND [ARGS]\n", tb_cli_prog());
 	fprintf(f, usage_text, TRACEBUF_CHAIN_MAX);
+	tb_opt_help(f, &cmd_ctl_spec, NULL);
+	fputs(usage_tail, f);
 }
 
 static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
@@ -150,8 +154,8 @@ static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
 	if (ioctl(fd, cmd, arg) == 0)
 		return;
 	if (errno == EBUSY)
-		cli_die_errno(TB_EXIT_FAIL, "%s (disable capture first)", what);
-	cli_die_errno(TB_EXIT_FAIL, "%s", what);
+		tool_die_errno(TB_EXIT_FAIL, "%s (disable capture first)", what);
+	tool_die_errno(TB_EXIT_FAIL, "%s", what);
 }
 
 static void get_status(int fd, struct tracebuf_status *st)
@@ -286,7 +290,7 @@ static uint32_t parse_sources(const char *list)
 
 	errno = -tb_parse_words(list, source_word, &mask);
 	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "out of memory");
+		tool_die_errno(TB_EXIT_FAIL, "out of memory");
 	return mask;
 }
 
@@ -306,11 +310,11 @@ static int cmd_sources(int argc, char **argv)
 	src = cl.src;
 	if (ioctl(fd, TRACEBUF_IOC_SET_SOURCES, &src)) {
 		if (errno == EOPNOTSUPP)
-			cli_die(TB_EXIT_FAIL,
-				"a requested source is not available on this kernel or backend");
+			tool_die(TB_EXIT_FAIL,
+				 "a requested source is not available on this kernel or backend");
 		if (errno == EINVAL)
-			cli_die(TB_EXIT_FAIL, "invalid sources or CPU %u", src.cpu);
-		cli_die_errno(TB_EXIT_FAIL, "set sources");
+			tool_die(TB_EXIT_FAIL, "invalid sources or CPU %u", src.cpu);
+		tool_die_errno(TB_EXIT_FAIL, "set sources");
 	}
 	return TB_EXIT_OK;
 }
@@ -328,14 +332,14 @@ static int cmd_snapshot(int argc, char **argv)
 	req.len = sizeof(struct tracebuf_record) + st.buf_size;
 	buf = calloc(1, req.len);
 	if (!buf)
-		cli_die_errno(TB_EXIT_FAIL, "out of memory");
+		tool_die_errno(TB_EXIT_FAIL, "out of memory");
 	req.buf = (uintptr_t)buf;
 	xioctl(fd, TRACEBUF_IOC_SNAPSHOT, &req, "snapshot");
-	out = cli_open_output(path);
+	out = tool_open_output(path);
 	if (tb_xs_record_write(out, (struct tracebuf_record *)buf,
 			       buf + sizeof(struct tracebuf_record)))
-		cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
-	cli_close_output(out, path);
+		tool_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	tool_close_output(out, path);
 	free(buf);
 	return TB_EXIT_OK;
 }
@@ -351,17 +355,17 @@ static int cmd_read(int argc, char **argv)
 
 	get_status(fd, &st);
 	if (st.flags & TRACEBUF_STATUS_CHAINED)
-		cli_die(TB_EXIT_FAIL, "chained capture is armed: use 'chain' to read records");
+		tool_die(TB_EXIT_FAIL, "chained capture is armed: use 'chain' to read records");
 	buf = malloc(st.buf_size);
 	if (!buf)
-		cli_die_errno(TB_EXIT_FAIL, "out of memory");
+		tool_die_errno(TB_EXIT_FAIL, "out of memory");
 	n = read(fd, buf, st.buf_size);
 	if (n < 0)
-		cli_die_errno(TB_EXIT_FAIL, "read %s", dev_path);
-	out = cli_open_output(path);
+		tool_die_errno(TB_EXIT_FAIL, "read %s", dev_path);
+	out = tool_open_output(path);
 	if (fwrite(buf, 1, n, out) != (size_t)n)
-		cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
-	cli_close_output(out, path);
+		tool_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+	tool_close_output(out, path);
 	free(buf);
 	return TB_EXIT_OK;
 }
@@ -378,16 +382,16 @@ static int cmd_inject(int argc, char **argv)
 	FILE *in;
 	int ret;
 
-	in = cli_open_input(path);
+	in = tool_open_input(path);
 	ret = tb_xs_inject_read(in, path, cl.form, &b, &err);
 	if (in != stdin)
 		fclose(in);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret == -EIO)
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	if (ret)
-		cli_die(TB_EXIT_DATA, "%s", err.msg);
+		tool_die(TB_EXIT_DATA, "%s", err.msg);
 	/* The device takes up to 1 MiB per write, each validated whole. */
 	chunk = (1U << 20) / sizeof(struct tracebuf_event);
 	for (off = 0; off < b.n; off += chunk) {
@@ -395,14 +399,14 @@ static int cmd_inject(int argc, char **argv)
 		ssize_t w = write(fd, b.ev + off, n * sizeof(struct tracebuf_event));
 
 		if (w < 0 && errno == EBUSY)
-			cli_die(TB_EXIT_FAIL, "capture is disabled (run '%s enable' first)",
-				tb_cli_prog());
+			tool_die(TB_EXIT_FAIL, "capture is disabled (run '%s enable' first)",
+				 tb_cli_prog());
 		if (w < 0 && errno == EINVAL)
-			cli_die(TB_EXIT_DATA,
-				"%s: the device rejected malformed events near event %zu",
-				path, off);
+			tool_die(TB_EXIT_DATA,
+				 "%s: the device rejected malformed events near event %zu",
+				 path, off);
 		if (w < 0)
-			cli_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
+			tool_die_errno(TB_EXIT_FAIL, "write %s", dev_path);
 	}
 	fprintf(stderr, "%s: injected %zu events\n", tb_cli_prog(), b.n);
 	tb_xs_inject_free(&b);
@@ -436,8 +440,8 @@ static int cmd_chain(int argc, char **argv)
 	rec_size = sizeof(struct tracebuf_record) + st.buf_size;
 	rec = malloc(rec_size);
 	if (!rec)
-		cli_die_errno(TB_EXIT_FAIL, "out of memory");
-	out = cli_open_output(path);
+		tool_die_errno(TB_EXIT_FAIL, "out of memory");
+	out = tool_open_output(path);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
@@ -473,7 +477,7 @@ static int cmd_chain(int argc, char **argv)
 	get_status(fd, &st);
 	ch.depth = 0;
 	ioctl(fd, TRACEBUF_IOC_SET_CHAIN, &ch);
-	cli_close_output(out, path);
+	tool_close_output(out, path);
 	/* Buffers still queued or lost after the last record we wrote. */
 	fprintf(stderr, "%s: %llu buffers saved, %llu lost, %llu more lost or queued at the end\n",
 		tb_cli_prog(), (unsigned long long)saved, (unsigned long long)lost,

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
@@ -17,6 +16,7 @@
 #include "convert/xs_print.h"
 #include "format/xs.h"
 #include "format/xs_record.h"
+#include "tool.h"
 #include "util/sniff.h"
 
 static void usage(FILE *f)
@@ -24,18 +24,15 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: %s [OPTIONS] [FILE|-]\n"
 		"Decode XScale trace buffers: a raw dump, a snapshot record or a\n"
-		"chain file (detected by the \"TBUR\" record magic).\n\n"
-		"  -s, --size=BYTES  size of a raw dump (power of two, default 256,\n"
-		"                    K/M suffixes)\n"
-		"  -o, --output=FILE write the text there instead of stdout\n"
-		"  -J, --json        one JSON object a buffer, one a line\n"
-		"  -h, --help        this help\n"
-		"  -V, --version     print the version\n\n"
-		"Examples:\n"
-		"  tracebuf ctl snapshot | tracebuf decode\n"
-		"  tracebuf decode -o chain.txt chain.rec\n\n"
-		"Exit status: 0 ok (suspect traces are reported in the output),\n"
-		"1 failure (I/O), 2 usage, 3 malformed input.\n", tb_cli_prog());
+		"chain file (detected by the \"TBUR\" record magic).\n\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_decode_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf ctl snapshot | tracebuf decode\n"
+	      "  tracebuf decode -o chain.txt chain.rec\n\n"
+	      "Exit status: 0 ok (suspect traces are reported in the output),\n"
+	      "1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 static int print_buffer(void *ctx, const struct tb_xs_input *in,
@@ -55,9 +52,12 @@ static int json_buffer(void *ctx, const struct tb_xs_input *in,
 }
 
 static const struct tb_opt decode_opts[] = {
-	{ TB_OPT_SIZE },
-	{ TB_OPT_OUTPUT },
-	{ TB_OPT_JSON },
+	{ TB_OPT_SIZE,
+	  .arg_name = "BYTES", .help = "size of a raw dump (power of two, default 256, K/M suffixes)" },
+	{ TB_OPT_OUTPUT,
+	  .help = "write the text there instead of stdout" },
+	{ TB_OPT_JSON,
+	  .help = "one JSON object a buffer, one a line" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -102,20 +102,20 @@ int cmd_decode(int argc, char **argv)
 		cli_opt_usage("one FILE at a time ('%s' is extra)", p.operands[1]);
 	if (p.nr_operands)
 		path = p.operands[0];
-	f = cli_open_input(path);
-	cli_refuse_input_as_output(f, path, output);
-	out = cli_open_output(output);
+	f = tool_open_input(path);
+	tool_refuse_input_as_output(f, path, output);
+	out = tool_open_output(output);
 	tb_xs_record_init(&in, f, size);
 	ret = tb_xs_record_decode_each(&in, each, out);
 	tb_xs_record_release(&in);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0 && tb_sniff_mismatch(path, TB_SNIFF_XSCALE, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
+		tool_die(TB_EXIT_DATA, "%s (%s)", msg, in.err.msg);
 	if (ret < 0)
-		cli_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
+		tool_die(TB_EXIT_DATA, "%s: %s", path, in.err.msg);
 	if (ferror(f))
-		cli_die_errno(TB_EXIT_FAIL, "%s: read error", path);
-	cli_close_output(out, output);
+		tool_die_errno(TB_EXIT_FAIL, "%s: read error", path);
+	tool_close_output(out, output);
 	return TB_EXIT_OK;
 }

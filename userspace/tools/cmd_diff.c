@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -16,19 +15,27 @@
 #include "convert/fdr_diff_print.h"
 #include "names_cli.h"
 #include "report_cli.h"
+#include "tool.h"
 
 enum {
 	OPT_SORT = REPORT_CLI_OPT_END,
 };
 
 static const struct tb_opt diff_opts[] = {
-	{ TB_OPT_MAP },
-	{ TB_OPT_NO_NAMES },
-	REPORT_CLI_FILTER_OPTS,
+	{ TB_OPT_MAP,
+	  .help = "names of the function ids of both traces (default each trace's FILE.names)" },
+	{ TB_OPT_NO_NAMES,
+	  .help = "ids as numbers (the same ids in both traces)" },
+	REPORT_CLI_FILTER_OPTS("only the events begun on CPU",
+			       "only events begun in this window of each trace, in seconds from its first record (ms, us, ns suffixes; FROM or TO may be empty)",
+			       "trigger and crash files: the last MS milliseconds before each one's trigger or panic"),
 	{ .id = OPT_SORT, .name = "sort", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_WORD, .values = "count total p50 p99 max" },
-	{ TB_OPT_JSON },
-	{ TB_OPT_OUTPUT },
+	  .val = TB_VAL_WORD, .values = "count total p50 p99 max",
+	  .arg_name = "COLUMN", .help = "the change sorted by: count, total (default), p50, p99 or max" },
+	{ TB_OPT_JSON,
+	  .help = "one JSON object (times in ns) instead of text" },
+	{ TB_OPT_OUTPUT,
+	  .help = "write there instead of stdout" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -45,34 +52,15 @@ static void usage(FILE *f)
 		"Compare two XRay FDR traces, as tracebuf report summarizes each: per\n"
 		"class and event name, A's count, total, p50, p99 and max latency and\n"
 		"the change to B's, the largest change first; names only one trace\n"
-		"has are marked A or B.\n\n"
-		"  -m, --map=FILE     names of the function ids of both traces\n"
-		"                     (default each trace's FILE.names)\n"
-		"      --no-names     ids as numbers (the same ids in both traces)\n"
-		"  -p, --pid=PID      only the events of process PID\n"
-		"      --tid=TID      only the events of thread TID\n"
-		"  -C, --cpu=CPU      only the events begun on CPU\n"
-		"  -e, --events=LIST  only these classes, comma separated: syscall,\n"
-		"                     irq, softirq, workqueue, fault, sched, marker,\n"
-		"                     kfunc, function\n"
-		"      --name=GLOB    only the event names GLOB matches (sys_*)\n"
-		"      --time=FROM,TO only events begun in this window of each trace,\n"
-		"                     in seconds from its first record (ms, us, ns\n"
-		"                     suffixes; FROM or TO may be empty)\n"
-		"      --before=MS    trigger and crash files: the last MS\n"
-		"                     milliseconds before each one's trigger or panic\n"
-		"      --sort=COLUMN  the change sorted by: count, total (default),\n"
-		"                     p50, p99 or max\n"
-		"  -J, --json         one JSON object (times in ns) instead of text\n"
-		"  -o, --output=FILE  write there instead of stdout\n"
-		"  -h, --help         this help\n"
-		"  -V, --version      print the version\n\n"
-		"Examples:\n"
-		"  tracebuf diff before.fdr after.fdr\n"
-		"  tracebuf diff -e syscall --sort p99 before.fdr after.fdr\n"
-		"  tracebuf diff --json before.fdr after.fdr\n\n"
-		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
+		"has are marked A or B.\n\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_diff_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf diff before.fdr after.fdr\n"
+	      "  tracebuf diff -e syscall --sort p99 before.fdr after.fdr\n"
+	      "  tracebuf diff --json before.fdr after.fdr\n\n"
+	      "Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 /* Trace @path into @r, with @map's names or its own. */
@@ -85,7 +73,7 @@ static void diff_read(struct tb_fdr_report *r, struct tb_trace_names *tn,
 
 	in = report_cli_open(path);
 	names_cli_load(tn, path, in, map, NULL, no_names, false);
-	cli_refuse_input_as_output(in, path, output);
+	tool_refuse_input_as_output(in, path, output);
 	report_cli_read(r, path, in, &tn->names, tasks, o, false);
 }
 
@@ -124,9 +112,9 @@ int cmd_diff(int argc, char **argv)
 		case OPT_SORT:
 			ret = tb_fdr_diff_col(optarg);
 			if (ret < 0)
-				cli_die(TB_EXIT_USAGE,
-					"--sort '%s': expected count, total, p50, p99 or max",
-					optarg);
+				tool_die(TB_EXIT_USAGE,
+					 "--sort '%s': expected count, total, p50, p99 or max",
+					 optarg);
 			key = (enum tb_fdr_diff_col)ret;
 			break;
 		case 'J':
@@ -146,9 +134,9 @@ int cmd_diff(int argc, char **argv)
 	if (!strcmp(p.operands[0], "-") && !strcmp(p.operands[1], "-"))
 		cli_opt_usage("stdin ('-') can be one of the traces, not both");
 	if (o.before_ns && (o.from_ns || o.to_ns))
-		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+		tool_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (no_names && map)
-		cli_die(TB_EXIT_USAGE, "--no-names with --map: choose one");
+		tool_die(TB_EXIT_USAGE, "--no-names with --map: choose one");
 	pr.a = p.operands[0];
 	pr.b = p.operands[1];
 
@@ -156,13 +144,13 @@ int cmd_diff(int argc, char **argv)
 	diff_read(&a, &names[0], pr.a, map, no_names, &tasks, &o, output);
 	diff_read(&b, &names[1], pr.b, map, no_names, &tasks, &o, output);
 	if (tb_fdr_diff_run(&d, &a, &b, key))
-		cli_die(TB_EXIT_FAIL, "out of memory");
-	out = cli_open_output(output);
+		tool_die(TB_EXIT_FAIL, "out of memory");
+	out = tool_open_output(output);
 	if (json)
 		ret = tb_fdr_diff_print_json(&d, &a, &b, &pr, out);
 	else
 		ret = tb_fdr_diff_print_text(&d, &a, &b, &pr, out);
-	cli_close_output(out, output);
+	tool_close_output(out, output);
 	tb_fdr_diff_free(&d);
 	tb_fdr_report_free(&a);
 	tb_fdr_report_free(&b);

@@ -16,7 +16,6 @@
 
 #include <linux/tracebuf.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_cmd.h"
 #include "cli_opt.h"
@@ -24,6 +23,7 @@
 #include "device/dev.h"
 #include "device/fdr_dev.h"
 #include "format/fdr_classes.h"
+#include "tool.h"
 
 static void print_usage(FILE *f)
 {
@@ -35,14 +35,7 @@ static void print_usage(FILE *f)
 "Commands:\n"
 "  config [OPTIONS]      show the configuration, or change what OPTIONS\n"
 "                        name (only while stopped; discards the recorded\n"
-"                        data); the options are tracebuf record's:\n"
-"    -e, --events LIST   syscall, irq, softirq, workqueue, fault, sched,\n"
-"                        marker, all (comma separated)\n"
-"        --mode MODE     stream or flight\n"
-"    -s, --size SIZE     per-CPU buffer, power of two, 64K..64M\n"
-"    -a, --args N        syscall arguments to record, 0..6\n"
-"    -w, --wakeup BYTES  stream mode: bytes committed on a CPU before\n"
-"                        readers wake (0: a quarter of the buffer)\n"
+"                        data); the options are tracebuf record's, below\n"
 "  start                 start recording\n"
 "  stop                  stop recording\n"
 "  snapshot [FILE]       flight mode: write a snapshot of every CPU's\n"
@@ -50,25 +43,35 @@ static void print_usage(FILE *f)
 "  stats [-J|--json]     counters, per CPU and in total\n"
 "  names                 the kernel's function ids: \"ID SPACE NAME\"\n"
 "\n"
-"Options: -D, --device PATH;  -h, --help;  -V, --version\n"
-"\n"
-"Examples:\n"
-"  tracebuf fdr config --mode flight -s 4M && tracebuf fdr start\n"
-"  tracebuf fdr snapshot flight.fdr && tracebuf report flight.fdr\n"
-"\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_cli_prog());
+"Options:\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_fdr_spec, NULL);
+	fputs("\n"
+	      "Options of config:\n", f);
+	tb_opt_help(f, &cmd_fdr_spec, "config");
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf fdr config --mode flight -s 4M && tracebuf fdr start\n"
+	      "  tracebuf fdr snapshot flight.fdr && tracebuf report flight.fdr\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", f);
 }
 
 static const struct tb_opt fdr_opts[] = {
-	{ TB_OPT_DEVICE },
+	{ TB_OPT_DEVICE, .help = "device (default " TB_FDR_DEV_PATH ")" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
-	{ TB_OPT_EVENTS, .scope = "config" },
-	{ TB_FDR_OPT_MODE, .scope = "config" },
+	{ TB_OPT_EVENTS, .scope = "config",
+	  .help = "syscall, irq, softirq, workqueue, fault, sched, marker, all (comma separated)" },
+	{ TB_FDR_OPT_MODE, .scope = "config", .arg_name = "MODE",
+	  .help = "stream or flight" },
 	{ TB_FDR_OPT_MODE_OLD, .scope = "config" },
-	{ TB_OPT_SIZE, .scope = "config" },
-	{ TB_FDR_OPT_ARGS, .scope = "config" },
-	{ TB_FDR_OPT_WAKEUP, .scope = "config" },
+	{ TB_OPT_SIZE, .scope = "config",
+	  .help = "per-CPU buffer, power of two, 64K..64M" },
+	{ TB_FDR_OPT_ARGS, .scope = "config",
+	  .help = "syscall arguments to record, 0..6" },
+	{ TB_FDR_OPT_WAKEUP, .scope = "config", .arg_name = "BYTES",
+	  .help = "stream mode: bytes committed on a CPU before readers wake (0: a quarter of the buffer)" },
 	{ TB_OPT_JSON, .scope = "stats" },
 	{ .id = 'J', .letter = 'j', .scope = "stats", .instead = "-J" },
 	{ 0 }
@@ -139,8 +142,8 @@ static void xioctl(int fd, unsigned long cmd, void *arg, const char *what)
 	if (!ioctl(fd, cmd, arg))
 		return;
 	if (errno == EBUSY)
-		cli_die_errno(TB_EXIT_FAIL, "%s (stop recording first)", what);
-	cli_die_errno(TB_EXIT_FAIL, "%s", what);
+		tool_die_errno(TB_EXIT_FAIL, "%s (stop recording first)", what);
+	tool_die_errno(TB_EXIT_FAIL, "%s", what);
 }
 
 /* Only what the user named changes: the rest keeps the device's values. */
@@ -187,19 +190,19 @@ static int fdr_snapshot(int argc, char **argv)
 
 	if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT)) {
 		if (errno == EINVAL)
-			cli_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
-		cli_die_errno(TB_EXIT_FAIL, "snapshot");
+			tool_die_errno(TB_EXIT_FAIL, "snapshot (flight mode only: tracebuf fdr config --mode flight)");
+		tool_die_errno(TB_EXIT_FAIL, "snapshot");
 	}
-	out = cli_open_output(path);
+	out = tool_open_output(path);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			cli_die_errno(TB_EXIT_FAIL, "read");
+			tool_die_errno(TB_EXIT_FAIL, "read");
 		if (fwrite(buf, 1, n, out) != (size_t)n)
-			cli_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
+			tool_die_errno(TB_EXIT_FAIL, "error writing '%s'", path);
 	}
-	cli_close_output(out, path);
+	tool_close_output(out, path);
 	return TB_EXIT_OK;
 }
 
@@ -236,7 +239,7 @@ static int fdr_stats(int argc, char **argv)
 	unsigned int i;
 
 	if (tb_fdr_dev_stats(fd, &st, &cpus))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	if (cl.json) {
 		stats_json(&st, cpus);
 	} else {
@@ -266,7 +269,7 @@ static int fdr_names(int argc, char **argv)
 
 	text = tb_fdr_dev_names_text(fd);
 	if (!text)
-		cli_die_errno(TB_EXIT_FAIL, "names");
+		tool_die_errno(TB_EXIT_FAIL, "names");
 	fputs(text, stdout);
 	free(text);
 	return TB_EXIT_OK;

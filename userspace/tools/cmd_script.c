@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
 #include "names_cli.h"
 #include "report_cli.h"
 #include "convert/fdr_script.h"
+#include "tool.h"
 #include "util/sniff.h"
 
 #define DEFAULT_IN	"trace.fdr"
@@ -26,13 +26,20 @@ enum {
 };
 
 static const struct tb_opt script_opts[] = {
-	{ TB_OPT_MAP },
+	{ TB_OPT_MAP,
+	  .help = "names of the function ids (default: the trace's own, else FILE.names)" },
 	{ .id = OPT_TASKS, .name = "tasks", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_FILE },
-	{ TB_OPT_NO_NAMES },
-	REPORT_CLI_FILTER_OPTS,
-	{ .id = OPT_WALLCLOCK, .name = "wallclock" },
-	{ TB_OPT_OUTPUT },
+	  .val = TB_VAL_FILE,
+	  .help = "command names of the tasks (default: the trace's own, else FILE.tasks)" },
+	{ TB_OPT_NO_NAMES,
+	  .help = "no names at all, not even the trace's own: ids and tids as numbers" },
+	REPORT_CLI_FILTER_OPTS("only the events on CPU",
+			       "only events in this window, in seconds from the trace's first record (ms, us, ns suffixes; FROM or TO may be empty)",
+			       "trigger and crash files: the last MS milliseconds before the trigger or panic"),
+	{ .id = OPT_WALLCLOCK, .name = "wallclock",
+	  .help = "times of day (seconds since 1970, UTC) from the trace's WallClockTime records, not from its start" },
+	{ TB_OPT_OUTPUT,
+	  .help = "write there instead of stdout" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -49,35 +56,14 @@ static void usage(FILE *f)
 		"List every event of an XRay FDR trace (default " DEFAULT_IN "), one line\n"
 		"each in time order across tasks and CPUs:\n"
 		"  COMM TID [CPU] SECONDS: CLASS:NAME enter|exit KEY=VALUE... dur=\n"
-		"with markers (marker: TEXT) and the recorder's loss reports (lost:).\n\n"
-		"  -m, --map=FILE     names of the function ids (default: the trace's\n"
-		"                     own, else FILE.names)\n"
-		"      --tasks=FILE   command names of the tasks (default: the trace's\n"
-		"                     own, else FILE.tasks)\n"
-		"      --no-names     no names at all, not even the trace's own: ids\n"
-		"                     and tids as numbers\n"
-		"  -p, --pid=PID      only the events of process PID\n"
-		"      --tid=TID      only the events of thread TID\n"
-		"  -C, --cpu=CPU      only the events on CPU\n"
-		"  -e, --events=LIST  only these classes, comma separated: syscall,\n"
-		"                     irq, softirq, workqueue, fault, sched, marker,\n"
-		"                     kfunc, function\n"
-		"      --name=GLOB    only the event names GLOB matches (sys_*)\n"
-		"      --time=FROM,TO only events in this window, in seconds from\n"
-		"                     the trace's first record (ms, us, ns suffixes;\n"
-		"                     FROM or TO may be empty)\n"
-		"      --before=MS    trigger and crash files: the last MS\n"
-		"                     milliseconds before the trigger or panic\n"
-		"      --wallclock    times of day (seconds since 1970, UTC) from the\n"
-		"                     trace's WallClockTime records, not from its start\n"
-		"  -o, --output=FILE  write there instead of stdout\n"
-		"  -h, --help         this help\n"
-		"  -V, --version      print the version\n\n"
-		"Examples:\n"
-		"  tracebuf script trace.fdr | less\n"
-		"  tracebuf script -e syscall,fault --tid 642 --time 0.1,0.12 trace.fdr\n\n"
-		"Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n",
+		"with markers (marker: TEXT) and the recorder's loss reports (lost:).\n\n",
 		tb_cli_prog());
+	tb_opt_help(f, &cmd_script_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf script trace.fdr | less\n"
+	      "  tracebuf script -e syscall,fault --tid 642 --time 0.1,0.12 trace.fdr\n\n"
+	      "Exit status: 0 ok, 1 failure (I/O), 2 usage, 3 malformed input.\n", f);
 }
 
 /*
@@ -90,14 +76,14 @@ static void script_fail(const char *path, FILE *in, const char *output,
 	char msg[512];
 
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < -1)
-		cli_die(TB_EXIT_FAIL, "writing %s: %s",
-			strcmp(output, "-") ? output : "standard output",
-			strerror(-ret));
+		tool_die(TB_EXIT_FAIL, "writing %s: %s",
+			 strcmp(output, "-") ? output : "standard output",
+			 strerror(-ret));
 	if (tb_sniff_mismatch_file(path, in, TB_SNIFF_FDR, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
-	cli_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
+		tool_die(TB_EXIT_DATA, "%s (%s)", msg, err->msg);
+	tool_die(TB_EXIT_DATA, "%s: %s", path, err->msg);
 }
 
 int cmd_script(int argc, char **argv)
@@ -144,22 +130,22 @@ int cmd_script(int argc, char **argv)
 		cli_opt_usage("one trace at a time ('%s' is extra)",
 			      p.operands[1]);
 	if (o.filter.before_ns && (o.filter.from_ns || o.filter.to_ns))
-		cli_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
+		tool_die(TB_EXIT_USAGE, "--before and --time both set the window: choose one");
 	if (no_names && (map || tasks_path))
-		cli_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
+		tool_die(TB_EXIT_USAGE, "--no-names with --map or --tasks: choose one");
 	input = p.nr_operands ? p.operands[0] : DEFAULT_IN;
 
 	/* A file read with pread(): stdin goes to a temporary file first. */
 	in = report_cli_open(input);
 	names_cli_load(&tn, input, in, map, tasks_path, no_names, false);
-	out = cli_open_output(output);
-	cli_refuse_input_as_output(in, input, output);
+	out = tool_open_output(output);
+	tool_refuse_input_as_output(in, input, output);
 	ret = tb_fdr_script_run(fileno(in), out, &tn.names, &tn.tasks, &o, &st,
 				&err);
 	if (ret)
 		script_fail(input, in, output, ret, &err);
 	fclose(in);
-	cli_close_output(out, output);
+	tool_close_output(out, output);
 	if (err.warning[0])
 		tb_cli_warn("%s: %s", input, err.warning);
 	if (st.backwards)

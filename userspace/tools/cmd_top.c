@@ -28,7 +28,6 @@
 
 #include <linux/tracebuf.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli_opt.h"
 #include "cmds.h"
@@ -46,6 +45,7 @@
 #include "format/name_map.h"
 #include "format/task_map.h"
 #include "syscall_names.h"	/* generated from the UAPI headers */
+#include "tool.h"
 #include "util/buf.h"
 #include "util/parse.h"
 
@@ -60,6 +60,9 @@
 #define TOP_TICK_MIN	0.01	/* seconds between two drains */
 #define TOP_TICK_MAX	0.1
 #define TOP_NAMES	10	/* rows of names in a block (not a terminal) */
+/* A number as the help writes it: "10" for TOP_NAMES. */
+#define TOP_STR(n)	TOP_STR_(n)
+#define TOP_STR_(n)	#n
 #define TOP_TASKS	5
 
 static volatile sig_atomic_t got_signal;
@@ -75,22 +78,33 @@ enum {
 };
 
 static const struct tb_opt top_opts[] = {
-	{ TB_OPT_EVENTS },
-	{ TB_OPT_SIZE },
-	{ TB_FDR_OPT_WAKEUP },
+	{ TB_OPT_EVENTS,
+	  .help = "classes, comma separated: syscall, irq, softirq, workqueue, fault, sched, marker, all (default syscall,irq,softirq,sched)" },
+	{ TB_OPT_SIZE,
+	  .help = "per-CPU buffer, power of two, 64K..64M (default 1M)" },
+	{ TB_FDR_OPT_WAKEUP,
+	  .arg_name = "BYTES", .help = "bytes a CPU holds before its page is read (default 4096)" },
 	{ .id = 'i', .letter = 'i', .name = "interval",
-	  .arg = TB_OPT_REQUIRED },
+	  .arg = TB_OPT_REQUIRED,
+	  .arg_name = "SECS", .help = "0.1 to 3600 seconds (default 1)" },
 	{ .id = OPT_ITERATIONS, .name = "iterations", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	  .val = TB_VAL_NUMBER,
+	  .help = "stop after N intervals (default: until q or a signal)" },
 	{ .id = OPT_SORT, .name = "sort", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_WORD, .values = "count total p99 max" },
+	  .val = TB_VAL_WORD, .values = "count total p99 max",
+	  .arg_name = "KEY", .help = "count (default), total, p99 or max" },
 	{ .id = OPT_ROWS, .name = "rows", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
-	{ TB_OPT_JSON },
+	  .val = TB_VAL_NUMBER,
+	  .help = "names per block when not on a terminal (default " TOP_STR(TOP_NAMES) ", 0: all)" },
+	{ TB_OPT_JSON,
+	  .help = "one JSON line per interval, every name and task" },
 	{ .id = OPT_SAVE, .name = "save", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_FILE },
-	{ .id = OPT_ATTACH, .name = "attach" },
-	{ TB_OPT_DEVICE },
+	  .val = TB_VAL_FILE,
+	  .help = "also write the capture read, as record -r writes it (the trace's own names inside), and FILE.names (tracebuf report FILE)" },
+	{ .id = OPT_ATTACH, .name = "attach",
+	  .help = "follow the capture another process started, as it is configured, without taking its pages; ends when it does (tracebuf-top(1))" },
+	{ TB_OPT_DEVICE,
+	  .help = "device (default " TB_FDR_DEV_PATH ")" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -111,34 +125,13 @@ static void usage(FILE *f)
 		"run-queue delays (wake-up to running), time off CPU by state and the\n"
 		"tasks that waited most.  On a terminal the view is redrawn in place\n"
 		"and keys change the order: c count, t total, p p99, m max; q quits.\n"
-		"Otherwise each interval is printed as a block, or a JSON line.\n\n"
-		"  -e, --events LIST   classes, comma separated: syscall, irq, softirq,\n"
-		"                      workqueue, fault, sched, marker, all\n"
-		"                      (default syscall,irq,softirq,sched)\n"
-		"  -s, --size SIZE     per-CPU buffer, power of two, 64K..64M (default 1M)\n"
-		"  -w, --wakeup BYTES  bytes a CPU holds before its page is read\n"
-		"                      (default 4096)\n"
-		"  -i, --interval SECS 0.1 to 3600 seconds (default 1)\n"
-		"      --iterations N  stop after N intervals (default: until q or a\n"
-		"                      signal)\n"
-		"      --sort KEY      count (default), total, p99 or max\n"
-		"      --rows N        names per block when not on a terminal\n"
-		"                      (default %d, 0: all)\n"
-		"  -J, --json          one JSON line per interval, every name and task\n"
-		"      --save FILE     also write the capture read, as record -r writes\n"
-		"                      it (the trace's own names inside), and FILE.names\n"
-		"                      (tracebuf report FILE)\n"
-		"      --attach        follow the capture another process started, as\n"
-		"                      it is configured, without taking its pages;\n"
-		"                      ends when it does (tracebuf-top(1))\n"
-		"  -D, --device PATH   device (default " TB_FDR_DEV_PATH ")\n"
-		"  -h, --help          this help\n"
-		"  -V, --version       print the version\n\n"
-		"Examples:\n"
-		"  tracebuf top -e syscall,irq\n"
-		"  tracebuf top --json -i 0.5 --iterations 20 > top.jsonl\n\n"
-		"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n",
-		tb_cli_prog(), TOP_NAMES);
+		"Otherwise each interval is printed as a block, or a JSON line.\n\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_top_spec, NULL);
+	fputs("\nExamples:\n"
+	      "  tracebuf top -e syscall,irq\n"
+	      "  tracebuf top --json -i 0.5 --iterations 20 > top.jsonl\n\n"
+	      "Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", f);
 }
 
 static double now_s(void)
@@ -236,7 +229,7 @@ static int top_peek(struct top *t)
 
 	/* Stopped before the look: the look is then its last. */
 	if (tb_fdr_dev_stats(t->dev, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	ret = tb_fdr_peek_drain(&t->pk, t->sp.mem, &t->sp.bytes);
 	/* A failed look may be the owner's new capture (a bigger page). */
 	if (ret && ret != -ESTALE && ret != -ENOTTY &&
@@ -247,10 +240,10 @@ static int top_peek(struct top *t)
 		return -1;
 	}
 	if (ret == -ENOTTY)
-		cli_die(TB_EXIT_FAIL, "--attach: this tracebuf module cannot be looked at without reading it (no TRACEBUF_FDR_IOC_PEEK); load the module of this version");
+		tool_die(TB_EXIT_FAIL, "--attach: this tracebuf module cannot be looked at without reading it (no TRACEBUF_FDR_IOC_PEEK); load the module of this version");
 	if (ret) {
 		errno = -ret;
-		cli_die_errno(TB_EXIT_FAIL, "--attach");
+		tool_die_errno(TB_EXIT_FAIL, "--attach");
 	}
 	if (!had && t->pk.has_header)
 		tb_fdr_spool_header(&t->sp, t->pk.header);
@@ -280,10 +273,10 @@ static int top_drain(struct top *t)
 			return -1;
 	}
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret < 0) {
 		errno = t->sp.write_errno ? t->sp.write_errno : -ret;
-		cli_die_errno(TB_EXIT_FAIL, "mapped read");
+		tool_die_errno(TB_EXIT_FAIL, "mapped read");
 	}
 	return ret;
 }
@@ -355,7 +348,7 @@ static void top_read_start(struct top *t)
 	    pthread_condattr_init(&ca) ||
 	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
 	    pthread_cond_init(&t->wake, &ca))
-		cli_die(TB_EXIT_FAIL, "cannot set up the reader thread");
+		tool_die(TB_EXIT_FAIL, "cannot set up the reader thread");
 	pthread_condattr_destroy(&ca);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -364,7 +357,7 @@ static void top_read_start(struct top *t)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
 		errno = ret;
-		cli_die_errno(TB_EXIT_FAIL, "reader thread");
+		tool_die_errno(TB_EXIT_FAIL, "reader thread");
 	}
 	t->started = true;
 }
@@ -407,7 +400,7 @@ static struct tb_buf *top_swap(struct top *t)
 	t->sp.mem->len = 0;
 	if (t->sp.has_header &&
 	    tb_buf_append(t->sp.mem, t->sp.header, TB_FDR_SPOOL_HEADER))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	return taken;
 }
 
@@ -419,7 +412,7 @@ static void top_save(struct top *t, const struct tb_buf *b, bool first)
 	if (t->save >= 0 && b->len > skip &&
 	    write(t->save, (char *)b->data + skip, b->len - skip) !=
 	    (ssize_t)(b->len - skip))
-		cli_die_errno(TB_EXIT_FAIL, "--save");
+		tool_die_errno(TB_EXIT_FAIL, "--save");
 }
 
 /*
@@ -438,7 +431,7 @@ static int top_print(struct tb_fdr_top *cur, struct tb_fdr_top_print *pr,
 	int ret = 0;
 
 	if (!m)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (clear)
 		fputs("\033[H\033[2J", m);
 	if (json)
@@ -448,7 +441,7 @@ static int top_print(struct tb_fdr_top *cur, struct tb_fdr_top_print *pr,
 	if (blank)
 		fputc('\n', m);
 	if (fclose(m))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	while (off < len) {
 		ssize_t n = write(STDOUT_FILENO, buf + off, len - off);
 
@@ -510,7 +503,7 @@ static void top_stop(struct top *t, struct tracebuf_fdr_stats *st)
 	if (t->gone)
 		tb_fdr_dev_disown();	/* not ours to stop */
 	else if (tb_fdr_dev_stop_owned(t->dev))
-		cli_die_errno(TB_EXIT_FAIL, "stop");
+		tool_die_errno(TB_EXIT_FAIL, "stop");
 	/* Stopped, not restarted: the rest is ours to read. */
 	if (!tb_fdr_dev_capture_gone(t->dev, t->gen, false, st))
 		while (!top_drain(t))
@@ -529,10 +522,10 @@ static void top_names(int fd, struct tb_name_map *m)
 	size_t nr;
 
 	if (text && tb_fdr_post_kernel_names(m, text))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	free(text);
 	if (tb_name_map_finish(m, &err))
-		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
+		tool_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
 	/* The table is empty where the build has no names (32-bit ARM). */
 	for (nr = 0; nr < sc.n; nr++) {
 		uint32_t kid = TRACEBUF_FDR_ID(TRACEBUF_FDR_SPACE_SYSCALL, nr);
@@ -541,10 +534,10 @@ static void top_names(int fd, struct tb_name_map *m)
 			continue;
 		tb_fdr_post_syscall_namer(&sc, NULL, kid, name, sizeof(name));
 		if (tb_name_map_add(m, kid, name))
-			cli_die(TB_EXIT_FAIL, "out of memory");
+			tool_die(TB_EXIT_FAIL, "out of memory");
 	}
 	if (tb_name_map_finish(m, &err))
-		cli_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
+		tool_die(TB_EXIT_FAIL, "kernel names: %s", err.msg);
 }
 
 /* --save's FILE.names: the names by the ids the saved stream has. */
@@ -555,16 +548,16 @@ static void top_save_names(const char *save, const struct tb_name_map *m)
 	size_t i;
 
 	if (asprintf(&path, "%s.names", save) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	f = fopen(path, "w");
 	if (!f)
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+		tool_die_errno(TB_EXIT_FAIL, "%s", path);
 	fprintf(f, "# function ids of %s (kernel ids), written by tracebuf top\n",
 		save);
 	for (i = 0; i < m->n; i++)
 		fprintf(f, "%u %s\n", m->v[i].id, m->v[i].name);
 	if (fclose(f))
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+		tool_die_errno(TB_EXIT_FAIL, "%s", path);
 	free(path);
 }
 
@@ -591,7 +584,7 @@ static void top_namer(void *ctx, const struct tb_name_map *known,
  * FILE.names again, now with the capture id the META block has.  The
  * stream was appended interval by interval, so that a top killed on the
  * way leaves what it read; here it is read back and written anew, whole
- * or not at all (cli_open_output()).  A FILE that is no regular file (a
+ * or not at all (tool_open_output()).  A FILE that is no regular file (a
  * pipe) cannot be read back: it keeps the bare stream.
  */
 static void top_save_meta(const char *save, int fd,
@@ -614,7 +607,7 @@ static void top_save_meta(const char *save, int fd,
 	FILE *f;
 
 	if (fstat(fd, &sb))
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+		tool_die_errno(TB_EXIT_FAIL, "%s", save);
 	if (S_ISREG(sb.st_mode) && !sb.st_size)
 		return;		/* nothing was read, not even a header */
 	if (!S_ISREG(sb.st_mode) || (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDWR) {
@@ -625,14 +618,14 @@ static void top_save_meta(const char *save, int fd,
 	len = (size_t)sb.st_size;
 	raw = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (raw == MAP_FAILED)
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
+		tool_die_errno(TB_EXIT_FAIL, "%s", save);
 	/* The tasks' names as they end, as record's */
 	tb_collect_tasks_scan(tasks);
 	capture = tb_collect_capture_text("top", classes,
 					  tb_collect_clock(raw, len), true,
 					  cmdline);
 	if (!capture || asprintf(&npath, "%s.names", save) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	meta = (struct tb_fdr_post_meta){
 		.capture = capture, .known = names,
 		.syscalls = files.syscalls, .tasks = tasks,
@@ -640,13 +633,13 @@ static void top_save_meta(const char *save, int fd,
 	};
 	post.meta = &meta;
 	/* whole or not at all; the map keeps the stream's own inode */
-	f = cli_open_output(save);
+	f = tool_open_output(save);
 	if (tb_fdr_post_run(&post, raw, len, f, &err))
-		cli_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
-	cli_close_output(f, save);
+		tool_die(TB_EXIT_DATA, "--save %s: %s", save, err.msg);
+	tool_close_output(f, save);
 	files.names = npath;
 	if (tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	tb_fdr_post_free(&post);
 	munmap(raw, len);
 	free(capture);
@@ -664,286 +657,370 @@ static void top_attach(struct top *t, struct tracebuf_fdr_config *cfg,
 		       const struct tracebuf_fdr_stats *st)
 {
 	if (!st->running)
-		cli_die(TB_EXIT_FAIL, "--attach: no capture is running on the device (start one with tracebuf record or tracebuf ctl start)");
+		tool_die(TB_EXIT_FAIL, "--attach: no capture is running on the device (start one with tracebuf record or tracebuf ctl start)");
 	if (ioctl(t->dev, TRACEBUF_FDR_IOC_GET_CONFIG, cfg))
-		cli_die_errno(TB_EXIT_FAIL, "--attach: its configuration");
+		tool_die_errno(TB_EXIT_FAIL, "--attach: its configuration");
 	t->gen = st->gen;
 	errno = -tb_fdr_peek_open(&t->pk, t->dev, st->nr_cpus, cfg->buf_size,
 				  t->gen, true);
 	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "--attach");
+		tool_die_errno(TB_EXIT_FAIL, "--attach");
 }
 
-int cmd_top(int argc, char **argv)
-{
-	struct tracebuf_fdr_config cfg = TB_FDR_CONFIG_DEFAULT;
-	struct tb_fdr_report_opts o = {
-		.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
-		.cpu = TB_REPORT_NO_FILTER,
-	};
-	struct tb_fdr_top_print pr = { .names = TOP_NAMES, .tasks = TOP_TASKS };
-	enum tb_fdr_top_key key = TB_FDR_TOP_COUNT;
-	const char *dev = TB_FDR_DEV_PATH, *save = NULL;
-	struct top t = { .save = -1 };
-	struct tb_name_map names = { 0 };
-	struct tb_kfuncs kfuncs = { 0 };
+/*
+ * One run of tracebuf top, from its command line to its exit: what
+ * cmd_top()'s steps hand each other (the reader's own state is @t).
+ */
+struct top_run {
+	/* The command line. */
+	struct tracebuf_fdr_config cfg;
+	struct tb_fdr_report_opts o;	/* the summary's options */
+	struct tb_fdr_top_print pr;
+	enum tb_fdr_top_key key;
+	const char *dev;
+	const char *save;		/* --save's path, or NULL */
+	bool json, attach, configured, tty;
+	double interval;
+	uint32_t iterations;		/* 0: until q or a signal */
+	char *cmdline;			/* for --save's META block */
+	/* The capture, and the intervals summarized. */
+	struct top t;
+	struct tb_name_map names;
+	struct tb_kfuncs kfuncs;
 	struct tracebuf_fdr_stats st;
 	struct tb_task_map tasks;
-	struct tb_fdr_top cur = { 0 };
-	struct tb_fdr_report_sched_carry carry = { 0 };
-	bool json = false, attach = false, configured = false, tty,
-	     have = false, quit = false;
-	double interval = 1, t0, start;
-	struct tb_buf *taken;
-	uint32_t iterations = 0, v;
-	uint64_t missed_before = 0;
+	struct tb_fdr_top cur;		/* the last interval's summary */
+	struct tb_fdr_report_sched_carry carry;
+	bool have;			/* @cur holds one */
+	bool quit;			/* q was pressed */
+	double t0;			/* when the first interval began */
+	uint64_t missed_before;		/* --attach: pages missed until now */
+};
+
+/* The options that are not the device's configuration. */
+static void top__option(struct top_run *tr, int c, const char *optarg)
+{
+	uint32_t v;
+	char *end;
+	int ret;
+
+	switch (c) {
+	case 'i':
+		errno = 0;
+		tr->interval = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(tr->interval >= 0.1) ||
+		    tr->interval > 3600)
+			tool_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
+				 optarg);
+		break;
+	case OPT_ITERATIONS:
+		if (tb_parse_u32(optarg, 1, UINT32_MAX, &tr->iterations))
+			tool_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
+				 optarg);
+		break;
+	case OPT_SORT:
+		ret = tb_fdr_top_key(optarg);
+		if (ret < 0)
+			tool_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
+				 optarg);
+		tr->key = (enum tb_fdr_top_key)ret;
+		break;
+	case OPT_ROWS:
+		if (tb_parse_u32(optarg, 0, 100000, &v))
+			tool_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
+				 optarg);
+		tr->pr.names = v;
+		break;
+	case 'J':
+		tr->json = true;
+		break;
+	case OPT_SAVE:
+		tr->save = optarg;
+		break;
+	case OPT_ATTACH:
+		tr->attach = true;
+		break;
+	case 'D':
+		tr->dev = optarg;
+		break;
+	}
+}
+
+/* The command line, checked whole before the device is opened. */
+static void top__parse(struct top_run *tr, int argc, char **argv)
+{
 	struct tb_opt_parser p;
-	struct tb_error err;
-	char msg[256], *cmdline;
-	int c, ret, done = 0;
-	unsigned int k;
+	char msg[256];
+	int c, ret;
 
-	tb_cli_init(argv[0]);
 	/* For --save's META block, before the parser moves the words. */
-	cmdline = tb_collect_cmdline(argc, argv);
-	if (!cmdline)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+	tr->cmdline = tb_collect_cmdline(argc, argv);
+	if (!tr->cmdline)
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	/* A wait for a CPU read in one interval, ended in the next. */
-	o.sched_carry = &carry;
+	tr->o.sched_carry = &tr->carry;
 	tb_opt_init(&p, &cmd_top_spec, NULL, argc, argv, 1);
-	cfg.wakeup = TOP_WAKEUP;
+	tr->cfg.wakeup = TOP_WAKEUP;
 	while ((c = cli_opt_next(&p, usage))) {
-		const char *optarg = p.arg;
-		char *end;
-
-		ret = tb_fdr_dev_config_opt(&cfg, c, optarg, msg, sizeof(msg));
+		ret = tb_fdr_dev_config_opt(&tr->cfg, c, p.arg, msg,
+					    sizeof(msg));
 		if (ret < 0)
 			cli_opt_bad_value(msg);
 		if (ret) {
-			configured = true;
+			tr->configured = true;
 			continue;
 		}
-		switch (c) {
-		case 'i':
-			errno = 0;
-			interval = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(interval >= 0.1) ||
-			    interval > 3600)
-				cli_die(TB_EXIT_USAGE, "--interval '%s': expected seconds from 0.1 to 3600",
-					optarg);
-			break;
-		case OPT_ITERATIONS:
-			if (tb_parse_u32(optarg, 1, UINT32_MAX, &iterations))
-				cli_die(TB_EXIT_USAGE, "--iterations '%s': expected a number from 1",
-					optarg);
-			break;
-		case OPT_SORT:
-			ret = tb_fdr_top_key(optarg);
-			if (ret < 0)
-				cli_die(TB_EXIT_USAGE, "--sort '%s': expected count, total, p99 or max",
-					optarg);
-			key = (enum tb_fdr_top_key)ret;
-			break;
-		case OPT_ROWS:
-			if (tb_parse_u32(optarg, 0, 100000, &v))
-				cli_die(TB_EXIT_USAGE, "--rows '%s': expected a number from 0 to 100000",
-					optarg);
-			pr.names = v;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case OPT_SAVE:
-			save = optarg;
-			break;
-		case OPT_ATTACH:
-			attach = true;
-			break;
-		case 'D':
-			dev = optarg;
-			break;
-		}
+		top__option(tr, c, p.arg);
 	}
 	if (p.nr_operands)
 		cli_opt_usage("no operands ('%s' is extra)", p.operands[0]);
-	if (attach && configured)
+	if (tr->attach && tr->configured)
 		cli_opt_usage("--attach follows the capture as its owner configured it: no -e, -s or -w");
-	tty = !json && isatty(STDOUT_FILENO);
+	tr->tty = !tr->json && isatty(STDOUT_FILENO);
+}
 
-	t.attach = attach;
-	t.dev = cli_open_device(dev, (attach ? O_RDONLY : O_RDWR) | O_NONBLOCK);
-	if (attach) {
-		if (tb_fdr_dev_stats(t.dev, &st, NULL))
-			cli_die_errno(TB_EXIT_FAIL, "stats");
-		top_attach(&t, &cfg, &st);
+/*
+ * The device configured (or the capture to follow found), the names,
+ * --save's file and the mapping; then the capture started and the
+ * reader thread with it.
+ */
+static void top__start(struct top_run *tr)
+{
+	struct top *t = &tr->t;
+	struct tb_error err;
+	int ret;
+
+	t->attach = tr->attach;
+	t->dev = tool_open_device(tr->dev, (tr->attach ? O_RDONLY : O_RDWR) |
+				  O_NONBLOCK);
+	if (tr->attach) {
+		if (tb_fdr_dev_stats(t->dev, &tr->st, NULL))
+			tool_die_errno(TB_EXIT_FAIL, "stats");
+		top_attach(t, &tr->cfg, &tr->st);
 	} else {
-		if (ioctl(t.dev, TRACEBUF_FDR_IOC_STOP))
-			cli_die_errno(TB_EXIT_FAIL, "stop");
-		if (ioctl(t.dev, TRACEBUF_FDR_IOC_CONFIG, &cfg))
-			cli_die_errno(TB_EXIT_FAIL, "configure");
+		if (ioctl(t->dev, TRACEBUF_FDR_IOC_STOP))
+			tool_die_errno(TB_EXIT_FAIL, "stop");
+		if (ioctl(t->dev, TRACEBUF_FDR_IOC_CONFIG, &tr->cfg))
+			tool_die_errno(TB_EXIT_FAIL, "configure");
 		/* No kernel functions: a previous session's must not be traced. */
-		tb_kfunc_set(t.dev, &kfuncs, 0, &err);
+		tb_kfunc_set(t->dev, &tr->kfuncs, 0, &err);
 	}
-	top_names(t.dev, &names);
-	if (save) {
+	top_names(t->dev, &tr->names);
+	if (tr->save) {
 		/* read back at the end: top_save_meta() */
-		t.save = open(save, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-			      0644);
-		if (t.save < 0 && errno == EACCES)	/* a pipe's end */
-			t.save = open(save, O_WRONLY | O_CREAT | O_TRUNC |
-				      O_CLOEXEC, 0644);
-		if (t.save < 0)
-			cli_die_errno(TB_EXIT_FAIL, "%s", save);
-		top_save_names(save, &names);
+		t->save = open(tr->save, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+			       0644);
+		if (t->save < 0 && errno == EACCES)	/* a pipe's end */
+			t->save = open(tr->save, O_WRONLY | O_CREAT | O_TRUNC |
+				       O_CLOEXEC, 0644);
+		if (t->save < 0)
+			tool_die_errno(TB_EXIT_FAIL, "%s", tr->save);
+		top_save_names(tr->save, &tr->names);
 	}
-	if (tb_fdr_dev_stats(t.dev, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
-	if (!attach) {
-		errno = -tb_fdr_mmap_open(&t.m, t.dev, cfg.buf_size,
-					  st.nr_cpus);
+	if (tb_fdr_dev_stats(t->dev, &tr->st, NULL))
+		tool_die_errno(TB_EXIT_FAIL, "stats");
+	if (!tr->attach) {
+		errno = -tb_fdr_mmap_open(&t->m, t->dev, tr->cfg.buf_size,
+					  tr->st.nr_cpus);
 		if (errno)
-			cli_die_errno(TB_EXIT_FAIL, "cannot map the rings");
+			tool_die_errno(TB_EXIT_FAIL, "cannot map the rings");
 	}
-	tb_fdr_spool_init_mem(&t.sp, &t.bufs[0],
-			      cfg.buf_size / TRACEBUF_FDR_PAGES);
-	t.buf_size = cfg.buf_size;
-	tb_task_map_init(&tasks);
-	tb_collect_tasks_scan(&tasks);
+	tb_fdr_spool_init_mem(&t->sp, &t->bufs[0],
+			      tr->cfg.buf_size / TRACEBUF_FDR_PAGES);
+	t->buf_size = tr->cfg.buf_size;
+	tb_task_map_init(&tr->tasks);
+	tb_collect_tasks_scan(&tr->tasks);
 	tb_collect_on_stop_signals(on_signal);
 	/* A reader that goes away is a write error: the capture is stopped. */
 	signal(SIGPIPE, SIG_IGN);
 
-	if (!attach) {
-		ret = tb_fdr_dev_start_owned(t.dev, &cfg, &t.gen);
+	if (!tr->attach) {
+		ret = tb_fdr_dev_start_owned(t->dev, &tr->cfg, &t->gen);
 		if (ret < 0)
-			cli_die_errno(TB_EXIT_FAIL, "start");
+			tool_die_errno(TB_EXIT_FAIL, "start");
 		if (ret)
-			cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
-		t.m.gen = t.gen;
+			tool_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
+		t->m.gen = t->gen;
 	}
-	top_drain(&t);		/* the header at once */
-	top_read_start(&t);
-	if (tty)
+	top_drain(t);		/* the header at once */
+	top_read_start(t);
+	if (tr->tty)
 		tty_keys();
-	t0 = now_s();
-	for (k = 1; !done; k++) {
-		double deadline = t0 + k * interval;
-		bool last;
+	tr->t0 = now_s();
+}
 
-		start = now_s();
-		/* Keys while the reader thread drains (top_read()). */
-		while (!got_signal && !quit && !top_read_over(&t)) {
-			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
-			double left = deadline - now_s();
-			double wait = left < TOP_TICK_MAX ? left : TOP_TICK_MAX;
-			char ch;
+/*
+ * Until @deadline, the capture's end, a signal or q: keys, while the
+ * reader thread drains (top_read()).  A sort key redraws the interval
+ * shown, sorted anew.
+ */
+static void top__keys(struct top_run *tr, double deadline)
+{
+	int ret;
 
-			if (left <= 0)
-				break;
-			ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
-			if (ret <= 0)
+	while (!got_signal && !tr->quit && !top_read_over(&tr->t)) {
+		struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
+		double left = deadline - now_s();
+		double wait = left < TOP_TICK_MAX ? left : TOP_TICK_MAX;
+		char ch;
+
+		if (left <= 0)
+			break;
+		ret = poll(&pf, tio_saved ? 1 : 0, (int)(wait * 1000) + 1);
+		if (ret <= 0)
+			continue;
+		if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
+			continue;
+		if (ch == 'q') {
+			tr->quit = true;
+		} else if ((ret = tb_fdr_top_key((char[]){ ch, 0 })) >= 0) {
+			tr->key = (enum tb_fdr_top_key)ret;
+			if (!tr->have)
 				continue;
-			if (!(pf.revents & POLLIN) || read(STDIN_FILENO, &ch, 1) != 1)
-				continue;
-			if (ch == 'q') {
-				quit = true;
-			} else if ((ret = tb_fdr_top_key((char[]){ ch, 0 })) >= 0) {
-				key = (enum tb_fdr_top_key)ret;
-				if (!have)
-					continue;
-				/* The interval shown, sorted anew. */
-				tb_fdr_top_sort(&cur, key);
-				pr.names = tty_names(&cur);
-				pr.keys = true;
-				top_print(&cur, &pr, false, true, false);
-			}
+			tb_fdr_top_sort(&tr->cur, tr->key);
+			tr->pr.names = tty_names(&tr->cur);
+			tr->pr.keys = true;
+			top_print(&tr->cur, &tr->pr, false, true, false);
 		}
-		last = got_signal || quit || top_read_over(&t) ||
-		       (iterations && k == iterations);
-		if (last) {
-			top_read_stop(&t);
-			/* Everything up to the stop is in the last interval. */
-			top_stop(&t, &st);
-			taken = top_swap(&t);
-		} else {
-			/* Everything up to now: one drain more. */
-			pthread_mutex_lock(&t.lock);
-			if (t.reading)
-				top_drain(&t);
-			taken = top_swap(&t);
-			pthread_mutex_unlock(&t.lock);
-		}
-		top_save(&t, taken, k == 1);
-		if (have)
-			tb_fdr_top_free(&cur);
-		/* The summary keeps nothing of the stream it is given. */
-		ret = tb_fdr_top_run(&cur, taken->data, taken->len, &names,
-				     &tasks, &o, key, &err);
-		pr.bytes = taken->len;
-		if (ret == -ENOMEM)
-			cli_die(TB_EXIT_FAIL, "out of memory");
-		if (ret)
-			cli_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
-		have = true;
-		top_name_tasks(&cur, &tasks);
-		pr.interval = k;
-		pr.start_s = start - t0;
-		pr.length_s = now_s() - start;
-		if (attach) {
-			pr.attached = true;
-			pr.missed = t.pk.missed - missed_before;
-			missed_before = t.pk.missed;
-		}
-		if (tty && !json) {
-			pr.names = tty_names(&cur);
-			pr.keys = true;
-		}
-		ret = top_print(&cur, &pr, json, tty && !json, !json && !tty);
-		if (ret) {
-			/* Its reader is gone (| head): as a q, quietly. */
-			errno = -ret;
-			if (ret != -EPIPE)
-				cli_die_errno(TB_EXIT_FAIL, "standard output");
-			if (!last) {
-				top_read_stop(&t);
-				top_stop(&t, &st);
-				/* --save's rest */
-				top_save(&t, top_swap(&t), false);
-			}
-			last = true;
-		}
-		done = last;
 	}
-	if (have)
-		tb_fdr_top_free(&cur);
-	tb_fdr_report_sched_carry_free(&carry);
-	tb_fdr_mmap_close(&t.m);
-	if (attach && t.pk.missed)
+}
+
+/*
+ * Interval @k, begun at @start: its stream taken from the reader (all
+ * of the rest if @last), summarized and printed.  True if it was the
+ * last one, also because standard output's reader went away.
+ */
+static bool top__interval(struct top_run *tr, unsigned int k, double start,
+			  bool last)
+{
+	struct tb_fdr_top_print *pr = &tr->pr;
+	struct top *t = &tr->t;
+	struct tb_buf *taken;
+	struct tb_error err;
+	int ret;
+
+	if (last) {
+		top_read_stop(t);
+		/* Everything up to the stop is in the last interval. */
+		top_stop(t, &tr->st);
+		taken = top_swap(t);
+	} else {
+		/* Everything up to now: one drain more. */
+		pthread_mutex_lock(&t->lock);
+		if (t->reading)
+			top_drain(t);
+		taken = top_swap(t);
+		pthread_mutex_unlock(&t->lock);
+	}
+	top_save(t, taken, k == 1);
+	if (tr->have)
+		tb_fdr_top_free(&tr->cur);
+	/* The summary keeps nothing of the stream it is given. */
+	ret = tb_fdr_top_run(&tr->cur, taken->data, taken->len, &tr->names,
+			     &tr->tasks, &tr->o, tr->key, &err);
+	pr->bytes = taken->len;
+	if (ret == -ENOMEM)
+		tool_die(TB_EXIT_FAIL, "out of memory");
+	if (ret)
+		tool_die(TB_EXIT_DATA, "interval %u: %s", k, err.msg);
+	tr->have = true;
+	top_name_tasks(&tr->cur, &tr->tasks);
+	pr->interval = k;
+	pr->start_s = start - tr->t0;
+	pr->length_s = now_s() - start;
+	if (tr->attach) {
+		pr->attached = true;
+		pr->missed = t->pk.missed - tr->missed_before;
+		tr->missed_before = t->pk.missed;
+	}
+	if (tr->tty && !tr->json) {
+		pr->names = tty_names(&tr->cur);
+		pr->keys = true;
+	}
+	ret = top_print(&tr->cur, pr, tr->json, tr->tty && !tr->json,
+			!tr->json && !tr->tty);
+	if (ret) {
+		/* Its reader is gone (| head): as a q, quietly. */
+		errno = -ret;
+		if (ret != -EPIPE)
+			tool_die_errno(TB_EXIT_FAIL, "standard output");
+		if (!last) {
+			top_read_stop(t);
+			top_stop(t, &tr->st);
+			/* --save's rest */
+			top_save(t, top_swap(t), false);
+		}
+		last = true;
+	}
+	return last;
+}
+
+/* --save's META block, everything closed and freed; the exit code. */
+static int top__finish(struct top_run *tr)
+{
+	struct top *t = &tr->t;
+
+	if (tr->have)
+		tb_fdr_top_free(&tr->cur);
+	tb_fdr_report_sched_carry_free(&tr->carry);
+	tb_fdr_mmap_close(&t->m);
+	if (tr->attach && t->pk.missed)
 		tb_cli_warn("--attach: %" PRIu64 " of %" PRIu64 " pages were overwritten before top looked: the intervals leave them out",
-			    t.pk.missed, t.pk.missed + t.pk.pages);
-	tb_fdr_peek_close(&t.pk);
-	if (t.save >= 0)
-		top_save_meta(save, t.save, &names, &tasks, cfg.classes,
-			      cmdline);
-	free(cmdline);
-	if (t.save >= 0 && close(t.save))
-		cli_die_errno(TB_EXIT_FAIL, "%s", save);
-	tb_buf_free(&t.bufs[0]);
-	tb_buf_free(&t.bufs[1]);
-	tb_task_map_free(&tasks);
-	tb_name_map_free(&names);
-	tb_kfunc_free(&kfuncs);
-	close(t.dev);
+			    t->pk.missed, t->pk.missed + t->pk.pages);
+	tb_fdr_peek_close(&t->pk);
+	if (t->save >= 0)
+		top_save_meta(tr->save, t->save, &tr->names, &tr->tasks,
+			      tr->cfg.classes, tr->cmdline);
+	free(tr->cmdline);
+	if (t->save >= 0 && close(t->save))
+		tool_die_errno(TB_EXIT_FAIL, "%s", tr->save);
+	tb_buf_free(&t->bufs[0]);
+	tb_buf_free(&t->bufs[1]);
+	tb_task_map_free(&tr->tasks);
+	tb_name_map_free(&tr->names);
+	tb_kfunc_free(&tr->kfuncs);
+	close(t->dev);
 	/* A capture followed ends as its owner says: not a failure. */
-	if (attach && (t.gone || t.ended)) {
+	if (tr->attach && (t->gone || t->ended)) {
 		tb_cli_warn("the capture ended: %s",
-			    t.gone ? t.gone : "its owner stopped it");
+			    t->gone ? t->gone : "its owner stopped it");
 		return TB_EXIT_OK;
 	}
-	if (t.gone) {
+	if (t->gone) {
 		tb_fdr_dev_disown();
-		tb_cli_warn("the capture ended under tracebuf top: %s", t.gone);
+		tb_cli_warn("the capture ended under tracebuf top: %s", t->gone);
 		return TB_EXIT_FAIL;
 	}
 	return TB_EXIT_OK;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_run tr = {
+		.cfg = TB_FDR_CONFIG_DEFAULT,
+		.o = {
+			.pid = TB_REPORT_NO_FILTER, .tid = TB_REPORT_NO_FILTER,
+			.cpu = TB_REPORT_NO_FILTER,
+		},
+		.pr = { .names = TOP_NAMES, .tasks = TOP_TASKS },
+		.key = TB_FDR_TOP_COUNT,
+		.dev = TB_FDR_DEV_PATH,
+		.interval = 1,
+		.t = { .save = -1 },
+	};
+	bool last = false;
+	unsigned int k;
+
+	tb_cli_init(argv[0]);
+	top__parse(&tr, argc, argv);
+	top__start(&tr);
+	for (k = 1; !last; k++) {
+		double start = now_s();
+
+		top__keys(&tr, tr.t0 + k * tr.interval);
+		last = got_signal || tr.quit || top_read_over(&tr.t) ||
+		       (tr.iterations && k == tr.iterations);
+		last = top__interval(&tr, k, start, last);
+	}
+	return top__finish(&tr);
 }

@@ -26,11 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/optval.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "tool.h"
 #include "util/parse.h"
 
 static void usage(FILE *f)
@@ -58,24 +58,16 @@ static void usage(FILE *f)
 "  serial     write COUNT KiB to a serial port (--tty): device IRQs; the VM\n"
 "             has a PCI UART on /dev/ttyS4 wired to a null sink for this\n"
 "\n"
-"Options:\n"
-"  -C, --cpu N       pin the workload (all its processes) to CPU N\n"
-"      --freq HZ     RTC periodic rate, a power of two from 2 to 8192\n"
-"                    (default 1024)\n"
-"      --batch       pingpong: the pair run SCHED_BATCH, which a wake-up\n"
-"                    never preempts: every round trip 2 wake-ups\n"
-"      --spin        pingpong: also a process that spins on their CPU\n"
-"                    (needs -C, so that all three share one CPU)\n"
-"  -t, --tty PATH    serial port for 'serial' (default /dev/ttyS4)\n"
-"  -h, --help        this text\n"
-"  -V, --version     print the version\n"
-"\n"
-"Examples:\n"
-"  tracebuf workload -C 1 getppid 100000\n"
-"  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
-"  tracebuf record -e sched -- tracebuf workload -C 0 --spin pingpong 1000\n"
-"\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", tb_cli_prog());
+"Options:\n",
+		tb_cli_prog());
+	tb_opt_help(f, &cmd_workload_spec, NULL);
+	fputs("\n"
+	      "Examples:\n"
+	      "  tracebuf workload -C 1 getppid 100000\n"
+	      "  tracebuf record -e syscall -- tracebuf workload getppid 1000\n"
+	      "  tracebuf record -e sched -- tracebuf workload -C 0 --spin pingpong 1000\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 failure, 2 usage, 3 malformed input.\n", f);
 }
 
 static uint64_t now_ns(void)
@@ -100,7 +92,7 @@ static void pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		cli_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
+		tool_die_errno(TB_EXIT_FAIL, "cannot pin to CPU %d", cpu);
 }
 
 /*
@@ -142,7 +134,7 @@ static pid_t spin_start(void)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		cli_die_errno(TB_EXIT_FAIL, "fork");
+		tool_die_errno(TB_EXIT_FAIL, "fork");
 	if (pid == 0) {
 		for (;;)
 			__asm__ volatile("" ::: "memory");
@@ -169,7 +161,7 @@ static void set_batch(void)
 	struct sched_param sp = { .sched_priority = 0 };
 
 	if (sched_setscheduler(0, SCHED_BATCH, &sp))
-		cli_die_errno(TB_EXIT_FAIL, "cannot switch to SCHED_BATCH");
+		tool_die_errno(TB_EXIT_FAIL, "cannot switch to SCHED_BATCH");
 }
 
 /* The pids a workload's JSON names besides its own (pingpong's partner). */
@@ -184,10 +176,10 @@ static void run_pingpong(uint64_t n, bool spin)
 	int status;
 
 	if (pipe(to_child) || pipe(to_parent))
-		cli_die_errno(TB_EXIT_FAIL, "pipe");
+		tool_die_errno(TB_EXIT_FAIL, "pipe");
 	pid = fork();
 	if (pid < 0)
-		cli_die_errno(TB_EXIT_FAIL, "fork");
+		tool_die_errno(TB_EXIT_FAIL, "fork");
 	if (pid == 0) {
 		for (i = 0; i < n; i++) {
 			if (read(to_child[0], &c, 1) != 1 ||
@@ -202,14 +194,14 @@ static void run_pingpong(uint64_t n, bool spin)
 	for (i = 0; i < n; i++) {
 		if (write(to_child[1], &c, 1) != 1 ||
 		    read(to_parent[0], &c, 1) != 1)
-			cli_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
-				      (unsigned long long)i);
+			tool_die_errno(TB_EXIT_FAIL, "ping-pong round trip %llu",
+				       (unsigned long long)i);
 	}
 	if (spinner_pid)
 		spin_stop(spinner_pid);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
-		cli_die(TB_EXIT_FAIL, "ping-pong partner failed");
+		tool_die(TB_EXIT_FAIL, "ping-pong partner failed");
 	close(to_child[0]);
 	close(to_child[1]);
 	close(to_parent[0]);
@@ -224,15 +216,15 @@ static void run_rtc(uint64_t n, unsigned long freq)
 
 	fd = open("/dev/rtc0", O_RDONLY);
 	if (fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
+		tool_die_errno(TB_EXIT_FAIL, "cannot open /dev/rtc0");
 	if (ioctl(fd, RTC_IRQP_SET, freq))
-		cli_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
+		tool_die_errno(TB_EXIT_FAIL, "cannot set the RTC rate to %lu Hz", freq);
 	if (ioctl(fd, RTC_PIE_ON, 0))
-		cli_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
+		tool_die_errno(TB_EXIT_FAIL, "cannot enable RTC periodic interrupts");
 	/* Each read returns the number of interrupts since the last one. */
 	while (seen < n) {
 		if (read(fd, &data, sizeof(data)) != sizeof(data))
-			cli_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
+			tool_die_errno(TB_EXIT_FAIL, "reading /dev/rtc0");
 		seen += data >> 8;
 	}
 	ioctl(fd, RTC_PIE_OFF, 0);
@@ -252,7 +244,7 @@ static void run_faults(uint64_t n)
 		uint64_t i;
 
 		if (p == MAP_FAILED)
-			cli_die_errno(TB_EXIT_FAIL, "mmap");
+			tool_die_errno(TB_EXIT_FAIL, "mmap");
 		for (i = 0; i < chunk; i++)
 			p[i * page] = 1;
 		munmap((void *)p, chunk * page);
@@ -273,7 +265,7 @@ static void run_yield(uint64_t n)
 
 	pid = fork();
 	if (pid < 0)
-		cli_die_errno(TB_EXIT_FAIL, "fork");
+		tool_die_errno(TB_EXIT_FAIL, "fork");
 	for (i = 0; i < n; i++)
 		sched_yield();
 	if (pid == 0)
@@ -281,7 +273,7 @@ static void run_yield(uint64_t n)
 	partner_pid = pid;
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
-		cli_die(TB_EXIT_FAIL, "yield partner failed");
+		tool_die(TB_EXIT_FAIL, "yield partner failed");
 }
 
 /*
@@ -298,7 +290,7 @@ static void run_enoent(uint64_t n)
 	for (i = 0; i < n; i++) {
 		fd = open(path, O_RDONLY);
 		if (fd >= 0 || errno != ENOENT)
-			cli_die_errno(TB_EXIT_FAIL, "open %s: ENOENT expected", path);
+			tool_die_errno(TB_EXIT_FAIL, "open %s: ENOENT expected", path);
 	}
 }
 
@@ -311,36 +303,41 @@ static void run_serial(uint64_t kib, const char *tty)
 
 	fd = open(tty, O_WRONLY | O_NOCTTY);
 	if (fd < 0)
-		cli_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
+		tool_die_errno(TB_EXIT_FAIL, "cannot open %s", tty);
 	/* Raw, so the line discipline neither expands nor echoes. */
 	if (tcgetattr(fd, &tio))
-		cli_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
+		tool_die_errno(TB_EXIT_FAIL, "%s is not a terminal", tty);
 	cfmakeraw(&tio);
 	cfsetospeed(&tio, B115200);
 	if (tcsetattr(fd, TCSANOW, &tio))
-		cli_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
+		tool_die_errno(TB_EXIT_FAIL, "cannot configure %s", tty);
 	for (i = 0; i < kib; i++)
 		if (write(fd, block, sizeof(block)) != sizeof(block))
-			cli_die_errno(TB_EXIT_FAIL, "writing %s", tty);
+			tool_die_errno(TB_EXIT_FAIL, "writing %s", tty);
 	if (tcdrain(fd))
-		cli_die_errno(TB_EXIT_FAIL, "draining %s", tty);
+		tool_die_errno(TB_EXIT_FAIL, "draining %s", tty);
 	close(fd);
 }
 
 enum { OPT_FREQ = TB_OPT_ID_FIRST_FREE, OPT_SPIN, OPT_BATCH };
 
 static const struct tb_opt workload_opts[] = {
-	{ TB_OPT_CPU },
+	{ TB_OPT_CPU,
+	  .arg_name = "N", .help = "pin the workload (all its processes) to CPU N" },
 	{ .id = 'C', .letter = 'c', .arg = TB_OPT_REQUIRED, .val = TB_VAL_CPU,
 	  .instead = "-C" },
 	{ .id = OPT_FREQ, .name = "freq", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_NUMBER },
+	  .val = TB_VAL_NUMBER,
+	  .arg_name = "HZ", .help = "RTC periodic rate, a power of two from 2 to 8192 (default 1024)" },
 	{ .id = OPT_FREQ, .letter = 'f', .arg = TB_OPT_REQUIRED,
 	  .val = TB_VAL_NUMBER, .instead = "--freq" },
 	{ .id = 't', .letter = 't', .name = "tty", .arg = TB_OPT_REQUIRED,
-	  .val = TB_VAL_DEVICE },
-	{ .id = OPT_SPIN, .name = "spin" },
-	{ .id = OPT_BATCH, .name = "batch" },
+	  .val = TB_VAL_DEVICE,
+	  .help = "serial port for 'serial' (default /dev/ttyS4)" },
+	{ .id = OPT_SPIN, .name = "spin",
+	  .help = "pingpong: also a process that spins on their CPU (needs -C, so that all three share one CPU)" },
+	{ .id = OPT_BATCH, .name = "batch",
+	  .help = "pingpong: the pair run SCHED_BATCH, which a wake-up never preempts: every round trip 2 wake-ups" },
 	{ TB_OPT_HELP },
 	{ TB_OPT_VERSION },
 	{ 0 }
@@ -385,9 +382,9 @@ int cmd_workload(int argc, char **argv)
 			break;
 		case OPT_FREQ:
 			if (tb_parse_u32(p.arg, 2, 8192, &freq) || (freq & (freq - 1)))
-				cli_die(TB_EXIT_USAGE,
-					"--freq '%s': a power of two from 2 to 8192 expected",
-					p.arg);
+				tool_die(TB_EXIT_USAGE,
+					 "--freq '%s': a power of two from 2 to 8192 expected",
+					 p.arg);
 			break;
 		case 't':
 			tty = p.arg;
@@ -404,8 +401,8 @@ int cmd_workload(int argc, char **argv)
 		cli_opt_usage("WORKLOAD and COUNT expected (getppid, pingpong, rtc, faults, enoent, yield, serial)");
 	what = p.operands[0];
 	if (tb_parse_u64(p.operands[1], 1, UINT64_MAX, &n))
-		cli_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
-			p.operands[1]);
+		tool_die(TB_EXIT_USAGE, "COUNT '%s': a number from 1 to 2^64-1 expected",
+			 p.operands[1]);
 	if (strcmp(what, "getppid") && strcmp(what, "pingpong") &&
 	    strcmp(what, "rtc") && strcmp(what, "faults") &&
 	    strcmp(what, "enoent") && strcmp(what, "yield") &&

@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "names_cli.h"
+#include "tool.h"
 #include "util/sniff.h"
 
 void names_cli_load(struct tb_trace_names *t, const char *input, FILE *in,
@@ -20,11 +20,11 @@ void names_cli_load(struct tb_trace_names *t, const char *input, FILE *in,
 
 	ret = tb_trace_names_load(t, input, in, &o, &err);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret == -1)
-		cli_die(TB_EXIT_DATA, "%s", err.msg);
+		tool_die(TB_EXIT_DATA, "%s", err.msg);
 	if (ret)
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	/*
 	 * Another kind of file (an XScale buffer given to report): the
 	 * reader refuses it next, saying what it is and what reads it; a

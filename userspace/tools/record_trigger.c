@@ -16,12 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cmds.h"
 #include "device/fdr_dev.h"
 #include "format/name_map.h"
 #include "record_trigger.h"
+#include "tool.h"
 #include "util/buf.h"
 
 /* Trace number @n: OUT-NNNNNN.fdr (OUT without its .fdr). */
@@ -33,7 +33,7 @@ static char *file_name(const struct record_trigger *rt, unsigned long n)
 	if (base > 4 && !strcmp(rt->out + base - 4, ".fdr"))
 		base -= 4;
 	if (asprintf(&p, "%.*s-%06lu.fdr", (int)base, rt->out, n) < 0)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	return p;
 }
 
@@ -50,7 +50,7 @@ static void remove_set(const struct record_trigger *rt, unsigned long n)
 	char *trace = file_name(rt, n);
 
 	if (tb_collect_paths_init(&paths, trace))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	remove_one(trace);
 	remove_one(paths.names);
 	remove_one(paths.map);
@@ -68,15 +68,15 @@ static uint8_t *read_snapshot(int fd, size_t *len)
 	ssize_t n;
 
 	if (ioctl(fd, TRACEBUF_FDR_IOC_SNAPSHOT))
-		cli_die_errno(TB_EXIT_FAIL, "snapshot");
+		tool_die_errno(TB_EXIT_FAIL, "snapshot");
 	for (;;) {
 		if (tb_buf_reserve(&b, 65536))
-			cli_die(TB_EXIT_FAIL, "out of memory");
+			tool_die(TB_EXIT_FAIL, "out of memory");
 		n = read(fd, (char *)b.data + b.len, b.cap - b.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			cli_die_errno(TB_EXIT_FAIL, "read");
+			tool_die_errno(TB_EXIT_FAIL, "read");
 		if (!n) {
 			*len = b.len;
 			return b.data;
@@ -100,11 +100,11 @@ static void write_set(int fd, const struct record_trigger *rt,
 	FILE *f;
 
 	if (tb_collect_paths_init(&paths, trace))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	text = tb_fdr_dev_names_text(fd);
 	if (text && *text && (tb_fdr_post_kernel_names(&known, text) ||
 			      tb_name_map_finish(&known, &err)))
-		cli_die(TB_EXIT_FAIL, "kernel names");
+		tool_die(TB_EXIT_FAIL, "kernel names");
 	free(text);
 	/*
 	 * The tasks as the trigger found them and the kernel's names, before
@@ -116,20 +116,20 @@ static void write_set(int fd, const struct record_trigger *rt,
 				       tb_collect_clock(raw, len), true,
 				       rt->cmdline);
 	if (!text)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	meta = (struct tb_fdr_post_meta){
 		.capture = text, .known = &known, .syscalls = rt->syscalls,
 		.tasks = &tasks,
 	};
 	post.meta = &meta;
-	f = cli_open_output(trace);
+	f = tool_open_output(trace);
 	if (tb_fdr_post_run(&post, raw, len, f, &err))
-		cli_die(TB_EXIT_DATA, "device stream: %s", err.msg);
-	cli_close_output(f, trace);
+		tool_die(TB_EXIT_DATA, "device stream: %s", err.msg);
+	tool_close_output(f, trace);
 	free(text);
 	errno = -tb_collect_tasks_write(&post, &tasks, paths.tasks);
 	if (errno)
-		cli_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
+		tool_die_errno(TB_EXIT_FAIL, "%s", paths.tasks);
 	tb_task_map_free(&tasks);
 	files = (struct tb_fdr_post_files){
 		.known = &known, .syscalls = rt->syscalls,
@@ -139,7 +139,7 @@ static void write_set(int fd, const struct record_trigger *rt,
 				.no_tfile = rt->opts.no_tfile,
 				.json = rt->opts.json });
 	if (tb_fdr_post_files(&post, &files, &err))
-		cli_die(TB_EXIT_FAIL, "%s", err.msg);
+		tool_die(TB_EXIT_FAIL, "%s", err.msg);
 	if (!rt->opts.quiet)
 		printf("%s: %llu blocks, %llu bytes\n", trace,
 		       (unsigned long long)post.blocks,
@@ -170,7 +170,7 @@ static const char *arm_failed(int fd, uint64_t gen,
 
 	if (!gone) {
 		errno = e;
-		cli_die_errno(TB_EXIT_FAIL, "arming the trigger");
+		tool_die_errno(TB_EXIT_FAIL, "arming the trigger");
 	}
 	return gone;
 }
@@ -192,13 +192,13 @@ int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 	/* The capture the files are of (tracebuf_fdr_stats.gen). */
 	ret = tb_fdr_dev_start_owned(fd, cfg, &gen);
 	if (ret < 0)
-		cli_die_errno(TB_EXIT_FAIL, "start");
+		tool_die_errno(TB_EXIT_FAIL, "start");
 	if (ret)
-		cli_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
+		tool_die(TB_EXIT_FAIL, "%s", TB_FDR_START_RACED);
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &rt->trig)) {
 		if (errno == EPERM)
-			cli_die(TB_EXIT_FAIL, "arming the trigger: %s",
-				TB_FDR_KPROBES_EPERM);
+			tool_die(TB_EXIT_FAIL, "arming the trigger: %s",
+				 TB_FDR_KPROBES_EPERM);
 		gone = arm_failed(fd, gen, &st);
 	}
 	if (!gone && !rt->opts.quiet)
@@ -250,10 +250,10 @@ int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,
 	}
 	/* Before STOP, which keeps the counters but disarms. */
 	if (tb_fdr_dev_stats(fd, &st, NULL))
-		cli_die_errno(TB_EXIT_FAIL, "stats");
+		tool_die_errno(TB_EXIT_FAIL, "stats");
 	if (ioctl(fd, TRACEBUF_FDR_IOC_TRIGGER, &off) ||
 	    tb_fdr_dev_stop_owned(fd))
-		cli_die_errno(TB_EXIT_FAIL, "stop");
+		tool_die_errno(TB_EXIT_FAIL, "stop");
 	/* What the frozen rings turned away while each set was saved. */
 	if (!rt->opts.quiet)
 		printf("%lu triggers, newest %u kept; %llu events not recorded while frozen\n",

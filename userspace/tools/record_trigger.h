@@ -31,28 +31,22 @@ struct record_trigger {
 #define RECORD_TRIGGER_WORDS \
 	"syscall> irq> softirq> work> syscall= marker: oops warn snapshot"
 
-/* The options cmd_record adds for this mode, and its help text. */
+/* --trigger's help text (cmd_record's option table). */
 #define RECORD_TRIGGER_HELP \
-"      --trigger COND    daemon mode (flight): each time COND holds, write\n" \
-"                        the frozen recording to OUT-NNNNNN.fdr (OUT is -o\n" \
-"                        without .fdr) with its .names, .map and .tfile,\n" \
-"                        then arm again; repeat for up to 8 conditions,\n" \
-"                        any of which fires.  COND is one of\n" \
-"                          CLASS>DURATION[:WHICH]  CLASS syscall, irq,\n" \
-"                            softirq or work ran longer (5ms, 250us, 2s);\n" \
-"                            WHICH: syscall name or number, IRQ number,\n" \
-"                            softirq name or vector, work key\n" \
-"                          syscall=ERROR[:WHICH]  returned -ERROR (ENOMEM)\n" \
-"                          marker:PREFIX  a user marker begins with PREFIX\n" \
-"                          oops  the kernel oopsed\n" \
-"                          warn  the kernel printed a WARNING\n" \
-"                          snapshot  tracebuf fdr snapshot was called\n" \
-"                        (a panic is recovered by tracebuf crash instead)\n" \
-"      --keep K          keep the newest K trigger files (default 10)\n" \
-"      --post-events N   after the trigger, record N more events before\n" \
-"                        freezing (default 1000)\n" \
-"      --post-time DUR   ... or DUR (us, ms, s), whichever comes first\n" \
-"                        (default: no time limit)\n"
+	"daemon mode (flight): each time COND holds, write the frozen " \
+	"recording to OUT-NNNNNN.fdr (OUT is -o without .fdr) with its " \
+	".names, .map and .tfile, then arm again; repeat for up to 8 " \
+	"conditions, any of which fires.  COND is one of\n" \
+	"  CLASS>DURATION[:WHICH]  CLASS syscall, irq,\n" \
+	"    softirq or work ran longer (5ms, 250us, 2s);\n" \
+	"    WHICH: syscall name or number, IRQ number,\n" \
+	"    softirq name or vector, work key\n" \
+	"  syscall=ERROR[:WHICH]  returned -ERROR (ENOMEM)\n" \
+	"  marker:PREFIX  a user marker begins with PREFIX\n" \
+	"  oops  the kernel oopsed\n" \
+	"  warn  the kernel printed a WARNING\n" \
+	"  snapshot  tracebuf fdr snapshot was called\n" \
+	"(a panic is recovered by tracebuf crash instead)"
 
 /* Runs until a signal sets *@stop or @rt->duration passes: exit status. */
 int record_trigger_run(int fd, const struct tracebuf_fdr_config *cfg,

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cmds.h"
 #include "report_cli.h"
+#include "tool.h"
 #include "util/parse.h"
 #include "util/sniff.h"
 
@@ -49,30 +49,30 @@ void report_cli_window(const char *arg, struct tb_fdr_report_opts *o)
 	size_t n;
 
 	if (!comma)
-		cli_die(TB_EXIT_USAGE, "--time '%s': expected FROM,TO (either may be empty)",
-			arg);
+		tool_die(TB_EXIT_USAGE, "--time '%s': expected FROM,TO (either may be empty)",
+			 arg);
 	n = (size_t)(comma - arg);
 	if (n >= sizeof(from))
-		cli_die(TB_EXIT_USAGE, "--time '%s': FROM too long", arg);
+		tool_die(TB_EXIT_USAGE, "--time '%s': FROM too long", arg);
 	memcpy(from, arg, n);
 	from[n] = '\0';
 	if (n && report_cli_time(from, &o->from_ns))
-		cli_die(TB_EXIT_USAGE, "--time: bad FROM '%s' (seconds, or with ms, us, ns)",
-			from);
+		tool_die(TB_EXIT_USAGE, "--time: bad FROM '%s' (seconds, or with ms, us, ns)",
+			 from);
 	if (comma[1] && report_cli_time(comma + 1, &o->to_ns))
-		cli_die(TB_EXIT_USAGE, "--time: bad TO '%s' (seconds, or with ms, us, ns)",
-			comma + 1);
+		tool_die(TB_EXIT_USAGE, "--time: bad TO '%s' (seconds, or with ms, us, ns)",
+			 comma + 1);
 	if (comma[1] && !o->to_ns)
-		cli_die(TB_EXIT_USAGE, "--time: TO must be after the first record");
+		tool_die(TB_EXIT_USAGE, "--time: TO must be after the first record");
 	if (o->to_ns && o->to_ns < o->from_ns)
-		cli_die(TB_EXIT_USAGE, "--time '%s': TO is before FROM", arg);
+		tool_die(TB_EXIT_USAGE, "--time '%s': TO is before FROM", arg);
 }
 
 void report_cli_before(const char *arg, struct tb_fdr_report_opts *o)
 {
 	if (report_cli_time(arg, &o->before_ns) || !o->before_ns)
-		cli_die(TB_EXIT_USAGE,
-			"--before '%s': expected milliseconds above 0", arg);
+		tool_die(TB_EXIT_USAGE,
+			 "--before '%s': expected milliseconds above 0", arg);
 	/* A plain number is milliseconds here. */
 	if (strspn(arg, "0123456789.") == strlen(arg))
 		o->before_ns /= 1000;
@@ -84,9 +84,9 @@ static int report_cli_class_word(void *ctx, const char *tok)
 	int rc = tb_fdr_report_class(tok);
 
 	if (rc < 0)
-		cli_die(TB_EXIT_USAGE,
-			"--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
-			tok);
+		tool_die(TB_EXIT_USAGE,
+			 "--events: unknown class '%s' (syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function)",
+			 tok);
 	*mask |= 1U << rc;
 	return 0;
 }
@@ -96,9 +96,9 @@ uint32_t report_cli_classes(const char *arg)
 	uint32_t mask = 0;
 
 	if (tb_parse_words(arg, report_cli_class_word, &mask))
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (!mask)
-		cli_die(TB_EXIT_USAGE, "--events: empty list");
+		tool_die(TB_EXIT_USAGE, "--events: empty list");
 	return mask;
 }
 
@@ -107,8 +107,8 @@ int64_t report_cli_id(const char *opt, const char *arg, uint32_t max)
 	uint32_t v;
 
 	if (tb_parse_u32(arg, 0, max, &v))
-		cli_die(TB_EXIT_USAGE, "%s '%s': expected a number from 0 to %u",
-			opt, arg, max);
+		tool_die(TB_EXIT_USAGE, "%s '%s': expected a number from 0 to %u",
+			 opt, arg, max);
 	return v;
 }
 
@@ -143,7 +143,7 @@ bool report_cli_filter(int id, const char *arg,
 
 FILE *report_cli_open(const char *path)
 {
-	return report_cli_seekable(cli_open_input(path), path);
+	return report_cli_seekable(tool_open_input(path), path);
 }
 
 FILE *report_cli_seekable(FILE *in, const char *path)
@@ -156,13 +156,13 @@ FILE *report_cli_seekable(FILE *in, const char *path)
 		return in;
 	tmp = tmpfile();
 	if (!tmp)
-		cli_die_errno(TB_EXIT_FAIL, "temporary file for %s", path);
+		tool_die_errno(TB_EXIT_FAIL, "temporary file for %s", path);
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, tmp) != n)
-			cli_die_errno(TB_EXIT_FAIL, "temporary file for %s",
-				      path);
+			tool_die_errno(TB_EXIT_FAIL, "temporary file for %s",
+				       path);
 	if (ferror(in))
-		cli_die_errno(TB_EXIT_FAIL, "%s", path);
+		tool_die_errno(TB_EXIT_FAIL, "%s", path);
 	if (in != stdin)
 		fclose(in);
 	rewind(tmp);
@@ -180,11 +180,11 @@ void report_cli_read(struct tb_fdr_report *r, const char *path, FILE *in,
 
 	ret = tb_fdr_report_run(r, in, names, tasks, o, folded, &err);
 	if (ret == -ENOMEM)
-		cli_die(TB_EXIT_FAIL, "out of memory");
+		tool_die(TB_EXIT_FAIL, "out of memory");
 	if (ret && tb_sniff_mismatch_file(path, in, TB_SNIFF_FDR, msg, sizeof(msg)))
-		cli_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
+		tool_die(TB_EXIT_DATA, "%s (%s)", msg, err.msg);
 	if (ret)
-		cli_die(TB_EXIT_DATA, "%s: %s", path, err.msg);
+		tool_die(TB_EXIT_DATA, "%s: %s", path, err.msg);
 	fclose(in);
 	if (err.warning[0])
 		tb_cli_warn("%s: %s", path, err.warning);

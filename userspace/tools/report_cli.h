@@ -33,19 +33,28 @@ enum {
 /*
  * The filters as entries of a command's option table, the same in every
  * command that reads traces as report does: -p, --tid, -C, -e, --name,
- * --time, --before.  report_cli_filter() takes their values.
+ * --time, --before, with their help texts; those of -C, --time and
+ * --before say what the command makes of them.  report_cli_filter()
+ * takes their values.
  */
-#define REPORT_CLI_FILTER_OPTS \
+#define REPORT_CLI_FILTER_OPTS(cpu_help, time_help, before_help) \
 	{ .id = 'p', .letter = 'p', .name = "pid", .arg = TB_OPT_REQUIRED, \
-	  .val = TB_VAL_NUMBER }, \
+	  .val = TB_VAL_NUMBER, .arg_name = "PID", \
+	  .help = "only the events of process PID" }, \
 	{ .id = REPORT_CLI_OPT_TID, .name = "tid", .arg = TB_OPT_REQUIRED, \
-	  .val = TB_VAL_NUMBER }, \
-	{ TB_OPT_CPU }, \
-	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS) }, \
-	{ .id = REPORT_CLI_OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED }, \
-	{ .id = REPORT_CLI_OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED }, \
+	  .val = TB_VAL_NUMBER, .arg_name = "TID", \
+	  .help = "only the events of thread TID" }, \
+	{ TB_OPT_CPU, .help = cpu_help }, \
+	{ TB_OPT_EVENTS_OF(REPORT_CLI_CLASS_WORDS), \
+	  .help = "only these classes, comma separated: syscall, irq, softirq, workqueue, fault, sched, marker, kfunc, function" }, \
+	{ .id = REPORT_CLI_OPT_NAME, .name = "name", .arg = TB_OPT_REQUIRED, \
+	  .arg_name = "GLOB", \
+	  .help = "only the event names GLOB matches (sys_*)" }, \
+	{ .id = REPORT_CLI_OPT_TIME, .name = "time", .arg = TB_OPT_REQUIRED, \
+	  .arg_name = "FROM,TO", .help = time_help }, \
 	{ .id = REPORT_CLI_OPT_BEFORE, .name = "before", \
-	  .arg = TB_OPT_REQUIRED, .val = TB_VAL_NUMBER }
+	  .arg = TB_OPT_REQUIRED, .val = TB_VAL_NUMBER, .arg_name = "MS", \
+	  .help = before_help }
 
 /*
  * Option @id of REPORT_CLI_FILTER_OPTS with its value @arg into @o:

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/opt_complete.h"
 #include "cli_cmd.h"
 #include "cli_opt.h"
 #include "cmds.h"
+#include "tool.h"
 #include "util/parse.h"
 
 /* Each entry's data is its command line (cli/opt.h). */
@@ -174,8 +174,8 @@ int main(int argc, char **argv)
 			return TB_EXIT_OK;
 		}
 		if (argc > 3)
-			cli_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most (not '%s')",
-				argv[3]);
+			tool_die(TB_EXIT_USAGE, "help: one SUBCOMMAND at most (not '%s')",
+				 argv[3]);
 		c = cli_cmd_pick(subcmds, "subcommand", argc - 2, argv + 2);
 		return run(c, 2, help_argv);
 	}

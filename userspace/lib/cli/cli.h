@@ -3,7 +3,7 @@
  * Command-line habits shared by every tracebuf tool: one way to report
  * errors (program name, message, errno text), progress and the version,
  * and the exit codes.  Nothing here exits: the tools' fatal errors and
- * the files they open or die trying are tools/cli.h.
+ * the files they open or die trying are tool_*() (tools/tool.h).
  */
 #ifndef TB_CLI_H
 #define TB_CLI_H

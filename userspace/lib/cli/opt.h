@@ -15,6 +15,9 @@
  * common to every subcommand", says the same in prose).  A subcommand's
  * table uses them as { TB_OPT_OUTPUT }, adding .scope where it applies.
  *
+ * The table also holds each option's help text, which tb_opt_help()
+ * prints as the options part of the subcommand's --help.
+ *
  * The parser returns errors; it never prints or exits (the tools do).
  */
 #ifndef TB_OPT_H
@@ -23,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum tb_opt_arg {
 	TB_OPT_NONE,		/* a flag */
@@ -64,6 +68,14 @@ struct tb_opt {
 	 * The parser takes it as @id and says so in tb_opt_parser.msg.
 	 */
 	const char *instead;
+	/*
+	 * Its line of --help (tb_opt_help()): what it does, its range and
+	 * its default, wrapped by the printer; a '\n' starts a line of its
+	 * own, indented by its leading spaces.  NULL: not listed.
+	 */
+	const char *help;
+	/* The value's name in the help ("BYTES"); NULL: one for @val. */
+	const char *arg_name;
 };
 
 /* The first word of a subcommand that has commands (ctl, fdr, convert). */
@@ -97,8 +109,10 @@ enum {
 	"syscall irq softirq workqueue fault sched marker all"
 
 /* ---- the vocabulary: one definition of every common option ---- */
-#define TB_OPT_HELP	.id = 'h', .letter = 'h', .name = "help"
-#define TB_OPT_VERSION	.id = 'V', .letter = 'V', .name = "version"
+#define TB_OPT_HELP	.id = 'h', .letter = 'h', .name = "help",	\
+			.help = "this help"
+#define TB_OPT_VERSION	.id = 'V', .letter = 'V', .name = "version",	\
+			.help = "print the version"
 #define TB_OPT_DEVICE	.id = 'D', .letter = 'D', .name = "device",	\
 			.arg = TB_OPT_REQUIRED, .val = TB_VAL_DEVICE
 #define TB_OPT_OUTPUT	.id = 'o', .letter = 'o', .name = "output",	\
@@ -179,5 +193,15 @@ bool tb_opt_word_in(const char *w, size_t len, const char *list);
 
 /* The entry of @spec with id @id (the first, not deprecated), or NULL. */
 const struct tb_opt *tb_opt_find(const struct tb_opt_spec *spec, int id);
+
+/* ---- the help ---- */
+
+/*
+ * The options of @spec taken after @scope (NULL: the subcommand's own),
+ * one each with its help text, to @f: "  -o, --output FILE     text",
+ * the texts in one column, wrapped at 76.  Entries without .help and old
+ * spellings are left out.  Returns 0, or -EIO when writing @f failed.
+ */
+int tb_opt_help(FILE *f, const struct tb_opt_spec *spec, const char *scope);
 
 #endif /* TB_OPT_H */

@@ -37,7 +37,8 @@
 #define TB_XS_FDR_MAGIC		0x53584254U	/* "TBXS" little-endian */
 #define TB_XS_FDR_PID		1
 #define TB_XS_FDR_TID		1
-#define TB_XS_FDR_DEFAULT_CLOCK	400000000ULL	/* 400 MHz PXA255-class */
+#define TB_XS_FDR_DEFAULT_MHZ	400	/* a PXA255-class core */
+#define TB_XS_FDR_DEFAULT_CLOCK	(TB_XS_FDR_DEFAULT_MHZ * 1000000ULL)
 
 /* Writes one buffer as one block; @tsc is advanced by its instructions. */
 int tb_xs_fdr_write_buffer(struct tb_fdr_writer *w, const struct tb_xs_buffer *b,

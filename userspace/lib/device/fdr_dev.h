@@ -77,7 +77,7 @@ int tb_fdr_dev_stats(int fd, struct tracebuf_fdr_stats *st,
 /*
  * TRACEBUF_FDR_IOC_START for a capture this process owns: until
  * tb_fdr_dev_stop_owned(), its exit stops the capture, also an exit through
- * cli_die() after a failed write.  A recorder that dies must not leave the
+ * tool_die() after a failed write.  A recorder that dies must not leave the
  * tracepoints armed and the rings filling with nobody to drain them
  * (`tracebuf record --start` is the way to leave a capture running).
  * *@gen is the capture's number (tracebuf_fdr_stats.gen; 0 from a module

@@ -5,8 +5,8 @@
  * JSON files).  The data goes to a temporary file in the output's
  * directory, which tb_output_commit() renames over the output only when
  * everything was written.  A conversion that fails, a tool that dies
- * (cli_die(), exit()) or is stopped by SIGINT, SIGTERM or SIGHUP leaves the
- * previous file, or none, behind -- never a partial one.
+ * (tool_die(), exit()) or is stopped by SIGINT, SIGTERM or SIGHUP leaves
+ * the previous file, or none, behind -- never a partial one.
  *
  * Written directly: "-" (stdout), and an existing output that is not a
  * regular file (/dev/null, a FIFO, a terminal), which cannot be replaced.
